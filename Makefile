@@ -1,0 +1,47 @@
+# The two commands a newcomer needs are `make reproduce` and `make test`;
+# both install what is missing first (scripts/setup.sh is idempotent).
+SHELL := /bin/bash
+GOBIN := $(shell go env GOPATH)/bin
+export PATH := $(GOBIN):$(PATH)
+
+.PHONY: all setup build test test-short vet bench reproduce reproduce-full lab fuzz clean
+
+all: build
+
+setup:
+	scripts/setup.sh
+
+build:
+	go build ./...
+
+vet:
+	go vet ./...
+
+## test: installs what is missing, then vet and the whole test suite
+## (the notebooks are executed headless by notebooks/notebooks_test.go).
+test: setup
+	go vet ./...
+	go test -count=1 -timeout 60m ./...
+
+test-short:
+	go vet ./...
+	go test -short ./...
+
+## bench: the benchmarks recorded in docs/benchmarks.md.
+bench:
+	go test -run '^$$' -bench . -benchmem ./pkg/...
+
+## reproduce: the main job, every study of the paper in quick mode.
+reproduce: setup
+	go run ./cmd/bpinn reproduce --quick --out out/quick
+
+reproduce-full: setup
+	go run ./cmd/bpinn reproduce --out out/full
+
+## lab: JupyterLab/Notebook with the GoNB kernel on notebooks/.
+lab: setup
+	kernel/install.sh
+	kernel/lab.sh
+
+clean:
+	rm -rf out .bin

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs what the project needs, idempotently: Go modules, the Go tools
+# pinned in go.mod (GoNB, goimports), Jupyter's nbconvert (Debian) and the
+# echarts JavaScript (npm) used to render charts offline.
+#
+#   scripts/setup.sh          everything
+#   scripts/setup.sh go       Go modules and tools only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+need() {
+	command -v "$1" >/dev/null 2>&1 || { log "missing '$1': $2"; exit 1; }
+}
+
+need go "install Go 1.26 from https://go.dev/dl and put it on PATH"
+
+GOBIN_DIR="$(go env GOPATH)/bin"
+export PATH="$GOBIN_DIR:$PATH"
+
+go mod download
+# GoNB and goimports are pinned as `tool` dependencies in go.mod.
+if ! command -v gonb >/dev/null 2>&1 || ! command -v goimports >/dev/null 2>&1 ||
+	[ go.mod -nt "$GOBIN_DIR/gonb" ]; then
+	log "installing GoNB and goimports into $GOBIN_DIR"
+	GOBIN="$GOBIN_DIR" go install tool
+fi
+[ "$what" = go ] && exit 0
+
+apt_install() {
+	if [ "$(id -u)" != 0 ]; then
+		log "need root to apt-get install $*; run: sudo apt-get install -y $*"
+		exit 1
+	fi
+	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
+		apt-get update -qq
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+if ! /usr/bin/jupyter nbconvert --version >/dev/null 2>&1; then
+	log "installing Jupyter nbconvert and the notebook server from Debian"
+	apt_install jupyter-nbconvert python3-ipykernel jupyter-notebook
+fi
+
+# echarts for offline charts: fetched from the npm registry, never committed.
+ECHARTS_VERSION=5.6.0
+ECHARTS_DIR="${BPINN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpinn}"
+if [ ! -s "$ECHARTS_DIR/echarts.min.js" ]; then
+	need npm "install Node.js and npm (apt-get install -y npm)"
+	log "fetching echarts@$ECHARTS_VERSION from npm into $ECHARTS_DIR"
+	tmp="$(mktemp -d)"
+	(cd "$tmp" && npm pack --silent "echarts@$ECHARTS_VERSION" >/dev/null && tar xzf echarts-*.tgz)
+	mkdir -p "$ECHARTS_DIR"
+	cp "$tmp/package/dist/echarts.min.js" "$ECHARTS_DIR/echarts.min.js.tmp"
+	mv "$ECHARTS_DIR/echarts.min.js.tmp" "$ECHARTS_DIR/echarts.min.js"
+	rm -rf "$tmp"
+fi
