@@ -1,0 +1,209 @@
+package ad
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// opCase is a function of one or two parameters whose first and second
+// derivatives are checked against central finite differences.
+type opCase struct {
+	name   string
+	shapes []Shape
+	lo, hi float64 // inputs drawn uniformly from [lo, hi]
+	f      func(in []*Node) *Node
+}
+
+var (
+	s34 = Shape{3, 4}
+	s11 = Shape{1, 1}
+	s14 = Shape{1, 4}
+	s31 = Shape{3, 1}
+	s42 = Shape{4, 2}
+	s32 = Shape{3, 2}
+)
+
+var opCases = []opCase{
+	{"Add", []Shape{s34, s34}, -1, 1, func(x []*Node) *Node { return Square(Add(x[0], x[1])) }},
+	{"AddRowBroadcast", []Shape{s34, s14}, -1, 1, func(x []*Node) *Node { return Square(Add(x[0], x[1])) }},
+	{"AddScalarBroadcast", []Shape{s34, s11}, -1, 1, func(x []*Node) *Node { return Square(Add(x[0], x[1])) }},
+	{"MulColBroadcast", []Shape{s34, s31}, -1, 1, func(x []*Node) *Node { return Mul(x[0], x[1]) }},
+	{"Sub", []Shape{s34, s34}, -1, 1, func(x []*Node) *Node { return Square(Sub(x[0], x[1])) }},
+	{"Mul", []Shape{s34, s34}, -1, 1, func(x []*Node) *Node { return Mul(x[0], x[1]) }},
+	{"Div", []Shape{s34, s34}, 0.5, 2, func(x []*Node) *Node { return Div(x[0], x[1]) }},
+	{"Scale", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(Scale(x[0], -2.5)) }},
+	{"AddConst", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(AddConst(x[0], 0.7)) }},
+	{"Neg", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Mul(Neg(x[0]), Exp(x[0])) }},
+	{"Square", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(x[0]) }},
+	{"Pow", []Shape{s34}, 0.5, 2, func(x []*Node) *Node { return Pow(x[0], 2.5) }},
+	{"PowInteger", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Pow(x[0], 3) }},
+	{"Exp", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Exp(x[0]) }},
+	{"Log", []Shape{s34}, 0.5, 2, func(x []*Node) *Node { return Log(x[0]) }},
+	{"Sin", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Sin(x[0]) }},
+	{"Cos", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Cos(x[0]) }},
+	{"Tanh", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Tanh(x[0]) }},
+	{"Sigmoid", []Shape{s34}, -3, 3, func(x []*Node) *Node { return Sigmoid(x[0]) }},
+	{"Softplus", []Shape{s34}, -3, 3, func(x []*Node) *Node { return Softplus(x[0]) }},
+	{"Sum", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(Sum(Mul(x[0], x[0]))) }},
+	{"Mean", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(Mean(Sin(x[0]))) }},
+	{"SumRows", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(SumRows(Sin(x[0]))) }},
+	{"SumCols", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(SumCols(Sin(x[0]))) }},
+	{"MatMul", []Shape{s34, s42}, -1, 1, func(x []*Node) *Node { return Square(MatMul(x[0], x[1])) }},
+	{"MatMulT", []Shape{s34, Shape{2, 4}}, -1, 1, func(x []*Node) *Node { return Square(MatMulT(x[0], x[1])) }},
+	{"MatTMul", []Shape{s34, s32}, -1, 1, func(x []*Node) *Node { return Square(MatTMul(x[0], x[1])) }},
+	{"SliceCol", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Tanh(SliceCol(Mul(x[0], x[0]), 2)) }},
+	{"PadCol", []Shape{s31}, -1, 1, func(x []*Node) *Node { return Sin(PadCol(x[0], 1, 3)) }},
+	{"Broadcast", []Shape{s14}, -1, 1, func(x []*Node) *Node { return Sin(Broadcast(Square(x[0]), s34)) }},
+	{"Chain", []Shape{s34, s14}, -1, 1, func(x []*Node) *Node {
+		return Softplus(Mul(Tanh(Add(x[0], x[1])), Sigmoid(Sub(x[0], x[1]))))
+	}},
+}
+
+// buildCase returns a graph evaluating L = sum(C * f(params)) with random C.
+func buildCase(c opCase, rng *rand.Rand) (g *Graph, loss *Node, params Params, weights []float64) {
+	g = NewGraph()
+	for k, s := range c.shapes {
+		params = append(params, g.Param(fmt.Sprintf("p%d", k), s.Rows, s.Cols))
+	}
+	out := c.f(params)
+	cw := g.Param("C", out.shape.Rows, out.shape.Cols)
+	weights = make([]float64, out.shape.Size())
+	for i := range weights {
+		weights[i] = rng.Float64()*2 - 1
+	}
+	loss = Sum(Mul(out, cw))
+	return g, loss, append(params, cw), weights
+}
+
+func TestOpDerivatives(t *testing.T) {
+	t.Parallel()
+	for _, c := range opCases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(1, uint64(len(c.name))))
+			g, loss, all, cw := buildCase(c, rng)
+			params := all[:len(all)-1]
+			P := params.Size()
+			x := make([]float64, P)
+			for i := range x {
+				x[i] = c.lo + (c.hi-c.lo)*rng.Float64()
+			}
+			grads := Grad(loss, params...)
+			prog := g.Compile(append([]*Node{loss}, grads...)...)
+			prog.Bind(all[len(all)-1], cw)
+			w := make([]float64, P)
+			params.Bind(prog, w)
+			f := func(z []float64) float64 {
+				copy(w, z)
+				prog.Run()
+				return prog.Scalar(loss)
+			}
+			got := make([]float64, P)
+			copy(w, x)
+			prog.Run()
+			params.Gather(prog, grads, got)
+			want := fd.Gradient(nil, f, x, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+			for i := range got {
+				if !scalar.EqualWithinAbsOrRel(got[i], want[i], 1e-7, 1e-6) {
+					t.Errorf("gradient[%d]: got %.10g want %.10g", i, got[i], want[i])
+				}
+			}
+
+			// Second derivatives: exact Hessian by HVPs against central
+			// differences of the (checked) analytic gradient.
+			h := NewHessian(loss, params)
+			h.Prog.Bind(all[len(all)-1], cw)
+			hw := make([]float64, P)
+			params.Bind(h.Prog, hw)
+			copy(hw, x)
+			H := make([]float64, P*P)
+			h.ComputeTo(H)
+			const step = 1e-5
+			gp, gm := make([]float64, P), make([]float64, P)
+			for j := 0; j < P; j++ {
+				copy(w, x)
+				w[j] += step
+				prog.Run()
+				params.Gather(prog, grads, gp)
+				w[j] -= 2 * step
+				prog.Run()
+				params.Gather(prog, grads, gm)
+				for i := 0; i < P; i++ {
+					want := (gp[i] - gm[i]) / (2 * step)
+					if !scalar.EqualWithinAbsOrRel(H[i*P+j], want, 1e-6, 1e-5) {
+						t.Errorf("hessian[%d,%d]: got %.10g want %.10g", i, j, H[i*P+j], want)
+					}
+				}
+			}
+			for i := 0; i < P; i++ {
+				for j := 0; j < i; j++ {
+					if !scalar.EqualWithinAbsOrRel(H[i*P+j], H[j*P+i], 1e-12, 1e-10) {
+						t.Errorf("hessian not symmetric at %d,%d: %g vs %g", i, j, H[i*P+j], H[j*P+i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestStopGradient(t *testing.T) {
+	t.Parallel()
+	g := NewGraph()
+	a := g.Param("a", 1, 3)
+	loss := Sum(Mul(a, StopGradient(a))) // d/da = stop(a), not 2a
+	grad := Grad(loss, a)[0]
+	prog := g.Compile(loss, grad)
+	prog.Set(a, []float64{1, -2, 3})
+	prog.Run()
+	for i, want := range []float64{1, -2, 3} {
+		if got := prog.Value(grad)[i]; got != want {
+			t.Errorf("grad[%d] = %g, want %g", i, got, want)
+		}
+	}
+}
+
+func TestShapePanics(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		f    func(g *Graph)
+	}{
+		{"Add", func(g *Graph) { Add(g.Param("a", 2, 3), g.Param("b", 3, 2)) }},
+		{"MatMul", func(g *Graph) { MatMul(g.Param("a", 2, 3), g.Param("b", 2, 3)) }},
+		{"SliceCol", func(g *Graph) { SliceCol(g.Param("a", 2, 3), 3) }},
+		{"GradNotScalar", func(g *Graph) { Grad(g.Param("a", 2, 3), g.Param("b", 1, 1)) }},
+		{"Shape", func(g *Graph) { g.Input("x", 0, 2) }},
+		{"SetLength", func(g *Graph) {
+			a := g.Param("a", 2, 2)
+			g.Compile(Sum(a)).Set(a, []float64{1})
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if r == nil {
+					t.Fatalf("%s: no panic", c.name)
+				}
+				if msg := fmt.Sprint(r); len(msg) < 10 {
+					t.Errorf("panic message %q does not say what is wrong", msg)
+				}
+			}()
+			c.f(NewGraph())
+		})
+	}
+}
+
+func TestTanhAccuracy(t *testing.T) {
+	t.Parallel()
+	for _, x := range []float64{-30, -5, -1, -1e-3, -1e-12, 0, 1e-12, 1e-3, 0.5, 3, 19.9, 25} {
+		if got, want := tanh(x), math.Tanh(x); !scalar.EqualWithinAbsOrRel(got, want, 1e-300, 4e-16) {
+			t.Errorf("tanh(%g) = %.17g, want %.17g", x, got, want)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package ad
+
+import "fmt"
+
+// Params is an ordered list of parameters whose values are stored end to end
+// in one flat vector (the layout of a network's weight vector).
+type Params []*Node
+
+// Size is the total number of scalars.
+func (ps Params) Size() int {
+	n := 0
+	for _, p := range ps {
+		n += p.shape.Size()
+	}
+	return n
+}
+
+// Bind binds each parameter of prog to its slice of the flat vector w.
+// Parameters that the program does not use are skipped.
+func (ps Params) Bind(prog *Program, w []float64) {
+	if len(w) != ps.Size() {
+		panic(fmt.Sprintf("ad: Params.Bind: %d values for %d parameters", len(w), ps.Size()))
+	}
+	off := 0
+	for _, p := range ps {
+		size := p.shape.Size()
+		if prog.Uses(p) {
+			prog.Bind(p, w[off:off+size:off+size])
+		}
+		off += size
+	}
+}
+
+// Gather copies the values of nodes (one per parameter, same shapes) into
+// the flat vector dst.
+func (ps Params) Gather(prog *Program, nodes []*Node, dst []float64) {
+	off := 0
+	for k, p := range ps {
+		size := p.shape.Size()
+		copy(dst[off:off+size], prog.Value(nodes[k]))
+		off += size
+	}
+}
+
+// Jacobian evaluates d r / d w (N x P, row-major) for a batched residual r.
+type Jacobian struct {
+	Prog   *Program
+	params Params
+	blocks []*Node
+	n      int
+}
+
+// NewJacobian compiles the Jacobian of r (N x 1) with respect to params,
+// using one reverse pass (see JacobianRows). Feed the program's inputs and
+// parameters through Prog.
+func NewJacobian(r *Node, params Params) *Jacobian {
+	blocks := JacobianRows(r, params...)
+	return &Jacobian{Prog: r.g.Compile(append(blocks, r)...), params: params, blocks: blocks, n: r.shape.Rows}
+}
+
+// Rows is N, the number of residuals.
+func (j *Jacobian) Rows() int { return j.n }
+
+// ComputeTo runs the program and writes the Jacobian into dst (N*P).
+func (j *Jacobian) ComputeTo(dst []float64) {
+	P := j.params.Size()
+	if len(dst) != j.n*P {
+		panic(fmt.Sprintf("ad: Jacobian.ComputeTo: dst has %d values, want %dx%d", len(dst), j.n, P))
+	}
+	j.Prog.Run()
+	off := 0
+	for k, p := range j.params {
+		size := p.shape.Size()
+		b := j.Prog.Value(j.blocks[k])
+		for r := 0; r < j.n; r++ {
+			copy(dst[r*P+off:r*P+off+size], b[r*size:r*size+size])
+		}
+		off += size
+	}
+}
+
+// Hessian evaluates the exact Hessian of a 1x1 loss with respect to params,
+// one column per Hessian-vector product built reverse-over-reverse:
+// H v = d/dw (grad L . v). The forward pass and the gradient are evaluated
+// once; only the part that depends on v is rerun for each of the P columns.
+type Hessian struct {
+	Prog   *Program
+	params Params
+	v      []float64
+	hv     []*Node
+	seg    *Segment
+}
+
+// NewHessian compiles the Hessian of loss (1x1) with respect to params.
+func NewHessian(loss *Node, params Params) *Hessian {
+	g := loss.g
+	grads := Grad(loss, params...)
+	var dot *Node
+	vs := make(Params, len(params))
+	for k, p := range params {
+		vs[k] = g.Param(fmt.Sprintf("v_%s", p.name), p.shape.Rows, p.shape.Cols)
+		dot = accumulate(dot, Sum(Mul(grads[k], vs[k])))
+	}
+	hv := Grad(dot, params...)
+	prog := g.Compile(append(append([]*Node{loss}, grads...), hv...)...)
+	h := &Hessian{Prog: prog, params: params, v: make([]float64, params.Size()), hv: hv}
+	for k, v := range vs {
+		if !prog.Uses(v) {
+			// The loss is linear in this parameter block: its v never matters.
+			vs[k] = nil
+		}
+	}
+	used := Params{}
+	for _, v := range vs {
+		if v != nil {
+			used = append(used, v)
+		}
+	}
+	off := 0
+	for k, v := range vs {
+		size := params[k].shape.Size()
+		if v != nil {
+			prog.Bind(v, h.v[off:off+size:off+size])
+		}
+		off += size
+	}
+	h.seg = prog.Segment(used...)
+	return h
+}
+
+// ComputeTo runs the program and writes the P x P Hessian into dst.
+func (h *Hessian) ComputeTo(dst []float64) {
+	P := len(h.v)
+	if len(dst) != P*P {
+		panic(fmt.Sprintf("ad: Hessian.ComputeTo: dst has %d values, want %dx%d", len(dst), P, P))
+	}
+	fill(h.v, 0)
+	h.Prog.Run()
+	for c := 0; c < P; c++ {
+		h.v[c] = 1
+		h.seg.Run()
+		h.v[c] = 0
+		h.params.Gather(h.Prog, h.hv, dst[c*P:(c+1)*P])
+	}
+}

@@ -1,0 +1,237 @@
+// Package nn holds multilayer perceptrons with their weight classes, their
+// initialization, the Adam optimizer, a bridge to gonum's L-BFGS, and JSON
+// save/load.
+//
+// # Weights
+//
+// A network's weights live in one flat vector W, layer after layer; layer l
+// stores its matrix (out x in, row-major) and then its bias (out). Each
+// matrix and each bias is a weight class (the paper's classes), so a network
+// with L hidden layers has 2(L+1) classes. Alpha groups map classes to the
+// prior's hyperparameters alpha: one for all classes, or one per class.
+package nn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+)
+
+// Activation of the hidden units (the output unit is linear).
+type Activation string
+
+// The activations.
+const (
+	Tanh     Activation = "tanh"
+	Sin      Activation = "sin"
+	Softplus Activation = "softplus"
+	Sigmoid  Activation = "sigmoid"
+)
+
+// ParseActivation checks a name.
+func ParseActivation(s string) (Activation, error) {
+	switch a := Activation(s); a {
+	case Tanh, Sin, Softplus, Sigmoid:
+		return a, nil
+	case "":
+		return Tanh, nil
+	}
+	return "", fmt.Errorf("unknown activation %q: use tanh, sin, softplus or sigmoid", s)
+}
+
+func (a Activation) node(x *ad.Node) *ad.Node {
+	switch a {
+	case Tanh, "":
+		return ad.Tanh(x)
+	case Sin:
+		return ad.Sin(x)
+	case Softplus:
+		return ad.Softplus(x)
+	case Sigmoid:
+		return ad.Sigmoid(x)
+	}
+	panic(fmt.Sprintf("nn: unknown activation %q", string(a)))
+}
+
+func (a Activation) eval(x float64) float64 {
+	switch a {
+	case Tanh, "":
+		return math.Tanh(x)
+	case Sin:
+		return math.Sin(x)
+	case Softplus:
+		if x > 30 {
+			return x
+		}
+		return math.Log1p(math.Exp(x))
+	case Sigmoid:
+		return 1 / (1 + math.Exp(-x))
+	}
+	panic(fmt.Sprintf("nn: unknown activation %q", string(a)))
+}
+
+// MLP is a fully connected network with Sizes[0] inputs, hidden layers
+// Sizes[1:len-1] and Sizes[len-1] outputs.
+type MLP struct {
+	Sizes      []int
+	Activation Activation
+	W          []float64 // flat weights; see the package doc for the layout
+}
+
+// New returns a network with Xavier/Glorot-normal weights drawn from rng
+// (std sqrt(2/(in+out))) and zero biases.
+func New(sizes []int, act Activation, rng *rand.Rand) *MLP {
+	m := Zero(sizes, act)
+	for l := 0; l < m.Layers(); l++ {
+		in, out := m.Sizes[l], m.Sizes[l+1]
+		w, _ := m.Layer(l)
+		std := math.Sqrt(2 / float64(in+out))
+		for i := range w {
+			w[i] = std * rng.NormFloat64()
+		}
+	}
+	return m
+}
+
+// Zero returns a network of the given shape with all weights zero. It panics
+// if fewer than two sizes are given or any size is not positive.
+func Zero(sizes []int, act Activation) *MLP {
+	if len(sizes) < 2 {
+		panic(fmt.Sprintf("nn: sizes %v: need at least an input and an output size", sizes))
+	}
+	for _, s := range sizes {
+		if s <= 0 {
+			panic(fmt.Sprintf("nn: sizes %v: every layer needs at least one unit", sizes))
+		}
+	}
+	if _, err := ParseActivation(string(act)); err != nil {
+		panic("nn: " + err.Error())
+	}
+	m := &MLP{Sizes: append([]int(nil), sizes...), Activation: act}
+	m.W = make([]float64, m.NumWeights())
+	return m
+}
+
+// Layers is the number of weight layers (hidden layers + 1).
+func (m *MLP) Layers() int { return len(m.Sizes) - 1 }
+
+// NumWeights is the length of W.
+func (m *MLP) NumWeights() int {
+	n := 0
+	for l := 0; l < m.Layers(); l++ {
+		n += (m.Sizes[l] + 1) * m.Sizes[l+1]
+	}
+	return n
+}
+
+// Hidden returns the sizes of the hidden layers.
+func (m *MLP) Hidden() []int { return m.Sizes[1 : len(m.Sizes)-1] }
+
+// Clone returns a deep copy.
+func (m *MLP) Clone() *MLP {
+	c := *m
+	c.Sizes = append([]int(nil), m.Sizes...)
+	c.W = append([]float64(nil), m.W...)
+	return &c
+}
+
+func (m *MLP) offset(l int) int {
+	off := 0
+	for k := 0; k < l; k++ {
+		off += (m.Sizes[k] + 1) * m.Sizes[k+1]
+	}
+	return off
+}
+
+// Layer returns views of layer l's matrix (out x in, row-major) and bias.
+func (m *MLP) Layer(l int) (w, b []float64) {
+	in, out := m.Sizes[l], m.Sizes[l+1]
+	off := m.offset(l)
+	return m.W[off : off+in*out], m.W[off+in*out : off+in*out+out]
+}
+
+// Class is a contiguous block of W sharing one prior width.
+type Class struct {
+	Name   string // "W1", "b1", "W2", ...: layer l counted from 1
+	Offset int
+	Len    int
+}
+
+// Classes returns the weight classes: per layer its matrix and its bias.
+func (m *MLP) Classes() []Class {
+	var cs []Class
+	off := 0
+	for l := 0; l < m.Layers(); l++ {
+		in, out := m.Sizes[l], m.Sizes[l+1]
+		cs = append(cs, Class{fmt.Sprintf("W%d", l+1), off, in * out}, Class{fmt.Sprintf("b%d", l+1), off + in*out, out})
+		off += (in + 1) * out
+	}
+	return cs
+}
+
+// Params declares the network's parameters in g, in the order of W.
+func (m *MLP) Params(g *ad.Graph) ad.Params {
+	var ps ad.Params
+	for l := 0; l < m.Layers(); l++ {
+		in, out := m.Sizes[l], m.Sizes[l+1]
+		ps = append(ps, g.Param(fmt.Sprintf("W%d", l+1), out, in), g.Param(fmt.Sprintf("b%d", l+1), 1, out))
+	}
+	return ps
+}
+
+// Apply builds the network's output for the batched input x (N x in) with
+// the parameters ps from Params: N x out.
+func (m *MLP) Apply(ps ad.Params, x *ad.Node) *ad.Node {
+	if x.Shape().Cols != m.Sizes[0] {
+		panic(fmt.Sprintf("nn: Apply: input %v for a network with %d inputs", x.Shape(), m.Sizes[0]))
+	}
+	if len(ps) != 2*m.Layers() {
+		panic(fmt.Sprintf("nn: Apply: %d parameters for %d layers", len(ps), m.Layers()))
+	}
+	h := x
+	for l := 0; l < m.Layers(); l++ {
+		h = ad.Add(ad.MatMulT(h, ps[2*l]), ps[2*l+1])
+		if l < m.Layers()-1 {
+			h = m.Activation.node(h)
+		}
+	}
+	return h
+}
+
+// Eval returns the network's outputs at one point, written into out (nil
+// allocates it). It is the plain reference evaluation; batches go through a
+// compiled graph (Apply).
+func (m *MLP) Eval(x []float64, out []float64) []float64 {
+	if len(x) != m.Sizes[0] {
+		panic(fmt.Sprintf("nn: Eval: %d inputs for a network with %d", len(x), m.Sizes[0]))
+	}
+	maxw := 0
+	for _, s := range m.Sizes {
+		maxw = max(maxw, s)
+	}
+	buf := make([]float64, 2*maxw)
+	cur, next := buf[:maxw], buf[maxw:]
+	copy(cur, x)
+	for l := 0; l < m.Layers(); l++ {
+		in, o := m.Sizes[l], m.Sizes[l+1]
+		w, b := m.Layer(l)
+		for j := 0; j < o; j++ {
+			s := b[j]
+			for i, xi := range cur[:in] {
+				s += w[j*in+i] * xi
+			}
+			if l < m.Layers()-1 {
+				s = m.Activation.eval(s)
+			}
+			next[j] = s
+		}
+		cur, next = next, cur
+	}
+	if out == nil {
+		out = make([]float64, m.Sizes[len(m.Sizes)-1])
+	}
+	copy(out, cur)
+	return out
+}
