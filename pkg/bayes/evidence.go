@@ -1,0 +1,232 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Curvature is what the evidence needs at w_MP: the loss parts and the data
+// Hessians. AlphaOf maps each weight to its alpha group.
+type Curvature struct {
+	EW      []float64   // E_w^i per alpha group
+	ED      []float64   // E_D^t per beta group
+	H       [][]float64 // H_t per beta group, P x P row-major
+	AlphaOf []int       // weight -> alpha group
+	W       []int       // W_i: weights per alpha group
+	N       []int       // N_t: residuals per beta group
+	Hidden  []int       // hidden layer sizes M_l (for comb)
+}
+
+// P is the number of weights.
+func (c *Curvature) P() int { return len(c.AlphaOf) }
+
+// Laplace is the Gaussian approximation of the posterior at w_MP for given
+// hyperparameters, with every quantity of the paper's evidence.
+//
+// Conventions: LogP = ln p(D|alpha,beta) = -EHyp, the paper's convention,
+// which drops the constant -N/2 ln(2 pi) (N = sum N_t, in LogPConst).
+type Laplace struct {
+	Alpha, Beta []float64
+	Chol        mat.Cholesky // of A = sum_t beta_t H_t + diag(alpha)
+	AInv        *mat.SymDense
+	LogDetA     float64
+
+	TrAlpha []float64 // tr_i(A^-1), the trace of A^-1 over group i
+	TrBeta  []float64 // tr(A^-1 H_t)
+
+	EHyp         float64
+	GradLogAlpha []float64 // dE_hyp/d ln alpha_i
+	GradLogBeta  []float64 // dE_hyp/d ln beta_t
+
+	GammaAlpha []float64 // W_i - alpha_i tr_i(A^-1)
+	GammaBeta  []float64 // beta_t tr(A^-1 H_t)
+	Gamma      float64   // effective number of parameters, sum_i GammaAlpha
+
+	// The Occam terms' arguments W_i/2 - 1/2 alpha_i^2 tr((A^-1 P_i)^2) and
+	// N_t/2 - 1/2 beta_t^2 tr((A^-1 H_t)^2), i.e. -alpha^2 d2 ln p/d alpha^2.
+	OccamArgAlpha, OccamArgBeta []float64
+	LnSigmaAlpha, LnSigmaBeta   []float64 // -1/2 ln(arg); 0 where arg <= 0 (see OccamOK)
+	OccamOK                     bool      // every argument positive
+
+	Comb        float64 // sum_l (ln M_l! + M_l ln 2)
+	LogP        float64 // ln p(D|alpha,beta) = -EHyp
+	LogPConst   float64 // -N/2 ln(2 pi), dropped from LogP
+	LogEvidence float64 // LogP + sum ln sigma + Comb; valid only when OccamOK
+}
+
+// ErrNotPositiveDefinite reports that A could not be factorized.
+type ErrNotPositiveDefinite struct{ MinDiag float64 }
+
+func (e ErrNotPositiveDefinite) Error() string {
+	return fmt.Sprintf("A = sum beta H + diag(alpha) is not positive definite (min diagonal %.3g)", e.MinDiag)
+}
+
+// Comb is the paper's symmetry term sum_l (ln M_l! + M_l ln 2).
+func Comb(hidden []int) float64 {
+	s := 0.0
+	for _, m := range hidden {
+		lg, _ := math.Lgamma(float64(m) + 1)
+		s += lg + float64(m)*math.Ln2
+	}
+	return s
+}
+
+// BuildA writes A = sum_t beta_t H_t + diag(alpha_of(k)) into a.
+func BuildA(c *Curvature, alpha, beta []float64, a *mat.SymDense) {
+	P := c.P()
+	for r := 0; r < P; r++ {
+		for col := r; col < P; col++ {
+			s := 0.0
+			for t, h := range c.H {
+				s += beta[t] * h[r*P+col]
+			}
+			if r == col {
+				s += alpha[c.AlphaOf[r]]
+			}
+			a.SetSym(r, col, s)
+		}
+	}
+}
+
+// NewLaplace factorizes A and computes E_hyp, its gradient, the effective
+// parameters, the Occam factors and the log evidence. It returns
+// ErrNotPositiveDefinite when A is not positive definite.
+func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
+	P := c.P()
+	if len(alpha) != len(c.W) || len(beta) != len(c.N) || len(c.H) != len(beta) || len(c.EW) != len(alpha) || len(c.ED) != len(beta) {
+		panic(fmt.Sprintf("bayes: NewLaplace: %d alphas for %d groups, %d betas for %d groups", len(alpha), len(c.W), len(beta), len(c.N)))
+	}
+	a := mat.NewSymDense(P, nil)
+	BuildA(c, alpha, beta, a)
+	l := &Laplace{Alpha: append([]float64(nil), alpha...), Beta: append([]float64(nil), beta...)}
+	if ok := l.Chol.Factorize(a); !ok {
+		minDiag := math.Inf(1)
+		for i := 0; i < P; i++ {
+			minDiag = math.Min(minDiag, a.At(i, i))
+		}
+		return nil, ErrNotPositiveDefinite{minDiag}
+	}
+	l.LogDetA = l.Chol.LogDet()
+	l.AInv = mat.NewSymDense(P, nil)
+	if err := l.Chol.InverseTo(l.AInv); err != nil {
+		return nil, ErrNotPositiveDefinite{math.NaN()}
+	}
+	ainv := l.AInv.RawSymmetric().Data // upper triangle valid, stride P
+	at := func(r, col int) float64 {
+		if r > col {
+			r, col = col, r
+		}
+		return ainv[r*P+col]
+	}
+
+	nA, nB := len(alpha), len(beta)
+	l.TrAlpha = make([]float64, nA)
+	trSqAlpha := make([]float64, nA) // tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2
+	for r := 0; r < P; r++ {
+		gi := c.AlphaOf[r]
+		l.TrAlpha[gi] += at(r, r)
+		for col := 0; col < P; col++ {
+			if c.AlphaOf[col] == gi {
+				v := at(r, col)
+				trSqAlpha[gi] += v * v
+			}
+		}
+	}
+	// M_t = A^-1 H_t; tr(M_t) and tr(M_t^2).
+	l.TrBeta = make([]float64, nB)
+	trSqBeta := make([]float64, nB)
+	full := mat.NewDense(P, P, nil)
+	for r := 0; r < P; r++ {
+		for col := 0; col < P; col++ {
+			full.Set(r, col, at(r, col))
+		}
+	}
+	prod := mat.NewDense(P, P, nil)
+	for t, h := range c.H {
+		prod.Mul(full, mat.NewDense(P, P, h))
+		pr := prod.RawMatrix().Data
+		s, s2 := 0.0, 0.0
+		for r := 0; r < P; r++ {
+			s += pr[r*P+r]
+			for col := 0; col < P; col++ {
+				s2 += pr[r*P+col] * pr[col*P+r]
+			}
+		}
+		l.TrBeta[t], trSqBeta[t] = s, s2
+	}
+
+	l.EHyp = 0.5 * l.LogDetA
+	l.GradLogAlpha = make([]float64, nA)
+	l.GammaAlpha = make([]float64, nA)
+	l.OccamArgAlpha = make([]float64, nA)
+	l.LnSigmaAlpha = make([]float64, nA)
+	l.OccamOK = true
+	for i, al := range alpha {
+		W := float64(c.W[i])
+		l.EHyp += al*c.EW[i] - W/2*math.Log(al)
+		l.GradLogAlpha[i] = al*c.EW[i] + 0.5*al*l.TrAlpha[i] - W/2
+		l.GammaAlpha[i] = W - al*l.TrAlpha[i]
+		l.Gamma += l.GammaAlpha[i]
+		l.OccamArgAlpha[i] = W/2 - 0.5*al*al*trSqAlpha[i]
+		l.LnSigmaAlpha[i], l.OccamOK = lnSigma(l.OccamArgAlpha[i], l.OccamOK)
+	}
+	l.GradLogBeta = make([]float64, nB)
+	l.GammaBeta = make([]float64, nB)
+	l.OccamArgBeta = make([]float64, nB)
+	l.LnSigmaBeta = make([]float64, nB)
+	nTotal := 0
+	for t, b := range beta {
+		N := float64(c.N[t])
+		nTotal += c.N[t]
+		l.EHyp += b*c.ED[t] - N/2*math.Log(b)
+		l.GradLogBeta[t] = b*c.ED[t] + 0.5*b*l.TrBeta[t] - N/2
+		l.GammaBeta[t] = b * l.TrBeta[t]
+		l.OccamArgBeta[t] = N/2 - 0.5*b*b*trSqBeta[t]
+		l.LnSigmaBeta[t], l.OccamOK = lnSigma(l.OccamArgBeta[t], l.OccamOK)
+	}
+	l.Comb = Comb(c.Hidden)
+	l.LogP = -l.EHyp
+	l.LogPConst = -float64(nTotal) / 2 * math.Log(2*math.Pi)
+	l.LogEvidence = l.LogP + l.Comb
+	for _, v := range l.LnSigmaAlpha {
+		l.LogEvidence += v
+	}
+	for _, v := range l.LnSigmaBeta {
+		l.LogEvidence += v
+	}
+	return l, nil
+}
+
+func lnSigma(arg float64, ok bool) (float64, bool) {
+	if !(arg > 0) {
+		return 0, false
+	}
+	return -0.5 * math.Log(arg), ok
+}
+
+// MacKay returns the fixed-point update alpha_i = gamma_i/(2 E_w^i),
+// beta_t = (N_t - gamma_t)/(2 E_D^t), where the gradient of E_hyp vanishes.
+func (l *Laplace) MacKay(c *Curvature) (alpha, beta []float64) {
+	alpha = make([]float64, len(l.Alpha))
+	for i := range alpha {
+		alpha[i] = l.GammaAlpha[i] / (2 * c.EW[i])
+	}
+	beta = make([]float64, len(l.Beta))
+	for t := range beta {
+		beta[t] = (float64(c.N[t]) - l.GammaBeta[t]) / (2 * c.ED[t])
+	}
+	return alpha, beta
+}
+
+// Variance returns g^T A^-1 g, the predictive variance for the gradient g of
+// the network output with respect to the weights.
+func (l *Laplace) Variance(g []float64) float64 {
+	v := mat.NewVecDense(len(g), append([]float64(nil), g...))
+	x := mat.NewVecDense(len(g), nil)
+	if err := l.Chol.SolveVecTo(x, v); err != nil {
+		return math.NaN()
+	}
+	return mat.Dot(v, x)
+}

@@ -1,0 +1,468 @@
+package bayes
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// Updater selects how hyperparameters move.
+type Updater string
+
+// The updaters.
+const (
+	UpdaterAdam   Updater = "adam"   // Adam on ln alpha, ln beta with the analytic gradient of E_hyp (the paper)
+	UpdaterMacKay Updater = "mackay" // MacKay's fixed point alpha = gamma/2E_w, beta = (N-gamma)/2E_D
+)
+
+// The safe range of every hyperparameter: an update that would leave it is
+// rejected and counted (Fit.Rejected).
+const (
+	MinHyper = 1e-8
+	MaxHyper = 1e8
+)
+
+// Settings configures a fit. The zero value gives the paper's settings for
+// the problem (its Defaults), written on each field.
+type Settings struct {
+	Seed       uint64      // network initialization; 0 means 1
+	Hidden     []int       // hidden layers; nil means the problem's default
+	Activation string      // "" means tanh
+	Epochs     int         // 0 means the problem's default (paper)
+	HyperStart int         // 0 means the problem's default
+	HyperEvery int         // 0 means the problem's default (25)
+	Hessian    HessianKind // "" means gauss-newton (measured: see docs/results.md)
+	AlphaMode  string      // "" means the problem's default
+	BetaMode   string      // "" means the problem's default
+	Updater    Updater     // "" means adam
+	Alpha0     float64     // initial alphas; 0 means 0.01 (the paper starts low)
+	Beta0      float64     // initial betas; 0 means 1
+	LR         float64     // Adam learning rate for weights; 0 means 1e-3
+	HyperLR    float64     // Adam learning rate on ln alpha, ln beta; 0 means 0.05
+	// Fixed keeps alpha and beta at FixedAlpha/FixedBeta (the paper's
+	// fixed-weight baseline of Table 3: 0.05 and 1).
+	Fixed      bool
+	FixedAlpha float64 // 0 means 0.05
+	FixedBeta  float64 // 0 means 1
+	// Polish runs L-BFGS on E_T after Adam with the hyperparameters held.
+	Polish bool
+	// HistoryEvery records the history every this many epochs; 0 means 25.
+	HistoryEvery int
+	// Progress, if set, is called every HistoryEvery epochs.
+	Progress func(epoch, epochs int)
+	// NaNAt injects a NaN into the loss at this epoch (tests of the
+	// divergence path); 0 means never.
+	NaNAt int
+}
+
+// Resolve fills the zero fields from the problem's defaults and checks the
+// result; errors name the field and the fix.
+func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
+	d := p.Defaults
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Hidden == nil {
+		s.Hidden = append([]int(nil), d.Hidden...)
+	}
+	if s.Activation == "" {
+		s.Activation = string(nn.Tanh)
+	}
+	if s.Epochs == 0 {
+		s.Epochs = d.Epochs
+	}
+	if s.HyperStart == 0 {
+		s.HyperStart = d.HyperStart
+	}
+	if s.HyperEvery == 0 {
+		s.HyperEvery = d.HyperEvery
+	}
+	if s.Hessian == "" {
+		s.Hessian = GaussNewton
+	}
+	if s.AlphaMode == "" {
+		s.AlphaMode = d.AlphaMode
+	}
+	if s.BetaMode == "" {
+		s.BetaMode = d.BetaMode
+	}
+	if s.Updater == "" {
+		s.Updater = UpdaterAdam
+	}
+	setDefault(&s.Alpha0, 0.01)
+	setDefault(&s.Beta0, 1)
+	setDefault(&s.LR, 1e-3)
+	setDefault(&s.HyperLR, 0.05)
+	setDefault(&s.FixedAlpha, 0.05)
+	setDefault(&s.FixedBeta, 1)
+	if s.HistoryEvery == 0 {
+		s.HistoryEvery = 25
+	}
+	switch {
+	case s.Epochs < 0:
+		return s, fmt.Errorf("epochs = %d: must be positive", s.Epochs)
+	case s.HyperEvery < 0:
+		return s, fmt.Errorf("hyper-every = %d: must be positive", s.HyperEvery)
+	case s.HyperStart < 0:
+		return s, fmt.Errorf("hyper-start = %d: must be positive", s.HyperStart)
+	case s.HyperStart > s.Epochs:
+		return s, fmt.Errorf("hyper-start = %d is beyond epochs = %d: lower it or raise epochs", s.HyperStart, s.Epochs)
+	case s.LR < 0 || s.HyperLR < 0:
+		return s, fmt.Errorf("learning rates must be positive")
+	case s.Alpha0 < MinHyper || s.Alpha0 > MaxHyper || s.Beta0 < MinHyper || s.Beta0 > MaxHyper:
+		return s, fmt.Errorf("alpha0/beta0 must lie in [%g, %g]", MinHyper, MaxHyper)
+	case s.Updater != UpdaterAdam && s.Updater != UpdaterMacKay:
+		return s, fmt.Errorf("unknown updater %q: use adam or mackay", s.Updater)
+	}
+	for _, h := range s.Hidden {
+		if h <= 0 {
+			return s, fmt.Errorf("hidden sizes %v: every layer needs at least one unit", s.Hidden)
+		}
+	}
+	if _, err := ParseHessian(string(s.Hessian)); err != nil {
+		return s, err
+	}
+	if _, err := nn.ParseActivation(s.Activation); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+func setDefault(x *float64, d float64) {
+	if *x == 0 {
+		*x = d
+	}
+}
+
+// Status of a fit.
+const (
+	StatusOK           = "ok"
+	StatusDiverged     = "diverged"              // NaN/Inf in the loss or gradient
+	StatusNotPD        = "not-positive-definite" // final A not positive definite: no evidence
+	StatusOccamInvalid = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
+	StatusPolishFailed = "polish-failed"
+)
+
+// HistoryPoint is the state every HistoryEvery epochs.
+type HistoryPoint struct {
+	Epoch int       `json:"epoch"`
+	ET    float64   `json:"e_t"`
+	EHyp  float64   `json:"e_hyp,omitempty"` // at the last hyperparameter step
+	Alpha []float64 `json:"alpha"`
+	Beta  []float64 `json:"beta"`
+}
+
+// HyperStats counts what happened at hyperparameter steps.
+type HyperStats struct {
+	Steps    int `json:"steps"`
+	NotPD    int `json:"not_pd"`    // A not positive definite: step skipped
+	Rejected int `json:"rejected"`  // update would leave [MinHyper, MaxHyper]: rejected
+	OccamBad int `json:"occam_bad"` // Occam argument <= 0 at a step (log evidence undefined there)
+}
+
+// Fit is a trained model with its Laplace approximation.
+type Fit struct {
+	Model    *Model
+	Settings Settings
+	Alpha    []float64
+	Beta     []float64
+	EW, ED   []float64
+	Laplace  *Laplace // nil unless A is positive definite at the end
+	Status   string
+	Reason   string // what went wrong and where, empty when ok
+	Epochs   int    // epochs run (less than Settings.Epochs when diverged)
+	History  []HistoryPoint
+	Hyper    HyperStats
+	Polish   *nn.PolishResult
+	Seconds  float64
+}
+
+// Train builds a network and runs the paper's training: Adam on E_T, and from
+// HyperStart every HyperEvery epochs a hyperparameter step on E_hyp. A fit
+// that diverges stops at that epoch with status "diverged". Only invalid
+// settings or problems return an error.
+func Train(p *pde.Problem, s Settings) (*Fit, error) {
+	s, err := s.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
+	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
+	net := nn.New(sizes, nn.Activation(s.Activation), rng)
+	m, err := NewModel(p, net, s.AlphaMode, s.BetaMode)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fit{Model: m, Settings: s, Status: StatusOK}
+	f.Alpha = fillN(len(m.Alphas), s.Alpha0)
+	f.Beta = fillN(len(m.BetaNames), s.Beta0)
+	if s.Fixed {
+		f.Alpha = fillN(len(m.Alphas), s.FixedAlpha)
+		f.Beta = fillN(len(m.BetaNames), s.FixedBeta)
+	}
+	P := m.NumWeights()
+	grad := make([]float64, P)
+	f.EW = make([]float64, len(f.Alpha))
+	f.ED = make([]float64, len(f.Beta))
+	opt := nn.NewAdam(P, &nn.AdamSettings{LR: s.LR})
+	hyper := newHyperStepper(m, s)
+	lastEHyp := 0.0
+	for epoch := 1; epoch <= s.Epochs; epoch++ {
+		et := f.lossAndGrad(grad)
+		if epoch == s.NaNAt {
+			et = math.NaN()
+		}
+		if bad := firstBad(et, grad); bad != "" {
+			f.Status, f.Epochs = StatusDiverged, epoch
+			f.Reason = fmt.Sprintf("%s is not finite at epoch %d", bad, epoch)
+			f.Seconds = time.Since(start).Seconds()
+			return f, nil
+		}
+		opt.Step(net.W, grad)
+		if !s.Fixed && epoch >= s.HyperStart && (epoch-s.HyperStart)%s.HyperEvery == 0 {
+			if e, ok := hyper.step(f); ok {
+				lastEHyp = e
+			}
+		}
+		if epoch%s.HistoryEvery == 0 || epoch == s.Epochs {
+			f.History = append(f.History, HistoryPoint{Epoch: epoch, ET: et, EHyp: lastEHyp,
+				Alpha: append([]float64(nil), f.Alpha...), Beta: append([]float64(nil), f.Beta...)})
+			if s.Progress != nil {
+				s.Progress(epoch, s.Epochs)
+			}
+		}
+	}
+	f.Epochs = s.Epochs
+	if s.Polish {
+		r, err := nn.Polish(net.W, func(w, g []float64) float64 { return f.lossAndGrad(g) }, nil)
+		f.Polish = &r
+		if err != nil {
+			f.Status, f.Reason = StatusPolishFailed, err.Error()
+		}
+	}
+	f.finish()
+	f.Seconds = time.Since(start).Seconds()
+	return f, nil
+}
+
+func fillN(n int, v float64) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = v
+	}
+	return x
+}
+
+// lossAndGrad returns E_T and writes its gradient at the current weights.
+func (f *Fit) lossAndGrad(grad []float64) float64 {
+	m := f.Model
+	m.DataLoss(f.Beta, f.ED, grad)
+	m.WeightLoss(f.EW)
+	et := 0.0
+	for t, b := range f.Beta {
+		et += b * f.ED[t]
+	}
+	for i, a := range f.Alpha {
+		et += a * f.EW[i]
+	}
+	for k, w := range m.Net.W {
+		grad[k] += f.Alpha[m.AlphaOf[k]] * w
+	}
+	return et
+}
+
+func firstBad(et float64, grad []float64) string {
+	if math.IsNaN(et) || math.IsInf(et, 0) {
+		return "E_T"
+	}
+	for k, g := range grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return fmt.Sprintf("gradient[%d]", k)
+		}
+	}
+	return ""
+}
+
+// Curvature evaluates the loss parts and data Hessians at the current weights.
+func (f *Fit) Curvature() *Curvature {
+	m := f.Model
+	P := m.NumWeights()
+	c := &Curvature{AlphaOf: m.AlphaOf, W: m.W(), N: m.N, Hidden: m.Net.Hidden(),
+		EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta))}
+	grad := make([]float64, P)
+	m.DataLoss(f.Beta, c.ED, grad)
+	m.WeightLoss(c.EW)
+	c.H = make([][]float64, len(f.Beta))
+	for t := range c.H {
+		c.H[t] = make([]float64, P*P)
+	}
+	m.Hessians(f.Settings.Hessian, c.H)
+	return c
+}
+
+// finish computes the final Laplace approximation and the status.
+func (f *Fit) finish() {
+	c := f.Curvature()
+	copy(f.EW, c.EW)
+	copy(f.ED, c.ED)
+	l, err := NewLaplace(c, f.Alpha, f.Beta)
+	var npd ErrNotPositiveDefinite
+	switch {
+	case errors.As(err, &npd):
+		f.Status, f.Reason = StatusNotPD, fmt.Sprintf("at the end of training: %v", err)
+		return
+	case err != nil:
+		f.Status, f.Reason = StatusNotPD, err.Error()
+		return
+	}
+	f.Laplace = l
+	if !l.OccamOK && f.Status == StatusOK {
+		f.Status = StatusOccamInvalid
+		f.Reason = "an Occam factor's argument is not positive: the log evidence is undefined"
+	}
+}
+
+// hyperStepper moves the hyperparameters at one epoch.
+type hyperStepper struct {
+	m    *Model
+	s    Settings
+	adam *nn.Adam
+	logs []float64 // ln alpha then ln beta
+	grad []float64
+}
+
+func newHyperStepper(m *Model, s Settings) *hyperStepper {
+	n := len(m.Alphas) + len(m.BetaNames)
+	return &hyperStepper{m: m, s: s, adam: nn.NewAdam(n, &nn.AdamSettings{LR: s.HyperLR}), logs: make([]float64, n), grad: make([]float64, n)}
+}
+
+// step returns E_hyp before the move and whether A was positive definite.
+func (h *hyperStepper) step(f *Fit) (float64, bool) {
+	f.Hyper.Steps++
+	c := f.Curvature()
+	l, err := NewLaplace(c, f.Alpha, f.Beta)
+	if err != nil {
+		f.Hyper.NotPD++
+		return 0, false
+	}
+	if !l.OccamOK {
+		f.Hyper.OccamBad++
+	}
+	nA := len(f.Alpha)
+	var alpha, beta []float64
+	switch h.s.Updater {
+	case UpdaterMacKay:
+		alpha, beta = l.MacKay(c)
+	default:
+		for i, a := range f.Alpha {
+			h.logs[i] = math.Log(a)
+			h.grad[i] = l.GradLogAlpha[i]
+		}
+		for t, b := range f.Beta {
+			h.logs[nA+t] = math.Log(b)
+			h.grad[nA+t] = l.GradLogBeta[t]
+		}
+		h.adam.Step(h.logs, h.grad)
+		alpha, beta = make([]float64, nA), make([]float64, len(f.Beta))
+		for i := range alpha {
+			alpha[i] = math.Exp(h.logs[i])
+		}
+		for t := range beta {
+			beta[t] = math.Exp(h.logs[nA+t])
+		}
+	}
+	for _, v := range append(append([]float64(nil), alpha...), beta...) {
+		if !(v >= MinHyper && v <= MaxHyper) {
+			f.Hyper.Rejected++
+			return l.EHyp, true
+		}
+	}
+	copy(f.Alpha, alpha)
+	copy(f.Beta, beta)
+	return l.EHyp, true
+}
+
+// Predict returns the network's mean and the Laplace standard deviation
+// sqrt(g^T A^-1 g) at points (sigma is nil without a Laplace approximation).
+func (f *Fit) Predict(points [][]float64) (mean, sigma []float64) {
+	m := f.Model
+	n := len(points)
+	mean = make([]float64, n)
+	if n == 0 {
+		return mean, nil
+	}
+	g := ad.NewGraph()
+	x := g.Input("x", n, m.Problem.Dim())
+	ps := m.Net.Params(g)
+	u := m.Net.Apply(ps, x)
+	flat := make([]float64, 0, n*m.Problem.Dim())
+	for _, p := range points {
+		flat = append(flat, p...)
+	}
+	if f.Laplace == nil {
+		prog := g.Compile(u)
+		prog.Set(x, flat)
+		ps.Bind(prog, m.Net.W)
+		prog.Run()
+		copy(mean, prog.Value(u))
+		return mean, nil
+	}
+	jac := ad.NewJacobian(u, ps)
+	jac.Prog.Set(x, flat)
+	ps.Bind(jac.Prog, m.Net.W)
+	P := m.NumWeights()
+	J := make([]float64, n*P)
+	jac.ComputeTo(J)
+	copy(mean, jac.Prog.Value(u))
+	sigma = make([]float64, n)
+	for i := range sigma {
+		sigma[i] = math.Sqrt(math.Max(0, f.Laplace.Variance(J[i*P:(i+1)*P])))
+	}
+	return mean, sigma
+}
+
+// Errors of a fit on a grid against the exact solution.
+type Errors struct {
+	RelL2      float64 `json:"rel_l2"`
+	MSE        float64 `json:"mse"`
+	MaxAbs     float64 `json:"max_abs"`
+	Coverage2S float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
+	GridN      int     `json:"grid_n"`
+}
+
+// GridErrors evaluates the fit on the problem's n x n grid.
+func (f *Fit) GridErrors(n int) (Errors, error) {
+	pts, exact := f.Model.Problem.Grid(n)
+	if exact == nil {
+		return Errors{}, fmt.Errorf("problem %q has no exact solution", f.Model.Problem.Name)
+	}
+	mean, sigma := f.Predict(pts)
+	return ComputeErrors(mean, sigma, exact), nil
+}
+
+// ComputeErrors compares predictions (with optional sigma) with the truth.
+func ComputeErrors(mean, sigma, exact []float64) Errors {
+	var num, den, maxAbs float64
+	covered := 0
+	for i, u := range mean {
+		d := u - exact[i]
+		num += d * d
+		den += exact[i] * exact[i]
+		maxAbs = math.Max(maxAbs, math.Abs(d))
+		if sigma != nil && math.Abs(d) <= 2*sigma[i] {
+			covered++
+		}
+	}
+	e := Errors{RelL2: math.Sqrt(num / den), MSE: num / float64(len(mean)), MaxAbs: maxAbs, GridN: len(mean)}
+	if sigma != nil {
+		e.Coverage2S = float64(covered) / float64(len(mean))
+	}
+	return e
+}

@@ -1,0 +1,233 @@
+package bayes
+
+import (
+	"fmt"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// HessianKind selects how the data Hessians H_t are computed.
+type HessianKind string
+
+// The Hessians.
+const (
+	// GaussNewton is J_t^T J_t: positive semi-definite, so A is positive
+	// definite for any alpha > 0 (the default, see docs/results.md).
+	GaussNewton HessianKind = "gauss-newton"
+	// Exact is the full second derivative of E_D^t, by Hessian-vector
+	// products; indefinite away from the exact minimum.
+	Exact HessianKind = "exact"
+)
+
+// ParseHessian checks a name.
+func ParseHessian(s string) (HessianKind, error) {
+	switch HessianKind(s) {
+	case GaussNewton, "":
+		return GaussNewton, nil
+	case Exact:
+		return Exact, nil
+	}
+	return "", fmt.Errorf("unknown hessian %q: use gauss-newton or exact", s)
+}
+
+// Model couples a problem and a network: E_T = sum_i alpha_i E_w^i +
+// sum_t beta_t E_D^t, with alpha groups of weight classes and beta groups of
+// loss terms. It owns compiled programs bound to Net.W, so it is not safe for
+// concurrent use: build one Model per goroutine.
+type Model struct {
+	Problem   *pde.Problem
+	Net       *nn.MLP
+	Alphas    []nn.Group // alpha groups (W_i = Alphas[i].Len())
+	AlphaOf   []int      // weight -> alpha group
+	BetaNames []string   // beta groups
+	TermGroup []int      // term -> beta group
+	N         []int      // N_t: residuals per beta group
+
+	g       *ad.Graph
+	ps      ad.Params
+	x       []*ad.Node // per term
+	target  []*ad.Node // per term, nil without data
+	res     []*ad.Node // per term residual (N x 1)
+	ed      []*ad.Node // per beta group: 1/2 sum r^2 (1x1)
+	betaIn  []*ad.Node // per beta group, 1x1 Params feeding the loss
+	betaBuf []float64
+	grads   []*ad.Node
+	train   *ad.Program
+
+	jac  []*ad.Jacobian // per term (Gauss-Newton), built on first use
+	hess []*ad.Hessian  // per beta group (exact), built on first use
+	jbuf [][]float64
+}
+
+// NewModel compiles the model's training program. alphaMode is "single" or
+// "classes", betaMode "single" or "split".
+func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if net.Sizes[0] != p.Dim() || net.Sizes[len(net.Sizes)-1] != 1 {
+		return nil, fmt.Errorf("network %v for problem %q: want %d inputs and 1 output", net.Sizes, p.Name, p.Dim())
+	}
+	alphas, err := net.Groups(nn.AlphaMode(alphaMode))
+	if err != nil {
+		return nil, err
+	}
+	names, termGroup, err := p.BetaGroups(betaMode)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Problem: p, Net: net, Alphas: alphas, AlphaOf: nn.GroupIndex(alphas, net.NumWeights()),
+		BetaNames: names, TermGroup: termGroup, N: make([]int, len(names))}
+	g := ad.NewGraph()
+	m.g = g
+	m.ps = net.Params(g)
+	m.ed = make([]*ad.Node, len(names))
+	for i, t := range p.Terms {
+		n := len(t.Points)
+		x := g.Input("x_"+t.Name, n, p.Dim())
+		var target *ad.Node
+		if t.Target != nil {
+			target = g.Input("target_"+t.Name, n, 1)
+		}
+		r := t.Residual(ad.NewJet(net.Apply(m.ps, x), x), target)
+		if r.Shape() != (ad.Shape{Rows: n, Cols: 1}) {
+			return nil, fmt.Errorf("problem %q term %q: residual has shape %v, want %dx1", p.Name, t.Name, r.Shape(), n)
+		}
+		m.x = append(m.x, x)
+		m.target = append(m.target, target)
+		m.res = append(m.res, r)
+		k := termGroup[i]
+		m.N[k] += n
+		ed := ad.Scale(ad.Sum(ad.Square(r)), 0.5)
+		if m.ed[k] == nil {
+			m.ed[k] = ed
+		} else {
+			m.ed[k] = ad.Add(m.ed[k], ed)
+		}
+	}
+	m.betaBuf = make([]float64, len(names))
+	var loss *ad.Node
+	for k := range names {
+		b := g.Param("beta_"+names[k], 1, 1)
+		m.betaIn = append(m.betaIn, b)
+		term := ad.Mul(b, m.ed[k])
+		if loss == nil {
+			loss = term
+		} else {
+			loss = ad.Add(loss, term)
+		}
+	}
+	m.grads = ad.Grad(loss, m.ps...)
+	m.train = g.Compile(append(append([]*ad.Node{}, m.ed...), m.grads...)...)
+	m.feed(m.train)
+	for k, b := range m.betaIn {
+		m.train.Bind(b, m.betaBuf[k:k+1])
+	}
+	return m, nil
+}
+
+// feed sets the terms' points and targets and binds the weights.
+func (m *Model) feed(prog *ad.Program) {
+	for i, t := range m.Problem.Terms {
+		if prog.Uses(m.x[i]) {
+			flat := make([]float64, 0, len(t.Points)*m.Problem.Dim())
+			for _, x := range t.Points {
+				flat = append(flat, x...)
+			}
+			prog.Set(m.x[i], flat)
+		}
+		if tn := m.target[i]; tn != nil && prog.Uses(tn) {
+			prog.Set(tn, t.Target)
+		}
+	}
+	m.ps.Bind(prog, m.Net.W)
+}
+
+// NumWeights is P.
+func (m *Model) NumWeights() int { return m.Net.NumWeights() }
+
+// W returns the number of weights in each alpha group.
+func (m *Model) W() []int {
+	w := make([]int, len(m.Alphas))
+	for i, g := range m.Alphas {
+		w[i] = g.Len()
+	}
+	return w
+}
+
+// DataLoss evaluates E_D^t per beta group and the gradient of
+// sum_t beta_t E_D^t into grad (len P) at the current weights.
+func (m *Model) DataLoss(beta, ed, grad []float64) {
+	copy(m.betaBuf, beta)
+	m.train.Run()
+	for k, n := range m.ed {
+		ed[k] = m.train.Scalar(n)
+	}
+	m.ps.Gather(m.train, m.grads, grad)
+}
+
+// WeightLoss returns E_w^i = 1/2 sum of squares per alpha group.
+func (m *Model) WeightLoss(ew []float64) {
+	for i := range ew {
+		ew[i] = 0
+	}
+	for k, w := range m.Net.W {
+		ew[m.AlphaOf[k]] += 0.5 * w * w
+	}
+}
+
+// Hessians writes H_t (P x P, row-major) of each beta group into hs at the
+// current weights.
+func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
+	P := m.NumWeights()
+	switch kind {
+	case Exact:
+		if m.hess == nil {
+			for _, ed := range m.ed {
+				h := ad.NewHessian(ed, m.ps)
+				m.feed(h.Prog)
+				m.hess = append(m.hess, h)
+			}
+		}
+		for k, h := range m.hess {
+			h.ComputeTo(hs[k])
+		}
+	default:
+		if m.jac == nil {
+			for i, r := range m.res {
+				j := ad.NewJacobian(r, m.ps)
+				m.feed(j.Prog)
+				m.jac = append(m.jac, j)
+				m.jbuf = append(m.jbuf, make([]float64, len(m.Problem.Terms[i].Points)*P))
+			}
+		}
+		for k := range hs {
+			for i := range hs[k] {
+				hs[k][i] = 0
+			}
+		}
+		tmp := make([]float64, P*P)
+		for i, j := range m.jac {
+			j.ComputeTo(m.jbuf[i])
+			nn.GaussNewtonTo(tmp, m.jbuf[i], j.Rows(), P)
+			h := hs[m.TermGroup[i]]
+			for k, v := range tmp {
+				h[k] += v
+			}
+		}
+	}
+}
+
+// Residuals returns each term's residual vector at the current weights.
+func (m *Model) Residuals() [][]float64 {
+	prog := m.g.Compile(m.res...)
+	m.feed(prog)
+	prog.Run()
+	out := make([][]float64, len(m.res))
+	for i, r := range m.res {
+		out[i] = append([]float64(nil), prog.Value(r)...)
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package pde
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+)
+
+// Residual builds a term's residual (N x 1) from the network's jet at the
+// term's points and the term's targets (N x 1, nil for a term without data).
+// The squared residuals are the term's loss E_D = 1/2 sum r^2.
+type Residual func(j *ad.Jet, target *ad.Node) *ad.Node
+
+// Term is one loss term: points in the domain, optional targets, and the
+// residual; Group names the beta hyperparameter the term is weighted by when
+// betas are split ("pde", "boundary", "data").
+type Term struct {
+	Name     string
+	Group    string
+	Points   [][]float64 // one row per point, in the problem's input order
+	Target   []float64   // one value per point, or nil
+	Residual Residual
+}
+
+// Defaults are the paper's settings for a problem.
+type Defaults struct {
+	Hidden     []int  // hidden layer sizes
+	Epochs     int    // Adam epochs
+	HyperStart int    // first epoch with a hyperparameter update
+	HyperEvery int    // epochs between hyperparameter updates
+	AlphaMode  string // "single" or "classes"
+	BetaMode   string // "single" or "split"
+}
+
+// Problem is a PDE (or a regression) as data: the domain, the loss terms and
+// the exact or reference solution.
+type Problem struct {
+	Name   string
+	Inputs []string  // input names in order, e.g. x, t
+	Lo, Hi []float64 // the domain box
+	Params map[string]float64
+	Terms  []Term
+	// Exact returns the exact or reference solution at a point (nil if none).
+	Exact    func(x []float64) float64
+	Defaults Defaults
+}
+
+// Dim is the number of inputs.
+func (p *Problem) Dim() int { return len(p.Inputs) }
+
+// BetaGroups returns the beta group names for a mode, and for each term the
+// index of its group: "single" puts every term in one group "beta".
+func (p *Problem) BetaGroups(mode string) (names []string, termGroup []int, err error) {
+	switch mode {
+	case "single", "":
+		return []string{"beta"}, make([]int, len(p.Terms)), nil
+	case "split":
+		idx := map[string]int{}
+		termGroup = make([]int, len(p.Terms))
+		for i, t := range p.Terms {
+			k, ok := idx[t.Group]
+			if !ok {
+				k = len(names)
+				idx[t.Group] = k
+				names = append(names, "beta_"+t.Group)
+			}
+			termGroup[i] = k
+		}
+		return names, termGroup, nil
+	}
+	return nil, nil, fmt.Errorf("unknown beta mode %q: use single or split", mode)
+}
+
+// Validate checks the problem's data: at least one term, every term with
+// points of the right dimension inside the domain, targets matching points,
+// finite values. Errors name the term and the field.
+func (p *Problem) Validate() error {
+	if p.Dim() < 1 || p.Dim() > 3 {
+		return fmt.Errorf("problem %q: %d inputs; a problem has 1 to 3 inputs", p.Name, p.Dim())
+	}
+	if len(p.Lo) != p.Dim() || len(p.Hi) != p.Dim() {
+		return fmt.Errorf("problem %q: domain Lo/Hi need %d values each", p.Name, p.Dim())
+	}
+	for i := range p.Lo {
+		if !(p.Lo[i] < p.Hi[i]) {
+			return fmt.Errorf("problem %q: domain of %s is [%g, %g]; need Lo < Hi", p.Name, p.Inputs[i], p.Lo[i], p.Hi[i])
+		}
+	}
+	if len(p.Terms) == 0 {
+		return fmt.Errorf("problem %q: no loss terms; add at least one Term", p.Name)
+	}
+	for _, t := range p.Terms {
+		if len(t.Points) == 0 {
+			return fmt.Errorf("problem %q term %q: no points; give it at least one point", p.Name, t.Name)
+		}
+		if t.Residual == nil {
+			return fmt.Errorf("problem %q term %q: no Residual function", p.Name, t.Name)
+		}
+		if t.Target != nil && len(t.Target) != len(t.Points) {
+			return fmt.Errorf("problem %q term %q: %d targets for %d points", p.Name, t.Name, len(t.Target), len(t.Points))
+		}
+		for k, x := range t.Points {
+			if len(x) != p.Dim() {
+				return fmt.Errorf("problem %q term %q: point %d has %d coordinates, want %d (%v)", p.Name, t.Name, k, len(x), p.Dim(), p.Inputs)
+			}
+			for i, v := range x {
+				if math.IsNaN(v) || v < p.Lo[i] || v > p.Hi[i] {
+					return fmt.Errorf("problem %q term %q: point %d has %s = %g outside [%g, %g]", p.Name, t.Name, k, p.Inputs[i], v, p.Lo[i], p.Hi[i])
+				}
+			}
+		}
+		for k, v := range t.Target {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("problem %q term %q: target %d is %v", p.Name, t.Name, k, v)
+			}
+		}
+	}
+	return nil
+}
+
+// NumPoints is the number of residuals of all terms.
+func (p *Problem) NumPoints() int {
+	n := 0
+	for _, t := range p.Terms {
+		n += len(t.Points)
+	}
+	return n
+}
+
+// Grid returns an n x n (or n points in 1-D) grid over the domain, with the
+// exact solution at each point (nil if the problem has none).
+func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
+	switch p.Dim() {
+	case 1:
+		for i := 0; i < n; i++ {
+			pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], i, n)})
+		}
+	case 2:
+		for i := 0; i < n; i++ {
+			for k := 0; k < n; k++ {
+				pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], k, n), lerp(p.Lo[1], p.Hi[1], i, n)})
+			}
+		}
+	default:
+		panic(fmt.Sprintf("pde: Grid: %d inputs; grids are for 1 or 2 inputs", p.Dim()))
+	}
+	if p.Exact != nil {
+		exact = make([]float64, len(pts))
+		for i, x := range pts {
+			exact[i] = p.Exact(x)
+		}
+	}
+	return pts, exact
+}
+
+func lerp(lo, hi float64, i, n int) float64 {
+	if n == 1 {
+		return (lo + hi) / 2
+	}
+	return lo + (hi-lo)*float64(i)/float64(n-1)
+}
+
+// Fit residual builders shared by the problems.
+
+// DataResidual is u - target.
+func DataResidual(j *ad.Jet, target *ad.Node) *ad.Node { return ad.Sub(j.U, target) }
+
+// DerivativeResidual returns the residual d u/d x_i - target.
+func DerivativeResidual(i int) Residual {
+	return func(j *ad.Jet, target *ad.Node) *ad.Node { return ad.Sub(j.D(i), target) }
+}
+
+func uniform(rng *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
+
+// boundaryPoints draws n points uniformly on the edges x=lo0, x=hi0 and
+// t=lo1 of a 2-D box, each edge with probability 1/3, with the exact value g.
+func boundaryPoints(rng *rand.Rand, n int, lo, hi []float64, g func(x, t float64) float64) ([][]float64, []float64) {
+	pts := make([][]float64, n)
+	tgt := make([]float64, n)
+	for i := range pts {
+		var x, t float64
+		switch rng.IntN(3) {
+		case 0:
+			x, t = lo[0], uniform(rng, lo[1], hi[1])
+		case 1:
+			x, t = hi[0], uniform(rng, lo[1], hi[1])
+		default:
+			x, t = uniform(rng, lo[0], hi[0]), lo[1]
+		}
+		pts[i] = []float64{x, t}
+		tgt[i] = g(x, t)
+	}
+	return pts, tgt
+}
