@@ -62,6 +62,63 @@ var opCases = []opCase{
 	{"Chain", []Shape{s34, s14}, -1, 1, func(x []*Node) *Node {
 		return Softplus(Mul(Tanh(Add(x[0], x[1])), Sigmoid(Sub(x[0], x[1]))))
 	}},
+
+	// Fused polynomials (plan.go): row, column and scalar broadcasts, the
+	// strided SliceCol factor, terms of 4 and 5 factors, more terms than
+	// maxTerms, Mul of sums (not expanded), constants.
+	{"FusedBroadcasts", []Shape{s34, s14, s31, s11}, -1, 1, func(x []*Node) *Node {
+		return Sin(Sub(Mul(Add(x[0], x[1]), Mul(x[2], x[3])), AddConst(Scale(Square(x[0]), 2), 0.5)))
+	}},
+	{"FusedSliceCol", []Shape{s34, s31}, -1, 1, func(x []*Node) *Node {
+		return Sin(Add(Mul(SliceCol(x[0], 2), x[1]), Scale(SliceCol(x[0], 0), -3)))
+	}},
+	{"FusedFourFactors", []Shape{s34, s34}, -1, 1, func(x []*Node) *Node {
+		return Add(Mul(Mul(x[0], x[1]), Mul(x[1], x[0])), Mul(x[0], x[1]))
+	}},
+	{"FusedFiveFactors", []Shape{s34, s34}, -1, 1, func(x []*Node) *Node {
+		return Mul(Mul(Mul(x[0], x[1]), Mul(x[1], x[0])), Scale(x[1], 0.3))
+	}},
+	{"FusedManyTerms", []Shape{s34, s34}, -1, 1, func(x []*Node) *Node {
+		sum := x[0]
+		for k := 1; k <= 10; k++ {
+			sum = Add(sum, Scale(Mul(x[0], x[1]), float64(k)))
+			sum = Sub(sum, Scale(x[1], 0.1*float64(k)))
+		}
+		return Sin(sum)
+	}},
+	{"FusedProductOfSums", []Shape{s34, s34}, -1, 1, func(x []*Node) *Node {
+		a, b := Add(x[0], x[1]), AddConst(Sub(x[0], x[1]), 1)
+		return Mul(Mul(a, b), Sub(a, Mul(b, b)))
+	}},
+	{"FusedConstant", []Shape{s34}, -1, 1, func(x []*Node) *Node {
+		return Mul(Sub(x[0].g.Fill(3, 4, 2), x[0]), Add(x[0].g.Fill(3, 4, -1), x[0]))
+	}},
+	// Matrix products with a padded operand (kPad* kernels) and products
+	// that only repeat a row (rowProduct factors).
+	{"PadMatMulT", []Shape{s31, Shape{4, 2}}, -1, 1, func(x []*Node) *Node {
+		return Sin(MatMulT(PadCol(Sin(x[0]), 1, 2), x[1]))
+	}},
+	{"PadMatMul", []Shape{s31, Shape{3, 4}}, -1, 1, func(x []*Node) *Node {
+		return Sin(MatMul(PadCol(Sin(x[0]), 2, 3), x[1]))
+	}},
+	{"MatTMulPad", []Shape{s34, s31}, -1, 1, func(x []*Node) *Node {
+		return Square(MatTMul(x[0], PadCol(Sin(x[1]), 1, 2)))
+	}},
+	{"PadMatTMul", []Shape{s31, s32}, -1, 1, func(x []*Node) *Node {
+		return Square(MatTMul(PadCol(Sin(x[0]), 1, 4), x[1]))
+	}},
+	{"RowProductMatMulT", []Shape{Shape{4, 2}, s34}, -1, 1, func(x []*Node) *Node {
+		seed := PadCol(x[0].g.Fill(3, 1, 1.5), 1, 2)
+		return Mul(Sin(MatMulT(seed, x[0])), x[1])
+	}},
+	{"RowProductMatMul", []Shape{s14, Shape{2, 4}, s34}, -1, 1, func(x []*Node) *Node {
+		g := x[0].g
+		return Mul(Add(MatMul(g.Fill(3, 1, -2), x[0]), MatMul(PadCol(g.Fill(3, 1, 0.5), 1, 2), x[1])), Sin(x[2]))
+	}},
+	{"MatMulShapes", []Shape{Shape{3, 8}, Shape{8, 5}, Shape{6, 8}}, -1, 1, func(x []*Node) *Node {
+		// K = 8, M = 5 and 6: the unrolled and remainder paths.
+		return Add(Sum(Square(MatMul(x[0], x[1]))), Sum(Sin(MatMulT(x[0], x[2]))))
+	}},
 }
 
 // buildCase returns a graph evaluating L = sum(C * f(params)) with random C.

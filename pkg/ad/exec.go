@@ -10,16 +10,24 @@ import (
 // Bind (the Program reads the caller's slice in place, e.g. a network's flat
 // weight vector). A Program is not safe for concurrent use; compile one per
 // goroutine.
+//
+// Compile fuses chains of elementwise nodes into single kernels (see
+// plan.go); every needed node's value stays available through Value.
 type Program struct {
 	g     *Graph
 	order []*Node // non-leaf nodes to evaluate, in topological order
 	val   [][]float64
 	need  []bool
+	keep  []bool // outputs, and nodes read with Value: always materialized
+	live  []bool // materialized by the current plan
+	code  []instr
+	gen   int // plan generation, to rebuild Segments after a re-plan
 }
 
 // Compile returns a Program computing outputs (and what they need).
 func (g *Graph) Compile(outputs ...*Node) *Program {
-	p := &Program{g: g, val: make([][]float64, len(g.nodes)), need: make([]bool, len(g.nodes))}
+	nn := len(g.nodes)
+	p := &Program{g: g, val: make([][]float64, nn), need: make([]bool, nn), keep: make([]bool, nn)}
 	var visit func(n *Node)
 	visit = func(n *Node) {
 		if p.need[n.id] {
@@ -35,11 +43,12 @@ func (g *Graph) Compile(outputs ...*Node) *Program {
 			panic(fmt.Sprintf("ad: Compile: %v belongs to another graph", o))
 		}
 		visit(o)
+		p.keep[o.id] = true
 	}
 	total := 0
 	for id, ok := range p.need {
-		if ok {
-			total += g.nodes[id].shape.Size()
+		if n := g.nodes[id]; ok && (n.op == OpInput || n.op == OpParam) {
+			total += n.shape.Size()
 		}
 	}
 	slab := make([]float64, total)
@@ -48,16 +57,16 @@ func (g *Graph) Compile(outputs ...*Node) *Program {
 			continue
 		}
 		n := g.nodes[id]
-		size := n.shape.Size()
-		p.val[id], slab = slab[:size:size], slab[size:]
 		switch n.op {
 		case OpInput, OpParam:
+			size := n.shape.Size()
+			p.val[id], slab = slab[:size:size], slab[size:]
 		case OpFill:
-			fill(p.val[id], n.f)
 		default:
 			p.order = append(p.order, n)
 		}
 	}
+	p.plan()
 	return p
 }
 
@@ -94,11 +103,34 @@ func (p *Program) Uses(n *Node) bool { return n.id < len(p.need) && p.need[n.id]
 
 // Value returns the buffer holding n's value after Run (row-major; do not
 // keep it across Binds).
+//
+// The first Value of a node that Compile fused away re-plans the Program so
+// that Run keeps that node's buffer up to date from then on, and computes
+// the node from the current values; this allocates.
 func (p *Program) Value(n *Node) []float64 {
 	if n.id >= len(p.need) || !p.need[n.id] {
 		panic(fmt.Sprintf("ad: Value: %v is not computed by this program", n))
 	}
+	if n.op != OpInput && n.op != OpParam && !p.keep[n.id] && !p.live[n.id] {
+		p.materialize(n)
+	}
 	return p.val[n.id]
+}
+
+// materialize makes n an output of the plan and computes it (and any other
+// node that gains a buffer) from the current values.
+func (p *Program) materialize(n *Node) {
+	had := make([]bool, len(p.val))
+	for id, v := range p.val {
+		had[id] = v != nil && (p.live[id] || p.keep[id] || p.g.nodes[id].op == OpInput || p.g.nodes[id].op == OpParam)
+	}
+	p.keep[n.id] = true
+	p.plan()
+	for i := range p.code {
+		if in := &p.code[i]; !had[in.n.id] {
+			p.exec(in)
+		}
+	}
 }
 
 // Scalar returns the value of a 1x1 node.
@@ -106,8 +138,8 @@ func (p *Program) Scalar(n *Node) float64 { return p.Value(n)[0] }
 
 // Run evaluates every node.
 func (p *Program) Run() {
-	for _, n := range p.order {
-		p.eval(n)
+	for i := range p.code {
+		p.exec(&p.code[i])
 	}
 }
 
@@ -115,8 +147,11 @@ func (p *Program) Run() {
 // after changing only those leaves (e.g. the direction of a Hessian-vector
 // product) instead of the whole Program.
 type Segment struct {
-	p     *Program
-	order []*Node
+	p      *Program
+	leaves []*Node
+	gen    int
+	order  []*Node // nodes that depend on the leaves
+	code   []int   // instructions that depend on the leaves
 }
 
 // Segment returns the nodes of p that depend on any of leaves.
@@ -125,7 +160,7 @@ func (p *Program) Segment(leaves ...*Node) *Segment {
 	for _, l := range leaves {
 		dep[l.id] = true
 	}
-	s := &Segment{p: p}
+	s := &Segment{p: p, leaves: leaves}
 	for _, n := range p.order {
 		for _, in := range n.in {
 			if dep[in.id] {
@@ -135,40 +170,44 @@ func (p *Program) Segment(leaves ...*Node) *Segment {
 			}
 		}
 	}
+	s.build()
 	return s
+}
+
+// build selects the instructions of the current plan that depend on the
+// segment's leaves.
+func (s *Segment) build() {
+	p := s.p
+	dep := make([]bool, len(p.need))
+	for _, l := range s.leaves {
+		dep[l.id] = true
+	}
+	s.code = s.code[:0]
+	for i := range p.code {
+		in := &p.code[i]
+		for _, id := range in.reads {
+			if dep[id] {
+				dep[in.n.id] = true
+				s.code = append(s.code, i)
+				break
+			}
+		}
+	}
+	s.gen = p.gen
 }
 
 // Run evaluates the segment's nodes.
 func (s *Segment) Run() {
-	for _, n := range s.order {
-		s.p.eval(n)
+	if s.gen != s.p.gen {
+		s.build()
+	}
+	for _, i := range s.code {
+		s.p.exec(&s.p.code[i])
 	}
 }
 
 // Len is the number of nodes in the segment.
 func (s *Segment) Len() int { return len(s.order) }
-
-func fill(x []float64, c float64) {
-	for i := range x {
-		x[i] = c
-	}
-}
-
-// tanh via expm1 is accurate near 0 and about twice as fast as math.Tanh.
-func tanh(x float64) float64 {
-	switch {
-	case x > 20:
-		return 1
-	case x < -20:
-		return -1
-	case x >= 0:
-		e := math.Expm1(2 * x)
-		return e / (e + 2)
-	default:
-		e := math.Expm1(-2 * x)
-		return -e / (e + 2)
-	}
-}
 
 func sigmoid(x float64) float64 {
 	if x >= 0 {
@@ -316,11 +355,14 @@ func (p *Program) eval(n *Node) {
 			y[r*k+j] = v
 		}
 	case OpMatMul:
-		matMul(y, a, b, n.in[0].shape, n.in[1].shape)
+		sa := n.in[0].shape
+		matMul(y, a, b, sa.Rows, sa.Cols, n.shape.Cols)
 	case OpMatMulT:
-		matMulT(y, a, b, n.in[0].shape, n.in[1].shape)
+		sa := n.in[0].shape
+		matMulT(y, a, b, sa.Rows, sa.Cols, n.shape.Cols)
 	case OpMatTMul:
-		matTMul(y, a, b, n.in[0].shape, n.in[1].shape)
+		sa := n.in[0].shape
+		matTMul(y, a, b, sa.Rows, sa.Cols, n.shape.Cols)
 	case OpRowOuter:
 		ka, kb := n.in[0].shape.Cols, n.in[1].shape.Cols
 		for r := 0; r < n.shape.Rows; r++ {
@@ -335,55 +377,6 @@ func (p *Program) eval(n *Node) {
 		}
 	default:
 		panic(fmt.Sprintf("ad: no kernel for %v", n))
-	}
-}
-
-// matMul: y (NxM) = a (NxK) b (KxM).
-func matMul(y, a, b []float64, sa, sb Shape) {
-	k, m := sa.Cols, sb.Cols
-	for r := 0; r < sa.Rows; r++ {
-		yr := y[r*m : r*m+m]
-		ar := a[r*k : r*k+k]
-		fill(yr, 0)
-		for i, ai := range ar {
-			br := b[i*m : i*m+m]
-			for j, bj := range br {
-				yr[j] += ai * bj
-			}
-		}
-	}
-}
-
-// matMulT: y (NxM) = a (NxK) b^T, b is MxK.
-func matMulT(y, a, b []float64, sa, sb Shape) {
-	k, m := sa.Cols, sb.Rows
-	for r := 0; r < sa.Rows; r++ {
-		ar := a[r*k : r*k+k]
-		yr := y[r*m : r*m+m]
-		for j := range yr {
-			br := b[j*k : j*k+k]
-			s := 0.0
-			for i, bi := range br {
-				s += ar[i] * bi
-			}
-			yr[j] = s
-		}
-	}
-}
-
-// matTMul: y (KxM) = a^T b, a is NxK, b is NxM.
-func matTMul(y, a, b []float64, sa, sb Shape) {
-	k, m := sa.Cols, sb.Cols
-	fill(y, 0)
-	for r := 0; r < sa.Rows; r++ {
-		ar := a[r*k : r*k+k]
-		br := b[r*m : r*m+m]
-		for i, ai := range ar {
-			yr := y[i*m : i*m+m]
-			for j, bj := range br {
-				yr[j] += ai * bj
-			}
-		}
 	}
 }
 

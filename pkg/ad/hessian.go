@@ -83,12 +83,17 @@ func (j *Jacobian) ComputeTo(dst []float64) {
 // one column per Hessian-vector product built reverse-over-reverse:
 // H v = d/dw (grad L . v). The forward pass and the gradient are evaluated
 // once; only the part that depends on v is rerun for each of the P columns.
+//
+// The direction is one-hot, so while the columns of one parameter block are
+// computed, only the nodes that depend on that block's direction change:
+// each block reruns its own Segment, and once more with a zero direction to
+// restore the state the next block starts from.
 type Hessian struct {
 	Prog   *Program
 	params Params
 	v      []float64
 	hv     []*Node
-	seg    *Segment
+	segs   []*Segment // per parameter block; nil where the loss is linear in it
 }
 
 // NewHessian compiles the Hessian of loss (1x1) with respect to params.
@@ -110,21 +115,16 @@ func NewHessian(loss *Node, params Params) *Hessian {
 			vs[k] = nil
 		}
 	}
-	used := Params{}
-	for _, v := range vs {
-		if v != nil {
-			used = append(used, v)
-		}
-	}
+	h.segs = make([]*Segment, len(vs))
 	off := 0
 	for k, v := range vs {
 		size := params[k].shape.Size()
 		if v != nil {
 			prog.Bind(v, h.v[off:off+size:off+size])
+			h.segs[k] = prog.Segment(v)
 		}
 		off += size
 	}
-	h.seg = prog.Segment(used...)
 	return h
 }
 
@@ -136,10 +136,22 @@ func (h *Hessian) ComputeTo(dst []float64) {
 	}
 	fill(h.v, 0)
 	h.Prog.Run()
-	for c := 0; c < P; c++ {
-		h.v[c] = 1
-		h.seg.Run()
-		h.v[c] = 0
-		h.params.Gather(h.Prog, h.hv, dst[c*P:(c+1)*P])
+	// Invariant: at the start of each block every node holds its value for
+	// v = 0.
+	c := 0
+	for k, p := range h.params {
+		seg := h.segs[k]
+		for end := c + p.shape.Size(); c < end; c++ {
+			if seg != nil {
+				h.v[c] = 1
+				seg.Run()
+				h.v[c] = 0
+			}
+			// Without a segment the column is H 0 = 0, as computed by Run.
+			h.params.Gather(h.Prog, h.hv, dst[c*P:(c+1)*P])
+		}
+		if seg != nil && c < P {
+			seg.Run()
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // jsonMLP is the saved form: layers with W as out x in rows and b.
@@ -103,6 +104,9 @@ func (m *MLP) Save(w io.Writer) error {
 func Load(r io.Reader) (*MLP, error) {
 	var m MLP
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		if !strings.HasPrefix(err.Error(), "network JSON") {
+			err = fmt.Errorf("network JSON: %v", err)
+		}
 		return nil, err
 	}
 	return &m, nil

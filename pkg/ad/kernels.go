@@ -1,0 +1,248 @@
+package ad
+
+import "math"
+
+// The dense kernels. The shapes of the networks this package serves are
+// tiny (K, M <= 8 columns) and the row count N is large, so every product
+// loops over rows outermost and keeps the short inner loops free of bounds
+// checks. Each kernel sums in one fixed order: the same inputs give the same
+// bits.
+
+// matMul: y (NxM) = a (NxK) b (KxM).
+func matMul(y, a, b []float64, n, k, m int) {
+	b = b[:k*m]
+	switch m {
+	case 1: // a row times a column: one dot product per row
+		for r := 0; r < n; r++ {
+			y[r] = dot(a[r*k:r*k+k], b)
+		}
+		return
+	case 2:
+		for r := 0; r < n; r++ {
+			ar := a[r*k : r*k+k]
+			s0, s1 := 0.0, 0.0
+			for i, ai := range ar {
+				bi := b[2*i : 2*i+2]
+				s0 += ai * bi[0]
+				s1 += ai * bi[1]
+			}
+			y[2*r], y[2*r+1] = s0, s1
+		}
+		return
+	}
+	for r := 0; r < n; r++ {
+		yr := y[r*m : r*m+m]
+		ar := a[r*k : r*k+k]
+		scaleTo(yr, ar[0], b[:m])
+		for i := 1; i < k; i++ {
+			axpy(yr, ar[i], b[i*m:i*m+m])
+		}
+	}
+}
+
+// matMulT: y (NxM) = a (NxK) b^T, b is MxK.
+func matMulT(y, a, b []float64, n, k, m int) {
+	b = b[:m*k]
+	switch k {
+	case 1: // outer product of a column and a row
+		for r := 0; r < n; r++ {
+			scaleTo(y[r*m:r*m+m], a[r], b)
+		}
+		return
+	case 2:
+		for r := 0; r < n; r++ {
+			a0, a1 := a[2*r], a[2*r+1]
+			yr := y[r*m : r*m+m]
+			for j := range yr {
+				bj := b[2*j : 2*j+2]
+				yr[j] = a0*bj[0] + a1*bj[1]
+			}
+		}
+		return
+	}
+	for r := 0; r < n; r++ {
+		ar := a[r*k : r*k+k]
+		yr := y[r*m : r*m+m]
+		j := 0
+		for ; j+4 <= m; j += 4 {
+			b0, b1, b2, b3 := b[j*k:j*k+k], b[j*k+k:j*k+2*k], b[j*k+2*k:j*k+3*k], b[j*k+3*k:j*k+4*k]
+			var s0, s1, s2, s3 float64
+			for i, ai := range ar {
+				s0 += ai * b0[i]
+				s1 += ai * b1[i]
+				s2 += ai * b2[i]
+				s3 += ai * b3[i]
+			}
+			yr[j], yr[j+1], yr[j+2], yr[j+3] = s0, s1, s2, s3
+		}
+		for ; j < m; j++ {
+			yr[j] = dot(ar, b[j*k:j*k+k])
+		}
+	}
+}
+
+// matTMul: y (KxM) = a^T b, a is NxK, b is NxM.
+func matTMul(y, a, b []float64, n, k, m int) {
+	y = y[:k*m]
+	fill(y, 0)
+	switch m {
+	case 1:
+		for r := 0; r < n; r++ {
+			axpy(y, b[r], a[r*k:r*k+k])
+		}
+		return
+	case 2:
+		for r := 0; r < n; r++ {
+			b0, b1 := b[2*r], b[2*r+1]
+			for i, ai := range a[r*k : r*k+k] {
+				yi := y[2*i : 2*i+2]
+				yi[0] += ai * b0
+				yi[1] += ai * b1
+			}
+		}
+		return
+	}
+	for r := 0; r < n; r++ {
+		ar := a[r*k : r*k+k]
+		br := b[r*m : r*m+m]
+		for i, ai := range ar {
+			axpy(y[i*m:i*m+m], ai, br)
+		}
+	}
+}
+
+// padMatMulT: y (NxM) = PadCol(v, j, K) b^T with b MxK: y[r, :] = v[r] b[:, j].
+// col is scratch of length M.
+func padMatMulT(y, v, b, col []float64, n, j, k, m int) {
+	for i := range col[:m] {
+		col[i] = b[i*k+j]
+	}
+	for r := 0; r < n; r++ {
+		scaleTo(y[r*m:r*m+m], v[r], col[:m])
+	}
+}
+
+// padMatMul: y (NxM) = PadCol(v, j, K) b with b KxM: y[r, :] = v[r] b[j, :].
+func padMatMul(y, v, b []float64, n, j, m int) {
+	bj := b[j*m : j*m+m]
+	for r := 0; r < n; r++ {
+		scaleTo(y[r*m:r*m+m], v[r], bj)
+	}
+}
+
+// matTMulPad: y (KxM) = a^T PadCol(v, j, M) with a NxK: column j of y is
+// a^T v, the other columns are zero.
+func matTMulPad(y, a, v []float64, n, k, j, m int) {
+	y = y[:k*m]
+	fill(y, 0)
+	if k <= 8 {
+		// Accumulate column j contiguously, then scatter it.
+		var acc [8]float64
+		s := acc[:k]
+		for r := 0; r < n; r++ {
+			axpy(s, v[r], a[r*k:r*k+k])
+		}
+		for i, x := range s {
+			y[i*m+j] = x
+		}
+		return
+	}
+	for r := 0; r < n; r++ {
+		vr := v[r]
+		for i, ai := range a[r*k : r*k+k] {
+			y[i*m+j] += ai * vr
+		}
+	}
+}
+
+// padMatTMul: y (KxM) = PadCol(v, j, K)^T b with b NxM: row j of y is
+// v^T b, the other rows are zero.
+func padMatTMul(y, v, b []float64, n, j, m int) {
+	fill(y, 0)
+	yj := y[j*m : j*m+m]
+	for r := 0; r < n; r++ {
+		axpy(yj, v[r], b[r*m:r*m+m])
+	}
+}
+
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for i, ai := range a {
+		s += ai * b[i]
+	}
+	return s
+}
+
+// axpy: y += c x.
+func axpy(y []float64, c float64, x []float64) {
+	x = x[:len(y)]
+	for i, xi := range x {
+		y[i] += c * xi
+	}
+}
+
+// scaleTo: y = c x.
+func scaleTo(y []float64, c float64, x []float64) {
+	x = x[:len(y)]
+	for i, xi := range x {
+		y[i] = c * xi
+	}
+}
+
+func fill(x []float64, c float64) {
+	for i := range x {
+		x[i] = c
+	}
+}
+
+// Constants of tanh: Cephes' rational approximation on |x| < 0.625 (the one
+// math.Tanh uses) and the reduction of e^x by ln 2 (as in math.Exp).
+const (
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+	log2e = 1.44269504088896338700e+00
+
+	expP1 = 1.66666666666666657415e-01
+	expP2 = -2.77777777770155933842e-03
+	expP3 = 6.61375632143793436117e-05
+	expP4 = -1.65339022054652515390e-06
+	expP5 = 4.13813679705723846039e-08
+
+	tanhP0 = -9.64399179425052238628e-1
+	tanhP1 = -9.92877231001918586564e1
+	tanhP2 = -1.61468768441708447952e3
+	tanhQ0 = 1.12811678491632931402e2
+	tanhQ1 = 2.23548839060100448583e3
+	tanhQ2 = 4.84406305325125486048e3
+)
+
+// expSmall is e^x for 0 <= x <= 41: math.Exp's algorithm without the checks
+// for overflow, underflow and NaN, and with 2^k built from its bits.
+func expSmall(x float64) float64 {
+	k := int(x*log2e + 0.5)
+	hi := x - float64(k)*ln2Hi
+	lo := float64(k) * ln2Lo
+	r := hi - lo
+	t := r * r
+	c := r - t*(expP1+t*(expP2+t*(expP3+t*(expP4+t*expP5))))
+	y := 1 - ((lo - (r*c)/(2-c)) - hi)
+	return y * math.Float64frombits(uint64(k+1023)<<52)
+}
+
+// tanh follows math.Tanh (within 4e-16 relative) but is faster: a rational
+// function for |x| < 0.625, 1 - 2/(e^2|x| + 1) with a check-free exp up to
+// |x| = 20, and ±1 beyond.
+func tanh(x float64) float64 {
+	z := math.Abs(x)
+	switch {
+	case z < 0.625:
+		s := x * x
+		return x + x*s*((tanhP0*s+tanhP1)*s+tanhP2)/(((s+tanhQ0)*s+tanhQ1)*s+tanhQ2)
+	case z > 20:
+		return math.Copysign(1, x)
+	case math.IsNaN(x):
+		return x
+	}
+	return math.Copysign(1-2/(expSmall(2*z)+1), x)
+}

@@ -1,0 +1,238 @@
+package nn
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// For u(x,t) = sum_j v_j tanh(a_j x + c_j t + b_j) + d the closed forms are
+// u_x = sum v_j a_j s_j, u_xx = sum v_j a_j^2 (-2 tanh_j s_j), u_xt = sum v_j a_j c_j (-2 tanh_j s_j)
+// with s_j = 1 - tanh_j^2.
+func TestJetClosedForm(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	m := New([]int{2, 5, 1}, Tanh, rng)
+	const n = 7
+	pts := make([]float64, 2*n)
+	for i := range pts {
+		pts[i] = rng.Float64()*2 - 1
+	}
+	g := ad.NewGraph()
+	x := g.Input("x", n, 2)
+	ps := m.Params(g)
+	j := ad.NewJet(m.Apply(ps, x), x)
+	outs := []*ad.Node{j.U, j.D(0), j.D(1), j.D2(0, 0), j.D2(1, 1), j.D2(0, 1), j.D2(1, 0)}
+	prog := g.Compile(outs...)
+	prog.Set(x, pts)
+	ps.Bind(prog, m.W)
+	prog.Run()
+	W1, b1 := m.Layer(0)
+	W2, b2 := m.Layer(1)
+	for p := 0; p < n; p++ {
+		xx, tt := pts[2*p], pts[2*p+1]
+		want := make([]float64, 7)
+		want[0] = b2[0]
+		for k := 0; k < 5; k++ {
+			a, c, v := W1[2*k], W1[2*k+1], W2[k]
+			th := math.Tanh(a*xx + c*tt + b1[k])
+			s := 1 - th*th
+			want[0] += v * th
+			want[1] += v * a * s
+			want[2] += v * c * s
+			want[3] += v * a * a * (-2 * th * s)
+			want[4] += v * c * c * (-2 * th * s)
+			want[5] += v * a * c * (-2 * th * s)
+		}
+		want[6] = want[5]
+		names := []string{"u", "u_x", "u_t", "u_xx", "u_tt", "u_xt", "u_tx"}
+		for k, o := range outs {
+			if got := prog.Value(o)[p]; !scalar.EqualWithinAbsOrRel(got, want[k], 1e-13, 1e-12) {
+				t.Errorf("point %d %s: got %.15g want %.15g", p, names[k], got, want[k])
+			}
+		}
+		if got := m.Eval(pts[2*p:2*p+2], nil)[0]; !scalar.EqualWithinAbsOrRel(got, want[0], 1e-14, 1e-13) {
+			t.Errorf("Eval: got %g want %g", got, want[0])
+		}
+	}
+}
+
+// The per-row Jacobian of a PDE residual matches central differences.
+func TestJacobianRowsFD(t *testing.T) {
+	t.Parallel()
+	for _, sizes := range [][]int{{2, 4, 1}, {2, 3, 3, 1}} {
+		p := newPINNGraph(sizes, 9)
+		jac := ad.NewJacobian(p.r, p.ps)
+		jac.Prog.Set(p.x, p.points)
+		w := p.m.W
+		p.ps.Bind(jac.Prog, w)
+		P := len(w)
+		J := make([]float64, 9*P)
+		jac.ComputeTo(J)
+		res := jac.Prog.Value(p.r)
+		_ = res
+		rp, rm := make([]float64, 9), make([]float64, 9)
+		const h = 1e-6
+		for k := 0; k < P; k++ {
+			w0 := w[k]
+			w[k] = w0 + h
+			jac.Prog.Run()
+			copy(rp, jac.Prog.Value(p.r))
+			w[k] = w0 - h
+			jac.Prog.Run()
+			copy(rm, jac.Prog.Value(p.r))
+			w[k] = w0
+			for r := 0; r < 9; r++ {
+				want := (rp[r] - rm[r]) / (2 * h)
+				if !scalar.EqualWithinAbsOrRel(J[r*P+k], want, 1e-7, 1e-6) {
+					t.Errorf("%v J[%d,%d]: got %.10g want %.10g", sizes, r, k, J[r*P+k], want)
+				}
+			}
+		}
+		// Gauss-Newton is J^T J.
+		H := make([]float64, P*P)
+		GaussNewtonTo(H, J, 9, P)
+		for a := 0; a < P; a++ {
+			for b := 0; b < P; b++ {
+				s := 0.0
+				for r := 0; r < 9; r++ {
+					s += J[r*P+a] * J[r*P+b]
+				}
+				if !scalar.EqualWithinAbsOrRel(H[a*P+b], s, 1e-12, 1e-12) {
+					t.Fatalf("GN[%d,%d]: got %g want %g", a, b, H[a*P+b], s)
+				}
+			}
+		}
+	}
+}
+
+func TestClassesAndGroups(t *testing.T) {
+	t.Parallel()
+	m := Zero([]int{1, 6, 1}, Tanh)
+	if got := m.NumWeights(); got != 19 {
+		t.Fatalf("1-6-1 has %d weights, want 19", got)
+	}
+	cs := m.Classes()
+	if len(cs) != 4 {
+		t.Fatalf("%d classes, want 4", len(cs))
+	}
+	wantLen := []int{6, 6, 6, 1}
+	for i, c := range cs {
+		if c.Len != wantLen[i] {
+			t.Errorf("class %s has %d weights, want %d", c.Name, c.Len, wantLen[i])
+		}
+	}
+	single, _ := m.Groups(AlphaSingle)
+	classes, _ := m.Groups(AlphaClasses)
+	if len(single) != 1 || single[0].Len() != 19 || len(classes) != 4 {
+		t.Errorf("groups: single %d (len %d), classes %d", len(single), single[0].Len(), len(classes))
+	}
+	idx := GroupIndex(classes, 19)
+	if idx[0] != 0 || idx[6] != 1 || idx[12] != 2 || idx[18] != 3 {
+		t.Errorf("group index %v", idx)
+	}
+	if _, err := m.Groups("bogus"); err == nil {
+		t.Error("unknown alpha mode accepted")
+	}
+}
+
+func TestXavierDeterministic(t *testing.T) {
+	t.Parallel()
+	a := New([]int{2, 8, 8, 1}, Tanh, rand.New(rand.NewPCG(7, 7)))
+	b := New([]int{2, 8, 8, 1}, Tanh, rand.New(rand.NewPCG(7, 7)))
+	for i := range a.W {
+		if a.W[i] != b.W[i] {
+			t.Fatal("same seed gave different weights")
+		}
+	}
+	w, bias := a.Layer(1)
+	var s2 float64
+	for _, v := range w {
+		s2 += v * v
+	}
+	if std := math.Sqrt(s2 / 64); std < 0.25 || std > 0.5 {
+		t.Errorf("layer 2 weight std %g, want about sqrt(2/16)=0.354", std)
+	}
+	for _, v := range bias {
+		if v != 0 {
+			t.Error("biases must start at zero")
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	t.Parallel()
+	m := New([]int{2, 3, 1}, Sin, rand.New(rand.NewPCG(1, 1)))
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"W": [`) {
+		t.Errorf("saved form lacks W rows: %s", buf.String())
+	}
+	got, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Activation != Sin || len(got.W) != len(m.W) {
+		t.Fatalf("loaded %+v", got)
+	}
+	for i := range m.W {
+		if got.W[i] != m.W[i] {
+			t.Fatalf("weight %d: %g != %g", i, got.W[i], m.W[i])
+		}
+	}
+	bad := []struct{ in, want string }{
+		{`{"layers": []}`, "no layers"},
+		{`{"layers": [{"W": [[1,2],[3]], "b": [0,0]}]}`, "row 1"},
+		{`{"layers": [{"W": [[1,2]], "b": [0,0]}]}`, "layers[0].b"},
+		{`{"layers": [{"W": [[1,2]], "b": [0]}, {"W": [[1,2]], "b": [0]}]}`, "layers[1].W has 2 columns"},
+		{`{"activation": "relu", "layers": [{"W": [[1]], "b": [0]}]}`, "unknown activation"},
+		{`{"layers": [`, "network JSON"},
+	}
+	for _, c := range bad {
+		if _, err := Load(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Load(%s): error %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestAdamMinimizesQuadratic(t *testing.T) {
+	t.Parallel()
+	w := []float64{3, -2}
+	a := NewAdam(2, &AdamSettings{LR: 0.05})
+	g := make([]float64, 2)
+	for i := 0; i < 3000; i++ {
+		g[0], g[1] = 2*(w[0]-1), 20*(w[1]+0.5)
+		a.Step(w, g)
+	}
+	if math.Abs(w[0]-1) > 1e-3 || math.Abs(w[1]+0.5) > 1e-3 {
+		t.Errorf("Adam ended at %v, want [1 -0.5]", w)
+	}
+	if d := NewAdam(1, nil).S; d.LR != 1e-3 || d.Beta1 != 0.9 || d.Beta2 != 0.999 || d.Eps != 1e-8 {
+		t.Errorf("defaults %+v", d)
+	}
+}
+
+func TestPolishRosenbrock(t *testing.T) {
+	t.Parallel()
+	w := []float64{-1.2, 1}
+	f := func(x, g []float64) float64 {
+		a, b := 1-x[0], x[1]-x[0]*x[0]
+		g[0] = -2*a - 400*x[0]*b
+		g[1] = 200 * b
+		return a*a + 100*b*b
+	}
+	r, err := Polish(w, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(w[0]-1) > 1e-6 || math.Abs(w[1]-1) > 1e-6 || r.F > 1e-10 || math.Abs(r.F0-24.2) > 1e-12 {
+		t.Errorf("polish ended at %v with %+v", w, r)
+	}
+}
