@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -218,6 +220,32 @@ func (l *Laplace) MacKay(c *Curvature) (alpha, beta []float64) {
 		beta[t] = (float64(c.N[t]) - l.GammaBeta[t]) / (2 * c.ED[t])
 	}
 	return alpha, beta
+}
+
+// VariancesTo writes g_n^T A^-1 g_n into dst for each row g_n of the
+// row-major n x P matrix J (the network output's gradients at n points):
+// one triangular solve L X = J^T for all points, then the column norms.
+func (l *Laplace) VariancesTo(dst, J []float64, n int) {
+	P := l.Chol.SymmetricDim()
+	if len(J) != n*P || len(dst) != n {
+		panic(fmt.Sprintf("bayes: VariancesTo: J has %d values for %dx%d, dst %d", len(J), n, P, len(dst)))
+	}
+	var L mat.TriDense
+	l.Chol.LTo(&L)
+	x := mat.NewDense(P, n, nil)
+	x.Copy(mat.NewDense(n, P, J).T())
+	raw := x.RawMatrix()
+	lr := L.RawTriangular()
+	blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, blas64.General{Rows: P, Cols: n, Stride: raw.Stride, Data: raw.Data})
+	for i := range dst {
+		dst[i] = 0
+	}
+	for r := 0; r < P; r++ {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+n]
+		for i, v := range row {
+			dst[i] += v * v
+		}
+	}
 }
 
 // Variance returns g^T A^-1 g, the predictive variance for the gradient g of

@@ -167,8 +167,16 @@ func TestVarianceDense(t *testing.T) {
 	gv := mat.NewVecDense(5, g)
 	var tmp mat.VecDense
 	tmp.MulVec(&inv, gv)
-	if got, want := l.Variance(g), mat.Dot(gv, &tmp); !scalar.EqualWithinAbsOrRel(got, want, 1e-12, 1e-10) {
+	want := mat.Dot(gv, &tmp)
+	if got := l.Variance(g); !scalar.EqualWithinAbsOrRel(got, want, 1e-12, 1e-10) {
 		t.Errorf("variance %g, want %g", got, want)
+	}
+	// Batched: the same row twice and a zero row.
+	J := append(append(append([]float64(nil), g...), g...), make([]float64, 5)...)
+	vs := make([]float64, 3)
+	l.VariancesTo(vs, J, 3)
+	if !scalar.EqualWithinAbsOrRel(vs[0], want, 1e-12, 1e-10) || vs[0] != vs[1] || vs[2] != 0 {
+		t.Errorf("VariancesTo = %v, want [%g %g 0]", vs, want, want)
 	}
 }
 

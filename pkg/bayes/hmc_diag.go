@@ -8,10 +8,10 @@
 package bayes
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 )
@@ -264,15 +264,23 @@ func (a *autocov) compute(dst, x []float64) float64 {
 // values, r their rank among all S values (ties get their average rank),
 // in the same chain layout.
 func rankNormalize(chains [][]float64) [][]float64 {
-	type ref struct{ c, i int }
-	var refs []ref
+	// Sort values with their positions in one flat slice: no closures over
+	// the chains, which made sort.Slice the cost of the whole predictive.
+	type ref struct {
+		v    float64
+		c, i int32
+	}
+	n := 0
+	for _, x := range chains {
+		n += len(x)
+	}
+	refs := make([]ref, 0, n)
 	for c, x := range chains {
-		for i := range x {
-			refs = append(refs, ref{c, i})
+		for i, v := range x {
+			refs = append(refs, ref{v, int32(c), int32(i)})
 		}
 	}
-	val := func(r ref) float64 { return chains[r.c][r.i] }
-	sort.Slice(refs, func(a, b int) bool { return val(refs[a]) < val(refs[b]) })
+	slices.SortFunc(refs, func(a, b ref) int { return cmp.Compare(a.v, b.v) })
 	out := make([][]float64, len(chains))
 	for c, x := range chains {
 		out[c] = make([]float64, len(x))
@@ -280,7 +288,7 @@ func rankNormalize(chains [][]float64) [][]float64 {
 	total := float64(len(refs))
 	for lo := 0; lo < len(refs); {
 		hi := lo + 1
-		for hi < len(refs) && val(refs[hi]) == val(refs[lo]) {
+		for hi < len(refs) && refs[hi].v == refs[lo].v {
 			hi++
 		}
 		// Ranks lo+1..hi share their average.

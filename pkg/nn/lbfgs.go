@@ -22,9 +22,11 @@ type PolishResult struct {
 }
 
 // Polish minimizes f (returning the value and writing the gradient) from w
-// with gonum's L-BFGS and writes the minimizer back into w. It is meant to
-// finish what Adam started: Adam rarely reaches the exact minimum the
-// Laplace approximation expands around.
+// with gonum's L-BFGS and leaves the minimizer in w. Every trial point is
+// copied into w before f is called with it, so f may read the weights in
+// place (a network's bound programs do). It is meant to finish what Adam
+// started: Adam rarely reaches the exact minimum the Laplace approximation
+// expands around.
 func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (PolishResult, error) {
 	var d PolishSettings
 	if s != nil {
@@ -40,14 +42,19 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 		return PolishResult{}, fmt.Errorf("polish settings %+v: values must be non-negative", d)
 	}
 	grad := make([]float64, len(w))
+	w0 := append([]float64(nil), w...)
 	f0 := f(w, grad)
 	p := optimize.Problem{
-		Func: func(x []float64) float64 { return f(x, grad) },
+		Func: func(x []float64) float64 {
+			copy(w, x)
+			return f(w, grad)
+		},
 		Grad: func(g, x []float64) {
-			f(x, g)
+			copy(w, x)
+			f(w, g)
 		},
 	}
-	res, err := optimize.Minimize(p, w, &optimize.Settings{
+	res, err := optimize.Minimize(p, append([]float64(nil), w0...), &optimize.Settings{
 		MajorIterations:   d.MaxIter,
 		GradientThreshold: d.GradTol,
 	}, &optimize.LBFGS{Store: d.Store})
@@ -58,6 +65,7 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 	if res.F <= f0 {
 		copy(w, res.X)
 	} else {
+		copy(w, w0)
 		r.F = f0
 	}
 	// A line search that cannot improve further is the normal end of a polish.

@@ -236,3 +236,21 @@ func TestPolishRosenbrock(t *testing.T) {
 		t.Errorf("polish ended at %v with %+v", w, r)
 	}
 }
+
+// A closure that reads the weights in place (as bound programs do) and
+// ignores its argument must still be minimized.
+func TestPolishInPlace(t *testing.T) {
+	t.Parallel()
+	w := []float64{3, -4}
+	f := func(_, g []float64) float64 {
+		g[0], g[1] = 2*(w[0]-1), 2*(w[1]-2)
+		return (w[0]-1)*(w[0]-1) + (w[1]-2)*(w[1]-2)
+	}
+	r, err := Polish(w, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(w[0]-1) > 1e-8 || math.Abs(w[1]-2) > 1e-8 || r.Iterations < 1 {
+		t.Errorf("in-place polish ended at %v with %+v", w, r)
+	}
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+)
+
+const ensembleText = `Trains --n networks on PROBLEM, with seeds --seed-base + i for i = 0..n-1,
+on --workers goroutines (default: one per core). With --out, each finished
+fit is appended to FILE as one JSON line and fsynced the moment it ends, so
+a killed run loses at most the fits in flight; the last line may be torn.
+Progress goes to stderr (a bar on a terminal, plain lines otherwise). At the
+end the summary ranks the fits by log evidence: the best fit, the histogram
+of ln Z - max ln Z, Spearman's rho between ln Z and the true rel L2 (strongly
+negative: the evidence is a good selector), and the count of each status.
+
+--resume continues FILE: seeds already in it are skipped, a torn last line is
+reported and cut away before appending. The summary is computed from FILE's
+records alone (sorted by seed, ties in evidence broken by seed), so a
+resumed run prints the same bytes as an uninterrupted one. Without --resume
+an existing non-empty FILE is an error.
+
+--shard I/N runs only the seeds with (seed - seed-base) mod N == I, for job
+arrays (docs/scale-out.md); join the shards' files with "bpinn merge".
+
+Diverged fits are recorded with their status; they are not failures of the
+command (exit 0). Exit status 2 is bad input, 1 an I/O failure.`
+
+// shard is the --shard I/N flag.
+type shard struct{ i, n int }
+
+func (s *shard) String() string {
+	if s == nil || s.n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.i, s.n)
+}
+
+func (s *shard) Set(v string) error {
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return fmt.Errorf("%q: want I/N with 0 <= I < N, e.g. 0/4", v)
+	}
+	s.i, s.n = i, n
+	return nil
+}
+
+func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("ensemble")
+	var ff fitFlags
+	ff.register(fs)
+	n := posInt{100, true}
+	fs.Var(&n, "n", "number of fits `N`")
+	base := seedFlag{1}
+	fs.Var(&base, "seed-base", "first `seed`; fit i uses seed-base + i")
+	out := fs.String("out", "", "append each fit as a JSON line to `FILE.jsonl`")
+	workers := fs.Int("workers", 0, "concurrent fits `W` (0: one per core)")
+	resume := fs.Bool("resume", false, "continue --out FILE, skipping the seeds it holds")
+	var sh shard
+	fs.Var(&sh, "shard", "run only seeds with (seed - seed-base) mod N == I (`I/N`)")
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [--resume] [--shard I/N] [fit flags]",
+			ensembleText, problemDefaults())
+		return exitOK
+	}
+	if err == nil {
+		err = runEnsemble(pos, &ff, ensembleOpts{n: n.v, base: base.v, out: *out, workers: *workers, resume: *resume, shard: sh},
+			stdout, stderr)
+	}
+	if err != nil {
+		return report(stderr, "ensemble", err)
+	}
+	return exitOK
+}
+
+type ensembleOpts struct {
+	n       int
+	base    uint64
+	out     string
+	workers int
+	resume  bool
+	shard   shard
+}
+
+func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.Writer) error {
+	if len(pos) != 1 {
+		return usagef("want one problem, got %d arguments", len(pos))
+	}
+	if o.workers < 0 {
+		return usagef("--workers %d: must be 0 (one per core) or more", o.workers)
+	}
+	if o.resume && o.out == "" {
+		return usagef("--resume needs --out FILE")
+	}
+	if o.base+uint64(o.n) < o.base {
+		return usagef("--seed-base %d + --n %d overflows", o.base, o.n)
+	}
+	p, err := ff.problem(pos[0])
+	if err != nil {
+		return err
+	}
+	s, err := ff.settings(p, o.base)
+	if err != nil {
+		return err
+	}
+	cfg, err := bayes.NewRunConfig(p, s, ff.dataSeed.v)
+	if err != nil {
+		return errUsage{err.Error()}
+	}
+
+	// The seeds of this run.
+	var seeds []uint64
+	for i := 0; i < o.n; i++ {
+		if o.shard.n == 0 || i%o.shard.n == o.shard.i {
+			seeds = append(seeds, o.base+uint64(i))
+		}
+	}
+
+	// The file: fresh, or resumed after cutting a torn line.
+	var file *os.File
+	var kept []bayes.Result
+	if o.out != "" {
+		if err := checkWritable(o.out); err != nil {
+			return err
+		}
+		if st, err := os.Stat(o.out); err == nil && st.Size() > 0 && !o.resume {
+			return usagef("%s exists: use --resume to continue it, or remove it", o.out)
+		}
+		// Check the file before touching it: a foreign or corrupt file is bad input.
+		if o.resume {
+			if rs, _, err := bayes.ReadResults(o.out); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return usagef("--resume: %v", err)
+			} else if err == nil {
+				for _, r := range rs {
+					if !r.RunConfig.Equal(cfg) {
+						return usagef("--resume: %s holds seed %d of another run (problem %s, epochs %d, net %v): use the same flags or another --out",
+							o.out, r.Seed, r.Problem, r.EpochsPlan, r.Architecture)
+					}
+				}
+			}
+		}
+		var torn bool
+		file, kept, torn, err = bayes.OpenAppend(o.out)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		if torn {
+			fmt.Fprintf(stderr, "bpinn ensemble: %s ended in a torn line (a fit killed mid-write); cut it away, its seed runs again\n", o.out)
+		}
+	}
+	have := map[uint64]bool{}
+	for _, r := range kept {
+		have[r.Seed] = true
+	}
+	var todo []uint64
+	for _, sd := range seeds {
+		if !have[sd] {
+			todo = append(todo, sd)
+		}
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(stderr, "bpinn ensemble: resuming %s: %d fits done, %d to run\n", o.out, len(kept), len(todo))
+	}
+
+	w := o.workers
+	if w == 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	prog := newProgress(stderr, len(todo), fmt.Sprintf("%s x%d", p.Name, len(todo)))
+	var results []bayes.Result
+	var firstErr error
+	done := 0
+	bayes.Ensemble(todo, w, func(seed uint64) fitOutcome {
+		fs := s
+		fs.Seed = seed
+		r, err := runFit(p, fs, ff.dataSeed.v)
+		return fitOutcome{r, err}
+	}, func(seed uint64, fo fitOutcome) {
+		done++
+		if firstErr != nil {
+			return
+		}
+		if fo.err != nil {
+			firstErr = fmt.Errorf("seed %d: %v", seed, fo.err)
+			return
+		}
+		if file != nil {
+			if err := bayes.AppendResult(file, *fo.r); err != nil {
+				firstErr = err
+				return
+			}
+		}
+		results = append(results, *fo.r)
+		prog.step(done, fo.r)
+	})
+	prog.finish()
+	if firstErr != nil {
+		return firstErr
+	}
+
+	// Rank by the file's content only.
+	all := append(kept, results...)
+	if file != nil {
+		rs, torn, err := bayes.ReadResults(o.out)
+		if err != nil {
+			return err
+		}
+		if torn {
+			return fmt.Errorf("%s: torn last line after a complete run: another process is writing it", o.out)
+		}
+		all = rs
+	}
+	sum, err := bayes.Summarize(all)
+	if err != nil {
+		return err
+	}
+	return sum.WriteText(stdout)
+}
+
+type fitOutcome struct {
+	r   *bayes.Result
+	err error
+}
+
+// progress shows finished fits: a bar on a terminal, plain lines otherwise.
+type progress struct {
+	w     io.Writer
+	total int
+	bar   *progressbar.ProgressBar
+}
+
+func newProgress(w io.Writer, total int, desc string) *progress {
+	p := &progress{w: w, total: total}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && total > 0 {
+		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
+			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+	}
+	return p
+}
+
+func (p *progress) step(done int, r *bayes.Result) {
+	if p.bar != nil {
+		p.bar.Add(1)
+		return
+	}
+	fmt.Fprintf(p.w, "bpinn ensemble: %d/%d seed %d %s rel L2 %s ln Z %s (%.1f s)\n", done, p.total, r.Seed, r.Status,
+		fmtF(r.RelL2(), "%.4g"), num(r.LogEvidence, "%.6g"), r.Seconds)
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}
+
+func fmtF(x float64, f string) string { return num(bayes.Num(x), f) }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+const exactText = `Reads points from stdin, one per line, coordinates separated by spaces or
+tabs in the problem's input order, and prints the exact (heat, wave,
+regression) or reference (burgers: exact Cole-Hopf) solution at each, one
+value per line at full precision (shortest form that reads back exactly).
+Blank lines and lines starting with # are skipped. A malformed line, a point
+outside the domain or a wrong number of coordinates is an error naming the
+line (exit 2); nothing is printed then.`
+
+func cmdExact(args []string, stdout, stderr io.Writer) int {
+	return cmdExactFrom(args, nil, stdout, stderr)
+}
+
+// cmdExactFrom reads points from stdin (os.Stdin when nil).
+func cmdExactFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("exact")
+	var kappa posFloat
+	fs.Var(&kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs, "bpinn exact PROBLEM < points.txt", exactText, exactOrders())
+		return exitOK
+	}
+	if err == nil {
+		err = runExact(pos, kappa, stdinOr(stdin), stdout)
+	}
+	if err != nil {
+		return report(stderr, "exact", err)
+	}
+	return exitOK
+}
+
+func exactOrders() string {
+	var b strings.Builder
+	b.WriteString("input order and domain of each problem:\n")
+	for _, n := range pde.Names() {
+		p, err := pde.New(n, pde.Options{})
+		if err != nil {
+			continue
+		}
+		var dom []string
+		for i, in := range p.Inputs {
+			dom = append(dom, fmt.Sprintf("%s in [%g, %g]", in, p.Lo[i], p.Hi[i]))
+		}
+		fmt.Fprintf(&b, "  %-10s %-6s (%s)\n", n, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
+	}
+	return b.String()
+}
+
+func runExact(pos []string, kappa posFloat, in io.Reader, out io.Writer) error {
+	if len(pos) != 1 {
+		return usagef("want one problem (%s), got %d arguments", strings.Join(pde.Names(), ", "), len(pos))
+	}
+	ff := fitFlags{kappa: kappa, dataSeed: seedFlag{1}}
+	p, err := ff.problem(pos[0])
+	if err != nil {
+		return err
+	}
+	if p.Exact == nil {
+		return usagef("problem %q has no exact solution", p.Name)
+	}
+	pts, err := parsePoints(in, p.Inputs, p.Lo, p.Hi)
+	if err != nil {
+		return err
+	}
+	var b []byte
+	for _, x := range pts {
+		b = strconv.AppendFloat(b, p.Exact(x), 'g', -1, 64)
+		b = append(b, '\n')
+	}
+	_, err = out.Write(b)
+	return err
+}
+
+// maxLine bounds an input line (a point has at most a few numbers).
+const maxLine = 1 << 16
+
+// parsePoints reads one point per line: len(inputs) finite numbers separated
+// by white space, each within [lo, hi]. Blank lines and # comments are
+// skipped. Errors are errUsage naming the line number.
+func parsePoints(r io.Reader, inputs []string, lo, hi []float64) ([][]float64, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), maxLine)
+	var pts [][]float64
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Fields(text)
+		if len(fields) != len(inputs) {
+			return nil, usagef("line %d: %d values, want %d (%s)", line, len(fields), len(inputs), strings.Join(inputs, " "))
+		}
+		x := make([]float64, len(fields))
+		for i, f := range fields {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, usagef("line %d: %s = %q is not a finite number", line, inputs[i], truncate(f, 40))
+			}
+			if v < lo[i] || v > hi[i] {
+				return nil, usagef("line %d: %s = %g is outside [%g, %g]", line, inputs[i], v, lo[i], hi[i])
+			}
+			x[i] = v
+		}
+		pts = append(pts, x)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, usagef("line %d: longer than %d bytes", line+1, maxLine)
+		}
+		return nil, err
+	}
+	return pts, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func stdinOr(r io.Reader) io.Reader {
+	if r == nil {
+		return os.Stdin
+	}
+	return r
+}

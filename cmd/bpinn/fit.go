@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// gridN is the error grid: 100x100 for two inputs, 200 points for one.
+const gridN = 100
+
+const fitText = `Trains one network on PROBLEM (one of ` + "%s" + `) with the paper's
+evidence framework: Adam on E_T, and from --hyper-start every --hyper-every
+epochs a step of the hyperparameters (alpha, beta) down E_hyp. Prints a short
+summary and, with --json, writes the full result (docs/results-schema.md)
+atomically (temporary file + rename).
+
+A fit that diverges (NaN or Inf in the loss) or whose evidence is undefined
+is still a completed command: exit status 0, with the status and the epoch in
+the summary and the JSON ("diverged", "not-positive-definite",
+"occam-invalid", "polish-failed"). Exit status 2 is bad input, 1 an I/O
+failure.`
+
+func cmdFit(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("fit")
+	var ff fitFlags
+	ff.register(fs)
+	seed := seedFlag{1}
+	fs.Var(&seed, "seed", "`seed` of the network initialization")
+	jsonPath := fs.String("json", "", "write the result JSON to `FILE`")
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs, "bpinn fit PROBLEM [flags]", fmt.Sprintf(fitText, strings.Join(pde.Names(), ", ")), problemDefaults())
+		return exitOK
+	}
+	if err != nil {
+		return report(stderr, "fit", err)
+	}
+	r, err := fitOnce(pos, &ff, seed.v, *jsonPath)
+	if err != nil {
+		return report(stderr, "fit", err)
+	}
+	printFit(stdout, r)
+	return exitOK
+}
+
+func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string) (*bayes.Result, error) {
+	if len(pos) != 1 {
+		return nil, usagef("want one problem (%s), got %d arguments", strings.Join(pde.Names(), ", "), len(pos))
+	}
+	p, err := ff.problem(pos[0])
+	if err != nil {
+		return nil, err
+	}
+	s, err := ff.settings(p, seed)
+	if err != nil {
+		return nil, err
+	}
+	if jsonPath != "" {
+		if err := checkWritable(jsonPath); err != nil {
+			return nil, err
+		}
+	}
+	r, err := runFit(p, s, ff.dataSeed.v)
+	if err != nil {
+		return nil, err
+	}
+	if jsonPath != "" {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		if err := writeAtomic(jsonPath, append(b, '\n')); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// runFit trains and records one fit.
+func runFit(p *pde.Problem, s bayes.Settings, dataSeed uint64) (*bayes.Result, error) {
+	f, err := bayes.Train(p, s)
+	if err != nil {
+		return nil, err
+	}
+	r := bayes.NewResult(f, gridN)
+	r.DataSeed = dataSeed
+	return &r, nil
+}
+
+func printFit(w io.Writer, r *bayes.Result) {
+	fmt.Fprintf(w, "%s seed %d: status %s after %d of %d epochs (%.2f s)\n", r.Problem, r.Seed, r.Status, r.Epochs, r.EpochsPlan, r.Seconds)
+	if r.Reason != "" {
+		fmt.Fprintf(w, "  reason: %s\n", r.Reason)
+	}
+	if e := r.Errors; e != nil {
+		fmt.Fprintf(w, "  rel L2 = %s  mse = %s  max |err| = %s  coverage(2 sigma) = %s  on %d grid points\n",
+			num(e.RelL2, "%.4g"), num(e.MSE, "%.4g"), num(e.MaxAbs, "%.4g"), num(e.Coverage2S, "%.3f"), e.Points)
+	}
+	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
+	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta))
+	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; paper's convention, without -N/2 ln 2pi = %s)\n",
+		num(r.LogEvidence, "%.6g"), num(r.LogP, "%.6g"), num(r.Gamma, "%.4g"), num(r.LogPConst, "%.6g"))
+	h := r.Hyper
+	fmt.Fprintf(w, "  hyper steps %d (not PD %d, rejected %d, Occam-invalid %d)\n", h.Steps, h.NotPD, h.Rejected, h.OccamBad)
+	if p := r.Polish; p != nil {
+		fmt.Fprintf(w, "  polish: E_T %s -> %s in %d iterations (%s)\n", num(p.F0, "%.6g"), num(p.F, "%.6g"), p.Iterations, p.Status)
+	}
+}
+
+func num(p *float64, f string) string {
+	if p == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf(f, *p)
+}
+
+func namedNums(names []string, m map[string]*float64) string {
+	if len(names) == 0 {
+		for k := range m {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + " = " + num(m[n], "%.5g")
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,361 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// errUsage is bad input: the command prints it in one line and exits 2.
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return errUsage{fmt.Sprintf(format, a...)} }
+
+// report prints err in one line and returns the exit code: 2 for bad input,
+// 1 for anything else.
+func report(stderr io.Writer, cmd string, err error) int {
+	var u errUsage
+	if errors.As(err, &u) {
+		fmt.Fprintf(stderr, "bpinn %s: %s (see bpinn %s --help)\n", cmd, oneLine(u.msg), cmd)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "bpinn %s: %s\n", cmd, oneLine(err.Error()))
+	return exitFail
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// posInt is an int flag that must be positive when given; set says whether
+// it was given (zero means "the problem's default" in bayes.Settings).
+type posInt struct {
+	v   int
+	set bool
+}
+
+func (p *posInt) String() string {
+	if p == nil || !p.set {
+		return ""
+	}
+	return strconv.Itoa(p.v)
+}
+
+func (p *posInt) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is not an integer", s)
+	}
+	if v <= 0 {
+		return fmt.Errorf("%d: must be positive", v)
+	}
+	p.v, p.set = v, true
+	return nil
+}
+
+// posFloat is a float flag that must be finite and positive when given.
+type posFloat struct {
+	v   float64
+	set bool
+}
+
+func (p *posFloat) String() string {
+	if p == nil || !p.set {
+		return ""
+	}
+	return strconv.FormatFloat(p.v, 'g', -1, 64)
+}
+
+func (p *posFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%q is not a finite number", s)
+	}
+	if v <= 0 {
+		return fmt.Errorf("%g: must be positive", v)
+	}
+	p.v, p.set = v, true
+	return nil
+}
+
+// choice is a string flag limited to a list.
+type choice struct {
+	v       string
+	choices []string
+}
+
+func (c *choice) String() string {
+	if c == nil {
+		return ""
+	}
+	return c.v
+}
+
+func (c *choice) Set(s string) error {
+	for _, x := range c.choices {
+		if s == x {
+			c.v = s
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: use %s", s, strings.Join(c.choices, " or "))
+}
+
+// sizes is a comma-separated list of positive layer sizes.
+type sizes struct{ v []int }
+
+func (h *sizes) String() string {
+	if h == nil || h.v == nil {
+		return ""
+	}
+	s := make([]string, len(h.v))
+	for i, x := range h.v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+func (h *sizes) Set(s string) error {
+	var v []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("%q: want positive layer sizes separated by commas, e.g. 8,8", s)
+		}
+		v = append(v, n)
+	}
+	if len(v) > 8 {
+		return fmt.Errorf("%q: at most 8 hidden layers", s)
+	}
+	h.v = v
+	return nil
+}
+
+// seedFlag is a positive uint64 (seed 0 would silently mean seed 1).
+type seedFlag struct{ v uint64 }
+
+func (s *seedFlag) String() string {
+	if s == nil {
+		return ""
+	}
+	return strconv.FormatUint(s.v, 10)
+}
+
+func (s *seedFlag) Set(x string) error {
+	v, err := strconv.ParseUint(x, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a non-negative integer", x)
+	}
+	if v == 0 {
+		return fmt.Errorf("0: seeds start at 1 (seed 0 means seed 1)")
+	}
+	s.v = v
+	return nil
+}
+
+// fitFlags are the training flags shared by fit and ensemble.
+type fitFlags struct {
+	epochs, hyperStart, hyperEvery posInt
+	hessian, alphas, betas         choice
+	updater, activation            choice
+	hidden                         sizes
+	polish, fixed                  bool
+	kappa                          posFloat
+	dataSeed                       seedFlag
+	nanAt                          posInt // hidden: test-only NaN injection
+}
+
+// hiddenFlags are not shown by --help.
+var hiddenFlags = map[string]bool{"nan-at": true}
+
+func (ff *fitFlags) register(fs *flag.FlagSet) {
+	ff.hessian = choice{"", []string{string(bayes.GaussNewton), string(bayes.Exact)}}
+	ff.alphas = choice{"", []string{"single", "classes"}}
+	ff.betas = choice{"", []string{"single", "split"}}
+	ff.updater = choice{string(bayes.UpdaterAdam), []string{string(bayes.UpdaterAdam), string(bayes.UpdaterMacKay)}}
+	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
+	ff.dataSeed = seedFlag{1}
+	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
+	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
+	fs.Var(&ff.hyperEvery, "hyper-every", "`epochs` between hyperparameter steps (default 25)")
+	fs.Var(&ff.hessian, "hessian", "data Hessian: gauss-newton or exact (default gauss-newton)")
+	fs.Var(&ff.alphas, "alphas", "alpha groups: single or classes (default: the problem's)")
+	fs.Var(&ff.betas, "betas", "beta groups: single or split (default: the problem's)")
+	fs.Var(&ff.updater, "updater", "hyperparameter update: adam (the paper) or mackay")
+	fs.Var(&ff.activation, "activation", "hidden activation: tanh, sin, softplus or sigmoid")
+	fs.Var(&ff.hidden, "hidden", "hidden layer `sizes`, e.g. 8,8 (default: the problem's)")
+	fs.BoolVar(&ff.polish, "polish", false, "run L-BFGS on E_T after Adam, hyperparameters held")
+	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
+	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
+	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise (the same for every fit)")
+	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
+}
+
+// problem builds the named problem with the data flags.
+func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
+	if name != "heat" && ff.kappa.set {
+		return nil, usagef("--kappa applies to the heat problem only, not %q", name)
+	}
+	p, err := pde.New(name, pde.Options{DataSeed: ff.dataSeed.v, Kappa: ff.kappa.v})
+	if err != nil {
+		return nil, errUsage{err.Error()}
+	}
+	return p, nil
+}
+
+// settings returns the bayes settings for seed; unset flags stay zero so the
+// problem's defaults apply. It resolves them to check the combination.
+func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error) {
+	s := bayes.Settings{
+		Seed: seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
+		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
+		Hessian: bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
+		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
+	}
+	r, err := s.Resolve(p)
+	if err != nil {
+		return s, errUsage{err.Error()}
+	}
+	if ff.nanAt.set && ff.nanAt.v > r.Epochs {
+		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
+	}
+	return s, nil
+}
+
+// problemDefaults describes every problem's defaults for --help.
+func problemDefaults() string {
+	var b strings.Builder
+	b.WriteString("problems and their defaults (the paper's settings):\n")
+	for _, n := range pde.Names() {
+		p, err := pde.New(n, pde.Options{})
+		if err != nil {
+			continue
+		}
+		d := p.Defaults
+		fmt.Fprintf(&b, "  %-10s inputs %-5s hidden %-5s epochs %d, hyper-start %d, hyper-every %d, alphas %s, betas %s\n",
+			n, strings.Join(p.Inputs, ","), intsComma(d.Hidden), d.Epochs, d.HyperStart, d.HyperEvery, d.AlphaMode, d.BetaMode)
+	}
+	return b.String()
+}
+
+func intsComma(v []int) string {
+	s := (&sizes{v}).String()
+	return s
+}
+
+// newFlagSet returns a FlagSet that reports errors to the caller only.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseArgs parses flags and positional arguments in any order ("fit heat
+// --epochs 10" and "fit --epochs 10 heat"). Everything after "--" is
+// positional. It returns flag.ErrHelp for -h/--help.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage{err.Error()}
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			return pos, nil
+		}
+		if used := len(rest) - len(left); used > 0 && rest[used-1] == "--" {
+			return append(pos, left...), nil
+		}
+		pos = append(pos, left[0])
+		rest = left[1:]
+	}
+}
+
+// printUsage writes a command's usage line, text, flags with their defaults
+// (hidden flags left out) and footer.
+func printUsage(w io.Writer, fs *flag.FlagSet, usageLine, text, footer string) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n\nflags:\n", usageLine, strings.TrimSpace(text))
+	fs.VisitAll(func(f *flag.Flag) {
+		if hiddenFlags[f.Name] {
+			return
+		}
+		name, u := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		def := f.DefValue
+		if def != "" && def != "false" {
+			u += " (default " + def + ")"
+		}
+		fmt.Fprintf(w, "%-24s %s\n", line, u)
+	})
+	if footer != "" {
+		fmt.Fprintf(w, "\n%s", footer)
+	}
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory, fsynced and renamed, so path is either old or complete.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return err
+	}
+	if d, err := os.Open(dir); err == nil { // make the rename durable
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// checkWritable fails early, before any training, when path cannot be
+// written (a missing directory, a directory in its place).
+func checkWritable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usagef("%s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return usagef("cannot write %s: directory %s does not exist", path, dir)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check*")
+	if err != nil {
+		return usagef("cannot write in %s: %v", dir, err)
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	return nil
+}

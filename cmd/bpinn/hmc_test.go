@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestHMCBadInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no problem", nil, "missing the problem"},
+		{"unknown problem", []string{"heat"}, `only "regression" is supported`},
+		{"two problems", []string{"regression", "regression"}, "one problem expected"},
+		{"zero samples", []string{"regression", "--samples", "0"}, "--samples is 0"},
+		{"negative samples", []string{"regression", "--samples=-5"}, "--samples is -5"},
+		{"zero chains", []string{"regression", "--chains", "0"}, "--chains is 0"},
+		{"negative chains", []string{"regression", "--chains", "-1"}, "--chains is -1"},
+		{"negative burn-in", []string{"regression", "--burn-in", "-1"}, "--burn-in is -1"},
+		{"zero leapfrog", []string{"regression", "--leapfrog", "0"}, "--leapfrog is 0"},
+		{"zero epochs", []string{"--epochs", "0", "regression"}, "--epochs is 0"},
+		{"not a number", []string{"regression", "--samples", "many"}, "invalid value"},
+		{"unknown flag", []string{"regression", "--steps", "3"}, "not defined: -steps"},
+		{"negative seed", []string{"regression", "--seed", "-1"}, "invalid value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := cmdHMC(tc.args, &stdout, &stderr)
+			if code != 2 {
+				t.Errorf("exit code: got %d, want 2", code)
+			}
+			msg := stderr.String()
+			if !strings.Contains(msg, tc.want) {
+				t.Errorf("stderr: got %q, want it to contain %q", msg, tc.want)
+			}
+			if n := strings.Count(msg, "\n"); n != 1 || !strings.HasSuffix(msg, "\n") {
+				t.Errorf("stderr: got %d lines (%q), want one", n, msg)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout: got %q, want nothing", stdout.String())
+			}
+		})
+	}
+}
+
+func TestHMCHelp(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"--help", "-h"} {
+		var stdout, stderr bytes.Buffer
+		if code := cmdHMC([]string{arg}, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: exit code %d, want 0", arg, code)
+		}
+		for _, want := range []string{"usage: bpinn hmc regression", "--samples", "--burn-in", "--chains",
+			"--leapfrog", "--seed", "--fit-seed", "--epochs", "--json"} {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("%s: usage lacks %q", arg, want)
+			}
+		}
+	}
+}
+
+// TestHMCRun runs a small comparison end to end and checks the JSON: no
+// NaN, the fields docs/hmc.md documents, one value per grid point, no
+// temporary file left behind.
+func TestHMCRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hmc.json")
+	var stdout, stderr bytes.Buffer
+	code := cmdHMC([]string{"regression", "--samples", "300", "--burn-in", "300", "--chains", "2",
+		"--leapfrog", "10", "--epochs", "3000", "--seed", "2", "--json", path}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"Laplace vs HMC on regression", "sigma ratio Laplace/HMC",
+		"2-sigma coverage HMC", "max R-hat", "samples/s", "predictive", "wrote " + path} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("NaN")) || bytes.Contains(b, []byte("Inf")) {
+		t.Error("JSON contains NaN or Inf")
+	}
+	var rep struct {
+		Command string `json:"command"`
+		Fit     struct {
+			Seed   *uint64   `json:"seed"`
+			Epochs int       `json:"epochs"`
+			Status string    `json:"status"`
+			Alpha  []float64 `json:"alpha"`
+			Beta   []float64 `json:"beta"`
+		} `json:"fit"`
+		Comparison map[string]json.RawMessage `json:"comparison"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Command != "hmc" || rep.Fit.Epochs != 3000 || rep.Fit.Status != "ok" ||
+		len(rep.Fit.Alpha) != 1 || len(rep.Fit.Beta) != 1 || rep.Fit.Seed == nil {
+		t.Errorf("fit: got command %q, %+v", rep.Command, rep.Fit)
+	}
+	for _, k := range []string{"problem", "alpha", "beta", "hmc_settings", "data_intervals", "x", "truth",
+		"laplace", "hmc", "max_gap_sigma", "mean_gap_sigma", "width_ratio", "coverage_laplace",
+		"coverage_hmc", "diagnostics"} {
+		if _, ok := rep.Comparison[k]; !ok {
+			t.Errorf("comparison: field %s missing", k)
+		}
+	}
+	var x []float64
+	var hmc struct{ Mean, Std []float64 }
+	var diag struct {
+		Accept []float64 `json:"accept"`
+	}
+	for k, v := range map[string]any{"x": &x, "hmc": &hmc, "diagnostics": &diag} {
+		if err := json.Unmarshal(rep.Comparison[k], v); err != nil {
+			t.Errorf("comparison.%s: %v", k, err)
+		}
+	}
+	if len(x) != 201 || len(hmc.Mean) != 201 || len(hmc.Std) != 201 {
+		t.Errorf("got %d grid points, %d means, %d stds, want 201 each", len(x), len(hmc.Mean), len(hmc.Std))
+	}
+	if len(diag.Accept) != 2 {
+		t.Errorf("diagnostics.accept: got %d chains, want 2", len(diag.Accept))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("output directory holds %d files, want only hmc.json", len(entries))
+	}
+}
+
+func TestHMCWriteFails(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "missing", "hmc.json")
+	var stdout, stderr bytes.Buffer
+	code := cmdHMC([]string{"regression", "--samples", "20", "--burn-in", "0", "--chains", "1",
+		"--leapfrog", "2", "--epochs", "1000", "--json", path}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit code: got %d, want 1 (stderr %q)", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "missing") {
+		t.Errorf("stderr: got %q, want the failing path", stderr.String())
+	}
+}

@@ -1,0 +1,332 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// quick are training flags that keep a fit to tens of milliseconds.
+var quick = []string{"--epochs", "300", "--hyper-start", "100"}
+
+func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func with(base []string, more ...string) []string {
+	return append(append([]string(nil), base...), more...)
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing.jsonl")
+	os.WriteFile(existing, []byte("{}\n"), 0o644)
+	garbage := filepath.Join(dir, "garbage.jsonl")
+	os.WriteFile(garbage, []byte("not json\n"), 0o644)
+	noDir := filepath.Join(dir, "missing", "x.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "usage: bpinn COMMAND"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"fit"}, "want one problem"},
+		{[]string{"fit", "heat", "wave"}, "want one problem"},
+		{[]string{"fit", "hat"}, `unknown problem "hat"`},
+		{[]string{"fit", "heat", "--epochs", "0"}, "must be positive"},
+		{[]string{"fit", "heat", "--epochs", "-5"}, "must be positive"},
+		{[]string{"fit", "heat", "--epochs", "many"}, "not an integer"},
+		{[]string{"fit", "heat", "--epochs", "300", "--hyper-start", "500"}, "beyond epochs"},
+		{[]string{"fit", "heat", "--hyper-start", "0"}, "must be positive"},
+		{[]string{"fit", "heat", "--hyper-every", "-1"}, "must be positive"},
+		{[]string{"fit", "heat", "--foo"}, "not defined: -foo"},
+		{[]string{"fit", "heat", "--hessian", "bfgs"}, "gauss-newton or exact"},
+		{[]string{"fit", "heat", "--alphas", "many"}, "single or classes"},
+		{[]string{"fit", "heat", "--betas", "many"}, "single or split"},
+		{[]string{"fit", "heat", "--updater", "sgd"}, "adam or mackay"},
+		{[]string{"fit", "heat", "--activation", "relu"}, "tanh"},
+		{[]string{"fit", "heat", "--hidden", "8,0"}, "positive layer sizes"},
+		{[]string{"fit", "heat", "--hidden", ""}, "positive layer sizes"},
+		{[]string{"fit", "heat", "--kappa", "-1"}, "must be positive"},
+		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
+		{[]string{"fit", "wave", "--kappa", "0.2"}, "heat problem only"},
+		{[]string{"fit", "heat", "--seed", "0"}, "seeds start at 1"},
+		{[]string{"fit", "heat", "--seed", "-3"}, "not a non-negative integer"},
+		{[]string{"fit", "heat", "--data-seed", "x"}, "not a non-negative integer"},
+		{with([]string{"fit", "heat", "--nan-at", "999"}, quick...), "beyond epochs"},
+		{with([]string{"fit", "heat", "--json", noDir}, quick...), "does not exist"},
+		{with([]string{"fit", "heat", "--json", dir}, quick...), "is a directory"},
+		{[]string{"ensemble"}, "want one problem"},
+		{[]string{"ensemble", "heat", "--n", "0"}, "must be positive"},
+		{[]string{"ensemble", "heat", "--shard", "4/4"}, "0 <= I < N"},
+		{[]string{"ensemble", "heat", "--shard", "1"}, "I/N"},
+		{[]string{"ensemble", "heat", "--resume"}, "--resume needs --out"},
+		{[]string{"ensemble", "heat", "--workers", "-1"}, "--workers -1"},
+		{[]string{"ensemble", "heat", "--seed-base", "0"}, "seeds start at 1"},
+		{with([]string{"ensemble", "heat", "--out", existing}, quick...), "use --resume"},
+		{with([]string{"ensemble", "heat", "--out", garbage, "--resume"}, quick...), "line 1"},
+		{with([]string{"ensemble", "heat", "--epochs", "0"}), "must be positive"},
+		{[]string{"merge"}, "no files"},
+		{[]string{"merge", filepath.Join(dir, "nope.jsonl")}, "no such file"},
+		{[]string{"merge", garbage}, "line 1"},
+		{[]string{"merge", "--out", noDir, existing}, "does not exist"},
+		{[]string{"exact"}, "want one problem"},
+		{[]string{"exact", "hat"}, "unknown problem"},
+		{[]string{"exact", "wave", "--kappa", "1"}, "heat problem only"},
+		{[]string{"version", "extra"}, "takes no arguments"},
+	} {
+		code, out, errOut := cli(t, c.args...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, want 2 (stderr %q)", c.args, code, errOut)
+			continue
+		}
+		if !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: stderr %q, want it to contain %q", c.args, errOut, c.want)
+		}
+		if c.args != nil && (strings.Count(errOut, "\n") != 1 || out != "") {
+			t.Errorf("%q: want one line on stderr and nothing on stdout, got stderr %q stdout %q", c.args, errOut, out)
+		}
+	}
+	// Nothing was written by the failed commands.
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("failed commands left files: %v", names)
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "{}\n" {
+		t.Errorf("a refused ensemble changed %s: %q", existing, b)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		cmd  string
+		want []string
+	}{
+		{"fit", []string{"usage: bpinn fit PROBLEM", "--epochs", "(default 1)", "heat", "exit status 0", "hyper-start 5000"}},
+		{"ensemble", []string{"usage: bpinn ensemble PROBLEM", "--shard", "--resume", "(default 100)", "Spearman"}},
+		{"merge", []string{"usage: bpinn merge", "--out"}},
+		{"exact", []string{"usage: bpinn exact PROBLEM", "heat       x t", "burgers    x t", "regression x"}},
+		{"version", []string{"usage: bpinn version"}},
+		{"hmc", []string{"usage: bpinn hmc"}},
+	} {
+		for _, h := range []string{"--help", "-h"} {
+			code, out, errOut := cli(t, c.cmd, h)
+			if code != 0 || errOut != "" {
+				t.Errorf("%s %s: exit %d stderr %q", c.cmd, h, code, errOut)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("%s %s: output lacks %q:\n%s", c.cmd, h, w, out)
+				}
+			}
+			if strings.Contains(out, "nan-at") {
+				t.Errorf("%s %s shows the hidden flag --nan-at", c.cmd, h)
+			}
+		}
+	}
+	if code, out, _ := cli(t, "--help"); code != 0 || !strings.Contains(out, "ensemble") {
+		t.Errorf("bpinn --help: exit %d, output %q", code, out)
+	}
+	if code, out, _ := cli(t, "version"); code != 0 || !strings.Contains(out, "go1.") {
+		t.Errorf("bpinn version: exit %d, output %q", code, out)
+	}
+}
+
+func exact(t *testing.T, input string, args ...string) (int, string, string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code := cmdExactFrom(args, strings.NewReader(input), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestExact(t *testing.T) {
+	t.Parallel()
+	burgers, err := pde.New("burgers", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		input string
+		want  func(x []float64) float64
+	}{
+		{[]string{"heat"}, "0.5 0.1\n0 0\n\n# comment\n 0.25\t1 \n1e-3 0.5\n", func(x []float64) float64 { return pde.HeatExact(x[0], x[1], 0.1) }},
+		{[]string{"heat", "--kappa", "0.5"}, "0.5 0.1\n0.3 0.9\n", func(x []float64) float64 { return pde.HeatExact(x[0], x[1], 0.5) }},
+		{[]string{"wave"}, "0.5 0.1\n0.2 0.7\n1 1\n", func(x []float64) float64 { return pde.WaveExact(x[0], x[1]) }},
+		{[]string{"wave-full"}, "0.125 0.3\n", func(x []float64) float64 { return pde.WaveExact(x[0], x[1]) }},
+		{[]string{"regression"}, "-0.5\n0\n0.77\n", func(x []float64) float64 { return pde.RegressionCurve(x[0]) }},
+		{[]string{"burgers"}, "0 0.5\n-0.5 0.25\n0.01 0.99\n", burgers.Exact},
+	} {
+		code, out, errOut := exact(t, c.input, c.args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", c.args, code, errOut)
+			continue
+		}
+		var pts [][]float64
+		for _, l := range strings.Split(c.input, "\n") {
+			f := strings.Fields(l)
+			if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+				continue
+			}
+			var x []float64
+			for _, s := range f {
+				v, _ := strconv.ParseFloat(s, 64)
+				x = append(x, v)
+			}
+			pts = append(pts, x)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != len(pts) {
+			t.Fatalf("%v: %d output lines for %d points", c.args, len(lines), len(pts))
+		}
+		for i, x := range pts {
+			got, err := strconv.ParseFloat(lines[i], 64)
+			if want := c.want(x); err != nil || got != want { // full precision: the same bits
+				t.Errorf("%v at %v: got %s, want %s", c.args, x, lines[i], strconv.FormatFloat(want, 'g', -1, 64))
+			}
+		}
+	}
+}
+
+func TestExactBadLines(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		problem, input, want string
+	}{
+		{"heat", "0.5 0.1\n0.5\n", "line 2: 1 values, want 2 (x t)"},
+		{"heat", "0.5 0.1 0.3\n", "line 1: 3 values, want 2"},
+		{"heat", "0.5 0.1\n\n0.5 abc\n", `line 3: t = "abc" is not a finite number`},
+		{"heat", "NaN 0.1\n", "line 1: x = \"NaN\" is not a finite number"},
+		{"heat", "0.5 Inf\n", "is not a finite number"},
+		{"heat", "1.5 0.1\n", "line 1: x = 1.5 is outside [0, 1]"},
+		{"burgers", "-1.01 0.5\n", "outside [-1, 1]"},
+		{"regression", "0.1 0.2\n", "want 1 (x)"},
+		{"heat", strings.Repeat("1", maxLine+10) + "\n", "line 1: longer than"},
+	} {
+		code, out, errOut := exact(t, c.input, c.problem)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s %q: exit %d stdout %q stderr %q; want 2, nothing printed, one line with %q", c.problem, truncate(c.input, 30), code, out, errOut, c.want)
+		}
+	}
+}
+
+// nonFiniteRE matches a NaN or infinity written as a JSON value.
+var nonFiniteRE = regexp.MustCompile(`[:,\[]\s*"?[-+]?(NaN|Inf|Infinity)"?\s*[,}\]]`)
+
+var secondsRE = regexp.MustCompile(`"seconds": ?[-0-9.eE+]+`)
+
+// noSeconds blanks the one field that may differ between identical runs.
+func noSeconds(b []byte) string { return secondsRE.ReplaceAllString(string(b), `"seconds":0`) }
+
+func TestFitJSON(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, problem := range []string{"heat", "regression", "wave-full"} {
+		path := filepath.Join(dir, problem+".json")
+		code, out, errOut := cli(t, with([]string{"fit", problem, "--json", path}, quick...)...)
+		if code != 0 {
+			t.Fatalf("fit %s: exit %d: %s", problem, code, errOut)
+		}
+		for _, w := range []string{"status ok", "rel L2", "coverage", "alpha", "beta", "log evidence"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("fit %s: summary lacks %q:\n%s", problem, w, out)
+			}
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nonFiniteRE.Match(b) {
+			t.Errorf("fit %s: JSON holds a non-finite value: %s", problem, nonFiniteRE.Find(b))
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("fit %s: %v", problem, err)
+		}
+		for _, k := range []string{"problem", "seed", "status", "epochs", "inputs", "params", "architecture", "activation",
+			"hessian", "updater", "alpha_mode", "beta_mode", "alpha", "beta", "log_evidence", "log_p", "log_p_convention",
+			"log_p_const", "ln_sigma_alpha", "ln_sigma_beta", "comb", "gamma", "e_w", "e_d", "errors", "hyper",
+			"seconds", "version", "weights", "terms", "history"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("fit %s: JSON lacks %q", problem, k)
+			}
+		}
+		errs, _ := m["errors"].(map[string]any)
+		for _, k := range []string{"rel_l2", "mse", "max_abs", "coverage_2sigma"} {
+			if _, ok := errs[k].(float64); !ok {
+				t.Errorf("fit %s: errors.%s = %v, want a number", problem, k, errs[k])
+			}
+		}
+		var r bayes.Result
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("fit %s: decode into Result: %v", problem, err)
+		}
+		if r.Weights == nil || r.Weights.NumWeights() == 0 || len(r.History) == 0 || r.DataSeed != 1 {
+			t.Errorf("fit %s: weights %v, %d history points, data seed %d", problem, r.Weights, len(r.History), r.DataSeed)
+		}
+		if want := map[string]int{"heat": 10000, "regression": 200, "wave-full": 10000}[problem]; r.Errors.Points != want {
+			t.Errorf("fit %s: errors on %d points, want %d", problem, r.Errors.Points, want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("%d files in the output directory, want 3 (temporary files left behind?)", len(entries))
+	}
+}
+
+func TestFitDeterministic(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var got []string
+	for i := 0; i < 2; i++ {
+		path := filepath.Join(dir, strconv.Itoa(i)+".json")
+		if code, _, errOut := cli(t, with([]string{"fit", "wave-full", "--seed", "7", "--polish", "--json", path}, quick...)...); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		b, _ := os.ReadFile(path)
+		got = append(got, noSeconds(b))
+	}
+	if got[0] != got[1] {
+		t.Errorf("two fits with the same flags differ apart from seconds")
+	}
+}
+
+func TestFitNaN(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "nan.json")
+	code, out, errOut := cli(t, with([]string{"fit", "heat", "--nan-at", "75", "--json", path}, quick...)...)
+	if code != 0 {
+		t.Fatalf("a diverged fit exits %d, want 0: %s", code, errOut)
+	}
+	if !strings.Contains(out, "status diverged after 75") || !strings.Contains(out, "epoch 75") {
+		t.Errorf("summary does not report the divergence at epoch 75:\n%s", out)
+	}
+	b, _ := os.ReadFile(path)
+	var r bayes.Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != bayes.StatusDiverged || r.Epochs != 75 || !strings.Contains(r.Reason, "epoch 75") || r.LogEvidence != nil {
+		t.Errorf("status %q epochs %d reason %q log evidence %v; want diverged at epoch 75, null evidence",
+			r.Status, r.Epochs, r.Reason, r.LogEvidence)
+	}
+	if math.IsNaN(r.RelL2()) || !math.IsNaN(r.Coverage()) {
+		t.Errorf("rel L2 %v coverage %v: want the error of the last good weights and no coverage", r.RelL2(), r.Coverage())
+	}
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+)
+
+const mergeText = `Reads the JSONL files of ensemble shards (bpinn ensemble --shard I/N) and
+prints one ranked summary, the same bytes an unsharded run prints. A seed
+found in several files is kept once when the records agree apart from
+"seconds"; records that disagree, or that come from runs with different
+flags, are an error (exit 2). A torn last line of a file (a killed shard) is
+reported on stderr and ignored: rerun that shard with --resume. With --out
+the merged records are written sorted by seed, atomically.`
+
+func cmdMerge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("merge")
+	out := fs.String("out", "", "write the merged records, sorted by seed, to `FILE.jsonl`")
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs, "bpinn merge [--out FILE.jsonl] FILES...", mergeText, "")
+		return exitOK
+	}
+	if err == nil {
+		err = runMerge(pos, *out, stdout, stderr)
+	}
+	if err != nil {
+		return report(stderr, "merge", err)
+	}
+	return exitOK
+}
+
+func runMerge(files []string, out string, stdout, stderr io.Writer) error {
+	if len(files) == 0 {
+		return usagef("no files to merge")
+	}
+	if out != "" {
+		if err := checkWritable(out); err != nil {
+			return err
+		}
+	}
+	var sets [][]bayes.Result
+	for _, f := range files {
+		rs, torn, err := bayes.ReadResults(f)
+		if err != nil {
+			return errUsage{err.Error()}
+		}
+		if torn {
+			fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
+		}
+		sets = append(sets, rs)
+	}
+	merged, err := bayes.MergeResults(sets...)
+	if err != nil {
+		return errUsage{err.Error()}
+	}
+	sum, err := bayes.Summarize(merged)
+	if err != nil {
+		return errUsage{err.Error()}
+	}
+	if out != "" {
+		var data []byte
+		for i := range merged {
+			line, err := merged[i].MarshalLine()
+			if err != nil {
+				return err
+			}
+			data = append(data, line...)
+		}
+		if err := writeAtomic(out, data); err != nil {
+			return err
+		}
+	}
+	return sum.WriteText(stdout)
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+)
+
+// cmdVersion prints the module and Go versions.
+func cmdVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version")
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs, "bpinn version", "Prints the module version, the VCS revision if recorded, and the Go version.", "")
+		return exitOK
+	}
+	if err == nil && len(pos) > 0 {
+		err = usagef("takes no arguments, got %q", pos)
+	}
+	if err != nil {
+		return report(stderr, "version", err)
+	}
+	v := bayes.Version()
+	fmt.Fprintf(stdout, "bpinn %s %s", v.Module, v.Version)
+	if v.Revision != "" {
+		fmt.Fprintf(stdout, " (%s", v.Revision)
+		if v.Modified {
+			fmt.Fprint(stdout, ", modified")
+		}
+		fmt.Fprint(stdout, ")")
+	}
+	fmt.Fprintf(stdout, " %s\n", v.Go)
+	return exitOK
+}

@@ -1,0 +1,378 @@
+package bayes
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// compareEpochs is the training of the tests' regression fit: short, so the
+// tests are fast, and long enough for a positive definite A. Its beta (about
+// 50) makes a wider posterior than the paper's 15000 epochs (about 420),
+// which 2 chains of 1500 samples mix well.
+const compareEpochs = 3000
+
+// regressionFit trains the regression fit of the tests once. Tests only read
+// it (CompareHMC and NewPotential do not write the fit).
+var regressionFit = sync.OnceValues(func() (*Fit, error) {
+	p, err := pde.New("regression", pde.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return Train(p, Settings{Seed: 1, Epochs: compareEpochs})
+})
+
+func mustRegressionFit(t testing.TB) *Fit {
+	t.Helper()
+	f, err := regressionFit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Laplace == nil {
+		t.Fatalf("regression fit: status %s (%s), want a Laplace approximation", f.Status, f.Reason)
+	}
+	return f
+}
+
+// TestCompareHMCRegression checks the paper's claim on its own problem: on
+// the data, HMC and the Laplace approximation give the same curve within the
+// HMC band, and the chains agree on the predictive.
+func TestCompareHMCRegression(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	w0 := slices.Clone(f.Model.Net.W)
+
+	// The data points first, then a coarse grid over the domain.
+	data := f.Model.Problem.Terms[0].Points
+	var grid []float64
+	for _, x := range data {
+		grid = append(grid, x[0])
+	}
+	for i := range 41 {
+		grid = append(grid, -1+2*float64(i)/40)
+	}
+	const chains, samples, leapfrog = 2, 1500, 20
+	c, err := CompareHMC(f, &HMCSettings{Chains: chains, Samples: samples, Seed: 1}, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.Model.Net.W, w0) {
+		t.Error("CompareHMC changed the fit's weights")
+	}
+
+	for i, x := range data {
+		mL, mH, sH := c.Laplace.Mean[i], c.Sampled.Mean[i], c.Sampled.Std[i]
+		if !(math.Abs(mL-mH) <= 2*sH) {
+			t.Errorf("x = %.3f: Laplace mean %.4g, HMC mean %.4g ± %.3g: got a gap of %.3g sigma, want <= 2",
+				x[0], mL, mH, sH, math.Abs(mL-mH)/sH)
+		}
+	}
+	d := c.Diagnostics
+	if d.MaxRHat == nil || !(*d.MaxRHat < 1.1) {
+		t.Errorf("max R-hat of the predictive: got %s, want < 1.1", fmtPtr(d.MaxRHat))
+	}
+	if d.MinESS == nil || !(*d.MinESS > 20) {
+		t.Errorf("min ESS of the predictive: got %s, want > 20", fmtPtr(d.MinESS))
+	}
+	for ch, a := range d.Accept {
+		if !(a > 0.5 && a < 1) {
+			t.Errorf("chain %d: acceptance %.3f, want in (0.5, 1) (target 0.8)", ch, a)
+		}
+	}
+	if want := chains * (defaultBurnIn + samples) * leapfrog; d.Gradients < want {
+		t.Errorf("gradients: got %d, want at least %d", d.Gradients, want)
+	}
+	for i := range grid {
+		if !(c.Laplace.Sigma[i] > 0 && c.Sampled.Std[i] > 0) {
+			t.Errorf("x = %.3f: Laplace sigma %g, HMC std %g, want both > 0", grid[i], c.Laplace.Sigma[i], c.Sampled.Std[i])
+		}
+	}
+	// Every grid point of the data is inside, and the coarse grid has
+	// points outside: each regional number is defined.
+	for name, r := range map[string]Regions{"width ratio": c.WidthRatio,
+		"coverage Laplace": c.CoverageLaplace, "coverage HMC": c.CoverageHMC} {
+		if r.Inside == nil || r.Outside == nil || r.All == nil {
+			t.Errorf("%s: got %+v, want inside, outside and all", name, r)
+		}
+	}
+	// Inside the data the two bands are of one size (the paper's
+	// "comparable uncertainties").
+	if r := c.WidthRatio.Inside; r != nil && !(*r > 0.5 && *r < 2) {
+		t.Errorf("width ratio Laplace/HMC inside the data: got %.3g, want within [0.5, 2]", *r)
+	}
+
+	checkComparisonJSON(t, c)
+}
+
+// checkComparisonJSON checks that c encodes to JSON with the documented
+// fields (docs/hmc.md) and without NaN or infinities.
+func checkComparisonJSON(t *testing.T, c *Comparison) {
+	t.Helper()
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatalf("json.Marshal: %v", err)
+	}
+	for _, bad := range []string{"NaN", "Inf"} {
+		if strings.Contains(string(b), bad) {
+			t.Errorf("JSON contains %s", bad)
+		}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{
+		"problem", "alpha", "beta", "data_intervals", "x", "truth",
+		"hmc_settings.samples", "hmc_settings.burn_in", "hmc_settings.chains", "hmc_settings.leapfrog", "hmc_settings.seed",
+		"laplace.mean", "laplace.sigma",
+		"hmc.mean", "hmc.std", "hmc.mcse", "hmc.ess", "hmc.rhat",
+		"max_gap_sigma", "mean_gap_sigma",
+		"width_ratio.inside", "width_ratio.outside", "width_ratio.all",
+		"coverage_laplace.inside", "coverage_laplace.outside", "coverage_laplace.all",
+		"coverage_hmc.inside", "coverage_hmc.outside", "coverage_hmc.all",
+		"diagnostics.accept", "diagnostics.step_size", "diagnostics.divergent", "diagnostics.burn_in_divergent",
+		"diagnostics.min_ess", "diagnostics.max_rhat", "diagnostics.seconds", "diagnostics.gradients",
+		"diagnostics.samples_per_second", "diagnostics.ess_per_second", "diagnostics.predictive_seconds",
+	} {
+		var v any = m
+		for _, k := range strings.Split(path, ".") {
+			obj, ok := v.(map[string]any)
+			if !ok {
+				v = nil
+				break
+			}
+			v = obj[k]
+		}
+		if v == nil {
+			t.Errorf("JSON: field %s missing", path)
+		}
+	}
+}
+
+func fmtPtr(v *float64) string {
+	if v == nil {
+		return "undefined"
+	}
+	return fmt.Sprintf("%.4g", *v)
+}
+
+func TestCompareHMCErrors(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	noLaplace := *f
+	noLaplace.Laplace, noLaplace.Status, noLaplace.Reason = nil, StatusNotPD, "test"
+
+	heat, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hm, err := NewModel(heat, nn.New([]int{2, 6, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1))), "single", "single")
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoD := &Fit{Model: hm, Alpha: []float64{1}, Beta: []float64{1}, Laplace: f.Laplace}
+
+	for _, tc := range []struct {
+		name string
+		f    *Fit
+		s    *HMCSettings
+		grid []float64
+		want string
+	}{
+		{"nil fit", nil, nil, nil, "no Model"},
+		{"no Laplace", &noLaplace, nil, nil, "no Laplace approximation"},
+		{"2-D problem", twoD, nil, nil, "1-D problems"},
+		{"negative samples", f, &HMCSettings{Samples: -1}, nil, "Samples"},
+		{"empty grid", f, &HMCSettings{Samples: 1, NoBurnIn: true, Chains: 1}, []float64{}, "grid is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := CompareHMC(tc.f, tc.s, tc.grid)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got (%v, %v), want an error containing %q", c != nil, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestNewPotential checks U and its gradient against a hand-written E_T of
+// the 1-6-1 network and against central finite differences.
+func TestNewPotential(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	u := f.NewPotential()
+	hand := handPotential(f)
+	rng := rand.New(rand.NewPCG(3, 3))
+	P := len(f.Model.Net.W)
+	for trial := range 3 {
+		w := slices.Clone(f.Model.Net.W)
+		for k := range w {
+			w[k] += 0.3 * float64(trial) * rng.NormFloat64()
+		}
+		g, gh := make([]float64, P), make([]float64, P)
+		got, want := u(w, g), hand(w, gh)
+		if !scalar.EqualWithinAbsOrRel(got, want, 1e-10, 1e-10) {
+			t.Errorf("trial %d: U = %.12g, hand-written E_T = %.12g", trial, got, want)
+		}
+		num := fd.Gradient(nil, func(x []float64) float64 { return u(x, make([]float64, P)) }, w,
+			&fd.Settings{Formula: fd.Central, Step: 1e-6})
+		for k := range g {
+			if !scalar.EqualWithinAbsOrRel(g[k], gh[k], 1e-9, 1e-9) {
+				t.Errorf("trial %d: dU/dw[%d] = %.10g, hand-written %.10g", trial, k, g[k], gh[k])
+			}
+			if !scalar.EqualWithinAbsOrRel(g[k], num[k], 1e-5, 1e-5) {
+				t.Errorf("trial %d: dU/dw[%d] = %.10g, finite differences %.10g", trial, k, g[k], num[k])
+			}
+		}
+	}
+}
+
+// handPotential is E_T of a one-hidden-layer network on a data-only problem
+// with one alpha and one beta, written out by hand: the reference of
+// TestNewPotential and, in BenchmarkHMCRegressionChainHandGrad, a potential
+// that costs almost nothing, so that the benchmark measures the sampler.
+// The layout of w is nn.MLP's: W1 (H x 1), b1 (H), W2 (1 x H), b2.
+func handPotential(f *Fit) func(w, grad []float64) float64 {
+	term := f.Model.Problem.Terms[0]
+	xs := make([]float64, len(term.Points))
+	for i, x := range term.Points {
+		xs[i] = x[0]
+	}
+	ys := term.Target
+	alpha, beta := f.Alpha[0], f.Beta[0]
+	H := f.Model.Net.Sizes[1]
+	z := make([]float64, H)
+	return func(w, grad []float64) float64 {
+		w1, b1, w2, b2 := w[:H], w[H:2*H], w[2*H:3*H], w[3*H]
+		clear(grad)
+		g1, gb1, g2 := grad[:H], grad[H:2*H], grad[2*H:3*H]
+		var ed float64
+		for i, x := range xs {
+			out := b2
+			for j := range z {
+				z[j] = math.Tanh(w1[j]*x + b1[j])
+				out += w2[j] * z[j]
+			}
+			r := out - ys[i]
+			ed += r * r / 2
+			br := beta * r
+			grad[3*H] += br
+			for j, zj := range z {
+				g2[j] += br * zj
+				d := br * w2[j] * (1 - zj*zj)
+				g1[j] += d * x
+				gb1[j] += d
+			}
+		}
+		u := beta * ed
+		for k, wk := range w {
+			u += alpha * wk * wk / 2
+			grad[k] += alpha * wk
+		}
+		return u
+	}
+}
+
+func TestRegionMeans(t *testing.T) {
+	t.Parallel()
+	nan := math.NaN()
+	p := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		name   string
+		x      []float64
+		inside []bool
+		want   Regions
+	}{
+		{"both", []float64{1, 2, 3, 5}, []bool{true, true, false, false}, Regions{p(1.5), p(4), p(2.75)}},
+		{"only inside", []float64{1, 3}, []bool{true, true}, Regions{p(2), nil, p(2)}},
+		{"NaN skipped", []float64{1, nan, 3, math.Inf(1)}, []bool{true, true, false, false}, Regions{p(1), p(3), p(2)}},
+		{"all NaN", []float64{nan}, []bool{false}, Regions{}},
+	} {
+		got := regionMeans(tc.x, tc.inside)
+		for _, f := range []struct {
+			name      string
+			got, want *float64
+		}{{"inside", got.Inside, tc.want.Inside}, {"outside", got.Outside, tc.want.Outside}, {"all", got.All, tc.want.All}} {
+			if (f.got == nil) != (f.want == nil) || (f.got != nil && !scalar.EqualWithinAbs(*f.got, *f.want, 1e-15)) {
+				t.Errorf("%s: %s: got %s, want %s", tc.name, f.name, fmtPtr(f.got), fmtPtr(f.want))
+			}
+		}
+	}
+}
+
+// ExampleCompareHMC compares the Laplace band of a short regression fit
+// with 2 HMC chains on the same posterior.
+func ExampleCompareHMC() {
+	p, _ := pde.New("regression", pde.Options{})
+	fit, err := Train(p, Settings{Seed: 1, Epochs: 3000})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := CompareHMC(fit, &HMCSettings{Chains: 2, Samples: 1000, Seed: 1}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("grid points:", len(c.X))
+	fmt.Println("predictive R-hat < 1.1:", *c.Diagnostics.MaxRHat < 1.1)
+	fmt.Println("Laplace/HMC width inside the data in [0.5, 2]:",
+		*c.WidthRatio.Inside > 0.5 && *c.WidthRatio.Inside < 2)
+	// Output:
+	// grid points: 201
+	// predictive R-hat < 1.1: true
+	// Laplace/HMC width inside the data in [0.5, 2]: true
+}
+
+// Benchmarks of one HMC chain on the regression posterior. One op is one
+// HMC iteration (Leapfrog = 20 gradients) after a fixed-step start, so
+// ns/op times 16000 is the paper's chain (15000 samples after 1000 burn-in;
+// burn-in iterations cost the same); s/chain16k reports that product.
+
+func BenchmarkHMCRegressionChain(b *testing.B) {
+	benchHMCChain(b, func(f *Fit) func() Potential { return f.NewPotential })
+}
+
+func BenchmarkHMCRegressionChainHandGrad(b *testing.B) {
+	benchHMCChain(b, func(f *Fit) func() Potential { return func() Potential { return handPotential(f) } })
+}
+
+// BenchmarkRegressionPotential is one evaluation of E_T and its gradient
+// through pkg/ad: 20 of them make an HMC iteration.
+func BenchmarkRegressionPotential(b *testing.B) {
+	f := mustRegressionFit(b)
+	u := f.NewPotential()
+	w := slices.Clone(f.Model.Net.W)
+	g := make([]float64, len(w))
+	b.ReportAllocs()
+	for b.Loop() {
+		u(w, g)
+	}
+}
+
+func benchHMCChain(b *testing.B, potential func(*Fit) func() Potential) {
+	f := mustRegressionFit(b)
+	newU := potential(f)
+	b.ReportAllocs()
+	b.ResetTimer()
+	_, err := HMC(newU, f.Model.Net.W, &HMCSettings{
+		Samples: b.N, NoBurnIn: true, Chains: 1, Leapfrog: defaultLeapfrog,
+		// About the adapted step of this fit, so the trajectories (and
+		// their early stops on divergence) are those of a real run.
+		StepSize: 0.01, NoStepAdapt: true, Seed: 1,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*float64(defaultSamples+defaultBurnIn), "s/chain16k")
+}

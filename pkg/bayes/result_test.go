@@ -1,0 +1,147 @@
+package bayes
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// resultTestFit trains heat briefly (tens of milliseconds).
+func resultTestFit(t *testing.T, name string, s Settings) *Fit {
+	t.Helper()
+	p, err := pde.New(name, pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Epochs == 0 {
+		s.Epochs, s.HyperStart = 300, 100
+	}
+	f, err := Train(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// nonFiniteRE matches a NaN or infinity written as a JSON value.
+var nonFiniteRE = regexp.MustCompile(`[:,\[]\s*"?[-+]?(NaN|Inf|Infinity)"?\s*[,}\]]`)
+
+// resultSchemaFields are the top-level keys docs/results-schema.md promises.
+var resultSchemaFields = []string{"seed", "status", "epochs", "problem", "data_seed", "inputs", "params", "architecture",
+	"activation", "hessian", "updater", "alpha_mode", "beta_mode", "epochs_planned", "hyper_start", "hyper_every",
+	"alpha_names", "beta_names", "alpha", "beta", "e_w", "e_d", "log_evidence", "log_p", "log_p_convention",
+	"log_p_const", "e_hyp", "ln_sigma_alpha", "ln_sigma_beta", "comb", "gamma", "gamma_alpha", "gamma_beta",
+	"errors", "hyper", "seconds", "version", "weights", "terms", "history"}
+
+func TestNewResultSchema(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		problem string
+		s       Settings
+	}{
+		{"heat", Settings{}},
+		{"regression", Settings{AlphaMode: "classes"}},
+		{"burgers", Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5}},
+	} {
+		f := resultTestFit(t, c.problem, c.s)
+		r := NewResult(f, 10)
+		b, err := json.Marshal(&r)
+		if err != nil {
+			t.Fatalf("%s: marshal: %v", c.problem, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range resultSchemaFields {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s: field %q missing", c.problem, k)
+			}
+		}
+		// Group names key the maps.
+		for _, n := range r.AlphaNames {
+			if _, ok := r.Alpha[n]; !ok {
+				t.Errorf("%s: alpha has no %q: %v", c.problem, n, r.Alpha)
+			}
+		}
+		for _, n := range r.BetaNames {
+			if r.Beta[n] == nil || r.ED[n] == nil || r.BetaSizes[n] == 0 {
+				t.Errorf("%s: beta group %q missing in beta, e_d or beta_sizes", c.problem, n)
+			}
+		}
+		if got, want := len(r.Terms), len(f.Model.Problem.Terms); got != want {
+			t.Errorf("%s: %d terms, want %d", c.problem, got, want)
+		}
+		want := 100 // 10x10
+		if len(r.Inputs) == 1 {
+			want = 20
+		}
+		if r.Errors == nil || r.Errors.Points != want {
+			t.Errorf("%s: errors %+v, want %d grid points", c.problem, r.Errors, want)
+		}
+		// A round trip through JSON gives the same bytes.
+		var back Result
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: unmarshal: %v", c.problem, err)
+		}
+		b2, _ := json.Marshal(&back)
+		if !bytes.Equal(b, b2) {
+			t.Errorf("%s: JSON round trip changed the record", c.problem)
+		}
+	}
+}
+
+func TestNewResultDeterministic(t *testing.T) {
+	t.Parallel()
+	a := NewResult(resultTestFit(t, "heat", Settings{Seed: 3}), 10)
+	b := NewResult(resultTestFit(t, "heat", Settings{Seed: 3}), 10)
+	c := NewResult(resultTestFit(t, "heat", Settings{Seed: 4}), 10)
+	if !SameApartFromSeconds(a, b) {
+		t.Errorf("two fits with seed 3 differ apart from seconds")
+	}
+	if SameApartFromSeconds(a, c) {
+		t.Errorf("fits with seeds 3 and 4 are identical")
+	}
+}
+
+func TestNewResultDiverged(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{NaNAt: 40})
+	r := NewResult(f, 10)
+	if r.Status != StatusDiverged || r.Epochs != 40 || !strings.Contains(r.Reason, "epoch 40") {
+		t.Errorf("status %q epochs %d reason %q, want diverged at epoch 40", r.Status, r.Epochs, r.Reason)
+	}
+	b, err := json.Marshal(&r)
+	if err != nil {
+		t.Fatalf("a diverged fit must marshal: %v", err)
+	}
+	if nonFiniteRE.Match(b) {
+		t.Errorf("JSON holds a non-finite value: %s", nonFiniteRE.Find(b))
+	}
+	if !bytes.Contains(b, []byte(`"log_evidence":null`)) {
+		t.Errorf("log_evidence of a diverged fit is not null")
+	}
+	if r.NaNAt != 40 {
+		t.Errorf("nan_at = %d, want 40", r.NaNAt)
+	}
+}
+
+func TestNum(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		x   float64
+		nil bool
+	}{{1, false}, {0, false}, {math.NaN(), true}, {math.Inf(1), true}, {math.Inf(-1), true}} {
+		if got := Num(c.x) == nil; got != c.nil {
+			t.Errorf("Num(%v) == nil is %v, want %v", c.x, got, c.nil)
+		}
+	}
+	if v := Val(nil); v == v {
+		t.Errorf("Val(nil) = %v, want NaN", v)
+	}
+}

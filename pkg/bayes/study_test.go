@@ -1,0 +1,435 @@
+package bayes
+
+// The studies of docs/results.md and fast checks of the trainer.
+//
+// The fast tests run under plain `go test ./pkg/bayes/`. The studies are
+// heavy and run only when BPINN_STUDY is set:
+//
+//	BPINN_STUDY=heat,wave BPINN_STUDY_N=100 go test -run TestStudy -timeout 2h -v ./pkg/bayes/
+//	BPINN_STUDY=full go test -run TestStudy -timeout 6h -v ./pkg/bayes/
+//
+// Further knobs (all optional, the zero value is the default Settings):
+// BPINN_STUDY_N (fits per study, default 20), BPINN_STUDY_SEED (first seed,
+// default 1), BPINN_STUDY_WORKERS (goroutines, default GOMAXPROCS),
+// BPINN_STUDY_HESSIAN (gauss-newton|exact), BPINN_STUDY_UPDATER
+// (adam|mackay), BPINN_STUDY_FIXED=1 (Table 3's baseline),
+// BPINN_STUDY_NOISEVAR=1 (regression noise 0.05 is a variance),
+// BPINN_STUDY_POLISH=1, BPINN_STUDY_LR, BPINN_STUDY_HYPERLR,
+// BPINN_STUDY_ALPHA0, BPINN_STUDY_BETA0, BPINN_STUDY_EPOCHS,
+// BPINN_STUDY_FINAL (Settings.FinalHyper), BPINN_STUDY_DECAY (Settings.LRDecay),
+// BPINN_STUDY_FIXEDALPHA, BPINN_STUDY_FIXEDBETA,
+// BPINN_STUDY_OUT (a JSONL file, one line per fit).
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// studyRecord is one fit of a study.
+type studyRecord struct {
+	Problem     string    `json:"problem"`
+	Seed        uint64    `json:"seed"`
+	Status      string    `json:"status"`
+	Reason      string    `json:"reason,omitempty"`
+	RelL2       float64   `json:"rel_l2"`
+	MSE         float64   `json:"mse"`
+	Coverage    float64   `json:"coverage_2sigma"`
+	Alpha       []float64 `json:"alpha"`
+	Beta        []float64 `json:"beta"`
+	LogEvidence float64   `json:"log_evidence"` // paper's convention (drops -N/2 ln 2pi); NaN when undefined
+	LogP        float64   `json:"log_p"`
+	Gamma       float64   `json:"gamma"`
+	Steps       int       `json:"hyper_steps"`
+	NotPD       int       `json:"not_pd"`
+	OccamBad    int       `json:"occam_bad"`
+	Rejected    int       `json:"rejected"`
+	Seconds     float64   `json:"seconds"`
+}
+
+func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyRecord {
+	p, err := pde.New(problem, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := studyRecord{Problem: problem, Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason,
+		Alpha: f.Alpha, Beta: f.Beta, Steps: f.Hyper.Steps, NotPD: f.Hyper.NotPD,
+		OccamBad: f.Hyper.OccamBad, Rejected: f.Hyper.Rejected, Seconds: f.Seconds,
+		LogEvidence: math.NaN(), LogP: math.NaN(), RelL2: math.NaN(), MSE: math.NaN(), Coverage: math.NaN()}
+	if f.Laplace != nil {
+		r.LogP, r.Gamma = f.Laplace.LogP, f.Laplace.Gamma
+		if f.Laplace.OccamOK {
+			r.LogEvidence = f.Laplace.LogEvidence
+		}
+	}
+	if f.Status != StatusDiverged {
+		if e, err := f.GridErrors(100); err == nil {
+			r.RelL2, r.MSE = e.RelL2, e.MSE
+			if f.Laplace != nil {
+				r.Coverage = e.Coverage2S
+			}
+		}
+	}
+	return r
+}
+
+func envFloat(t testing.TB, k string) float64 {
+	v := os.Getenv(k)
+	if v == "" {
+		return 0
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", k, v, err)
+	}
+	return x
+}
+
+func envInt(t testing.TB, k string, d int) int {
+	v := os.Getenv(k)
+	if v == "" {
+		return d
+	}
+	x, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", k, v, err)
+	}
+	return x
+}
+
+// studySettings reads the knobs of the study from the environment.
+func studySettings(t testing.TB) (Settings, pde.Options) {
+	s := Settings{
+		Hessian:    HessianKind(os.Getenv("BPINN_STUDY_HESSIAN")),
+		Updater:    Updater(os.Getenv("BPINN_STUDY_UPDATER")),
+		Fixed:      os.Getenv("BPINN_STUDY_FIXED") == "1",
+		Polish:     os.Getenv("BPINN_STUDY_POLISH") == "1",
+		LR:         envFloat(t, "BPINN_STUDY_LR"),
+		HyperLR:    envFloat(t, "BPINN_STUDY_HYPERLR"),
+		Alpha0:     envFloat(t, "BPINN_STUDY_ALPHA0"),
+		Beta0:      envFloat(t, "BPINN_STUDY_BETA0"),
+		Epochs:     envInt(t, "BPINN_STUDY_EPOCHS", 0),
+		FinalHyper: envInt(t, "BPINN_STUDY_FINAL", 0),
+		LRDecay:    envFloat(t, "BPINN_STUDY_DECAY"),
+		FixedAlpha: envFloat(t, "BPINN_STUDY_FIXEDALPHA"),
+		FixedBeta:  envFloat(t, "BPINN_STUDY_FIXEDBETA"),
+	}
+	o := pde.Options{NoiseIsVariance: os.Getenv("BPINN_STUDY_NOISEVAR") == "1"}
+	return s, o
+}
+
+// studySummary is what docs/results.md reports for one study.
+type studySummary struct {
+	Problem                 string
+	N                       int
+	Statuses                map[string]int
+	Best                    studyRecord // best by evidence
+	MinErr, MedErr          float64
+	Rho                     float64 // Spearman(log evidence, rel L2)
+	NotPDFrac, OccamFrac    float64 // over all hyperparameter steps
+	MeanSeconds, MeanCov    float64
+	BestByErrorRankEvidence int // rank (1-based) of the best-by-evidence fit by error
+	FitsWithEvidenceDefined int
+}
+
+func summarize(problem string, rs []studyRecord) studySummary {
+	sm := studySummary{Problem: problem, N: len(rs), Statuses: map[string]int{}}
+	var ranked []Ranked
+	var le, errs, covs []float64
+	steps, npd, occ := 0, 0, 0
+	for _, r := range rs {
+		sm.Statuses[r.Status]++
+		ranked = append(ranked, Ranked{Seed: r.Seed, LogEvidence: r.LogEvidence, Error: r.RelL2})
+		le, errs = append(le, r.LogEvidence), append(errs, r.RelL2)
+		steps, npd, occ = steps+r.Steps, npd+r.NotPD, occ+r.OccamBad
+		sm.MeanSeconds += r.Seconds / float64(len(rs))
+		if !math.IsNaN(r.Coverage) {
+			covs = append(covs, r.Coverage)
+		}
+		if !math.IsNaN(r.LogEvidence) {
+			sm.FitsWithEvidenceDefined++
+		}
+	}
+	if steps > 0 {
+		sm.NotPDFrac, sm.OccamFrac = float64(npd)/float64(steps), float64(occ)/float64(steps)
+	}
+	sm.Rho = Spearman(le, errs)
+	order := Rank(ranked)
+	for _, r := range rs {
+		if r.Seed == order[0].Seed {
+			sm.Best = r
+		}
+	}
+	fin := slices.DeleteFunc(slices.Clone(errs), func(x float64) bool { return math.IsNaN(x) })
+	sort.Float64s(fin)
+	if len(fin) > 0 {
+		sm.MinErr, sm.MedErr = fin[0], fin[len(fin)/2]
+		sm.BestByErrorRankEvidence = sort.SearchFloat64s(fin, sm.Best.RelL2) + 1
+	}
+	for _, c := range covs {
+		sm.MeanCov += c / float64(len(covs))
+	}
+	return sm
+}
+
+func (sm studySummary) String() string {
+	b := sm.Best
+	return fmt.Sprintf("%s: %d fits %v | best-by-evidence seed %d: relL2 %.3g mse %.3g cov %.3f alpha %.4g beta %.4g logEv %.2f (error rank %d) | min relL2 %.3g median %.3g | rho(logEv,err) %.2f | evidence defined %d | hyper steps notPD %.3f occamBad %.3f | mean cov %.3f | %.2f s/fit",
+		sm.Problem, sm.N, sm.Statuses, b.Seed, b.RelL2, b.MSE, b.Coverage, b.Alpha, b.Beta, b.LogEvidence,
+		sm.BestByErrorRankEvidence, sm.MinErr, sm.MedErr, sm.Rho, sm.FitsWithEvidenceDefined,
+		sm.NotPDFrac, sm.OccamFrac, sm.MeanCov, sm.MeanSeconds)
+}
+
+// TestStudy runs the studies of docs/results.md (see the top of this file).
+func TestStudy(t *testing.T) {
+	which := os.Getenv("BPINN_STUDY")
+	if which == "" {
+		t.Skip("set BPINN_STUDY=full or BPINN_STUDY=heat,wave,... to run the studies")
+	}
+	problems := strings.Split(which, ",")
+	if which == "full" {
+		problems = pde.Names()
+	}
+	n := envInt(t, "BPINN_STUDY_N", 20)
+	first := uint64(envInt(t, "BPINN_STUDY_SEED", 1))
+	workers := envInt(t, "BPINN_STUDY_WORKERS", 0)
+	s, o := studySettings(t)
+	var out *os.File
+	if path := os.Getenv("BPINN_STUDY_OUT"); path != "" {
+		var err error
+		if out, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+	}
+	for _, problem := range problems {
+		seeds := make([]uint64, n)
+		for i := range seeds {
+			seeds[i] = first + uint64(i)
+		}
+		var mu sync.Mutex
+		var rs []studyRecord
+		Ensemble(seeds, workers, func(seed uint64) studyRecord {
+			si := s
+			si.Seed = seed
+			return runStudyFit(t, problem, o, si)
+		}, func(_ uint64, r studyRecord) {
+			mu.Lock()
+			defer mu.Unlock()
+			rs = append(rs, r)
+			if out != nil {
+				line, _ := json.Marshal(jsonSafe(r))
+				fmt.Fprintf(out, "%s\n", line)
+			}
+		})
+		t.Log(summarize(problem, rs))
+	}
+}
+
+// jsonSafe replaces NaN (which encoding/json rejects) by -1e300 sentinels.
+func jsonSafe(r studyRecord) studyRecord {
+	fix := func(x *float64) {
+		if math.IsNaN(*x) || math.IsInf(*x, 0) {
+			*x = -1e300
+		}
+	}
+	fix(&r.LogEvidence)
+	fix(&r.LogP)
+	fix(&r.RelL2)
+	fix(&r.MSE)
+	fix(&r.Coverage)
+	return r
+}
+
+// Bounds of TestStudyHeatReduced: seed 1 measured rel L2 0.0215 and
+// coverage 0.933 (50x50 grid); the full schedule reaches 0.008-0.01.
+const (
+	heatReducedMaxErr = 0.05
+	heatReducedMinCov = 0.5
+)
+
+// A heat fit with a reduced schedule reaches a small error with a calibrated
+// enough band and a valid evidence.
+func TestStudyHeatReduced(t *testing.T) {
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(p, Settings{Seed: 1, Epochs: 6000, HyperStart: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != StatusOK {
+		t.Fatalf("status %s: %s", f.Status, f.Reason)
+	}
+	e, err := f.GridErrors(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("heat 6000 epochs: rel L2 %.3g coverage %.3f alpha %.3g beta %.3g log evidence %.2f, %.2f s",
+		e.RelL2, e.Coverage2S, f.Alpha, f.Beta, f.Laplace.LogEvidence, f.Seconds)
+	if e.RelL2 > heatReducedMaxErr || e.Coverage2S < heatReducedMinCov {
+		t.Errorf("rel L2 %.3g (want <= %g), coverage %.3f (want >= %g)", e.RelL2, heatReducedMaxErr, e.Coverage2S, heatReducedMinCov)
+	}
+	if f.Hyper.NotPD != 0 {
+		t.Errorf("Gauss-Newton A not positive definite at %d of %d steps", f.Hyper.NotPD, f.Hyper.Steps)
+	}
+}
+
+// The evidence prefers a reasonable network (1-6-1) to one clearly too small
+// (1-1-1) on the regression data: issue 3's evidence ranking test.
+func TestStudyEvidenceRanking(t *testing.T) {
+	p, err := pde.New("regression", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := func(hidden []int) float64 {
+		b := math.Inf(-1)
+		for seed := uint64(1); seed <= 3; seed++ {
+			f, err := Train(p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, HyperStart: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Laplace != nil && f.Laplace.OccamOK {
+				b = math.Max(b, f.Laplace.LogEvidence)
+			}
+		}
+		return b
+	}
+	small, good := best([]int{1}), best([]int{6})
+	t.Logf("best log evidence: 1-1-1 %.2f, 1-6-1 %.2f", small, good)
+	if !(good > small+5) {
+		t.Errorf("log evidence of 1-6-1 (%.2f) does not beat 1-1-1 (%.2f) by 5", good, small)
+	}
+}
+
+// The fixed-weight baseline of Table 3 keeps alpha = 0.05 and beta = 1.
+func TestStudyFixedBaseline(t *testing.T) {
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(p, Settings{Seed: 2, Epochs: 1500, HyperStart: 500, Fixed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Hyper.Steps != 0 {
+		t.Errorf("%d hyperparameter steps in a fixed fit", f.Hyper.Steps)
+	}
+	for _, a := range f.Alpha {
+		if a != 0.05 {
+			t.Errorf("alpha %v, want 0.05", f.Alpha)
+		}
+	}
+	for _, b := range f.Beta {
+		if b != 1 {
+			t.Errorf("beta %v, want 1", f.Beta)
+		}
+	}
+	for _, h := range f.History {
+		if h.Alpha[0] != 0.05 || h.Beta[0] != 1 {
+			t.Fatalf("history at epoch %d: alpha %v beta %v", h.Epoch, h.Alpha, h.Beta)
+		}
+	}
+}
+
+// A NaN injected at an epoch ends the fit as diverged, naming the epoch.
+func TestStudyNaNInjection(t *testing.T) {
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(p, Settings{Seed: 1, Epochs: 200, HyperStart: 50, NaNAt: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != StatusDiverged || f.Epochs != 77 || !strings.Contains(f.Reason, "epoch 77") {
+		t.Errorf("status %q epochs %d reason %q; want diverged at epoch 77", f.Status, f.Epochs, f.Reason)
+	}
+	if f.Laplace != nil {
+		t.Error("a diverged fit has a Laplace approximation")
+	}
+}
+
+// Two fits with the same seed are bitwise identical; another seed differs.
+func TestStudyDeterminism(t *testing.T) {
+	p, err := pde.New("wave", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Seed: 5, Epochs: 300, HyperStart: 100, Polish: true, FinalHyper: 1}
+	a, err := Train(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Train(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(x, y []float64) bool {
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(a.Model.Net.W, b.Model.Net.W) || !same(a.Alpha, b.Alpha) || !same(a.Beta, b.Beta) {
+		t.Errorf("same seed, different fits: alpha %v/%v beta %v/%v", a.Alpha, b.Alpha, a.Beta, b.Beta)
+	}
+	if a.Laplace == nil || b.Laplace == nil || math.Float64bits(a.Laplace.LogEvidence) != math.Float64bits(b.Laplace.LogEvidence) {
+		t.Error("same seed, different log evidence")
+	}
+	s.Seed = 6
+	c, err := Train(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same(a.Model.Net.W, c.Model.Net.W) {
+		t.Error("seeds 5 and 6 gave the same weights")
+	}
+}
+
+// FinalHyper leaves the hyperparameters at MacKay's fixed point of the final
+// w_MP (to the accuracy of one more step).
+func TestStudyFinalHyperFixedPoint(t *testing.T) {
+	p, err := pde.New("regression", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, Polish: true, FinalHyper: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != StatusOK {
+		t.Fatalf("status %s: %s", f.Status, f.Reason)
+	}
+	c := f.Curvature()
+	alpha, beta := f.Laplace.MacKay(c)
+	for i := range alpha {
+		if r := alpha[i] / f.Alpha[i]; math.Abs(r-1) > 0.02 {
+			t.Errorf("alpha %.4g, MacKay's fixed point %.4g", f.Alpha[i], alpha[i])
+		}
+	}
+	for i := range beta {
+		if r := beta[i] / f.Beta[i]; math.Abs(r-1) > 0.02 {
+			t.Errorf("beta %.4g, MacKay's fixed point %.4g", f.Beta[i], beta[i])
+		}
+	}
+}
