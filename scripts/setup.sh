@@ -40,7 +40,9 @@ apt_install() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
-if ! /usr/bin/jupyter nbconvert --version >/dev/null 2>&1; then
+# Any Jupyter with nbconvert will do (e.g. the conda one of docker/Dockerfile).
+if ! jupyter nbconvert --version >/dev/null 2>&1 &&
+	! /usr/bin/jupyter nbconvert --version >/dev/null 2>&1; then
 	log "installing Jupyter nbconvert and the notebook server from Debian"
 	apt_install jupyter-nbconvert python3-ipykernel jupyter-notebook
 fi

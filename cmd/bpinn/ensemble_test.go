@@ -156,7 +156,7 @@ func TestKillResume(t *testing.T) {
 	}
 	// About 0.1 s a fit, one worker: the kill lands mid-run.
 	args := func(out string, more ...string) []string {
-		return append([]string{"ensemble", "heat", "--n", "8", "--workers", "1", "--epochs", "2000", "--hyper-start", "500", "--out", out}, more...)
+		return append([]string{"ensemble", "heat", "--n", "8", "--workers", "1", "--epochs", "2000", "--hyper-start", "500", "--recipe", "paper", "--out", out}, more...)
 	}
 	whole := filepath.Join(dir, "whole.jsonl")
 	want, err := exec.Command(bin, args(whole)...).Output()

@@ -167,6 +167,8 @@ type fitFlags struct {
 	epochs, hyperStart, hyperEvery posInt
 	hessian, alphas, betas         choice
 	updater, activation            choice
+	recipe                         choice
+	finalHyper, untieAt            posInt
 	hidden                         sizes
 	polish, fixed                  bool
 	kappa                          posFloat
@@ -183,6 +185,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.betas = choice{"", []string{"single", "split"}}
 	ff.updater = choice{string(bayes.UpdaterAdam), []string{string(bayes.UpdaterAdam), string(bayes.UpdaterMacKay)}}
 	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
+	ff.recipe = choice{bayes.RecipeTuned, []string{bayes.RecipeTuned, bayes.RecipePaper}}
 	ff.dataSeed = seedFlag{1}
 	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
 	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
@@ -193,7 +196,10 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.updater, "updater", "hyperparameter update: adam (the paper) or mackay")
 	fs.Var(&ff.activation, "activation", "hidden activation: tanh, sin, softplus or sigmoid")
 	fs.Var(&ff.hidden, "hidden", "hidden layer `sizes`, e.g. 8,8 (default: the problem's)")
-	fs.BoolVar(&ff.polish, "polish", false, "run L-BFGS on E_T after Adam, hyperparameters held")
+	fs.Var(&ff.recipe, "recipe", "tuned: tied hyperparameters during Adam, then L-BFGS polish and final MacKay rounds (measured best, docs/results.md); paper: the paper's recipe as written")
+	fs.BoolVar(&ff.polish, "polish", false, "paper recipe: run L-BFGS on E_T after Adam, hyperparameters held (always on in the tuned recipe)")
+	fs.Var(&ff.finalHyper, "final-hyper", "`rounds` of MacKay's fixed point (+ re-polish) after training (default 3 in the tuned recipe, 0 in the paper's)")
+	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise (the same for every fit)")
@@ -220,6 +226,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
 		Hessian: bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
+		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {

@@ -118,7 +118,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	s := bayes.Settings{Seed: *fitSeed, Epochs: *epochs}
+	// The paper's comparison: HMC at the alpha and beta of the paper's recipe.
+	s := bayes.Settings{Seed: *fitSeed, Epochs: *epochs, Recipe: bayes.RecipePaper}
 	if s, err = s.Resolve(p); err != nil {
 		return bad("%v", err)
 	}

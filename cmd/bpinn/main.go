@@ -43,6 +43,8 @@ func commands() map[string]command {
 		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
 		"version":  {cmdVersion, "print the module and Go versions"},
 		"hmc":      {cmdHMC, "compare the Laplace band with Hamiltonian Monte Carlo (regression)"}, // cmd/bpinn/hmc.go
+
+		"reproduce": {cmdReproduce, "run every study of the paper and write report.html"}, // cmd/bpinn/reproduce.go
 	}
 	return cs
 }

@@ -115,6 +115,18 @@ var opCases = []opCase{
 		g := x[0].g
 		return Mul(Add(MatMul(g.Fill(3, 1, -2), x[0]), MatMul(PadCol(g.Fill(3, 1, 0.5), 1, 2), x[1])), Sin(x[2]))
 	}},
+	// Rows 8 wide: the assembly kernels on amd64 (blocks of 4 and 1 rows
+	// of a^T b), the transposed accumulation of a^T b when b is narrow.
+	{"MatMul8", []Shape{Shape{3, 5}, Shape{5, 8}}, -1, 1, func(x []*Node) *Node { return Sin(MatMul(x[0], x[1])) }},
+	{"MatMulT8", []Shape{Shape{3, 5}, Shape{8, 5}}, -1, 1, func(x []*Node) *Node { return Sin(MatMulT(x[0], x[1])) }},
+	{"MatTMul8", []Shape{Shape{3, 5}, Shape{3, 8}}, -1, 1, func(x []*Node) *Node { return Sin(MatTMul(x[0], x[1])) }},
+	{"MatTMulNarrow", []Shape{Shape{3, 8}, s32}, -1, 1, func(x []*Node) *Node { return Sin(MatTMul(x[0], x[1])) }},
+	{"MatTMulColumn", []Shape{Shape{3, 8}, s31}, -1, 1, func(x []*Node) *Node { return Sin(MatTMul(x[0], x[1])) }},
+	// The loss is linear in p1, between two blocks that are not: p1 has no
+	// Hessian segment, and the state must be reset around it.
+	{"LinearBlock", []Shape{s34, s34, s34}, -1, 1, func(x []*Node) *Node {
+		return Add(Add(Mul(Sin(x[0]), x[2]), x[1]), Square(x[2]))
+	}},
 	{"MatMulShapes", []Shape{Shape{3, 8}, Shape{8, 5}, Shape{6, 8}}, -1, 1, func(x []*Node) *Node {
 		// K = 8, M = 5 and 6: the unrolled and remainder paths.
 		return Add(Sum(Square(MatMul(x[0], x[1]))), Sum(Sin(MatMulT(x[0], x[2]))))

@@ -86,14 +86,22 @@ func (j *Jacobian) ComputeTo(dst []float64) {
 //
 // The direction is one-hot, so while the columns of one parameter block are
 // computed, only the nodes that depend on that block's direction change:
-// each block reruns its own Segment, and once more with a zero direction to
-// restore the state the next block starts from.
+// each block reruns its own Segment.
+//
+// Every node that depends on v is linear in v (it is a cotangent of the
+// second reverse pass, whose seed grad L . v is linear in v, times values
+// that do not depend on v), so its value for v = 0 is zero. After a block,
+// the nodes its Segment wrote are reset to that state by clearing the
+// buffers that the next block's Segment does not recompute, instead of
+// rerunning the Segment with v = 0.
 type Hessian struct {
 	Prog   *Program
 	params Params
 	v      []float64
 	hv     []*Node
 	segs   []*Segment // per parameter block; nil where the loss is linear in it
+	clear  [][]int    // per block: ids of the buffers to clear after it
+	cgen   int        // plan generation of clear
 }
 
 // NewHessian compiles the Hessian of loss (1x1) with respect to params.
@@ -125,6 +133,7 @@ func NewHessian(loss *Node, params Params) *Hessian {
 		}
 		off += size
 	}
+	h.prepare()
 	return h
 }
 
@@ -136,6 +145,7 @@ func (h *Hessian) ComputeTo(dst []float64) {
 	}
 	fill(h.v, 0)
 	h.Prog.Run()
+	h.prepare()
 	// Invariant: at the start of each block every node holds its value for
 	// v = 0.
 	c := 0
@@ -150,8 +160,45 @@ func (h *Hessian) ComputeTo(dst []float64) {
 			// Without a segment the column is H 0 = 0, as computed by Run.
 			h.params.Gather(h.Prog, h.hv, dst[c*P:(c+1)*P])
 		}
-		if seg != nil && c < P {
-			seg.Run()
+		for _, id := range h.clear[k] {
+			fill(h.Prog.val[id], 0)
 		}
 	}
+}
+
+// prepare (re)builds the Segments and the lists of buffers to clear after
+// each block when the plan has changed (see Program.Value). The nodes of
+// block k's Segment that block k+1's Segment also computes need no
+// clearing: that Segment rewrites them before anything reads them, and
+// clears them after its own block.
+func (h *Hessian) prepare() {
+	p := h.Prog
+	if h.clear != nil && h.cgen == p.gen {
+		return
+	}
+	h.clear = make([][]int, len(h.segs))
+	inNext := make([]bool, len(p.code))
+	for k, seg := range h.segs {
+		if seg == nil || k+1 == len(h.segs) {
+			continue
+		}
+		if seg.gen != p.gen {
+			seg.build()
+		}
+		clear(inNext)
+		if next := h.segs[k+1]; next != nil {
+			if next.gen != p.gen {
+				next.build()
+			}
+			for _, i := range next.code {
+				inNext[i] = true
+			}
+		}
+		for _, i := range seg.code {
+			if !inNext[i] {
+				h.clear[k] = append(h.clear[k], p.code[i].n.id)
+			}
+		}
+	}
+	h.cgen = p.gen
 }

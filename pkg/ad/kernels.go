@@ -8,7 +8,8 @@ import "math"
 // checks. Each kernel sums in one fixed order: the same inputs give the same
 // bits.
 
-// matMul: y (NxM) = a (NxK) b (KxM).
+// matMul: y (NxM) = a (NxK) b (KxM). Each output sums a[r,i] b[i,j] over
+// i in increasing order, in a register accumulator.
 func matMul(y, a, b []float64, n, k, m int) {
 	b = b[:k*m]
 	switch m {
@@ -30,26 +31,82 @@ func matMul(y, a, b []float64, n, k, m int) {
 		}
 		return
 	}
+	if m == 8 && useAVX2 {
+		y, a = y[:n*8], a[:n*k]
+		mulRows8(&y[0], &a[0], &b[0], n, k)
+		return
+	}
+	rowTimes(y, a, b, n, k, m)
+}
+
+// rowTimes: y (NxM) = a (NxK) b (KxM), with blocks of 8, 4 and 2 columns
+// of y held in registers while the K rows of b go by.
+func rowTimes(y, a, b []float64, n, k, m int) {
 	for r := 0; r < n; r++ {
-		yr := y[r*m : r*m+m]
 		ar := a[r*k : r*k+k]
-		scaleTo(yr, ar[0], b[:m])
-		for i := 1; i < k; i++ {
-			axpy(yr, ar[i], b[i*m:i*m+m])
+		yr := y[r*m : r*m+m]
+		j := 0
+		for ; j+8 <= m; j += 8 {
+			var s0, s1, s2, s3, s4, s5, s6, s7 float64
+			for i, ai := range ar {
+				bi := (*[8]float64)(b[i*m+j:])
+				s0 += ai * bi[0]
+				s1 += ai * bi[1]
+				s2 += ai * bi[2]
+				s3 += ai * bi[3]
+				s4 += ai * bi[4]
+				s5 += ai * bi[5]
+				s6 += ai * bi[6]
+				s7 += ai * bi[7]
+			}
+			yj := (*[8]float64)(yr[j:])
+			yj[0], yj[1], yj[2], yj[3], yj[4], yj[5], yj[6], yj[7] = s0, s1, s2, s3, s4, s5, s6, s7
+		}
+		for ; j+4 <= m; j += 4 {
+			var s0, s1, s2, s3 float64
+			for i, ai := range ar {
+				bi := (*[4]float64)(b[i*m+j:])
+				s0 += ai * bi[0]
+				s1 += ai * bi[1]
+				s2 += ai * bi[2]
+				s3 += ai * bi[3]
+			}
+			yj := (*[4]float64)(yr[j:])
+			yj[0], yj[1], yj[2], yj[3] = s0, s1, s2, s3
+		}
+		for ; j+2 <= m; j += 2 {
+			var s0, s1 float64
+			for i, ai := range ar {
+				bi := (*[2]float64)(b[i*m+j:])
+				s0 += ai * bi[0]
+				s1 += ai * bi[1]
+			}
+			yr[j], yr[j+1] = s0, s1
+		}
+		if j < m {
+			s := 0.0
+			for i, ai := range ar {
+				s += ai * b[i*m+j]
+			}
+			yr[j] = s
 		}
 	}
 }
 
+// maxSmall bounds the small matrices (the weights) that the kernels copy to
+// the stack: a transposed right operand, or a transposed result.
+const maxSmall = 256
+
 // matMulT: y (NxM) = a (NxK) b^T, b is MxK.
 func matMulT(y, a, b []float64, n, k, m int) {
 	b = b[:m*k]
-	switch k {
-	case 1: // outer product of a column and a row
+	switch {
+	case k == 1: // outer product of a column and a row
 		for r := 0; r < n; r++ {
 			scaleTo(y[r*m:r*m+m], a[r], b)
 		}
 		return
-	case 2:
+	case k == 2:
 		for r := 0; r < n; r++ {
 			a0, a1 := a[2*r], a[2*r+1]
 			yr := y[r*m : r*m+m]
@@ -59,54 +116,119 @@ func matMulT(y, a, b []float64, n, k, m int) {
 			}
 		}
 		return
+	case m >= 4 && m*k <= maxSmall:
+		// b^T (KxM) on the stack, then the row kernel of matMul: the
+		// same sums in the same order, with M accumulators instead of
+		// one dot product at a time.
+		var bt [maxSmall]float64
+		for j := 0; j < m; j++ {
+			for i, v := range b[j*k : j*k+k] {
+				bt[i*m+j] = v
+			}
+		}
+		matMul(y, a, bt[:k*m], n, k, m)
+		return
 	}
 	for r := 0; r < n; r++ {
 		ar := a[r*k : r*k+k]
 		yr := y[r*m : r*m+m]
-		j := 0
-		for ; j+4 <= m; j += 4 {
-			b0, b1, b2, b3 := b[j*k:j*k+k], b[j*k+k:j*k+2*k], b[j*k+2*k:j*k+3*k], b[j*k+3*k:j*k+4*k]
-			var s0, s1, s2, s3 float64
-			for i, ai := range ar {
-				s0 += ai * b0[i]
-				s1 += ai * b1[i]
-				s2 += ai * b2[i]
-				s3 += ai * b3[i]
-			}
-			yr[j], yr[j+1], yr[j+2], yr[j+3] = s0, s1, s2, s3
-		}
-		for ; j < m; j++ {
+		for j := range yr {
 			yr[j] = dot(ar, b[j*k:j*k+k])
 		}
 	}
 }
 
-// matTMul: y (KxM) = a^T b, a is NxK, b is NxM.
+// matTMul: y (KxM) = a^T b, a is NxK, b is NxM. Each output sums
+// a[r,i] b[r,j] over the rows r in increasing order.
 func matTMul(y, a, b []float64, n, k, m int) {
 	y = y[:k*m]
-	fill(y, 0)
-	switch m {
-	case 1:
-		for r := 0; r < n; r++ {
-			axpy(y, b[r], a[r*k:r*k+k])
-		}
-		return
-	case 2:
-		for r := 0; r < n; r++ {
-			b0, b1 := b[2*r], b[2*r+1]
-			for i, ai := range a[r*k : r*k+k] {
-				yi := y[2*i : 2*i+2]
-				yi[0] += ai * b0
-				yi[1] += ai * b1
+	switch {
+	case m == 1:
+		// y is a column: the same as the row b^T a.
+		tMulRows(y, b, a, n, 1, k)
+	case m < 8 && k > m && k*m <= maxSmall:
+		// Accumulate y^T = b^T a, whose rows are longer, then transpose.
+		var t [maxSmall]float64
+		tMulRows(t[:m*k], b, a, n, m, k)
+		for j := 0; j < m; j++ {
+			for i, v := range t[j*k : j*k+k] {
+				y[i*m+j] = v
 			}
+		}
+	default:
+		tMulRows(y, a, b, n, k, m)
+	}
+}
+
+// tMulRows: y (KxM) = a^T b over the n rows of a (NxK) and b (NxM), with
+// blocks of 8, 4, 2 and 1 columns of y held in registers.
+func tMulRows(y, a, b []float64, n, k, m int) {
+	a, b = a[:n*k], b[:n*m]
+	if m == 8 && useAVX2 {
+		y = y[:k*8]
+		i := 0
+		for ; i+4 <= k; i += 4 {
+			tMulRows8x4(&y[i*8], &a[i], &b[0], n, k)
+		}
+		for ; i < k; i++ {
+			tMulRows8x1(&y[i*8], &a[i], &b[0], n, k)
 		}
 		return
 	}
-	for r := 0; r < n; r++ {
-		ar := a[r*k : r*k+k]
-		br := b[r*m : r*m+m]
-		for i, ai := range ar {
-			axpy(y[i*m:i*m+m], ai, br)
+	tMulRowsGo(y, a, b, n, k, m)
+}
+
+// tMulRowsGo is tMulRows in Go.
+func tMulRowsGo(y, a, b []float64, n, k, m int) {
+	for i := 0; i < k; i++ {
+		yi := y[i*m : i*m+m]
+		j := 0
+		for ; j+8 <= m; j += 8 {
+			var s0, s1, s2, s3, s4, s5, s6, s7 float64
+			for r := 0; r < n; r++ {
+				ai := a[r*k+i]
+				br := (*[8]float64)(b[r*m+j:])
+				s0 += ai * br[0]
+				s1 += ai * br[1]
+				s2 += ai * br[2]
+				s3 += ai * br[3]
+				s4 += ai * br[4]
+				s5 += ai * br[5]
+				s6 += ai * br[6]
+				s7 += ai * br[7]
+			}
+			yj := (*[8]float64)(yi[j:])
+			yj[0], yj[1], yj[2], yj[3], yj[4], yj[5], yj[6], yj[7] = s0, s1, s2, s3, s4, s5, s6, s7
+		}
+		for ; j+4 <= m; j += 4 {
+			var s0, s1, s2, s3 float64
+			for r := 0; r < n; r++ {
+				ai := a[r*k+i]
+				br := (*[4]float64)(b[r*m+j:])
+				s0 += ai * br[0]
+				s1 += ai * br[1]
+				s2 += ai * br[2]
+				s3 += ai * br[3]
+			}
+			yj := (*[4]float64)(yi[j:])
+			yj[0], yj[1], yj[2], yj[3] = s0, s1, s2, s3
+		}
+		for ; j+2 <= m; j += 2 {
+			var s0, s1 float64
+			for r := 0; r < n; r++ {
+				ai := a[r*k+i]
+				br := (*[2]float64)(b[r*m+j:])
+				s0 += ai * br[0]
+				s1 += ai * br[1]
+			}
+			yi[j], yi[j+1] = s0, s1
+		}
+		if j < m {
+			s := 0.0
+			for r := 0; r < n; r++ {
+				s += a[r*k+i] * b[r*m+j]
+			}
+			yi[j] = s
 		}
 	}
 }

@@ -434,12 +434,19 @@ func (p *Program) evalPoly(in *instr) {
 				for k := range tile[:cols] {
 					tile[k] = src[f.off+k*f.stride]
 				}
-				for r := cols; r < len(tile); r += cols {
-					copy(tile[r:r+cols], tile[:cols])
+				// Repeat the row by doubling: a few long copies instead
+				// of one short copy per row.
+				for r := cols; r < len(tile); r *= 2 {
+					copy(tile[r:], tile[:r])
 				}
 			}
 		}
 	}
+	// The factors of every term for one chunk, declared once: only the
+	// entries set for the chunk are read.
+	var fs [maxTerms][maxFactors][]float64
+	var cs [maxTerms]float64
+	var nfs [maxTerms]int
 	for r0 := 0; r0 < rows; r0 += q.rows {
 		r1 := min(rows, r0+q.rows)
 		m := (r1 - r0) * cols
@@ -450,9 +457,6 @@ func (p *Program) evalPoly(in *instr) {
 		}
 		// Gather the factors of every term for this chunk, then evaluate
 		// the terms two at a time.
-		var fs [maxTerms][maxFactors][]float64
-		var cs [maxTerms]float64
-		var nfs [maxTerms]int
 		for t, tm := range q.terms {
 			c := tm.coef
 			nf := 0

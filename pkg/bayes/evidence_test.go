@@ -117,13 +117,6 @@ func TestEHypGradientAndOccam(t *testing.T) {
 	}
 }
 
-func sum(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s
-}
 
 // Iterating MacKay's updates at fixed curvature converges to a stationary
 // point of E_hyp.

@@ -28,9 +28,25 @@ const (
 	MaxHyper = 1e8
 )
 
-// Settings configures a fit. The zero value gives the paper's settings for
-// the problem (its Defaults), written on each field.
+// Recipes: what happens around the paper's Adam schedule.
+const (
+	// RecipeTuned (the default) adds to the paper's schedule what measured
+	// best (docs/results.md): hyperparameter groups move tied during the Adam
+	// phase, then L-BFGS polishes w_MP, then FinalHyper rounds of MacKay's
+	// fixed point with the groups split, each followed by a re-polish.
+	RecipeTuned = "tuned"
+	// RecipePaper is the paper's recipe as written: Adam with hyperparameter
+	// steps, nothing after it unless Polish/FinalHyper/UntieAt say so.
+	RecipePaper = "paper"
+)
+
+// Settings configures a fit. The zero value gives the paper's schedule for
+// the problem (its Defaults) with the tuned recipe, written on each field.
 type Settings struct {
+	// Recipe is RecipeTuned ("" means tuned) or RecipePaper. Under the tuned
+	// recipe Polish is always on, FinalHyper 0 means 3 and UntieAt 0 means
+	// Epochs+1 (tied until the final rounds).
+	Recipe     string
 	Seed       uint64      // network initialization; 0 means 1
 	Hidden     []int       // hidden layers; nil means the problem's default
 	Activation string      // "" means tanh
@@ -57,6 +73,13 @@ type Settings struct {
 	// means 1 (constant rate, the paper; LR 3e-3 with decay 0.03 was worse
 	// on wave, docs/results.md).
 	LRDecay float64
+	// UntieAt is the epoch from which the alpha groups and the beta groups
+	// move separately; before it all alphas share one value and all betas
+	// share one (the single-hyperparameter model), which keeps a split beta
+	// from running away while the network is still far from any minimum.
+	// 0 means never tied; beyond Epochs means tied through the Adam phase
+	// and split only in the FinalHyper rounds.
+	UntieAt int
 	// FinalHyper is the number of rounds, after the last epoch (and the
 	// polish), of a MacKay fixed-point step on the hyperparameters at the
 	// current w, each followed by a re-polish by L-BFGS when Polish is set,
@@ -94,6 +117,20 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	}
 	if s.HyperEvery == 0 {
 		s.HyperEvery = d.HyperEvery
+	}
+	switch s.Recipe {
+	case "", RecipeTuned:
+		s.Recipe = RecipeTuned
+		s.Polish = true
+		if s.FinalHyper == 0 {
+			s.FinalHyper = 3
+		}
+		if s.UntieAt == 0 {
+			s.UntieAt = s.Epochs + 1
+		}
+	case RecipePaper:
+	default:
+		return s, fmt.Errorf("unknown recipe %q: use tuned or paper", s.Recipe)
 	}
 	if s.Hessian == "" {
 		s.Hessian = GaussNewton
@@ -248,7 +285,7 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 		}
 		opt.Step(net.W, grad)
 		if !s.Fixed && epoch >= s.HyperStart && (epoch-s.HyperStart)%s.HyperEvery == 0 {
-			if e, ok := hyper.step(f); ok {
+			if e, ok := hyper.step(f, epoch < s.UntieAt); ok {
 				lastEHyp = e
 			}
 		}
@@ -407,7 +444,10 @@ func newHyperStepper(m *Model, s Settings) *hyperStepper {
 }
 
 // step returns E_hyp before the move and whether A was positive definite.
-func (h *hyperStepper) step(f *Fit) (float64, bool) {
+// With tied set, all alphas move as one and all betas as one: the gradient
+// along the tied direction is the sum of the groups' gradients, and MacKay's
+// update pools gamma, E_w and E_D over the groups.
+func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 	f.Hyper.Steps++
 	c := f.Curvature()
 	l, err := NewLaplace(c, f.Alpha, f.Beta)
@@ -420,17 +460,31 @@ func (h *hyperStepper) step(f *Fit) (float64, bool) {
 	}
 	nA := len(f.Alpha)
 	var alpha, beta []float64
-	switch h.s.Updater {
-	case UpdaterMacKay:
+	switch {
+	case h.s.Updater == UpdaterMacKay && tied:
+		alpha = fillN(nA, sum(l.GammaAlpha)/(2*sum(c.EW)))
+		nTot := 0.0
+		for _, n := range c.N {
+			nTot += float64(n)
+		}
+		beta = fillN(len(f.Beta), (nTot-sum(l.GammaBeta))/(2*sum(c.ED)))
+	case h.s.Updater == UpdaterMacKay:
 		alpha, beta = l.MacKay(c)
 	default:
+		ga, gb := sum(l.GradLogAlpha), sum(l.GradLogBeta)
 		for i, a := range f.Alpha {
 			h.logs[i] = math.Log(a)
 			h.grad[i] = l.GradLogAlpha[i]
+			if tied {
+				h.grad[i] = ga
+			}
 		}
 		for t, b := range f.Beta {
 			h.logs[nA+t] = math.Log(b)
 			h.grad[nA+t] = l.GradLogBeta[t]
+			if tied {
+				h.grad[nA+t] = gb
+			}
 		}
 		h.adam.Step(h.logs, h.grad)
 		alpha, beta = make([]float64, nA), make([]float64, len(f.Beta))
@@ -529,4 +583,12 @@ func ComputeErrors(mean, sigma, exact []float64) Errors {
 		e.Coverage2S = float64(covered) / float64(len(mean))
 	}
 	return e
+}
+
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
 }

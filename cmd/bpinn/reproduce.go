@@ -1,0 +1,190 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	rpt "github.com/evidence-pinn/bpinn/pkg/report"
+	"github.com/evidence-pinn/bpinn/pkg/viz"
+)
+
+const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [--workers W] [--seed-base B]
+
+Runs every study of the paper, one after another, each with a progress bar
+on stderr (plain lines when stderr is not a terminal):
+
+  hmc         regression fits, the best by evidence against HMC (Fig. 2)
+  heat        heat equation (Table 1, Figs. 3-5)
+  wave        wave equation, one alpha and one beta (Table 1, Figs. 6-9)
+  wave-full   wave equation, alpha per weight class, beta per term group
+  burgers     Burgers' equation (Table 1, Figs. 11-12)
+  heat-fixed  heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
+  wave-fixed  wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
+  scan        heat with 2, 4, ..., 12 hidden units: evidence vs size
+
+Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; HMC writes
+DIR/hmc.json. At the end DIR/report.html holds every figure (interactive,
+the echarts library inlined: no network needed), the paper's Tables 1-3
+rebuilt from the run with the paper's numbers beside, the settings, seeds
+and times; DIR/figures/*.png are the static figures, DIR/results.md the
+tables in Markdown (also printed on stdout).
+
+Full run (the default): 100 fits per study with the paper's epochs, 20 per
+size in the scan, HMC 4 chains x 15000 samples: about 1200 fits; on 2 idle
+cores roughly 40-60 minutes, Burgers (16 s a fit on one core) is most of it.
+--quick: 10 fits per study, epochs cut 4x, 6 fits per size, HMC 2 chains x
+2000 samples: a few minutes on 2 cores.
+
+flags:
+  --quick          the short run (make reproduce)
+  --out DIR        output directory, created if missing (default out/full,
+                   out/quick with --quick)
+  --workers W      concurrent fits (default 0: one per core)
+  --seed-base B    fit i of every study has seed B + i (default 1)
+
+exit status: 0 every study ran, 1 a study failed (the report is still
+written, with a section naming what failed and why) or an I/O error,
+2 bad input (nothing run).
+`
+
+func cmdReproduce(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("reproduce")
+	quick := fs.Bool("quick", false, "")
+	tiny := fs.Bool("tiny", false, "") // test only: seconds, numbers meaningless
+	out := fs.String("out", "", "")
+	workers := fs.Int("workers", 0, "")
+	base := seedFlag{1}
+	fs.Var(&base, "seed-base", "")
+	failStudy := fs.String("fail-study", "", "") // test only: this study panics
+	only := fs.String("only", "", "")            // test only: comma-separated studies
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, reproduceUsage)
+		return exitOK
+	}
+	if err == nil && len(pos) > 0 {
+		err = usagef("unexpected argument %q", pos[0])
+	}
+	if err == nil && *workers < 0 {
+		err = usagef("--workers %d: must be 0 (one per core) or more", *workers)
+	}
+	plan := rpt.Full()
+	switch {
+	case *tiny:
+		plan = rpt.Tiny()
+	case *quick:
+		plan = rpt.Quick()
+	}
+	if *out == "" {
+		*out = filepath.Join("out", plan.Name)
+	}
+	cfg := rpt.Config{Plan: plan, Out: *out, Workers: *workers, SeedBase: base.v, FailStudy: *failStudy}
+	if err == nil && *only != "" {
+		cfg.Only = strings.Split(*only, ",")
+	}
+	for _, s := range append(cfg.Only, *failStudy) {
+		if err == nil && s != "" && !slices.Contains(rpt.Names(), s) {
+			err = usagef("unknown study %q: use one of %s", s, strings.Join(rpt.Names(), ", "))
+		}
+	}
+	if err == nil {
+		err = checkOutDir(*out)
+	}
+	if err != nil {
+		return report(stderr, "reproduce", err)
+	}
+	if _, err := viz.EChartsJS(); err != nil { // fail now, not after the run
+		return report(stderr, "reproduce", err)
+	}
+	cfg.Progress = func(study string, total int) rpt.Progress { return newStudyProgress(stderr, study, total) }
+
+	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", plan.Name, *out)
+	rep, err := rpt.Run(cfg)
+	if err != nil {
+		return report(stderr, "reproduce", err)
+	}
+	pg := rpt.Build(rep)
+	if err := pg.Write(*out); err != nil {
+		return report(stderr, "reproduce", err)
+	}
+	fmt.Fprint(stdout, pg.Markdown())
+	fmt.Fprintf(stderr, "bpinn reproduce: wrote %s in %s\n", filepath.Join(*out, "report.html"), time.Duration(rep.Seconds*float64(time.Second)).Round(time.Second))
+	if len(pg.Failures) > 0 {
+		for _, f := range pg.Failures {
+			fmt.Fprintf(stderr, "bpinn reproduce: FAILED %s: %s\n", f.What, oneLine(firstLine(f.Why)))
+		}
+		return exitFail
+	}
+	return exitOK
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// checkOutDir creates dir if needed and checks that a file can be written
+// in it, before anything runs.
+func checkOutDir(dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return usagef("--out %s is not a directory", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usagef("--out %s: cannot create it: %v", dir, errors.Unwrap(err))
+	}
+	tmp, err := os.CreateTemp(dir, ".reproduce.check*")
+	if err != nil {
+		return usagef("--out %s: cannot write in it: %v", dir, errors.Unwrap(err))
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	return nil
+}
+
+// studyProgress is a bar on a terminal, plain lines otherwise.
+type studyProgress struct {
+	w           io.Writer
+	study       string
+	total, done int
+	bar         *progressbar.ProgressBar
+	start       time.Time
+}
+
+func newStudyProgress(w io.Writer, study string, total int) *studyProgress {
+	p := &studyProgress{w: w, study: study, total: total, start: time.Now()}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && total > 0 {
+		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(fmt.Sprintf("%-10s", study)),
+			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionShowElapsedTimeOnFinish(),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
+	}
+	return p
+}
+
+func (p *studyProgress) Step(line string) {
+	p.done++
+	if p.bar != nil {
+		p.bar.Add(1)
+		return
+	}
+	fmt.Fprintf(p.w, "bpinn reproduce: %s %d/%d %s\n", p.study, p.done, p.total, line)
+}
+
+func (p *studyProgress) Finish() {
+	if p.bar != nil {
+		if p.done < p.total { // a failed study: leave the bar where it stopped
+			fmt.Fprintln(p.w)
+		}
+		return
+	}
+	fmt.Fprintf(p.w, "bpinn reproduce: %s done, %d/%d steps in %.1f s\n", p.study, p.done, p.total, time.Since(p.start).Seconds())
+}

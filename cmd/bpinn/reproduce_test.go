@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// fakeECharts points pkg/viz at a small stand-in for echarts.min.js.
+func fakeECharts(t *testing.T) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "echarts.min.js")
+	if err := os.WriteFile(p, []byte("window.echarts = {};\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BPINN_ECHARTS_JS", p)
+}
+
+var chartDiv = regexp.MustCompile(`class="bpinn-chart"`)
+
+// checkReport checks DIR/report.html against DIR/figures: one chart per
+// PNG, the tables, nothing loaded from the network (pkg/report's tests check
+// the page in detail).
+func checkReport(t *testing.T, dir string) []byte {
+	t.Helper()
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pngs, _ := filepath.Glob(filepath.Join(dir, "figures", "*.png"))
+	if n := len(chartDiv.FindAll(page, -1)); n == 0 || n != len(pngs) {
+		t.Errorf("report.html has %d charts, figures/ %d PNGs", n, len(pngs))
+	}
+	for _, p := range pngs {
+		id := strings.TrimSuffix(filepath.Base(p), ".png")
+		if !bytes.Contains(page, []byte(`id="fig-`+id+`"`)) {
+			t.Errorf("figure %s has a PNG but no chart", id)
+		}
+	}
+	for _, id := range []string{"table1", "table2", "table3"} {
+		if !bytes.Contains(page, []byte(`<section class="table" id="`+id+`">`)) {
+			t.Errorf("report.html lacks %s", id)
+		}
+	}
+	for _, bad := range []string{"NaN", "TODO", `src="http`, `href="http`, "//cdn"} {
+		if bytes.Contains(page, []byte(bad)) {
+			t.Errorf("report.html holds %q", bad)
+		}
+	}
+	return page
+}
+
+func TestReproduceTiny(t *testing.T) {
+	fakeECharts(t)
+	dir := filepath.Join(t.TempDir(), "out") // created by the command
+	code, out, errOut := cli(t, "reproduce", "--tiny", "--out", dir, "--workers", "2", "--seed-base", "3")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	page := checkReport(t, dir)
+	if n := len(chartDiv.FindAll(page, -1)); n != 31 {
+		t.Errorf("%d charts, want 31", n)
+	}
+	if bytes.Contains(page, []byte(`id="failures"`)) {
+		t.Error("failure section in a run without failures")
+	}
+	for _, f := range []string{"hmc.json", "hmc.jsonl", "heat.jsonl", "wave.jsonl", "wave-full.jsonl", "burgers.jsonl",
+		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "results.md"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty (%v)", f, err)
+		}
+	}
+	if !strings.Contains(out, "**Table 3") || !strings.Contains(out, "| wave | Bayesian | 3 |") {
+		t.Errorf("stdout lacks Table 3:\n%s", out)
+	}
+	// Plain progress lines (stderr is not a terminal), one per fit.
+	if n := strings.Count(errOut, "bpinn reproduce: heat "); n != 4 { // 3 fits + done
+		t.Errorf("%d heat progress lines, want 4:\n%s", n, errOut)
+	}
+	if !strings.Contains(errOut, "seed 5 ") { // seeds 3, 4, 5
+		t.Errorf("--seed-base 3 not applied:\n%s", errOut)
+	}
+}
+
+func TestReproduceFailedStudy(t *testing.T) {
+	fakeECharts(t)
+	dir := t.TempDir()
+	code, _, errOut := cli(t, "reproduce", "--tiny", "--out", dir, "--only", "heat,wave,burgers", "--fail-study", "wave")
+	if code != exitFail {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitFail, errOut)
+	}
+	if !strings.Contains(errOut, "FAILED study wave: panic: injected failure") {
+		t.Errorf("stderr does not name the failed study:\n%s", errOut)
+	}
+	page := checkReport(t, dir)
+	sec := regexp.MustCompile(`(?s)<section class="failures" id="failures">.*?</section>`).Find(page)
+	if !bytes.Contains(sec, []byte("study wave")) || !bytes.Contains(sec, []byte("injected failure")) {
+		t.Errorf("no failure section naming wave:\n%s", sec)
+	}
+	for _, id := range []string{"fig-heat-slices", "fig-burgers-slices"} {
+		if !bytes.Contains(page, []byte(`id="`+id+`"`)) {
+			t.Errorf("the studies that ran lost figure %s", id)
+		}
+	}
+	if bytes.Contains(page, []byte(`id="fig-wave-`)) {
+		t.Error("the failed study has figures")
+	}
+}
+
+func TestReproduceBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"out is a file", []string{"--out", file}, "is not a directory"},
+		{"out under a file", []string{"--out", filepath.Join(file, "sub")}, "cannot create it"},
+		{"bad workers", []string{"--workers", "-1", "--out", dir}, "--workers -1"},
+		{"seed 0", []string{"--seed-base", "0", "--out", dir}, "seeds start at 1"},
+		{"unknown flag", []string{"--fits", "3"}, "flag provided but not defined"},
+		{"argument", []string{"heat"}, `unexpected argument "heat"`},
+		{"unknown study", []string{"--tiny", "--only", "heat,nope", "--out", dir}, `unknown study "nope"`},
+	} {
+		code, out, errOut := cli(t, append([]string{"reproduce"}, c.args...)...)
+		if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d (want 2), stdout %q, stderr %q (want one line with %q)", c.name, code, out, errOut, c.want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("bad input wrote into --out: %d entries", len(ents))
+	}
+}
+
+func TestReproduceHelp(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := cli(t, "reproduce", "--help")
+	if code != 0 || errOut != "" || !strings.Contains(out, "usage: bpinn reproduce") || !strings.Contains(out, "--quick") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	for _, hidden := range []string{"--tiny", "--fail-study", "--only"} {
+		if strings.Contains(out, hidden) {
+			t.Errorf("--help shows the test-only flag %s", hidden)
+		}
+	}
+}

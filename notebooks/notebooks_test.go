@@ -1,0 +1,605 @@
+// Package notebooks_test executes every notebook in this directory headless,
+// the way GoNB tests its own notebooks: kernel/install.sh registers the GoNB
+// kernel (with --raw_error) in a temporary Jupyter data directory, then
+// `jupyter nbconvert --execute` runs each notebook in quick mode
+// (BPINN_QUICK=1) with the Go module proxy switched off (GOPROXY=off: the
+// notebooks must build from the module cache that scripts/setup.sh fills).
+//
+// A notebook fails when a cell shows an error or writes to stderr (a failed
+// `!` shell command, a panic, log output), when its first code cell is not
+// kernel/setup-cell.txt, or when one of its checks in expect fails.
+//
+// Under -short the notebooks are only parsed, not executed. Set
+// BPINN_NB_OUT=dir to keep the executed notebooks for inspection.
+package notebooks_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// expect holds the checks on each notebook's outputs, keyed by the
+// notebook's path relative to notebooks/. Every notebooks/*.ipynb is executed
+// whether it is listed or not (it must then only run without errors); a
+// listed notebook that does not exist fails the test.
+//
+// Numbers are read from the text the notebook prints; printed takes the last
+// match, so a value printed once per epoch is checked at its final value.
+// A cell that displays a figure must end with gonbui.Sync() (pkg/viz's
+// display helpers should call it): GoNB drops what is still in its pipe
+// when the cell's program exits, and hasPNG would fail now and then.
+var expect = map[string][]check{
+	"testdata/smoke.ipynb": {
+		printed(`logdet = `+num, near(math.Log(5), 1e-6)),
+		printed(`heat = `+num, near(math.Exp(-math.Pi*math.Pi/10), 1e-6)),
+		printed(`BPINN_QUICK = "1"`),
+		hasPNG(),
+		hasHTML(`id="bpinn-smoke"`),
+	},
+	// For example:
+	// "02-heat.ipynb": {
+	// 	printed(`rel_l2 = `+num, below(3e-2)),
+	// 	printed(`alpha = `+num+`, beta = `+num, within(1e-3, 1e3), above(1)),
+	// 	hasPNG(), hasHTMLChart(),
+	// },
+}
+
+// Limits of one notebook's execution. Quick mode should make every notebook
+// run in well under a minute once the Go build cache is warm; the first
+// compile of gonum, gonum/plot or go-echarts in a cold cache takes longer.
+const (
+	cellTimeout     = 10 * time.Minute // nbconvert's per-cell timeout
+	notebookTimeout = 30 * time.Minute
+)
+
+// smoke is the notebook that proves the wiring; it runs first.
+const smoke = "testdata/smoke.ipynb"
+
+// TestNotebookFiles checks, without Jupyter, that every notebook parses and
+// starts with the setup cell. It runs under -short too.
+func TestNotebookFiles(t *testing.T) {
+	setup := setupCell(t)
+	for _, name := range notebookNames(t) {
+		nb, err := readNotebook(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := nb.checkSetupCell(setup); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for name := range expect {
+		if _, err := os.Stat(name); err != nil {
+			t.Errorf("expect lists %s, which does not exist: %v", name, err)
+		}
+	}
+}
+
+// TestNotebooks executes every notebook, one subtest each, in sequence (the
+// kernels compile Go code, which keeps the cores busy).
+func TestNotebooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("executing notebooks takes minutes; skipped under -short")
+	}
+	k := installKernel(t)
+	for _, name := range notebookNames(t) {
+		t.Run(name, func(t *testing.T) {
+			nb := k.execute(t, name)
+			if nb == nil {
+				return
+			}
+			allow := allowedStderr(expect[name])
+			if fails := nb.failures(allow); len(fails) > 0 {
+				t.Errorf("%s failed in %d cell(s):\n%s", name, len(fails), strings.Join(fails, "\n"))
+			}
+			for _, c := range expect[name] {
+				if c.run == nil {
+					continue
+				}
+				if err := c.run(nb); err != nil {
+					t.Errorf("%s: %s: %v", name, c.desc, err)
+				}
+			}
+		})
+	}
+}
+
+// notebookNames returns the smoke notebook followed by notebooks/*.ipynb in
+// lexical order.
+func notebookNames(t *testing.T) []string {
+	t.Helper()
+	names, err := filepath.Glob("*.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	return append([]string{smoke}, names...)
+}
+
+func setupCell(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "kernel", "setup-cell.txt"))
+	if err != nil {
+		t.Fatalf("reading the setup cell: %v", err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// # Checks
+
+// A check is one assertion on an executed notebook, built by printed, hasPNG,
+// hasSVG, hasHTML, hasHTMLChart or allowStderr.
+type check struct {
+	desc   string
+	run    func(nb *notebook) error // nil for allowStderr
+	stderr *regexp.Regexp           // set by allowStderr
+}
+
+// A bound is a condition on a printed number: below, above, within, near.
+// NaN satisfies none.
+type bound struct {
+	desc string
+	ok   func(float64) bool
+}
+
+// num matches a number as Go's %v, %g, %e or %f prints it, NaN and ±Inf
+// included (so they fail the bound rather than the match); use it as a
+// capture group in printed's pattern: printed(`rel_l2 = `+num, below(3e-2)).
+const num = `([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|NaN|[-+]?Inf)`
+
+func below(hi float64) bound {
+	return bound{fmt.Sprintf("< %g", hi), func(v float64) bool { return v < hi }}
+}
+
+func above(lo float64) bound {
+	return bound{fmt.Sprintf("> %g", lo), func(v float64) bool { return v > lo }}
+}
+
+// within is the closed interval [lo, hi].
+func within(lo, hi float64) bound {
+	return bound{fmt.Sprintf("in [%g, %g]", lo, hi), func(v float64) bool { return lo <= v && v <= hi }}
+}
+
+// near is |v - want| <= tol.
+func near(want, tol float64) bound {
+	return bound{fmt.Sprintf("%g ± %g", want, tol), func(v float64) bool { return math.Abs(v-want) <= tol }}
+}
+
+// printed requires the regular expression pattern to match the notebook's
+// text output (stdout, text/plain and text/markdown, in cell order) and, at
+// its last match, the i-th capture group to parse as a float64 within
+// bounds[i]. With no bounds it only requires the match.
+func printed(pattern string, bounds ...bound) check {
+	re := regexp.MustCompile(pattern)
+	if re.NumSubexp() < len(bounds) {
+		panic(fmt.Sprintf("printed(%q): %d bounds but %d capture groups", pattern, len(bounds), re.NumSubexp()))
+	}
+	desc := fmt.Sprintf("printed(%q)", strings.ReplaceAll(pattern, num, "<num>"))
+	return check{desc: desc, run: func(nb *notebook) error {
+		all := re.FindAllStringSubmatch(nb.text(), -1)
+		if len(all) == 0 {
+			return errors.New("no text output matches")
+		}
+		m := all[len(all)-1]
+		for i, b := range bounds {
+			v, err := strconv.ParseFloat(m[i+1], 64)
+			if err != nil {
+				return fmt.Errorf("in %q, group %d %q is not a number", m[0], i+1, m[i+1])
+			}
+			if !b.ok(v) {
+				return fmt.Errorf("in %q: got %g, want %s", m[0], v, b.desc)
+			}
+		}
+		return nil
+	}}
+}
+
+// hasPNG requires at least one image/png output that decodes as a PNG.
+func hasPNG() check {
+	return check{desc: "hasPNG()", run: func(nb *notebook) error {
+		n := 0
+		for _, o := range nb.outputs("image/png") {
+			b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(o.text), ""))
+			if err != nil {
+				return fmt.Errorf("cell %d: image/png is not base64: %v", o.cell, err)
+			}
+			if _, err := png.DecodeConfig(bytes.NewReader(b)); err != nil {
+				return fmt.Errorf("cell %d: image/png does not decode: %v", o.cell, err)
+			}
+			n++
+		}
+		if n == 0 {
+			return errors.New("no image/png output")
+		}
+		return nil
+	}}
+}
+
+// hasSVG requires at least one image/svg+xml output.
+func hasSVG() check {
+	return check{desc: "hasSVG()", run: func(nb *notebook) error {
+		for _, o := range nb.outputs("image/svg+xml") {
+			if strings.Contains(o.text, "<svg") {
+				return nil
+			}
+		}
+		return errors.New("no image/svg+xml output")
+	}}
+}
+
+// hasHTML requires a text/html output containing substr.
+func hasHTML(substr string) check {
+	return check{desc: fmt.Sprintf("hasHTML(%q)", substr), run: func(nb *notebook) error {
+		for _, o := range nb.outputs("text/html") {
+			if strings.Contains(o.text, substr) {
+				return nil
+			}
+		}
+		return fmt.Errorf("no text/html output contains %q", substr)
+	}}
+}
+
+// hasHTMLChart requires an HTML output from go-echarts (pkg/viz).
+func hasHTMLChart() check {
+	c := hasHTML("echarts")
+	c.desc = "hasHTMLChart()"
+	return c
+}
+
+// allowStderr lets stderr lines that match pattern pass (by default any
+// stderr output fails the notebook), e.g. allowStderr(`^\d+% \|`) for a
+// progress bar.
+func allowStderr(pattern string) check {
+	return check{desc: fmt.Sprintf("allowStderr(%q)", pattern), stderr: regexp.MustCompile(pattern)}
+}
+
+func allowedStderr(checks []check) []*regexp.Regexp {
+	var res []*regexp.Regexp
+	for _, c := range checks {
+		if c.stderr != nil {
+			res = append(res, c.stderr)
+		}
+	}
+	return res
+}
+
+// # The kernel and nbconvert
+
+type kernel struct {
+	jupyter string   // path of the jupyter command
+	env     []string // environment of nbconvert and so of the kernel
+}
+
+// installKernel finds Jupyter and Go and runs kernel/install.sh into a
+// temporary Jupyter data directory, the way users install the kernel.
+func installKernel(t *testing.T) *kernel {
+	t.Helper()
+	jupyter, err := exec.LookPath("jupyter")
+	if err != nil {
+		jupyter = "/usr/bin/jupyter"
+	}
+	if out, err := exec.Command(jupyter, "nbconvert", "--version").CombinedOutput(); err != nil {
+		t.Fatalf("jupyter nbconvert is missing (looked in PATH and /usr/bin/jupyter): %v %s\n"+
+			"run scripts/setup.sh (as root: it installs Debian's jupyter-nbconvert), or go test -short to skip the notebooks",
+			err, bytes.TrimSpace(out))
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not on PATH: %v", err)
+	}
+	goEnv := func(name string) string {
+		out, err := exec.Command(goCmd, "env", name).Output()
+		if err != nil {
+			t.Fatalf("go env %s: %v", name, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	// The kernel needs go, gonb and goimports (kernel/install.sh also writes
+	// these directories into the kernelspec's PATH).
+	path := strings.Join([]string{
+		filepath.Join(goEnv("GOPATH"), "bin"),
+		filepath.Join(goEnv("GOROOT"), "bin"),
+		os.Getenv("PATH"),
+	}, string(os.PathListSeparator))
+
+	dir := t.TempDir()
+	dataDir, configDir := filepath.Join(dir, "data"), filepath.Join(dir, "config")
+	for _, d := range []string{dataDir, configDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(),
+		"PATH="+path,
+		"JUPYTER_DATA_DIR="+dataDir, // the kernelspec, and runtime files
+		"JUPYTER_PATH="+dataDir,
+		"JUPYTER_CONFIG_DIR="+configDir, // no user configuration
+	)
+
+	install := exec.Command("bash", filepath.Join("..", "kernel", "install.sh"))
+	install.Env = append(env, "BPINN_RAW_ERROR=1")
+	start := time.Now()
+	out, err := install.CombinedOutput()
+	if err != nil {
+		t.Fatalf("kernel/install.sh: %v\n%s", err, out)
+	}
+	t.Logf("kernel/install.sh (%v): %s", time.Since(start).Round(time.Millisecond), bytes.TrimSpace(out))
+
+	env = append(env,
+		"BPINN_QUICK=1",
+		"GOPROXY=off", // everything must come from the module cache
+	)
+	return &kernel{jupyter: jupyter, env: env}
+}
+
+// execute runs the notebook name with nbconvert and returns it with its
+// outputs, or nil after reporting a failure of nbconvert itself (a timeout,
+// a kernel that died).
+func (k *kernel) execute(t *testing.T, name string) *notebook {
+	t.Helper()
+	outDir := t.TempDir()
+	if keep := os.Getenv("BPINN_NB_OUT"); keep != "" {
+		outDir = filepath.Join(keep, filepath.Dir(name))
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), notebookTimeout)
+	defer cancel()
+	if dl, ok := t.Deadline(); ok {
+		// Stop early enough to report which notebook hung.
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-30*time.Second))
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, k.jupyter, "nbconvert",
+		"--to", "notebook", "--execute", "--allow-errors",
+		"--ExecutePreprocessor.kernel_name=gonb",
+		fmt.Sprintf("--ExecutePreprocessor.timeout=%d", int(cellTimeout.Seconds())),
+		"--output-dir", outDir, name)
+	cmd.Env = k.env
+	// An interrupted nbconvert shuts its kernel down; a killed one would not.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 30 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start).Round(100 * time.Millisecond)
+	if err != nil {
+		log := stderr.String()
+		if ctx.Err() != nil {
+			err = fmt.Errorf("interrupted: the notebook ran into go test -timeout or notebookTimeout (%v): %w", notebookTimeout, err)
+			// Drop the Python tracebacks of the interruption itself.
+			if i := strings.Index(log, "Traceback (most recent call last):"); i >= 0 {
+				log = log[:i]
+			}
+		}
+		t.Errorf("%s: nbconvert failed after %v: %v\nnbconvert and kernel log (last lines):\n%s", name, elapsed, err, tail(log, 40))
+		return nil
+	}
+	nb, err := readNotebook(filepath.Join(outDir, filepath.Base(name)))
+	if err != nil {
+		t.Errorf("%s: reading the executed notebook: %v", name, err)
+		return nil
+	}
+	t.Logf("%s: executed in %v; %s", name, elapsed, nb.timings())
+	return nb
+}
+
+func tail(s string, lines int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(l) > lines {
+		l = append([]string{"..."}, l[len(l)-lines:]...)
+	}
+	return strings.Join(l, "\n")
+}
+
+// # Reading notebooks
+
+// notebook is the part of an .ipynb file (nbformat 4) that the checks read.
+type notebook struct {
+	Cells []struct {
+		CellType       string    `json:"cell_type"`
+		Source         multiline `json:"source"`
+		ExecutionCount *int      `json:"execution_count"` // In [n]
+		Metadata       struct {
+			Execution map[string]string `json:"execution"` // nbclient's timestamps
+		} `json:"metadata"`
+		Outputs []struct {
+			OutputType string               `json:"output_type"` // stream, display_data, execute_result, error
+			Name       string               `json:"name"`        // stdout or stderr, for streams
+			Text       multiline            `json:"text"`
+			Data       map[string]multiline `json:"data"` // by MIME type
+			EName      string               `json:"ename"`
+			EValue     string               `json:"evalue"`
+			Traceback  []string             `json:"traceback"`
+		} `json:"outputs"`
+	} `json:"cells"`
+}
+
+// multiline is a notebook string, stored as a string or a list of lines;
+// any other JSON value is kept as its text.
+type multiline string
+
+func (m *multiline) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*m = multiline(s)
+		return nil
+	}
+	var l []string
+	if err := json.Unmarshal(b, &l); err == nil {
+		*m = multiline(strings.Join(l, ""))
+		return nil
+	}
+	*m = multiline(b)
+	return nil
+}
+
+func readNotebook(path string) (*notebook, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	nb := new(notebook)
+	if err := json.Unmarshal(b, nb); err != nil {
+		return nil, fmt.Errorf("not a notebook: %v", err)
+	}
+	return nb, nil
+}
+
+// checkSetupCell reports whether the first code cell is the setup cell.
+func (nb *notebook) checkSetupCell(setup string) error {
+	for _, c := range nb.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		if got := strings.TrimSpace(string(c.Source)); got != setup {
+			return fmt.Errorf("the first code cell must be kernel/setup-cell.txt verbatim:\n%s\ngot:\n%s", setup, got)
+		}
+		return nil
+	}
+	return errors.New("no code cell")
+}
+
+// output is one output of a code cell, flattened.
+type output struct {
+	cell int    // index of the cell in the notebook, from 0
+	kind string // stdout, stderr, error, or a MIME type
+	text string // without ANSI escapes; for errors, ename, evalue and traceback
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+func (nb *notebook) all() []output {
+	var res []output
+	for i, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			switch o.OutputType {
+			case "stream":
+				res = append(res, output{i, o.Name, ansi.ReplaceAllString(string(o.Text), "")})
+			case "error":
+				text := fmt.Sprintf("%s: %s\n%s", o.EName, o.EValue, strings.Join(o.Traceback, "\n"))
+				res = append(res, output{i, "error", ansi.ReplaceAllString(text, "")})
+			default:
+				for _, mime := range sortedKeys(o.Data) {
+					res = append(res, output{i, mime, string(o.Data[mime])})
+				}
+			}
+		}
+	}
+	return res
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func (nb *notebook) outputs(kind string) []output {
+	var res []output
+	for _, o := range nb.all() {
+		if o.kind == kind {
+			res = append(res, o)
+		}
+	}
+	return res
+}
+
+// text is what a reader sees as text: stdout, text/plain, text/markdown.
+func (nb *notebook) text() string {
+	var sb strings.Builder
+	for _, o := range nb.all() {
+		switch o.kind {
+		case "stdout", "text/plain", "text/markdown":
+			sb.WriteString(o.text)
+			if !strings.HasSuffix(o.text, "\n") {
+				sb.WriteByte('\n')
+			}
+		}
+	}
+	return sb.String()
+}
+
+// failures describes every cell with an error output, or with stderr lines
+// that match none of allow: the cell's position (from 1, markdown cells
+// included) and In [n] (GoNB's Cell[n]), its first line, then the error.
+func (nb *notebook) failures(allow []*regexp.Regexp) []string {
+	const maxText = 4000
+	var res []string
+	for i, c := range nb.Cells {
+		var msgs []string
+		for _, o := range nb.all() {
+			if o.cell != i {
+				continue
+			}
+			switch o.kind {
+			case "error":
+				msgs = append(msgs, o.text)
+			case "stderr":
+				var bad []string
+				for _, line := range strings.Split(strings.TrimRight(o.text, "\n"), "\n") {
+					if !slices.ContainsFunc(allow, func(re *regexp.Regexp) bool { return re.MatchString(line) }) {
+						bad = append(bad, line)
+					}
+				}
+				if len(bad) > 0 {
+					msgs = append(msgs, "stderr:\n"+strings.Join(bad, "\n"))
+				}
+			}
+		}
+		if len(msgs) == 0 {
+			continue
+		}
+		msg := strings.Join(msgs, "\n")
+		if len(msg) > maxText {
+			msg = msg[:maxText] + "\n[...]"
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(string(c.Source)), "\n")
+		in := "In [ ]"
+		if c.ExecutionCount != nil {
+			in = fmt.Sprintf("In [%d]", *c.ExecutionCount)
+		}
+		res = append(res, fmt.Sprintf("--- cell %d, %s, %q:\n%s", i+1, in, first, msg))
+	}
+	return res
+}
+
+// timings lists the code cells' execution times as the kernel reported them
+// (GoNB reports whole seconds), numbering cells from 1 as failures does.
+func (nb *notebook) timings() string {
+	var parts []string
+	for i, c := range nb.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		busy, err1 := time.Parse(time.RFC3339Nano, c.Metadata.Execution["iopub.status.busy"])
+		idle, err2 := time.Parse(time.RFC3339Nano, c.Metadata.Execution["iopub.status.idle"])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("cell %d %v", i+1, idle.Sub(busy)))
+	}
+	return strings.Join(parts, ", ")
+}

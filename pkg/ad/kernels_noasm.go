@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package ad
+
+var useAVX2 = false
+
+func mulRows8(y, a, b *float64, n, k int)    { panic("ad: no assembly kernels") }
+func tMulRows8x4(y, a, b *float64, n, k int) { panic("ad: no assembly kernels") }
+func tMulRows8x1(y, a, b *float64, n, k int) { panic("ad: no assembly kernels") }

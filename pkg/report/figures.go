@@ -1,0 +1,273 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/viz"
+)
+
+// Figure is one figure of the report: the interactive chart of the page and
+// the static figure written to figures/<ID>.png.
+type Figure struct {
+	ID      string // e.g. "heat-slices": the PNG's name and the page anchor
+	Study   string
+	Caption string
+	Chart   viz.Chart
+	Static  *viz.Figure
+}
+
+// figureError is a figure that could not be drawn.
+type figureError struct {
+	ID  string
+	Err error
+}
+
+// sliceTimes are the times of the solution and error slices.
+var sliceTimes = []float64{0, 0.25, 0.5, 0.75, 1}
+
+// figures builds the figures of a study; a figure that cannot be drawn is
+// returned in errs and left out.
+func figures(st *Study) (figs []Figure, errs []figureError) {
+	add := func(kind, caption string, build func() (viz.Chart, *viz.Figure, error)) {
+		id := st.Name + "-" + kind
+		c, f, err := build()
+		if err != nil {
+			errs = append(errs, figureError{id, err})
+			return
+		}
+		figs = append(figs, Figure{ID: id, Study: st.Name, Caption: caption, Chart: c, Static: f})
+	}
+	if st.Err != nil && len(st.Fits) == 0 {
+		return nil, nil
+	}
+	logZ, relErr := evidenceAndError(st.Fits)
+	best := st.Best
+	switch st.Name {
+	case "hmc":
+		if st.HMC != nil {
+			add("laplace-vs-hmc", "The best regression fit by evidence (Laplace, 2σ band) and HMC on the same posterior (alpha, beta fixed at the fit's values): the paper's Fig. 2.",
+				func() (viz.Chart, *viz.Figure, error) {
+					return both(viz.LaplaceVsHMCChart, viz.LaplaceVsHMC, hmcComparison(st), viz.Labels{})
+				})
+		}
+		addEnsemble(add, st, logZ, relErr)
+	case "heat", "wave", "wave-full", "burgers":
+		if best != nil {
+			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
+				return both(viz.PointsChart, viz.Points, pointSets(best), viz.Labels{Title: st.Problem + ": training points"})
+			})
+		}
+		addEnsemble(add, st, logZ, relErr)
+		if best == nil {
+			break
+		}
+		add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (viz.Chart, *viz.Figure, error) {
+			return both(viz.TrainingChart, viz.Training, history(best), viz.Labels{Title: st.Problem + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
+		})
+		ss := slicesOf(best)
+		add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (viz.Chart, *viz.Figure, error) {
+			return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Problem + ": exact and predicted u"})
+		})
+		if st.Name == "wave" || st.Name == "wave-full" {
+			add("error-band", "Error u_true - u_pred of the best fit with its 2σ band (the paper's Fig. 9); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
+				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Problem + ": error and 2σ"})
+			})
+		}
+		add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (viz.Chart, *viz.Figure, error) {
+			return both(viz.HeatMapChart, viz.HeatMap, errorField(best, 60), viz.Labels{Title: st.Problem + ": |u_pred − u_true|", Z: "|error|"})
+		})
+	case "scan":
+		groups := map[int][]float64{}
+		for _, r := range st.Fits {
+			if len(r.Hidden) == 1 && !math.IsNaN(r.LogEvidence) {
+				groups[r.Hidden[0]] = append(groups[r.Hidden[0]], r.LogEvidence)
+			}
+		}
+		var hs []viz.HiddenEvidence
+		for h, z := range groups {
+			hs = append(hs, viz.HiddenEvidence{Hidden: h, LogZ: z})
+		}
+		slices.SortFunc(hs, func(a, b viz.HiddenEvidence) int { return a.Hidden - b.Hidden })
+		add("evidence-vs-hidden", "Log evidence of every fit of the heat problem against the number of hidden units (mean ± 1 sd).", func() (viz.Chart, *viz.Figure, error) {
+			return both(viz.EvidenceVsHiddenChart, viz.EvidenceVsHidden, hs, viz.Labels{})
+		})
+		add("evidence-vs-error", "Log evidence against the true error over all scanned architectures.", func() (viz.Chart, *viz.Figure, error) {
+			rho := bayes.Spearman(logZ, relErr)
+			c, err := viz.EvidenceVsErrorChart(logZ, relErr, rho, viz.Labels{Title: "scan: evidence vs error"})
+			if err != nil {
+				return nil, nil, err
+			}
+			f, err := viz.EvidenceVsError(logZ, relErr, rho, viz.Labels{Title: "scan: evidence vs error"})
+			return c, f, err
+		})
+	}
+	return figs, errs
+}
+
+// addEnsemble adds the histogram of the relative log evidence and the
+// evidence-vs-error scatter of a study.
+func addEnsemble(add func(string, string, func() (viz.Chart, *viz.Figure, error)), st *Study, logZ, relErr []float64) {
+	var z []float64
+	for _, r := range st.Fits {
+		if !math.IsNaN(r.LogEvidence) {
+			z = append(z, r.LogEvidence)
+		}
+	}
+	add("evidence-histogram", "Histogram of ln Z - max ln Z over the ensemble.", func() (viz.Chart, *viz.Figure, error) {
+		rel, err := viz.RelativeLogEvidence(z)
+		if err != nil {
+			return nil, nil, err
+		}
+		l := viz.Labels{Title: fmt.Sprintf("%s: relative log evidence (N = %d)", st.Problem, len(rel))}
+		c, err := viz.EvidenceHistogramChart(rel, 0, l)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := viz.EvidenceHistogram(rel, 0, l)
+		return c, f, err
+	})
+	add("evidence-vs-error", "Log evidence against the true relative L2 error of every fit (rho: Spearman).", func() (viz.Chart, *viz.Figure, error) {
+		rho := bayes.Spearman(logZ, relErr)
+		l := viz.Labels{Title: st.Problem + ": evidence vs error"}
+		c, err := viz.EvidenceVsErrorChart(logZ, relErr, rho, l)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := viz.EvidenceVsError(logZ, relErr, rho, l)
+		return c, f, err
+	})
+}
+
+// both builds the chart and the static figure of the same data.
+func both[T any, C viz.Chart](chart func(T, viz.Labels) (C, error), static func(T, viz.Labels) (*viz.Figure, error), data T, l viz.Labels) (viz.Chart, *viz.Figure, error) {
+	c, err := chart(data, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := static(data, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, f, nil
+}
+
+// evidenceAndError returns the (ln Z, rel L2) pairs where both are defined.
+func evidenceAndError(fits []FitRecord) (logZ, relErr []float64) {
+	for _, r := range fits {
+		if !math.IsNaN(r.LogEvidence) && r.RelL2 > 0 && !math.IsInf(r.RelL2, 0) {
+			logZ, relErr = append(logZ, r.LogEvidence), append(relErr, r.RelL2)
+		}
+	}
+	return logZ, relErr
+}
+
+func hmcComparison(st *Study) viz.Comparison {
+	c := st.HMC
+	f := st.Best
+	var dx, dy []float64
+	for _, t := range f.Model.Problem.Terms {
+		for i, x := range t.Points {
+			dx, dy = append(dx, x[0]), append(dy, t.Target[i])
+		}
+	}
+	return viz.Comparison{DataX: dx, DataY: dy, X: c.X, True: c.Truth, Fits: []viz.Band{
+		{Name: "Laplace (evidence)", Mean: c.Laplace.Mean, Sigma: c.Laplace.Sigma},
+		{Name: "HMC", Mean: c.Sampled.Mean, Sigma: c.Sampled.Std},
+	}}
+}
+
+func pointSets(f *bayes.Fit) []viz.PointSet {
+	var sets []viz.PointSet
+	idx := map[string]int{}
+	for _, t := range f.Model.Problem.Terms {
+		i, ok := idx[t.Group]
+		if !ok {
+			i = len(sets)
+			idx[t.Group] = i
+			sets = append(sets, viz.PointSet{Name: t.Group})
+		}
+		for _, x := range t.Points {
+			sets[i].X, sets[i].Y = append(sets[i].X, x[0]), append(sets[i].Y, x[1])
+		}
+	}
+	return sets
+}
+
+func history(f *bayes.Fit) viz.History {
+	var h viz.History
+	h.ET.Name = "E_T"
+	h.EHyp.Name = "E_hyp"
+	h.Alpha = make([]viz.Series, len(f.Alpha))
+	h.Beta = make([]viz.Series, len(f.Beta))
+	if len(f.Alpha) > 1 { // one series takes viz's default name, α
+		for i, g := range f.Model.Alphas {
+			h.Alpha[i].Name = g.Name
+		}
+	}
+	if len(f.Beta) > 1 {
+		for i, n := range f.Model.BetaNames {
+			h.Beta[i].Name = n
+		}
+	}
+	for _, p := range f.History {
+		if !math.IsNaN(p.ET) && !math.IsInf(p.ET, 0) {
+			h.ET.Epochs, h.ET.Values = append(h.ET.Epochs, p.Epoch), append(h.ET.Values, p.ET)
+		}
+		if p.EHyp != 0 && !math.IsNaN(p.EHyp) && !math.IsInf(p.EHyp, 0) {
+			h.EHyp.Epochs, h.EHyp.Values = append(h.EHyp.Epochs, p.Epoch), append(h.EHyp.Values, p.EHyp)
+		}
+		for i, a := range p.Alpha {
+			h.Alpha[i].Epochs, h.Alpha[i].Values = append(h.Alpha[i].Epochs, p.Epoch), append(h.Alpha[i].Values, a)
+		}
+		for i, b := range p.Beta {
+			h.Beta[i].Epochs, h.Beta[i].Values = append(h.Beta[i].Epochs, p.Epoch), append(h.Beta[i].Values, b)
+		}
+	}
+	return h
+}
+
+// slicesOf returns the best fit's solution at sliceTimes on 101 points of x.
+func slicesOf(f *bayes.Fit) []viz.Slice {
+	p := f.Model.Problem
+	const n = 101
+	var out []viz.Slice
+	for _, t := range sliceTimes {
+		t = p.Lo[1] + t*(p.Hi[1]-p.Lo[1])
+		pts := make([][]float64, n)
+		xs := make([]float64, n)
+		exact := make([]float64, n)
+		for i := range pts {
+			x := p.Lo[0] + (p.Hi[0]-p.Lo[0])*float64(i)/float64(n-1)
+			pts[i], xs[i] = []float64{x, t}, x
+			exact[i] = p.Exact(pts[i])
+		}
+		mean, sigma := f.Predict(pts)
+		out = append(out, viz.Slice{T: t, X: xs, Exact: exact, Pred: mean, Sigma: sigma})
+	}
+	return out
+}
+
+// errorField returns |u - u*| of the fit on an n x n grid.
+func errorField(f *bayes.Fit, n int) viz.Field {
+	p := f.Model.Problem
+	fd := viz.Field{X: make([]float64, n), Y: make([]float64, n)}
+	for i := range n {
+		fd.X[i] = p.Lo[0] + (p.Hi[0]-p.Lo[0])*float64(i)/float64(n-1)
+		fd.Y[i] = p.Lo[1] + (p.Hi[1]-p.Lo[1])*float64(i)/float64(n-1)
+	}
+	pts := make([][]float64, 0, n*n)
+	for _, y := range fd.Y {
+		for _, x := range fd.X {
+			pts = append(pts, []float64{x, y})
+		}
+	}
+	mean, _ := f.Predict(pts)
+	fd.Z = make([]float64, len(pts))
+	for i, x := range pts {
+		fd.Z[i] = math.Abs(mean[i] - p.Exact(x))
+	}
+	return fd
+}

@@ -1,0 +1,221 @@
+package report
+
+import (
+	"bytes"
+	"html"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+)
+
+// fakeECharts points viz at a small stand-in for echarts.min.js, so the
+// tests need neither the network nor scripts/setup.sh.
+func fakeECharts(t *testing.T) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "echarts.min.js")
+	if err := os.WriteFile(p, []byte("window.echarts = {init: function () { return {setOption: function () {}}; }};\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BPINN_ECHARTS_JS", p)
+}
+
+// wantFigures are the figures of a complete run, by study.
+var wantFigures = map[string][]string{
+	"hmc":       {"laplace-vs-hmc", "evidence-histogram", "evidence-vs-error"},
+	"heat":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"wave":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
+	"wave-full": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
+	"burgers":   {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"scan":      {"evidence-vs-hidden", "evidence-vs-error"},
+}
+
+var (
+	figureRE = regexp.MustCompile(`(?s)<figure class="figure" id="fig-([^"]+)">(.*?)</figure>`)
+	numRE    = regexp.MustCompile(`<td class="num">([^<]*)</td>`)
+	tableRE  = regexp.MustCompile(`<section class="table" id="([^"]+)">`)
+)
+
+// checkPage checks report.html: one chart per figure of want (and no
+// other figure), the five tables, every numeric cell a finite number, no
+// NaN or TODO, nothing loaded from the network, the library inlined.
+func checkPage(t *testing.T, page []byte, want map[string][]string) {
+	t.Helper()
+	s := string(page)
+	got := map[string]bool{}
+	for _, m := range figureRE.FindAllStringSubmatch(s, -1) {
+		got[m[1]] = true
+		if n := strings.Count(m[2], `class="bpinn-chart"`); n != 1 {
+			t.Errorf("figure %s has %d chart divs, want 1", m[1], n)
+		}
+	}
+	n := 0
+	for study, ids := range want {
+		for _, id := range ids {
+			n++
+			if !got[study+"-"+id] {
+				t.Errorf("figure %s-%s missing from report.html", study, id)
+			}
+		}
+	}
+	if len(got) != n {
+		t.Errorf("report.html has %d figures, want %d", len(got), n)
+	}
+	for _, id := range []string{"summary", "table1", "table2", "table3", "settings"} {
+		if !strings.Contains(s, `<section class="table" id="`+id+`">`) {
+			t.Errorf("table %s missing", id)
+		}
+	}
+	if k := len(tableRE.FindAllString(s, -1)); k != 5 {
+		t.Errorf("%d tables, want 5", k)
+	}
+	cells := numRE.FindAllStringSubmatch(s, -1)
+	if len(cells) < 40 {
+		t.Errorf("only %d numeric cells", len(cells))
+	}
+	for _, c := range cells {
+		if v, err := strconv.ParseFloat(html.UnescapeString(c[1]), 64); err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Errorf("numeric cell %q is not a finite number", c[1])
+		}
+	}
+	for _, bad := range []string{"NaN", "TODO", "+Inf", `src="http`, `href="http`, "//cdn", "<link", "<img src=\"/"} {
+		if strings.Contains(s, bad) {
+			i := strings.Index(s, bad)
+			t.Errorf("report.html holds %q: ...%s...", bad, s[max(0, i-80):min(len(s), i+80)])
+		}
+	}
+	if !regexp.MustCompile(`(?s)<head>.*window\.echarts.*</head>`).MatchString(s) {
+		t.Error("the echarts library is not inlined in <head>")
+	}
+}
+
+func TestRunTiny(t *testing.T) {
+	fakeECharts(t)
+	dir := t.TempDir()
+	rep, err := Run(Config{Plan: Tiny(), Out: dir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rep.Failed(); len(f) > 0 {
+		t.Fatalf("study %s failed: %v", f[0].Name, f[0].Err)
+	}
+	pg := Build(rep)
+	if err := pg.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if len(pg.Failures) > 0 {
+		t.Errorf("failures: %+v", pg.Failures)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPage(t, page, wantFigures)
+	if bytes.Contains(page, []byte(`id="failures"`)) {
+		t.Error("a run without failures shows a failure section")
+	}
+	// The raw fits: one JSON line per fit, every study.
+	for _, st := range rep.Studies {
+		rs, torn, err := bayes.ReadResults(filepath.Join(dir, st.Name+".jsonl"))
+		if err != nil || torn {
+			t.Fatalf("%s.jsonl: torn %v, %v", st.Name, torn, err)
+		}
+		if len(rs) != len(st.Seeds) {
+			t.Errorf("%s.jsonl has %d fits, want %d", st.Name, len(rs), len(st.Seeds))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hmc.json")); err != nil {
+		t.Error(err)
+	}
+	for _, f := range pg.Figures {
+		b, err := os.ReadFile(filepath.Join(dir, "figures", f.ID+".png"))
+		if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("figures/%s.png: not a PNG (%v)", f.ID, err)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "results.md"))
+	if err != nil || !strings.Contains(string(md), "| heat | Bayesian |") {
+		t.Errorf("results.md lacks Table 3's heat row (%v)", err)
+	}
+}
+
+func TestFailedStudy(t *testing.T) {
+	fakeECharts(t)
+	dir := t.TempDir()
+	rep, err := Run(Config{Plan: Tiny(), Out: dir, Workers: 2, Only: []string{"heat", "wave"}, FailStudy: "wave"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rep.Failed(); len(f) != 1 || f[0].Name != "wave" || !strings.Contains(f[0].Err.Error(), "injected failure") {
+		t.Fatalf("failed studies %v, want wave with the injected panic", f)
+	}
+	pg := Build(rep)
+	if err := pg.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPage(t, page, map[string][]string{"heat": wantFigures["heat"]})
+	sec := regexp.MustCompile(`(?s)<section class="failures" id="failures">.*?</section>`).Find(page)
+	if sec == nil || !bytes.Contains(sec, []byte("study wave")) || !bytes.Contains(sec, []byte("injected failure")) {
+		t.Errorf("no failure section naming study wave and why:\n%s", sec)
+	}
+}
+
+// TestTable3 checks the selection of Table 3 on made-up fits: the fixed
+// baseline's five best by error, the Bayesian five best by evidence.
+func TestTable3(t *testing.T) {
+	t.Parallel()
+	var fixed, bayesFits []FitRecord
+	for i := range 8 {
+		e := 0.01 * float64(i+1) // errors 0.01 .. 0.08
+		fixed = append(fixed, FitRecord{Seed: uint64(i + 1), RelL2: e, MAD: e / 2, LogEvidence: float64(i)})
+		// Evidence highest for the largest errors: the five best by
+		// evidence are errors 0.04 .. 0.08.
+		bayesFits = append(bayesFits, FitRecord{Seed: uint64(i + 1), RelL2: e, MAD: e / 2, LogEvidence: float64(i)})
+	}
+	bayesFits = append(bayesFits, FitRecord{Seed: 9, RelL2: 0.001, MAD: 0.001, LogEvidence: math.NaN()})
+	r := &Report{Studies: []*Study{
+		{Name: "heat-fixed", Base: bayes.Settings{Fixed: true}, Fits: fixed},
+		{Name: "heat", Fits: bayesFits},
+	}}
+	tb := r.table3()
+	cell := func(row, col int) float64 {
+		t.Helper()
+		v, err := strconv.ParseFloat(tb.Rows[row][col].Text, 64)
+		if err != nil {
+			t.Fatalf("row %d col %d: %q", row, col, tb.Rows[row][col].Text)
+		}
+		return v
+	}
+	for _, c := range []struct {
+		row, col int
+		want     float64
+	}{
+		{0, 3, 0.01}, {0, 5, 0.03}, {0, 7, 0.015}, // fixed: errors 0.01..0.05
+		{1, 3, 0.08}, {1, 5, 0.06}, {1, 7, 0.03}, // Bayes: evidence 7..3, errors 0.08..0.04
+		{0, 4, 0.00538}, {1, 4, 0.00508}, {1, 6, 0.00678}, // the paper's
+	} {
+		if got := cell(c.row, c.col); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("Table 3 row %d (%s) col %s: got %g, want %g", c.row, tb.Rows[c.row][1].Text, tb.Head[c.col], got, c.want)
+		}
+	}
+	if tb.Rows[2][2].Text != "not run" {
+		t.Errorf("wave fixed, not run: got %q", tb.Rows[2][2].Text)
+	}
+}
+
+func TestMarkdownEscapesBars(t *testing.T) {
+	t.Parallel()
+	md := Table{Caption: "c", Head: []string{"a"}, Rows: [][]Cell{{txt("|x|")}}}.Markdown()
+	if !strings.Contains(md, `| \|x\| |`) {
+		t.Errorf("got\n%s", md)
+	}
+}

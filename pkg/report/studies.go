@@ -1,0 +1,425 @@
+// Package report runs every study of the paper (Graczyk & Witkowski,
+// "Numerical experiments") and assembles their figures and tables into one
+// offline HTML page, report.html, with static PNG copies of the figures.
+//
+// # Overview
+//
+// Run executes the studies of a Plan one after another (the fits of a study
+// in parallel, bayes.Ensemble), appending each finished fit to
+// DIR/<study>.jsonl the moment it ends. Build turns the studies into
+// figures (pkg/viz) and tables (the paper's Tables 1-3 with the paper's
+// numbers beside ours); Write writes report.html, results.md and
+// figures/*.png.
+//
+// # Error Handling
+//
+// A study that fails (an error, or a panic recovered inside it) keeps its
+// Err; the others still run and the report names what failed and why.
+// Run returns an error only when DIR cannot be written.
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// Plan says how much of the paper to run. Full is the paper's run; Quick
+// and Tiny are smaller versions with the same studies.
+type Plan struct {
+	Name string // "full", "quick", "tiny": shown in the report
+	// Fits is the number of fits of every study (the paper: 100).
+	Fits int
+	// EpochScale multiplies each problem's epochs and hyper start (the
+	// paper's schedule is 1; 0 means 1).
+	EpochScale float64
+	// ScanHidden are the hidden-unit counts of the architecture scan (on
+	// heat), ScanFits the fits per count.
+	ScanHidden []int
+	ScanFits   int
+	// HMC are the sampler settings of the Laplace-vs-HMC study; the zero
+	// value is the paper's run (4 chains x 15000 samples, 1000 burn-in).
+	HMC bayes.HMCSettings
+}
+
+// Full is the paper's run: 100 fits per study with the paper's schedules,
+// HMC with 4 chains x 15000 samples; the scan has 20 fits per size.
+func Full() Plan {
+	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20}
+}
+
+// Quick is a run of a few minutes on 2 cores: 16 fits per study, epochs and
+// hyper start cut 2x, HMC 2 chains x 4000 samples after 1000 burn-in, 8
+// fits per scanned size.
+func Quick() Plan {
+	return Plan{Name: "quick", Fits: 16, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 8,
+		HMC: bayes.HMCSettings{Chains: 2, Samples: 4000, BurnIn: 1000}}
+}
+
+// Tiny is for tests: every study and figure in a few seconds, numbers
+// meaningless (3 fits, 1% of the epochs, a short HMC).
+func Tiny() Plan {
+	return Plan{Name: "tiny", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3,
+		HMC: bayes.HMCSettings{Chains: 1, Samples: 100, BurnIn: 40, Leapfrog: 10}}
+}
+
+// Config is one reproduction run.
+type Config struct {
+	Plan
+	Out      string // directory of the JSONL files, hmc.json, report.html, figures/
+	Workers  int    // concurrent fits; 0 means one per core
+	SeedBase uint64 // fit i of a study has seed SeedBase+i; 0 means 1
+	DataSeed uint64 // the data set of every study; 0 means 1
+	// Progress, if set, is called when a study starts, with the number of
+	// steps it will report (fits, plus one for the HMC run).
+	Progress func(study string, total int) Progress
+	// Only, if set, runs only the named studies (Names), keeping order.
+	Only []string
+	// FailStudy makes the named study panic at its start: a test hook for
+	// the failure path.
+	FailStudy string
+}
+
+// Progress follows one study.
+type Progress interface {
+	Step(line string) // one fit (or the HMC run) finished; line describes it
+	Finish()
+}
+
+// Names lists the studies in the order Run runs them.
+func Names() []string {
+	return []string{"hmc", "heat", "wave", "wave-full", "burgers", "heat-fixed", "wave-fixed", "scan"}
+}
+
+// FitRecord is one finished fit, as kept in memory for the report (the
+// JSONL holds the full Result, with the history and the points).
+type FitRecord struct {
+	Seed        uint64
+	Hidden      []int
+	Status      string
+	LogEvidence float64 // NaN when undefined
+	RelL2       float64 // NaN when undefined
+	MSE         float64 // NaN when undefined
+	MAD         float64 // mean |u - u*| on the 100x100 grid; NaN when undefined
+	Coverage    float64 // NaN when undefined
+	Alpha, Beta []float64
+	AlphaNames  []string
+	BetaNames   []string
+	Gamma       float64
+	Seconds     float64
+}
+
+// Study is one study of the paper and what came of it.
+type Study struct {
+	Name    string // file stem: DIR/<Name>.jsonl
+	Title   string
+	Problem string         // pde.New name
+	Base    bayes.Settings // the settings of every fit, Seed (and for the scan Hidden) aside
+	Seeds   []uint64
+	Fits    []FitRecord // finished fits, sorted by seed
+	// Best is the fit of highest log evidence (nil if none has one); its
+	// figures are the study's.
+	Best *bayes.Fit
+	// HMC is the Laplace-vs-HMC comparison (study "hmc" only).
+	HMC     *bayes.Comparison
+	Seconds float64 // wall time of the study
+	Err     error   // why the study failed; nil if it ran
+}
+
+// Report is a finished run.
+type Report struct {
+	Config  Config
+	Studies []*Study
+	Started time.Time
+	Seconds float64
+	Version bayes.VersionInfo
+}
+
+// Study returns the named study, nil if it was not run.
+func (r *Report) Study(name string) *Study {
+	for _, s := range r.Studies {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Failed returns the studies that failed.
+func (r *Report) Failed() []*Study {
+	var out []*Study
+	for _, s := range r.Studies {
+		if s.Err != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (c *Config) defaults() {
+	if c.SeedBase == 0 {
+		c.SeedBase = 1
+	}
+	if c.DataSeed == 0 {
+		c.DataSeed = 1
+	}
+	if c.EpochScale == 0 {
+		c.EpochScale = 1
+	}
+	if c.Fits <= 0 {
+		c.Fits = 1
+	}
+	if c.ScanFits <= 0 {
+		c.ScanFits = 1
+	}
+}
+
+// Run runs the studies of cfg and returns them; a study's failure is in its
+// Err. The error is non-nil only when cfg.Out cannot be created.
+func Run(cfg Config) (*Report, error) {
+	cfg.defaults()
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+	rep := &Report{Config: cfg, Started: time.Now(), Version: bayes.Version()}
+	for _, name := range Names() {
+		if cfg.Only != nil && !slices.Contains(cfg.Only, name) {
+			continue
+		}
+		st := newStudy(name, &cfg)
+		start := time.Now()
+		st.Err = runStudy(st, &cfg)
+		st.Seconds = time.Since(start).Seconds()
+		rep.Studies = append(rep.Studies, st)
+	}
+	rep.Seconds = time.Since(rep.Started).Seconds()
+	return rep, nil
+}
+
+// newStudy describes a study: its problem, its settings and its seeds.
+func newStudy(name string, cfg *Config) *Study {
+	st := &Study{Name: name, Problem: name}
+	n := cfg.Fits
+	switch name {
+	case "hmc":
+		st.Title, st.Problem = "Regression: Laplace approximation vs HMC", "regression"
+	case "heat":
+		st.Title = "Heat equation"
+	case "wave":
+		st.Title = "Wave equation (one alpha, one beta)"
+	case "wave-full":
+		st.Title = "Wave equation, full model (alpha per weight class, beta per term group)"
+	case "burgers":
+		st.Title = "Burgers' equation (one alpha, beta per term group)"
+	case "heat-fixed", "wave-fixed":
+		st.Problem = name[:len(name)-len("-fixed")]
+		st.Title = st.Problem + " equation, fixed alpha = 0.05, beta = 1 (Table 3 baseline)"
+		st.Base.Fixed = true
+	case "scan":
+		st.Title, st.Problem = "Architecture scan by evidence (heat, one hidden layer)", "heat"
+		n = cfg.ScanFits * len(cfg.ScanHidden)
+	}
+	for i := range n {
+		st.Seeds = append(st.Seeds, cfg.SeedBase+uint64(i))
+	}
+	return st
+}
+
+// runStudy runs one study, turning a panic into its error.
+func runStudy(st *Study, cfg *Config) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	if cfg.FailStudy == st.Name {
+		panic("injected failure (test hook)")
+	}
+	p, err := pde.New(st.Problem, pde.Options{DataSeed: cfg.DataSeed})
+	if err != nil {
+		return err
+	}
+	// The paper's schedule, scaled.
+	d := p.Defaults
+	st.Base.Epochs = max(1, int(math.Round(float64(d.Epochs)*cfg.EpochScale)))
+	st.Base.HyperStart = max(1, int(math.Round(float64(d.HyperStart)*cfg.EpochScale)))
+	if _, err := st.Base.Resolve(p); err != nil {
+		return err
+	}
+	total := len(st.Seeds)
+	if st.Name == "hmc" {
+		total++
+	}
+	var prog Progress = nopProgress{}
+	if cfg.Progress != nil {
+		prog = cfg.Progress(st.Name, total)
+	}
+	defer prog.Finish()
+
+	if err := runFits(st, p, cfg, prog); err != nil {
+		return err
+	}
+	if st.Name == "hmc" {
+		return runHMC(st, cfg, prog)
+	}
+	return nil
+}
+
+type nopProgress struct{}
+
+func (nopProgress) Step(string) {}
+func (nopProgress) Finish()     {}
+
+// runFits trains the study's fits on cfg.Workers goroutines, appends each
+// to DIR/<study>.jsonl as it ends, and keeps the best fit by evidence.
+func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
+	path := filepath.Join(cfg.Out, st.Name+".jsonl")
+	file, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	gridPts, gridExact := p.Grid(100)
+
+	type outcome struct {
+		fit *bayes.Fit
+		rec FitRecord
+		res bayes.Result
+		err error
+	}
+	var firstErr error
+	bestZ := math.Inf(-1)
+	bayes.Ensemble(st.Seeds, cfg.Workers, func(seed uint64) (o outcome) {
+		defer func() { // a panic in one fit fails the study, not the run
+			if r := recover(); r != nil {
+				o.err = fmt.Errorf("seed %d: panic: %v", seed, r)
+			}
+		}()
+		s := st.Base
+		s.Seed = seed
+		if st.Name == "scan" {
+			i := int(seed - cfg.SeedBase)
+			s.Hidden = []int{cfg.ScanHidden[i%len(cfg.ScanHidden)]}
+		}
+		f, err := bayes.Train(p, s)
+		if err != nil {
+			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
+		}
+		r := bayes.NewResult(f, 100)
+		r.DataSeed = cfg.DataSeed
+		return outcome{fit: f, res: r, rec: record(f, &r, gridPts, gridExact)}
+	}, func(seed uint64, o outcome) {
+		if o.err != nil {
+			if firstErr == nil {
+				firstErr = o.err
+			}
+			return
+		}
+		if err := bayes.AppendResult(file, o.res); err != nil && firstErr == nil {
+			firstErr = err
+		}
+		st.Fits = append(st.Fits, o.rec)
+		if z := o.rec.LogEvidence; !math.IsNaN(z) && (z > bestZ || z == bestZ && st.Best != nil && seed < st.Best.Settings.Seed) {
+			bestZ, st.Best = z, o.fit
+		}
+		prog.Step(fmt.Sprintf("seed %d %s: rel L2 %s, ln Z %s (%.1f s)", seed, o.rec.Status,
+			fmtG(o.rec.RelL2, 4), fmtG(o.rec.LogEvidence, 6), o.rec.Seconds))
+	})
+	slices.SortFunc(st.Fits, func(a, b FitRecord) int { return cmp.Compare(a.Seed, b.Seed) })
+	if firstErr == nil {
+		firstErr = file.Sync()
+	}
+	return firstErr
+}
+
+// record extracts what the report needs from a fit.
+func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
+	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds,
+		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
+		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma)}
+	if r.Errors != nil {
+		rec.MSE = val(r.Errors.MSE)
+	}
+	if r.Weights != nil && exact != nil {
+		var sum float64
+		out := make([]float64, 1)
+		for i, x := range pts {
+			sum += math.Abs(r.Weights.Eval(x, out)[0] - exact[i])
+		}
+		rec.MAD = sum / float64(len(pts))
+	}
+	return rec
+}
+
+func val(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// runHMC samples the posterior of the best regression fit by HMC and writes
+// DIR/hmc.json.
+func runHMC(st *Study, cfg *Config, prog Progress) error {
+	if st.Best == nil {
+		return fmt.Errorf("no regression fit has a defined evidence: nothing to compare HMC with")
+	}
+	hs := cfg.HMC
+	hs.Seed = cfg.SeedBase
+	cmp, err := bayes.CompareHMC(st.Best, &hs, nil)
+	if err != nil {
+		return err
+	}
+	st.HMC = cmp
+	prog.Step(fmt.Sprintf("HMC %d chains x %d samples: %.1f s", cmp.HMC.Chains, cmp.HMC.Samples, cmp.Diagnostics.Seconds))
+	b, err := json.MarshalIndent(struct {
+		FitSeed     uint64            `json:"fit_seed"`
+		FitSeconds  float64           `json:"fit_seconds"`
+		LogEvidence float64           `json:"log_evidence"`
+		Comparison  *bayes.Comparison `json:"comparison"`
+	}{st.Best.Settings.Seed, st.Best.Seconds, st.Best.Laplace.LogEvidence, cmp}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(cfg.Out, "hmc.json"), append(b, '\n'))
+}
+
+// writeAtomic writes data to path through a temporary file and a rename.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// fmtG formats x with prec significant digits, "n/a" when undefined.
+func fmtG(x float64, prec int) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.*g", prec, x)
+}

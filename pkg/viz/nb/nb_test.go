@@ -1,0 +1,182 @@
+package nb
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/evidence-pinn/bpinn/pkg/viz"
+)
+
+// fakeNotebook routes the gonbui calls to a recorder and restores the
+// hooks when the test ends. Tests using it share package state and do not
+// run in parallel.
+type recorder struct {
+	html, png, svg []string
+	updates        map[string][]string
+	ids            int
+	clock          time.Time
+}
+
+func fakeNotebook(t *testing.T, inNotebook bool) *recorder {
+	t.Helper()
+	r := &recorder{updates: map[string][]string{}, clock: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	saved := []any{isNotebook, displayHTML, displayPNG, displaySVG, updateHTML, uniqueID, now, libSent}
+	isNotebook = func() bool { return inNotebook }
+	displayHTML = func(s string) { r.html = append(r.html, s) }
+	displayPNG = func(b []byte) { r.png = append(r.png, string(b)) }
+	displaySVG = func(s string) { r.svg = append(r.svg, s) }
+	updateHTML = func(id, s string) { r.updates[id] = append(r.updates[id], s) }
+	uniqueID = func() string { r.ids++; return "id" + string(rune('0'+r.ids)) }
+	now = func() time.Time { return r.clock }
+	libSent = false
+	t.Cleanup(func() {
+		isNotebook = saved[0].(func() bool)
+		displayHTML = saved[1].(func(string))
+		displayPNG = saved[2].(func([]byte))
+		displaySVG = saved[3].(func(string))
+		updateHTML = saved[4].(func(string, string))
+		uniqueID = saved[5].(func() string)
+		now = saved[6].(func() time.Time)
+		libSent = saved[7].(bool)
+	})
+	return r
+}
+
+func fakeECharts(t *testing.T) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "echarts.min.js")
+	if err := os.WriteFile(path, []byte("window.echarts = {FAKE_ECHARTS_LIBRARY: true};"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BPINN_ECHARTS_JS", path)
+}
+
+func testFigure(t *testing.T) *viz.Figure {
+	t.Helper()
+	fig, err := viz.Points([]viz.PointSet{{Name: "equation", X: []float64{0.1, 0.5, 0.9}, Y: []float64{0.2, 0.4, 0.8}}}, viz.Labels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fig
+}
+
+func testChart() *charts.Scatter {
+	c := charts.NewScatter()
+	c.AddSeries("s", []opts.ScatterData{{Value: []float64{1, 2}}})
+	return c
+}
+
+func TestOutsideNotebookDoesNothing(t *testing.T) {
+	r := fakeNotebook(t, false)
+	t.Setenv("BPINN_ECHARTS_JS", filepath.Join(t.TempDir(), "missing.js")) // would fail if used
+	if err := Show(testFigure(t)); err != nil {
+		t.Errorf("Show: %v", err)
+	}
+	if err := ShowSVG(testFigure(t)); err != nil {
+		t.Errorf("ShowSVG: %v", err)
+	}
+	if err := Chart(testChart()); err != nil {
+		t.Errorf("Chart: %v", err)
+	}
+	var p Progress
+	p.Start(10)
+	p.Update(5, "half")
+	p.Done()
+	if len(r.html)+len(r.png)+len(r.svg)+len(r.updates) != 0 {
+		t.Errorf("got output outside a notebook: %+v", r)
+	}
+}
+
+func TestShow(t *testing.T) {
+	r := fakeNotebook(t, true)
+	if err := Show(testFigure(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ShowSVG(testFigure(t)); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.png) != 1 || !strings.HasPrefix(r.png[0], "\x89PNG") {
+		t.Errorf("got %d PNG outputs, want one PNG", len(r.png))
+	}
+	if len(r.svg) != 1 || !strings.Contains(r.svg[0], "<svg") {
+		t.Errorf("got %d SVG outputs, want one SVG document", len(r.svg))
+	}
+	if err := Show(nil); err == nil {
+		t.Error("Show(nil): got no error")
+	}
+}
+
+func TestChartLibraryOncePerCell(t *testing.T) {
+	r := fakeNotebook(t, true)
+	fakeECharts(t)
+	if err := Chart(testChart(), testChart()); err != nil {
+		t.Fatal(err)
+	}
+	if err := Chart(testChart()); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.html) != 2 {
+		t.Fatalf("got %d HTML outputs, want 2", len(r.html))
+	}
+	if got := strings.Count(r.html[0], "FAKE_ECHARTS_LIBRARY"); got != 1 {
+		t.Errorf("first output carries the library %d times, want 1", got)
+	}
+	if strings.Contains(r.html[1], "FAKE_ECHARTS_LIBRARY") {
+		t.Error("second output carries the library again")
+	}
+	for i, h := range r.html {
+		if strings.Contains(h, "src=") {
+			t.Errorf("output %d loads a script by URL", i)
+		}
+	}
+}
+
+func TestChartMissingLibrary(t *testing.T) {
+	r := fakeNotebook(t, true)
+	t.Setenv("BPINN_ECHARTS_JS", filepath.Join(t.TempDir(), "missing.js"))
+	err := Chart(testChart())
+	if err == nil || !strings.Contains(err.Error(), "scripts/setup.sh") {
+		t.Errorf("got error %v, want one naming scripts/setup.sh", err)
+	}
+	if len(r.html) != 0 {
+		t.Error("displayed HTML despite the error")
+	}
+}
+
+func TestProgress(t *testing.T) {
+	r := fakeNotebook(t, true)
+	p := Progress{Title: "ensemble <1>"}
+	p.Start(4)
+	r.clock = r.clock.Add(10 * time.Millisecond)
+	p.Update(1, "throttled") // within Interval of Start: not drawn
+	r.clock = r.clock.Add(time.Second)
+	p.Update(2, "E_T < 0.1")
+	p.Update(4, "last") // reaching the total always draws
+	r.clock = r.clock.Add(time.Second)
+	p.Done()
+	if len(r.updates) != 1 {
+		t.Fatalf("got %d display ids, want 1", len(r.updates))
+	}
+	for _, ups := range r.updates {
+		if len(ups) != 4 {
+			t.Fatalf("got %d updates, want 4 (start, 2, 4, done): %q", len(ups), ups)
+		}
+		for _, want := range []string{"ensemble &lt;1&gt;", `value="0" max="4"`} {
+			if !strings.Contains(ups[0], want) {
+				t.Errorf("start %q lacks %q", ups[0], want)
+			}
+		}
+		if !strings.Contains(ups[1], "2/4 (50%)") || !strings.Contains(ups[1], "E_T &lt; 0.1") {
+			t.Errorf("update %q lacks 2/4 (50%%) or the escaped text", ups[1])
+		}
+		if !strings.Contains(ups[3], "done in 2s") {
+			t.Errorf("final %q lacks the elapsed time", ups[3])
+		}
+	}
+}
