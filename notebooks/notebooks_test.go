@@ -51,12 +51,55 @@ var expect = map[string][]check{
 		hasPNG(),
 		hasHTML(`id="bpinn-smoke"`),
 	},
-	// For example:
-	// "02-heat.ipynb": {
-	// 	printed(`rel_l2 = `+num, below(3e-2)),
-	// 	printed(`alpha = `+num+`, beta = `+num, within(1e-3, 1e3), above(1)),
-	// 	hasPNG(), hasHTMLChart(),
-	// },
+	// The bounds are about 3x the quick-mode values measured when the
+	// notebooks were written (in parentheses), so that a change of the
+	// training code that makes the fits clearly worse fails here.
+	"00-tour.ipynb": {
+		printed(`rel_l2 = `+num, below(0.1)),           // (0.028)
+		printed(`log_evidence = `+num, above(-50)),     // (5.8)
+		printed(`coverage = `+num, within(0.5, 1)),     // (1.0)
+		printed(`(?m)^ 8  +`+num+` +`+num, above(-50)), // the scan's 8-unit row (5.8, 0.028)
+		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
+	"01-hmc-vs-laplace.ipynb": {
+		// The regression's rel L2 is over [-1, 1], mostly outside the data.
+		printed(`rel_l2 = `+num, below(1)),                                          // (0.57)
+		printed(`alpha = `+num+`, beta = `+num, within(0.05, 1), within(150, 1500)), // (0.19, 432; paper 0.24, 596)
+		printed(`max_gap = `+num, below(5)),                                         // (1.07)
+		printed(`coverage Laplace: inside `+num, above(0.7)),                        // (1.0)
+		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
+	"02-heat.ipynb": {
+		printed(`rel_l2 = `+num, below(0.03)),      // (0.0059)
+		printed(`coverage = `+num, within(0.3, 1)), // (0.85)
+		printed(`log_evidence = `+num, above(200)), // (347)
+		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
+	"03-wave.ipynb": {
+		printed(`rel_l2 = `+num, below(0.03)),      // (0.0064)
+		printed(`coverage = `+num, within(0.2, 1)), // (0.58)
+		printed(`log_evidence = `+num, above(300)), // (587)
+		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
+	"04-wave-full.ipynb": {
+		printed(`rel_l2 \(full\) = `+num, below(0.05)),      // (0.010)
+		printed(`rel_l2 \(single\) = `+num, below(0.03)),    // (0.0064)
+		printed(`log_evidence \(full\) = `+num, above(300)), // (628)
+		printed(`ln Z_full - ln Z_single = ` + num),
+		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
+	"05-burgers.ipynb": {
+		printed(`u_x\(0, 1.6037/pi\) = `+num, near(-152.00516, 1e-4)),
+		printed(`rel_l2 = `+num, below(0.6)), // (0.29)
+		printed(`beta\[beta_data\] = `+num, above(1)),
+		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
+	"06-architecture-by-evidence.ipynb": {
+		printed(`best_hidden = `+num, within(4, 12)),   // (10)
+		printed(`rel_l2 = `+num, below(0.02)),          // (0.0033)
+		printed(`spearman = `+num, below(0)),           // (-0.92 over 10 fits)
+		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
 }
 
 // Limits of one notebook's execution. Quick mode should make every notebook

@@ -58,6 +58,7 @@ var opCases = []opCase{
 	{"MatTMul", []Shape{s34, s32}, -1, 1, func(x []*Node) *Node { return Square(MatTMul(x[0], x[1])) }},
 	{"SliceCol", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Tanh(SliceCol(Mul(x[0], x[0]), 2)) }},
 	{"PadCol", []Shape{s31}, -1, 1, func(x []*Node) *Node { return Sin(PadCol(x[0], 1, 3)) }},
+	{"Reshape", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Sin(MatMul(Reshape(Square(x[0]), 2, 6), Reshape(x[0], 6, 2))) }},
 	{"Broadcast", []Shape{s14}, -1, 1, func(x []*Node) *Node { return Sin(Broadcast(Square(x[0]), s34)) }},
 	{"Chain", []Shape{s34, s14}, -1, 1, func(x []*Node) *Node {
 		return Softplus(Mul(Tanh(Add(x[0], x[1])), Sigmoid(Sub(x[0], x[1]))))

@@ -302,7 +302,7 @@ func (p *Program) eval(n *Node) {
 		for i, ai := range a[:len(y)] {
 			y[i] = softplus(ai)
 		}
-	case OpStopGradient:
+	case OpStopGradient, OpReshape:
 		copy(y, a)
 	case OpSum:
 		s := 0.0

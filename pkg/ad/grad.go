@@ -52,6 +52,16 @@ func JacobianRows(r *Node, params ...*Node) []*Node {
 		}
 	}
 	n := r.shape.Rows
+	if n == 1 {
+		// One point: its Jacobian row is the gradient. (With one row a
+		// broadcast is the identity, so parameters may enter any op.)
+		gs := Grad(r, params...)
+		out := make([]*Node, len(params))
+		for k, p := range params {
+			out[k] = Reshape(gs[k], 1, p.shape.Size())
+		}
+		return out
+	}
 	_, rows := backprop(r, r.g.Fill(n, 1, 1), params, true)
 	out := make([]*Node, len(params))
 	for k, p := range params {

@@ -37,6 +37,7 @@ const (
 	OpPadCol    // Nx1 -> NxK with the value in column j, zeros elsewhere
 	OpRowOuter  // row-wise outer product: (NxK, NxM) -> Nx(K*M)
 	OpStopGradient
+	OpReshape // same row-major data, another shape
 	numOps
 )
 
@@ -44,7 +45,7 @@ var opNames = [numOps]string{
 	"Input", "Param", "Fill", "Add", "Sub", "Mul", "Div", "Scale", "AddConst",
 	"Square", "Pow", "Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid",
 	"Softplus", "Sum", "SumRows", "SumCols", "MatMul", "MatMulT", "MatTMul",
-	"Broadcast", "SliceCol", "PadCol", "RowOuter", "StopGradient",
+	"Broadcast", "SliceCol", "PadCol", "RowOuter", "StopGradient", "Reshape",
 }
 
 func (o Op) String() string {
@@ -310,4 +311,18 @@ func RowOuter(a, b *Node) *Node {
 		panic(fmt.Sprintf("ad: RowOuter: %s and %s", a.shape, b.shape))
 	}
 	return a.g.node(OpRowOuter, Shape{a.shape.Rows, a.shape.Cols * b.shape.Cols}, 0, 0, a, b)
+}
+
+// Reshape returns a with the same row-major data seen as rows x cols.
+func Reshape(a *Node, rows, cols int) *Node {
+	if rows*cols != a.shape.Size() {
+		panic(fmt.Sprintf("ad: Reshape: %s into %dx%d", a.shape, rows, cols))
+	}
+	if a.shape == (Shape{rows, cols}) {
+		return a
+	}
+	if a.op == OpFill {
+		return a.g.Fill(rows, cols, a.f)
+	}
+	return a.g.node(OpReshape, Shape{rows, cols}, 0, 0, a)
 }

@@ -88,6 +88,8 @@ func init() {
 		OpPadCol: {vjp: func(y, v *Node) []*Node { return []*Node{SliceCol(v, y.i)} }},
 		// F[n, i*M+j] = a[n,i] b[n,j] -> sum_j v[n,i*M+j] b[n,j], sum_i v[n,i*M+j] a[n,i]
 		OpRowOuter: {vjp: nil}, // only built inside JacobianRows, never differentiated
+		// F = a seen in another shape -> v in a's shape
+		OpReshape: {vjp: func(y, v *Node) []*Node { return []*Node{Reshape(v, y.in[0].shape.Rows, y.in[0].shape.Cols)} }},
 		// F = a, no derivative flows
 		OpStopGradient: {vjp: func(y, v *Node) []*Node { return []*Node{nil} }},
 	}

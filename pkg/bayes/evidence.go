@@ -58,10 +58,17 @@ type Laplace struct {
 	LogEvidence float64 // LogP + sum ln sigma + Comb; valid only when OccamOK
 }
 
-// ErrNotPositiveDefinite reports that A could not be factorized.
-type ErrNotPositiveDefinite struct{ MinDiag float64 }
+// ErrNotPositiveDefinite reports that A could not be factorized, or holds a
+// NaN or an infinity (NonFinite; MinDiag is then the offending value).
+type ErrNotPositiveDefinite struct {
+	MinDiag   float64
+	NonFinite bool
+}
 
 func (e ErrNotPositiveDefinite) Error() string {
+	if e.NonFinite {
+		return fmt.Sprintf("A = sum beta H + diag(alpha) holds a non-finite entry (%v)", e.MinDiag)
+	}
 	return fmt.Sprintf("A = sum beta H + diag(alpha) is not positive definite (min diagonal %.3g)", e.MinDiag)
 }
 
@@ -102,18 +109,23 @@ func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
 	}
 	a := mat.NewSymDense(P, nil)
 	BuildA(c, alpha, beta, a)
+	for _, v := range a.RawSymmetric().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, ErrNotPositiveDefinite{MinDiag: v, NonFinite: true}
+		}
+	}
 	l := &Laplace{Alpha: append([]float64(nil), alpha...), Beta: append([]float64(nil), beta...)}
 	if ok := l.Chol.Factorize(a); !ok {
 		minDiag := math.Inf(1)
 		for i := 0; i < P; i++ {
 			minDiag = math.Min(minDiag, a.At(i, i))
 		}
-		return nil, ErrNotPositiveDefinite{minDiag}
+		return nil, ErrNotPositiveDefinite{MinDiag: minDiag}
 	}
 	l.LogDetA = l.Chol.LogDet()
 	l.AInv = mat.NewSymDense(P, nil)
 	if err := l.Chol.InverseTo(l.AInv); err != nil {
-		return nil, ErrNotPositiveDefinite{math.NaN()}
+		return nil, ErrNotPositiveDefinite{MinDiag: math.NaN()}
 	}
 	ainv := l.AInv.RawSymmetric().Data // upper triangle valid, stride P
 	at := func(r, col int) float64 {

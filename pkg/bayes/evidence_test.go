@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // randomCurvature returns a curvature with PSD data Hessians H_t = J_t^T J_t.
@@ -179,5 +181,32 @@ func TestNotPositiveDefinite(t *testing.T) {
 	_, err := NewLaplace(c, []float64{1}, []float64{1})
 	if _, ok := err.(ErrNotPositiveDefinite); !ok {
 		t.Fatalf("got %v, want ErrNotPositiveDefinite", err)
+	}
+	c.H[0][3] = math.NaN()
+	c.H[0][0] = 5
+	_, err = NewLaplace(c, []float64{1}, []float64{1})
+	if e, ok := err.(ErrNotPositiveDefinite); !ok || !e.NonFinite {
+		t.Fatalf("NaN in H: got %v, want a non-finite ErrNotPositiveDefinite", err)
+	}
+}
+
+// Predictions at one point equal those at the same point within a batch
+// (one point used to trip the per-row Jacobian: a broadcast of one row is
+// the identity).
+func TestPredictOnePoint(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(p, Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := [][]float64{{0.3, 0.4}, {0.7, 0.1}}
+	m2, s2 := f.Predict(pts)
+	m1, s1 := f.Predict(pts[:1])
+	if m1[0] != m2[0] || !scalar.EqualWithinAbsOrRel(s1[0], s2[0], 1e-12, 1e-9) {
+		t.Errorf("one point: mean %g sigma %g, in a batch: mean %g sigma %g", m1[0], s1[0], m2[0], s2[0])
 	}
 }
