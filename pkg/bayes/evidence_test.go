@@ -119,7 +119,6 @@ func TestEHypGradientAndOccam(t *testing.T) {
 	}
 }
 
-
 // Iterating MacKay's updates at fixed curvature converges to a stationary
 // point of E_hyp.
 func TestMacKayFixedPoint(t *testing.T) {
