@@ -14,11 +14,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	rpt "github.com/evidence-pinn/bpinn/pkg/report"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
-const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [--workers W] [--seed-base B]
+const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [--workers W] [--seed-base B] [--recipe R]
 
 Runs every study of the paper, one after another, each with a progress bar
 on stderr (plain lines when stderr is not a terminal):
@@ -40,10 +41,12 @@ and times; DIR/figures/*.png are the static figures, DIR/results.md the
 tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, HMC 4 chains x 15000 samples: about 1200 fits; on 2 idle
-cores roughly 40-60 minutes, Burgers (16 s a fit on one core) is most of it.
---quick: 10 fits per study, epochs cut 4x, 6 fits per size, HMC 2 chains x
-2000 samples: a few minutes on 2 cores.
+size in the scan, HMC 4 chains x 15000 samples: 820 fits. Burgers (16 s a
+fit on one idle core) is most of it: about 20 minutes on 2 idle cores, about
+an hour on 2 cores shared at load 8-9 (measured: hmc 45 s, heat 38 s, wave
+253 s, wave-full 246 s, burgers 40 s a fit).
+--quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
+HMC 2 chains x 4000 samples: about 2 minutes on 2 idle cores.
 
 flags:
   --quick          the short run (make reproduce)
@@ -51,6 +54,9 @@ flags:
                    out/quick with --quick)
   --workers W      concurrent fits (default 0: one per core)
   --seed-base B    fit i of every study has seed B + i (default 1)
+  --recipe R       tuned (the default of bayes.Settings: the paper's schedule,
+                   then an L-BFGS polish and MacKay rounds) or paper (the
+                   paper's schedule alone)
 
 exit status: 0 every study ran, 1 a study failed (the report is still
 written, with a section naming what failed and why) or an I/O error,
@@ -65,6 +71,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "")
 	base := seedFlag{1}
 	fs.Var(&base, "seed-base", "")
+	recipe := choice{"", []string{bayes.RecipeTuned, bayes.RecipePaper}}
+	fs.Var(&recipe, "recipe", "")
 	failStudy := fs.String("fail-study", "", "") // test only: this study panics
 	only := fs.String("only", "", "")            // test only: comma-separated studies
 	pos, err := parseArgs(fs, args)
@@ -84,6 +92,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		plan = rpt.Tiny()
 	case *quick:
 		plan = rpt.Quick()
+	}
+	if recipe.v != "" {
+		plan.Recipe = recipe.v
 	}
 	if *out == "" {
 		*out = filepath.Join("out", plan.Name)

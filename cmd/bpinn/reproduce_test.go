@@ -127,6 +127,8 @@ func TestReproduceBadInput(t *testing.T) {
 		{"unknown flag", []string{"--fits", "3"}, "flag provided but not defined"},
 		{"argument", []string{"heat"}, `unexpected argument "heat"`},
 		{"unknown study", []string{"--tiny", "--only", "heat,nope", "--out", dir}, `unknown study "nope"`},
+		{"unknown recipe", []string{"--recipe", "best", "--out", dir}, `"best": use tuned or paper`},
+		{"unknown failing study", []string{"--fail-study", "nope", "--out", dir}, `unknown study "nope"`},
 	} {
 		code, out, errOut := cli(t, append([]string{"reproduce"}, c.args...)...)
 		if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {

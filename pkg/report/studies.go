@@ -46,6 +46,9 @@ type Plan struct {
 	// heat), ScanFits the fits per count.
 	ScanHidden []int
 	ScanFits   int
+	// Recipe is bayes.Settings.Recipe of every fit: "" is the toolkit's
+	// default (tuned), bayes.RecipePaper the paper's schedule alone.
+	Recipe string
 	// HMC are the sampler settings of the Laplace-vs-HMC study; the zero
 	// value is the paper's run (4 chains x 15000 samples, 1000 burn-in).
 	HMC bayes.HMCSettings
@@ -57,18 +60,19 @@ func Full() Plan {
 	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20}
 }
 
-// Quick is a run of a few minutes on 2 cores: 16 fits per study, epochs and
-// hyper start cut 2x, HMC 2 chains x 4000 samples after 1000 burn-in, 8
+// Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
+// hyper start cut 2x, HMC 2 chains x 4000 samples after 1000 burn-in, 6
 // fits per scanned size.
 func Quick() Plan {
-	return Plan{Name: "quick", Fits: 16, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 8,
+	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6,
 		HMC: bayes.HMCSettings{Chains: 2, Samples: 4000, BurnIn: 1000}}
 }
 
 // Tiny is for tests: every study and figure in a few seconds, numbers
-// meaningless (3 fits, 1% of the epochs, a short HMC).
+// meaningless (3 fits, 1% of the epochs, the paper's recipe without the
+// L-BFGS polish, a short HMC).
 func Tiny() Plan {
-	return Plan{Name: "tiny", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3,
+	return Plan{Name: "tiny", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3, Recipe: bayes.RecipePaper,
 		HMC: bayes.HMCSettings{Chains: 1, Samples: 100, BurnIn: 40, Leapfrog: 10}}
 }
 
@@ -124,8 +128,10 @@ type Study struct {
 	Title   string
 	Problem string         // pde.New name
 	Base    bayes.Settings // the settings of every fit, Seed (and for the scan Hidden) aside
-	Seeds   []uint64
-	Fits    []FitRecord // finished fits, sorted by seed
+	// Resolved is Base resolved for the problem (the defaults filled in).
+	Resolved bayes.Settings
+	Seeds    []uint64
+	Fits     []FitRecord // finished fits, sorted by seed
 	// Best is the fit of highest log evidence (nil if none has one); its
 	// figures are the study's.
 	Best *bayes.Fit
@@ -250,9 +256,10 @@ func runStudy(st *Study, cfg *Config) (err error) {
 	}
 	// The paper's schedule, scaled.
 	d := p.Defaults
+	st.Base.Recipe = cfg.Recipe
 	st.Base.Epochs = max(1, int(math.Round(float64(d.Epochs)*cfg.EpochScale)))
 	st.Base.HyperStart = max(1, int(math.Round(float64(d.HyperStart)*cfg.EpochScale)))
-	if _, err := st.Base.Resolve(p); err != nil {
+	if st.Resolved, err = st.Base.Resolve(p); err != nil {
 		return err
 	}
 	total := len(st.Seeds)

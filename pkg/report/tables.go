@@ -313,13 +313,10 @@ func (r *Report) table3() Table {
 // settingsTable lists what each study ran and how long it took.
 func (r *Report) settingsTable() Table {
 	t := Table{ID: "settings", Caption: "Settings, seeds and time of each study",
-		Head: []string{"study", "problem", "fits", "seeds", "hidden", "epochs", "hyper start / every", "alphas / betas", "status", "time [s]"}}
+		Head: []string{"study", "problem", "fits", "seeds", "hidden", "epochs", "hyper start / every", "alphas / betas", "recipe", "status", "time [s]"}}
 	for _, st := range r.Studies {
-		s := st.Base
-		hidden := "paper's"
-		if st.Best != nil {
-			hidden = fmt.Sprint(st.Best.Settings.Hidden)
-		}
+		s := st.Resolved
+		hidden := fmt.Sprint(s.Hidden)
 		if st.Name == "scan" {
 			hidden = fmt.Sprint(r.Config.ScanHidden)
 		}
@@ -327,25 +324,29 @@ func (r *Report) settingsTable() Table {
 		if len(st.Seeds) > 0 {
 			seeds = fmt.Sprintf("%d-%d", st.Seeds[0], st.Seeds[len(st.Seeds)-1])
 		}
-		modes := "fixed 0.05 / 1"
-		if !s.Fixed {
-			modes = "problem's"
-			if st.Best != nil {
-				modes = st.Best.Settings.AlphaMode + " / " + st.Best.Settings.BetaMode
-			}
+		modes := s.AlphaMode + " / " + s.BetaMode
+		if s.Fixed {
+			modes = fmt.Sprintf("fixed %g / %g", s.FixedAlpha, s.FixedBeta)
+		}
+		recipe := s.Recipe
+		if s.Polish {
+			recipe += ", L-BFGS polish"
+		}
+		if s.FinalHyper > 0 && !s.Fixed {
+			recipe += fmt.Sprintf(", %d final MacKay rounds", s.FinalHyper)
 		}
 		status := "ok"
 		if st.Err != nil {
 			status = "FAILED"
 		}
 		t.Rows = append(t.Rows, []Cell{txt(st.Name), txt(st.Problem), integer(len(st.Fits)), txt(seeds), txt(hidden),
-			integer(s.Epochs), txt(fmt.Sprintf("%d / 25", s.HyperStart)), txt(modes), txt(status), num(st.Seconds, 4)})
+			integer(s.Epochs), txt(fmt.Sprintf("%d / %d", s.HyperStart, s.HyperEvery)), txt(modes), txt(recipe), txt(status), num(st.Seconds, 4)})
 	}
 	hs := r.Config.HMC
-	t.Note = fmt.Sprintf("Plan %q: %d fits per study, epochs x %g of the paper's, data seed %d, seeds from %d, %s at once; HMC chains %s, samples %s, burn-in %s (0: the paper's 4, 15000, 1000). "+
-		"Every fit: Adam LR 1e-3, alpha0 0.01, beta0 1, Gauss-Newton Hessian, hyperparameter Adam step every 25 epochs (bayes.Settings defaults). Total %.0f s.",
+	t.Note = fmt.Sprintf("Plan %q: %d fits per study, epochs x %g of the paper's, data seed %d, seeds from %d, %s at once; HMC chains %d, samples %d, burn-in %d (0: the paper's 4, 15000, 1000). "+
+		"Every fit: the bayes.Settings defaults otherwise (Adam LR 1e-3, alpha0 0.01, beta0 1, Gauss-Newton Hessian). Total %.0f s.",
 		r.Config.Name, r.Config.Fits, r.Config.EpochScale, r.Config.DataSeed, r.Config.SeedBase, workersText(r.Config.Workers),
-		fmt.Sprint(hs.Chains), fmt.Sprint(hs.Samples), fmt.Sprint(hs.BurnIn), r.Seconds)
+		hs.Chains, hs.Samples, hs.BurnIn, r.Seconds)
 	return t
 }
 
