@@ -129,8 +129,9 @@ func (p *Problem) NumPoints() int {
 	return n
 }
 
-// Grid returns an n x n (or n points in 1-D) grid over the domain, with the
-// exact solution at each point (nil if the problem has none).
+// Grid returns a grid over the domain with the exact solution at each point
+// (nil if the problem has none): n points in 1-D, n x n in 2-D, and in 3-D
+// m x m x m with m = round(n^(2/3)), about as many points as in 2-D.
 func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 	switch p.Dim() {
 	case 1:
@@ -143,8 +144,17 @@ func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 				pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], k, n), lerp(p.Lo[1], p.Hi[1], i, n)})
 			}
 		}
+	case 3:
+		m := max(2, int(math.Round(math.Pow(float64(n), 2.0/3))))
+		for i := 0; i < m; i++ {
+			for j := 0; j < m; j++ {
+				for k := 0; k < m; k++ {
+					pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], k, m), lerp(p.Lo[1], p.Hi[1], j, m), lerp(p.Lo[2], p.Hi[2], i, m)})
+				}
+			}
+		}
 	default:
-		panic(fmt.Sprintf("pde: Grid: %d inputs; grids are for 1 or 2 inputs", p.Dim()))
+		panic(fmt.Sprintf("pde: Grid: %d inputs; a problem has 1 to 3 inputs", p.Dim()))
 	}
 	if p.Exact != nil {
 		exact = make([]float64, len(pts))

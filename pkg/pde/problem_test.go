@@ -1,0 +1,63 @@
+package pde
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+)
+
+// A user-defined 3-input problem: u = x y z on the unit cube, Laplace
+// residual, validated and gridded.
+func TestUserProblem3D(t *testing.T) {
+	t.Parallel()
+	p := &Problem{
+		Name: "laplace-3d", Inputs: []string{"x", "y", "z"}, Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 1},
+		Terms: []Term{{Name: "pde", Group: "pde", Points: [][]float64{{0.5, 0.5, 0.5}, {0.1, 0.2, 0.3}},
+			Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
+				return ad.Add(ad.Add(j.D2(0, 0), j.D2(1, 1)), j.D2(2, 2))
+			}}},
+		Exact: func(x []float64) float64 { return x[0] * x[1] * x[2] },
+	}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	pts, exact := p.Grid(100)
+	if m := int(math.Round(math.Cbrt(float64(len(pts))))); m != 22 || len(exact) != len(pts) {
+		t.Errorf("3-D grid of %d points (%d exact), want 22^3", len(pts), len(exact))
+	}
+	last := pts[len(pts)-1]
+	if last[0] != 1 || last[1] != 1 || last[2] != 1 || exact[len(exact)-1] != 1 {
+		t.Errorf("grid ends at %v (exact %g), want the corner (1,1,1)", last, exact[len(exact)-1])
+	}
+}
+
+func TestValidateErrors(t *testing.T) {
+	t.Parallel()
+	base := func() *Problem { return Heat(Options{}) }
+	cases := []struct {
+		name string
+		edit func(p *Problem)
+		want string
+	}{
+		{"no terms", func(p *Problem) { p.Terms = nil }, "no loss terms"},
+		{"empty points", func(p *Problem) { p.Terms[0].Points = nil }, "no points"},
+		{"outside", func(p *Problem) { p.Terms[0].Points[0] = []float64{2, 0.5} }, "outside"},
+		{"dimension", func(p *Problem) { p.Terms[0].Points[0] = []float64{0.5} }, "coordinates"},
+		{"targets", func(p *Problem) { p.Terms[1].Target = p.Terms[1].Target[:3] }, "targets for"},
+		{"nan target", func(p *Problem) { p.Terms[1].Target[0] = math.NaN() }, "target 0"},
+		{"domain", func(p *Problem) { p.Hi[0] = p.Lo[0] }, "Lo < Hi"},
+		{"residual", func(p *Problem) { p.Terms[0].Residual = nil }, "no Residual"},
+	}
+	for _, c := range cases {
+		p := base()
+		c.edit(p)
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	if err := base().Validate(); err != nil {
+		t.Errorf("heat does not validate: %v", err)
+	}
+}
