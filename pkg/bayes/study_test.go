@@ -18,7 +18,16 @@ package bayes
 // BPINN_STUDY_ALPHA0, BPINN_STUDY_BETA0, BPINN_STUDY_EPOCHS,
 // BPINN_STUDY_FINAL (Settings.FinalHyper), BPINN_STUDY_DECAY (Settings.LRDecay),
 // BPINN_STUDY_FIXEDALPHA, BPINN_STUDY_FIXEDBETA,
+// BPINN_STUDY_RECIPE (tuned|paper), BPINN_STUDY_HIDDEN (e.g. 16,16),
+// BPINN_STUDY_HYPERSTART, BPINN_STUDY_UNTIE (Settings.UntieAt),
+// BPINN_STUDY_POLISHITER (L-BFGS iterations per polish of the tuned recipe,
+// instead of nn.Polish's default 2000),
 // BPINN_STUDY_OUT (a JSONL file, one line per fit).
+//
+// Every record carries, besides rel L2 and the 2-sigma coverage, the mean
+// absolute error on the grid and the quantiles of |u - u*| / sigma over the
+// grid (ratio_q50/q90/q95): a calibrated Gaussian band has q95 = 1.96; the
+// factor by which sigma would have to grow to cover 95 % is q95 / 1.96.
 
 import (
 	"encoding/json"
@@ -31,7 +40,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -54,6 +65,97 @@ type studyRecord struct {
 	OccamBad    int       `json:"occam_bad"`
 	Rejected    int       `json:"rejected"`
 	Seconds     float64   `json:"seconds"`
+	Hidden      []int     `json:"hidden"`
+	Recipe      string    `json:"recipe"`
+	MeanAbs     float64   `json:"mean_abs"`  // mean |u - u*| on the grid
+	RatioQ50    float64   `json:"ratio_q50"` // quantiles of |u - u*| / sigma on the grid
+	RatioQ90    float64   `json:"ratio_q90"`
+	RatioQ95    float64   `json:"ratio_q95"`
+	PolishIter  int       `json:"polish_iter,omitempty"`
+	// Per beta group: 1/sqrt(beta) (the noise level the evidence assigns),
+	// the rms residual at the training points, and the rms residual of the
+	// same network at fresh points of the same kinds (data seed + 1000).
+	NoiseStd   []float64 `json:"noise_std"`
+	TrainRMS   []float64 `json:"train_rms"`
+	HeldOutRMS []float64 `json:"heldout_rms"`
+}
+
+// residualRMS returns, per beta group, the rms residual of f's network on
+// the training points and on fresh points (data seed o.DataSeed + 1000).
+func residualRMS(f *Fit, problem string, o pde.Options) (train, held []float64) {
+	rms := func(m *Model) []float64 {
+		ed := make([]float64, len(f.Beta))
+		m.DataLoss(f.Beta, ed, make([]float64, m.NumWeights()))
+		out := make([]float64, len(ed))
+		for k := range ed {
+			out[k] = math.Sqrt(2 * ed[k] / float64(m.N[k]))
+		}
+		return out
+	}
+	train = rms(f.Model)
+	o.DataSeed = max(o.DataSeed, 1) + 1000
+	p2, err := pde.New(problem, o)
+	if err != nil {
+		return train, nil
+	}
+	m2, err := NewModel(p2, f.Model.Net, f.Settings.AlphaMode, f.Settings.BetaMode)
+	if err != nil {
+		return train, nil
+	}
+	return train, rms(m2)
+}
+
+// trainStudy is Train, except that with polishIter > 0 the tuned recipe's
+// polishes run up to polishIter L-BFGS iterations each (nn.Polish's default
+// is 2000): the Adam phase runs with the same tying, then polish, then
+// FinalHyper rounds of MacKay's fixed point each followed by a polish.
+func trainStudy(p *pde.Problem, s Settings, polishIter int) (*Fit, error) {
+	if polishIter <= 0 {
+		return Train(p, s)
+	}
+	r, err := s.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	if r.Recipe != RecipeTuned && !r.Polish {
+		return Train(p, s)
+	}
+	adam := r
+	adam.Recipe, adam.Polish, adam.FinalHyper = RecipePaper, false, 0
+	f, err := Train(p, adam)
+	if err != nil || f.Status != StatusOK {
+		return f, err
+	}
+	f.Settings = r
+	f.Laplace = nil
+	t0 := f.Seconds
+	start := nowSeconds()
+	ps := &nn.PolishSettings{MaxIter: polishIter}
+	polish := func() {
+		res, err := nn.Polish(f.Model.Net.W, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)
+		if f.Polish == nil {
+			f.Polish = &res
+		} else {
+			f.Polish.F, f.Polish.Status = res.F, res.Status
+			f.Polish.Iterations += res.Iterations
+			f.Polish.Evals += res.Evals
+		}
+		if err != nil {
+			f.Status, f.Reason = StatusPolishFailed, err.Error()
+		}
+	}
+	polish()
+	if !r.Fixed {
+		for round := 0; round < r.FinalHyper && f.Status == StatusOK; round++ {
+			if !f.finalHyperStep() {
+				break
+			}
+			polish()
+		}
+	}
+	f.finish()
+	f.Seconds = t0 + nowSeconds() - start
+	return f, nil
 }
 
 func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyRecord {
@@ -61,11 +163,13 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(p, s)
+	f, err := trainStudy(p, s, envInt(t, "BPINN_STUDY_POLISHITER", 0))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := studyRecord{Problem: problem, Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason,
+		Hidden: f.Settings.Hidden, Recipe: f.Settings.Recipe, PolishIter: envInt(t, "BPINN_STUDY_POLISHITER", 0),
+		MeanAbs: math.NaN(), RatioQ50: math.NaN(), RatioQ90: math.NaN(), RatioQ95: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, Steps: f.Hyper.Steps, NotPD: f.Hyper.NotPD,
 		OccamBad: f.Hyper.OccamBad, Rejected: f.Hyper.Rejected, Seconds: f.Seconds,
 		LogEvidence: math.NaN(), LogP: math.NaN(), RelL2: math.NaN(), MSE: math.NaN(), Coverage: math.NaN()}
@@ -81,9 +185,53 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 			if f.Laplace != nil {
 				r.Coverage = e.Coverage2S
 			}
+			r.MeanAbs, r.RatioQ50, r.RatioQ90, r.RatioQ95 = gridRatios(f, 100)
+			r.TrainRMS, r.HeldOutRMS = residualRMS(f, problem, o)
+			for _, b := range f.Beta {
+				r.NoiseStd = append(r.NoiseStd, 1/math.Sqrt(b))
+			}
 		}
 	}
 	return r
+}
+
+// gridRatios returns the mean |u - u*| on the n x n grid and the 50, 90 and
+// 95 % quantiles of |u - u*| / sigma (NaN without a Laplace approximation).
+func gridRatios(f *Fit, n int) (meanAbs, q50, q90, q95 float64) {
+	pts, exact := f.Model.Problem.Grid(n)
+	mean, sigma := f.Predict(pts)
+	var ratios []float64
+	for i, u := range mean {
+		d := math.Abs(u - exact[i])
+		meanAbs += d / float64(len(mean))
+		if sigma != nil && sigma[i] > 0 {
+			ratios = append(ratios, d/sigma[i])
+		}
+	}
+	if len(ratios) == 0 {
+		return meanAbs, math.NaN(), math.NaN(), math.NaN()
+	}
+	sort.Float64s(ratios)
+	q := func(p float64) float64 { return ratios[int(p*float64(len(ratios)-1))] }
+	return meanAbs, q(0.5), q(0.9), q(0.95)
+}
+
+func nowSeconds() float64 { return float64(time.Now().UnixNano()) / 1e9 }
+
+func envInts(t testing.TB, k string) []int {
+	v := os.Getenv(k)
+	if v == "" {
+		return nil
+	}
+	var xs []int
+	for _, f := range strings.Split(v, ",") {
+		x, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			t.Fatalf("%s=%q: %v", k, v, err)
+		}
+		xs = append(xs, x)
+	}
+	return xs
 }
 
 func envFloat(t testing.TB, k string) float64 {
@@ -126,6 +274,10 @@ func studySettings(t testing.TB) (Settings, pde.Options) {
 		LRDecay:    envFloat(t, "BPINN_STUDY_DECAY"),
 		FixedAlpha: envFloat(t, "BPINN_STUDY_FIXEDALPHA"),
 		FixedBeta:  envFloat(t, "BPINN_STUDY_FIXEDBETA"),
+		Recipe:     os.Getenv("BPINN_STUDY_RECIPE"),
+		Hidden:     envInts(t, "BPINN_STUDY_HIDDEN"),
+		HyperStart: envInt(t, "BPINN_STUDY_HYPERSTART", 0),
+		UntieAt:    envInt(t, "BPINN_STUDY_UNTIE", 0),
 	}
 	o := pde.Options{NoiseIsVariance: os.Getenv("BPINN_STUDY_NOISEVAR") == "1"}
 	return s, o
@@ -251,6 +403,10 @@ func jsonSafe(r studyRecord) studyRecord {
 	fix(&r.RelL2)
 	fix(&r.MSE)
 	fix(&r.Coverage)
+	fix(&r.MeanAbs)
+	fix(&r.RatioQ50)
+	fix(&r.RatioQ90)
+	fix(&r.RatioQ95)
 	return r
 }
 
