@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/optimize"
 )
@@ -41,17 +42,16 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 	if d.MaxIter < 0 || d.Store < 0 || d.GradTol < 0 {
 		return PolishResult{}, fmt.Errorf("polish settings %+v: values must be non-negative", d)
 	}
-	grad := make([]float64, len(w))
 	w0 := append([]float64(nil), w...)
-	f0 := f(w, grad)
+	// gonum asks for the value and the gradient at a point in two calls; f
+	// computes both at once, so the last point's are kept and reused.
+	c := evalCache{f: f, w: w, x: make([]float64, len(w)), grad: make([]float64, len(w))}
+	f0 := c.at(w0)
 	p := optimize.Problem{
-		Func: func(x []float64) float64 {
-			copy(w, x)
-			return f(w, grad)
-		},
+		Func: c.at,
 		Grad: func(g, x []float64) {
-			copy(w, x)
-			f(w, g)
+			c.at(x)
+			copy(g, c.grad)
 		},
 	}
 	res, err := optimize.Minimize(p, append([]float64(nil), w0...), &optimize.Settings{
@@ -73,4 +73,26 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 		return r, fmt.Errorf("L-BFGS: %v", err)
 	}
 	return r, nil
+}
+
+// evalCache evaluates f at x (copied into w first) unless x is the point of
+// the previous evaluation.
+type evalCache struct {
+	f     func(w, grad []float64) float64
+	w     []float64
+	x     []float64 // last point evaluated
+	grad  []float64 // gradient at x
+	value float64
+	valid bool
+}
+
+func (c *evalCache) at(x []float64) float64 {
+	if c.valid && slices.Equal(x, c.x) {
+		return c.value
+	}
+	copy(c.w, x)
+	copy(c.x, x)
+	c.value = c.f(c.w, c.grad)
+	c.valid = true
+	return c.value
 }
