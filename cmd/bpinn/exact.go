@@ -46,20 +46,13 @@ func cmdExactFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 }
 
 func exactOrders() string {
-	var b strings.Builder
-	b.WriteString("input order and domain of each problem:\n")
-	for _, n := range pde.Names() {
-		p, err := pde.New(n, pde.Options{})
-		if err != nil {
-			continue
-		}
+	return describeProblems("input order and domain of each problem:\n", func(n string, p *pde.Problem) string {
 		var dom []string
 		for i, in := range p.Inputs {
 			dom = append(dom, fmt.Sprintf("%s in [%g, %g]", in, p.Lo[i], p.Hi[i]))
 		}
-		fmt.Fprintf(&b, "  %-10s %-6s (%s)\n", n, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
-	}
-	return b.String()
+		return fmt.Sprintf("  %-10s %-6s (%s)\n", n, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
+	})
 }
 
 func runExact(pos []string, kappa posFloat, in io.Reader, out io.Writer) error {

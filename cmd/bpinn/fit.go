@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -77,7 +78,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string) (*bayes.R
 		if err != nil {
 			return nil, err
 		}
-		if err := writeAtomic(jsonPath, append(b, '\n')); err != nil {
+		if err := atomicfile.Write(jsonPath, append(b, '\n')); err != nil {
 			return nil, err
 		}
 	}

@@ -36,52 +36,44 @@ func report(stderr io.Writer, cmd string, err error) int {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// posInt is an int flag that must be positive when given; set says whether
-// it was given (zero means "the problem's default" in bayes.Settings).
-type posInt struct {
-	v   int
+// positive is a number flag that must be positive (and finite) when given;
+// set says whether it was given (zero means "the problem's default" in
+// bayes.Settings).
+type positive[T int | float64] struct {
+	v   T
 	set bool
 }
 
-func (p *posInt) String() string {
+type (
+	posInt   = positive[int]
+	posFloat = positive[float64]
+)
+
+func (p *positive[T]) String() string {
 	if p == nil || !p.set {
 		return ""
 	}
-	return strconv.Itoa(p.v)
+	return fmt.Sprint(p.v) // the shortest form that reads back exactly
 }
 
-func (p *posInt) Set(s string) error {
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%q is not an integer", s)
+func (p *positive[T]) Set(s string) error {
+	var v T
+	switch v := any(&v).(type) {
+	case *int:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", s)
+		}
+		*v = n
+	case *float64:
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%q is not a finite number", s)
+		}
+		*v = x
 	}
 	if v <= 0 {
-		return fmt.Errorf("%d: must be positive", v)
-	}
-	p.v, p.set = v, true
-	return nil
-}
-
-// posFloat is a float flag that must be finite and positive when given.
-type posFloat struct {
-	v   float64
-	set bool
-}
-
-func (p *posFloat) String() string {
-	if p == nil || !p.set {
-		return ""
-	}
-	return strconv.FormatFloat(p.v, 'g', -1, 64)
-}
-
-func (p *posFloat) Set(s string) error {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%q is not a finite number", s)
-	}
-	if v <= 0 {
-		return fmt.Errorf("%g: must be positive", v)
+		return fmt.Errorf("%v: must be positive", v)
 	}
 	p.v, p.set = v, true
 	return nil
@@ -240,16 +232,24 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 
 // problemDefaults describes every problem's defaults for --help.
 func problemDefaults() string {
+	return describeProblems("problems and their defaults (the paper's settings):\n", func(n string, p *pde.Problem) string {
+		d := p.Defaults
+		return fmt.Sprintf("  %-10s inputs %-5s hidden %-5s epochs %d, hyper-start %d, hyper-every %d, alphas %s, betas %s\n",
+			n, strings.Join(p.Inputs, ","), intsComma(d.Hidden), d.Epochs, d.HyperStart, d.HyperEvery, d.AlphaMode, d.BetaMode)
+	})
+}
+
+// describeProblems returns header followed by line(name, problem) for every
+// problem of pde.Names, built with the default options.
+func describeProblems(header string, line func(name string, p *pde.Problem) string) string {
 	var b strings.Builder
-	b.WriteString("problems and their defaults (the paper's settings):\n")
+	b.WriteString(header)
 	for _, n := range pde.Names() {
 		p, err := pde.New(n, pde.Options{})
 		if err != nil {
 			continue
 		}
-		d := p.Defaults
-		fmt.Fprintf(&b, "  %-10s inputs %-5s hidden %-5s epochs %d, hyper-start %d, hyper-every %d, alphas %s, betas %s\n",
-			n, strings.Join(p.Inputs, ","), intsComma(d.Hidden), d.Epochs, d.HyperStart, d.HyperEvery, d.AlphaMode, d.BetaMode)
+		b.WriteString(line(n, p))
 	}
 	return b.String()
 }
@@ -312,39 +312,6 @@ func printUsage(w io.Writer, fs *flag.FlagSet, usageLine, text, footer string) {
 	if footer != "" {
 		fmt.Fprintf(w, "\n%s", footer)
 	}
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory, fsynced and renamed, so path is either old or complete.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil { // make the rename durable
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // checkWritable fails early, before any training, when path cannot be

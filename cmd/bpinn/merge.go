@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 )
 
@@ -71,7 +72,7 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 			}
 			data = append(data, line...)
 		}
-		if err := writeAtomic(out, data); err != nil {
+		if err := atomicfile.Write(out, data); err != nil {
 			return err
 		}
 	}

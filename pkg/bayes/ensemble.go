@@ -1,10 +1,14 @@
 package bayes
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // Ensemble runs fit(seed) for the given seeds on workers goroutines (0 means
@@ -35,6 +39,93 @@ func Ensemble[T any](seeds []uint64, workers int, fit func(seed uint64) T, done 
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// TrainEnsemble trains one fit of p per seed (s with its Seed set; s.Progress
+// is not used) on one goroutine per core and returns the fit of highest log
+// evidence, ties broken by the lower seed, or nil when no fit has a defined
+// one. Unless out is nil, each fit is appended to out as one JSON line
+// (NewResult on the paper's 100 x 100 grid, AppendResult) the moment it
+// ends, so an interrupted run keeps the fits that ended.
+//
+// progress, if not nil, is called as the fits run, never concurrently, with
+// the epochs run so far summed over the fits and the number of fits done; a
+// fit that ends (diverged or not) counts all its planned epochs, so the
+// last call has epochs = len(seeds) * the resolved s.Epochs.
+//
+// The error is the first of Train (invalid settings) or of writing out;
+// the fits running then finish, and nothing more is appended.
+func TrainEnsemble(p *pde.Problem, s Settings, seeds []uint64, out *os.File, progress func(epochs, fits int)) (*Fit, error) {
+	var (
+		mu          sync.Mutex // guards the counts, updated from every fit's goroutine
+		at          = make(map[uint64]int, len(seeds))
+		epochs, ran int
+	)
+	update := func(seed uint64, epoch int) { // mu is held
+		epochs += epoch - at[seed]
+		at[seed] = epoch
+		if progress != nil {
+			progress(epochs, ran)
+		}
+	}
+	type outcome struct {
+		f   *Fit
+		r   Result
+		err error
+	}
+	var (
+		best     *Fit
+		firstErr error
+	)
+	Ensemble(seeds, 0, func(seed uint64) outcome {
+		s := s
+		s.Seed = seed
+		s.Progress = func(epoch, _ int) {
+			mu.Lock()
+			defer mu.Unlock()
+			update(seed, epoch)
+		}
+		f, err := Train(p, s)
+		if err != nil {
+			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
+		}
+		o := outcome{f: f}
+		if out != nil {
+			o.r = NewResult(f, 100)
+		}
+		return o
+	}, func(seed uint64, o outcome) {
+		if o.err == nil && out != nil && firstErr == nil {
+			o.err = AppendResult(out, o.r)
+		}
+		if o.err != nil && firstErr == nil {
+			firstErr = o.err
+		}
+		if l := o.f.laplaceOK(); o.err == nil && l != nil {
+			if b := best; b == nil || l.LogEvidence > b.Laplace.LogEvidence ||
+				l.LogEvidence == b.Laplace.LogEvidence && seed < b.Settings.Seed {
+				best = o.f
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		ran++
+		planned := at[seed]
+		if o.f != nil {
+			planned = o.f.Settings.Epochs
+		}
+		update(seed, planned)
+	})
+	return best, firstErr
+}
+
+// laplaceOK returns the fit's Laplace approximation if its log evidence is
+// defined, else nil (for a nil fit too).
+func (f *Fit) laplaceOK() *Laplace {
+	if f == nil || f.Laplace == nil || !f.Laplace.OccamOK {
+		return nil
+	}
+	return f.Laplace
 }
 
 // Ranked is one ensemble member for ranking.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/figdata"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -24,9 +25,6 @@ type figureError struct {
 	ID  string
 	Err error
 }
-
-// sliceTimes are the times of the solution and error slices.
-var sliceTimes = []float64{0, 0.25, 0.5, 0.75, 1}
 
 // figures builds the figures of a study; a figure that cannot be drawn is
 // returned in errs and left out.
@@ -50,14 +48,14 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		if st.HMC != nil {
 			add("laplace-vs-hmc", "The best regression fit by evidence (Laplace, 2σ band) and HMC on the same posterior (alpha, beta fixed at the fit's values): the paper's Fig. 2.",
 				func() (viz.Chart, *viz.Figure, error) {
-					return both(viz.LaplaceVsHMCChart, viz.LaplaceVsHMC, hmcComparison(st), viz.Labels{})
+					return both(viz.LaplaceVsHMCChart, viz.LaplaceVsHMC, figdata.Comparison(st.Best.Model.Problem, st.HMC), viz.Labels{})
 				})
 		}
 		addEnsemble(add, st, logZ, relErr)
 	case "heat", "wave", "wave-full", "burgers":
 		if best != nil {
 			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
-				return both(viz.PointsChart, viz.Points, pointSets(best), viz.Labels{Title: st.Problem + ": training points"})
+				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Problem + ": training points"})
 			})
 		}
 		addEnsemble(add, st, logZ, relErr)
@@ -65,9 +63,9 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			break
 		}
 		add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (viz.Chart, *viz.Figure, error) {
-			return both(viz.TrainingChart, viz.Training, history(best), viz.Labels{Title: st.Problem + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
+			return both(viz.TrainingChart, viz.Training, figdata.History(best), viz.Labels{Title: st.Problem + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
 		})
-		ss := slicesOf(best)
+		ss := figdata.Slices(best) // the paper's five times
 		add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (viz.Chart, *viz.Figure, error) {
 			return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Problem + ": exact and predicted u"})
 		})
@@ -77,7 +75,8 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			})
 		}
 		add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (viz.Chart, *viz.Figure, error) {
-			return both(viz.HeatMapChart, viz.HeatMap, errorField(best, 60), viz.Labels{Title: st.Problem + ": |u_pred − u_true|", Z: "|error|"})
+			_, absErr := figdata.Fields(best, 60)
+			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Problem + ": |u_pred − u_true|", Z: "|error|"})
 		})
 	case "scan":
 		groups := map[int][]float64{}
@@ -162,112 +161,4 @@ func evidenceAndError(fits []FitRecord) (logZ, relErr []float64) {
 		}
 	}
 	return logZ, relErr
-}
-
-func hmcComparison(st *Study) viz.Comparison {
-	c := st.HMC
-	f := st.Best
-	var dx, dy []float64
-	for _, t := range f.Model.Problem.Terms {
-		for i, x := range t.Points {
-			dx, dy = append(dx, x[0]), append(dy, t.Target[i])
-		}
-	}
-	return viz.Comparison{DataX: dx, DataY: dy, X: c.X, True: c.Truth, Fits: []viz.Band{
-		{Name: "Laplace (evidence)", Mean: c.Laplace.Mean, Sigma: c.Laplace.Sigma},
-		{Name: "HMC", Mean: c.Sampled.Mean, Sigma: c.Sampled.Std},
-	}}
-}
-
-func pointSets(f *bayes.Fit) []viz.PointSet {
-	var sets []viz.PointSet
-	idx := map[string]int{}
-	for _, t := range f.Model.Problem.Terms {
-		i, ok := idx[t.Group]
-		if !ok {
-			i = len(sets)
-			idx[t.Group] = i
-			sets = append(sets, viz.PointSet{Name: t.Group})
-		}
-		for _, x := range t.Points {
-			sets[i].X, sets[i].Y = append(sets[i].X, x[0]), append(sets[i].Y, x[1])
-		}
-	}
-	return sets
-}
-
-func history(f *bayes.Fit) viz.History {
-	var h viz.History
-	h.ET.Name = "E_T"
-	h.EHyp.Name = "E_hyp"
-	h.Alpha = make([]viz.Series, len(f.Alpha))
-	h.Beta = make([]viz.Series, len(f.Beta))
-	if len(f.Alpha) > 1 { // one series takes viz's default name, α
-		for i, g := range f.Model.Alphas {
-			h.Alpha[i].Name = g.Name
-		}
-	}
-	if len(f.Beta) > 1 {
-		for i, n := range f.Model.BetaNames {
-			h.Beta[i].Name = n
-		}
-	}
-	for _, p := range f.History {
-		if !math.IsNaN(p.ET) && !math.IsInf(p.ET, 0) {
-			h.ET.Epochs, h.ET.Values = append(h.ET.Epochs, p.Epoch), append(h.ET.Values, p.ET)
-		}
-		if p.EHyp != 0 && !math.IsNaN(p.EHyp) && !math.IsInf(p.EHyp, 0) {
-			h.EHyp.Epochs, h.EHyp.Values = append(h.EHyp.Epochs, p.Epoch), append(h.EHyp.Values, p.EHyp)
-		}
-		for i, a := range p.Alpha {
-			h.Alpha[i].Epochs, h.Alpha[i].Values = append(h.Alpha[i].Epochs, p.Epoch), append(h.Alpha[i].Values, a)
-		}
-		for i, b := range p.Beta {
-			h.Beta[i].Epochs, h.Beta[i].Values = append(h.Beta[i].Epochs, p.Epoch), append(h.Beta[i].Values, b)
-		}
-	}
-	return h
-}
-
-// slicesOf returns the best fit's solution at sliceTimes on 101 points of x.
-func slicesOf(f *bayes.Fit) []viz.Slice {
-	p := f.Model.Problem
-	const n = 101
-	var out []viz.Slice
-	for _, t := range sliceTimes {
-		t = p.Lo[1] + t*(p.Hi[1]-p.Lo[1])
-		pts := make([][]float64, n)
-		xs := make([]float64, n)
-		exact := make([]float64, n)
-		for i := range pts {
-			x := p.Lo[0] + (p.Hi[0]-p.Lo[0])*float64(i)/float64(n-1)
-			pts[i], xs[i] = []float64{x, t}, x
-			exact[i] = p.Exact(pts[i])
-		}
-		mean, sigma := f.Predict(pts)
-		out = append(out, viz.Slice{T: t, X: xs, Exact: exact, Pred: mean, Sigma: sigma})
-	}
-	return out
-}
-
-// errorField returns |u - u*| of the fit on an n x n grid.
-func errorField(f *bayes.Fit, n int) viz.Field {
-	p := f.Model.Problem
-	fd := viz.Field{X: make([]float64, n), Y: make([]float64, n)}
-	for i := range n {
-		fd.X[i] = p.Lo[0] + (p.Hi[0]-p.Lo[0])*float64(i)/float64(n-1)
-		fd.Y[i] = p.Lo[1] + (p.Hi[1]-p.Lo[1])*float64(i)/float64(n-1)
-	}
-	pts := make([][]float64, 0, n*n)
-	for _, y := range fd.Y {
-		for _, x := range fd.X {
-			pts = append(pts, []float64{x, y})
-		}
-	}
-	mean, _ := f.Predict(pts)
-	fd.Z = make([]float64, len(pts))
-	for i, x := range pts {
-		fd.Z[i] = math.Abs(mean[i] - p.Exact(x))
-	}
-	return fd
 }

@@ -6,10 +6,10 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -61,7 +61,7 @@ func (pg *Page) Write(dir string) error {
 	for _, f := range pg.Figures {
 		b, err := viz.PNG(f.Static, 0, 0)
 		if err == nil {
-			err = writeAtomic(filepath.Join(figDir, f.ID+".png"), b)
+			err = atomicfile.Write(filepath.Join(figDir, f.ID+".png"), b)
 		}
 		if err != nil {
 			pg.Failures = append(pg.Failures, Failure{What: "PNG of figure " + f.ID, Why: err.Error()})
@@ -71,10 +71,10 @@ func (pg *Page) Write(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, "report.html"), page); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "report.html"), page); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, "results.md"), []byte(pg.Markdown()))
+	return atomicfile.Write(filepath.Join(dir, "results.md"), []byte(pg.Markdown()))
 }
 
 // Markdown returns the tables (and failures) as Markdown.
@@ -102,7 +102,7 @@ func firstLine(s string) string {
 
 // HTML returns report.html.
 func (pg *Page) HTML() ([]byte, error) {
-	js, err := viz.EChartsJS()
+	lib, err := viz.HTMLLibrary()
 	if err != nil {
 		return nil, err
 	}
@@ -132,22 +132,9 @@ func (pg *Page) HTML() ([]byte, error) {
 	var b bytes.Buffer
 	err = pageTemplate.Execute(&b, map[string]any{
 		"R": pg.Report, "Tables": pg.Tables, "Failures": pg.Failures, "Studies": studies,
-		"Library": template.HTML(libraryScript(js)), "Started": pg.Report.Started.Format(time.DateTime),
+		"Library": template.HTML(lib), "Started": pg.Report.Started.Format(time.DateTime),
 	})
 	return b.Bytes(), err
-}
-
-var scriptClose = regexp.MustCompile(`(?i)</(script)`)
-
-// libraryScript inlines the echarts library the way viz.HTMLPage does (a
-// UMD header that sets window.echarts even under RequireJS). pkg/viz keeps
-// its own version unexported; exporting it there would remove this copy.
-func libraryScript(js []byte) string {
-	src := scriptClose.ReplaceAllString(string(js), `<\/$1`)
-	src = strings.ReplaceAll(src, "<!--", `<\!--`)
-	return "<script type=\"text/javascript\">\n/* echarts " + viz.EChartsVersion +
-		", Apache License 2.0, inlined so that the page works offline */\n(function (define, module, exports) {\n" +
-		src + "\n}).call(window);\n</script>\n"
 }
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{

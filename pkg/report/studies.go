@@ -29,6 +29,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -397,30 +398,7 @@ func runHMC(st *Study, cfg *Config, prog Progress) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(cfg.Out, "hmc.json"), append(b, '\n'))
-}
-
-// writeAtomic writes data to path through a temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(filepath.Join(cfg.Out, "hmc.json"), append(b, '\n'))
 }
 
 // fmtG formats x with prec significant digits, "n/a" when undefined.

@@ -67,31 +67,26 @@ var (
 // byEvidence returns the fits with a defined evidence, highest first (ties
 // by seed).
 func byEvidence(fits []FitRecord) []FitRecord {
-	var out []FitRecord
-	for _, r := range fits {
-		if !math.IsNaN(r.LogEvidence) {
-			out = append(out, r)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b FitRecord) int {
-		if c := cmp.Compare(b.LogEvidence, a.LogEvidence); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Seed, b.Seed)
-	})
-	return out
+	return sortedBy(fits, func(r FitRecord) float64 { return -r.LogEvidence })
 }
 
-// byError returns the fits with a defined error, lowest first.
+// byError returns the fits with a defined error, lowest first (ties by
+// seed).
 func byError(fits []FitRecord) []FitRecord {
+	return sortedBy(fits, func(r FitRecord) float64 { return r.RelL2 })
+}
+
+// sortedBy returns the fits whose key is not NaN, by increasing key, ties
+// by seed.
+func sortedBy(fits []FitRecord, key func(FitRecord) float64) []FitRecord {
 	var out []FitRecord
 	for _, r := range fits {
-		if !math.IsNaN(r.RelL2) {
+		if !math.IsNaN(key(r)) {
 			out = append(out, r)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b FitRecord) int {
-		if c := cmp.Compare(a.RelL2, b.RelL2); c != 0 {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Seed, b.Seed)

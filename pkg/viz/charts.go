@@ -162,6 +162,27 @@ func panelLayout(n int) layout {
 	return l
 }
 
+// panelLines returns an empty line chart of n panels (panelLayout), extraH
+// pixels taller than the panels need, without axes: each panel adds one x
+// and one y axis with its grid index.
+func panelLines(title string, n, extraH int) (*charts.Line, layout) {
+	lay := panelLayout(n)
+	c := charts.NewLine()
+	c.SetGlobalOptions(globalOpts(title, lay.w, lay.h+extraH)...)
+	c.SetGlobalOptions(charts.WithGridOpts(lay.grids...))
+	c.XAxisList, c.YAxisList = nil, nil
+	return c, lay
+}
+
+// yLabel is the y-axis name of panel i: name in the first column, empty
+// elsewhere.
+func (l layout) yLabel(i int, name string) string {
+	if i%l.cols == 0 {
+		return name
+	}
+	return ""
+}
+
 // titles returns the echarts title list: the main title, then one small
 // title over each panel.
 func (l layout) titles(main string, panels []string) []map[string]any {
@@ -338,11 +359,7 @@ func TrainingChart(h History, l Labels) (*charts.Line, error) {
 	if err != nil {
 		return nil, err
 	}
-	lay := panelLayout(len(panels))
-	c := charts.NewLine()
-	c.SetGlobalOptions(globalOpts(l.Title, lay.w, lay.h)...)
-	c.SetGlobalOptions(charts.WithGridOpts(lay.grids...))
-	c.XAxisList, c.YAxisList = nil, nil
+	c, lay := panelLines(l.Title, len(panels), 0)
 	var names []string
 	colorIdx := 0
 	for i, pan := range panels {
@@ -374,21 +391,14 @@ func SlicesChart(ss []Slice, l Labels) (*charts.Line, error) {
 		return nil, err
 	}
 	l = l.or(Labels{Title: "Exact and predicted solution", X: "x", Y: "u"})
-	lay := panelLayout(len(ss))
-	c := charts.NewLine()
-	c.SetGlobalOptions(globalOpts(l.Title, lay.w, lay.h)...)
-	c.SetGlobalOptions(charts.WithGridOpts(lay.grids...))
-	c.XAxisList, c.YAxisList = nil, nil
+	c, lay := panelLines(l.Title, len(ss), 0)
 	p := newPatch()
 	var names []string
 	for i, s := range ss {
 		names = append(names, s.title())
 		x, cols := sortByX(s.X, s.Exact, s.Pred, s.Sigma)
 		exact, pred, sigma := cols[0], cols[1], cols[2]
-		ylab := ""
-		if i%lay.cols == 0 {
-			ylab = l.Y
-		}
+		ylab := lay.yLabel(i, l.Y)
 		c.XAxisList = append(c.XAxisList, valueXAxis(l.X, i, true))
 		c.YAxisList = append(c.YAxisList, valueYAxis(ylab, i, false))
 		if sigma != nil {
@@ -468,11 +478,7 @@ func ErrorBandChart(ss []Slice, l Labels) (*charts.Line, error) {
 		return nil, err
 	}
 	l = l.or(Labels{Title: "Error and 2σ uncertainty", X: "x", Y: "u_true − u_pred"})
-	lay := panelLayout(len(ss))
-	c := charts.NewLine()
-	c.SetGlobalOptions(globalOpts(l.Title, lay.w, lay.h)...)
-	c.SetGlobalOptions(charts.WithGridOpts(lay.grids...))
-	c.XAxisList, c.YAxisList = nil, nil
+	c, lay := panelLines(l.Title, len(ss), 0)
 	p := newPatch()
 	var names []string
 	for i, s := range ss {
@@ -486,10 +492,7 @@ func ErrorBandChart(ss []Slice, l Labels) (*charts.Line, error) {
 			}
 		}
 		names = append(names, fmt.Sprintf("%s (%.0f%% out)", s.title(), 100*float64(len(out))/float64(len(x))))
-		ylab := ""
-		if i%lay.cols == 0 {
-			ylab = l.Y
-		}
+		ylab := lay.yLabel(i, l.Y)
 		c.XAxisList = append(c.XAxisList, valueXAxis(l.X, i, true))
 		c.YAxisList = append(c.YAxisList, bandYAxis(ylab, i, lo, hi, e))
 		addBand(&c.MultiSeries, p, "±2σ", x, lo, hi, i, hexGrey, 0.7)
@@ -520,11 +523,7 @@ func LaplaceVsHMCChart(cmp Comparison, l Labels) (*charts.Line, error) {
 		lo, hi := bandAround(sorted[1+2*i], sorted[2+2*i], 2)
 		all = append(all, lo, hi)
 	}
-	lay := panelLayout(len(cmp.Fits))
-	c := charts.NewLine()
-	c.SetGlobalOptions(globalOpts(l.Title, lay.w, lay.h+40)...)
-	c.SetGlobalOptions(charts.WithGridOpts(lay.grids...))
-	c.XAxisList, c.YAxisList = nil, nil
+	c, lay := panelLines(l.Title, len(cmp.Fits), 40)
 	p := newPatch()
 	var names []string
 	for i, fit := range cmp.Fits {
@@ -536,10 +535,7 @@ func LaplaceVsHMCChart(cmp Comparison, l Labels) (*charts.Line, error) {
 		mean, sigma := sorted[1+2*i], sorted[2+2*i]
 		lo, hi := bandAround(mean, sigma, 2)
 		col := hexColor(fitColor(i))
-		ylab := ""
-		if i%lay.cols == 0 {
-			ylab = l.Y
-		}
+		ylab := lay.yLabel(i, l.Y)
 		c.XAxisList = append(c.XAxisList, valueXAxis(l.X, i, true))
 		c.YAxisList = append(c.YAxisList, bandYAxis(ylab, i, all...))
 		addBand(&c.MultiSeries, p, name+" ± 2σ", x, lo, hi, i, col, 0.25)
@@ -586,15 +582,11 @@ func EvidenceVsHiddenChart(groups []HiddenEvidence, l Labels) (*charts.Scatter, 
 		return nil, err
 	}
 	l = l.or(Labels{Title: "Evidence vs network size", X: "hidden units", Y: "ln Z"})
-	var memX, memY, hx, mean, lo, hi []float64
-	for _, g := range gs {
-		h := float64(g.Hidden)
-		hx = append(hx, h)
-		for _, z := range g.LogZ {
-			memX, memY = append(memX, h), append(memY, z)
-		}
-		m, sd := meanStd(g.LogZ)
-		mean, lo, hi = append(mean, m), append(lo, m-sd), append(hi, m+sd)
+	st := newHiddenStats(gs)
+	hx, mean := st.hidden, st.mean
+	lo, hi := make([]float64, len(hx)), make([]float64, len(hx))
+	for i := range hx {
+		lo[i], hi[i] = mean[i]-st.sd[i], mean[i]+st.sd[i]
 	}
 	c := charts.NewScatter()
 	c.SetGlobalOptions(globalOpts(l.Title, chartW, chartH)...)
@@ -602,14 +594,14 @@ func EvidenceVsHiddenChart(groups []HiddenEvidence, l Labels) (*charts.Scatter, 
 		charts.WithGridOpts(opts.Grid{Top: px(chartTop - 25), Left: px(chartLeft), Right: px(chartRight), Bottom: px(chartBottom + 5)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: l.X, NameLocation: "middle", NameGap: 28, MinInterval: 1,
 			Min: slices.Min(hx) - 1, Max: slices.Max(hx) + 1}),
-		charts.WithYAxisOpts(bandYAxis(l.Y, 0, lo, hi, memY)),
+		charts.WithYAxisOpts(bandYAxis(l.Y, 0, lo, hi, st.memY)),
 	)
 	p := newPatch()
 	addBand(&c.MultiSeries, p, "mean ± 1 s.d.", hx, lo, hi, 0, hexVermilion, 0.15)
 	mline := lineSeries("mean ± 1 s.d.", pairs(hx, mean), 0, hexVermilion, 2, true)
 	mline.ShowSymbol, mline.Symbol, mline.SymbolSize = opts.Bool(true), "rect", 9
 	c.MultiSeries = append(c.MultiSeries, mline,
-		scatterSeries("ensemble member", pairs(memX, memY), 0, hexBlue, "circle", 7))
+		scatterSeries("ensemble member", pairs(st.memX, st.memY), 0, hexBlue, "circle", 7))
 	c.Accept(p)
 	return c, nil
 }

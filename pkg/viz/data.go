@@ -326,6 +326,28 @@ func checkHidden(fig string, groups []HiddenEvidence) ([]HiddenEvidence, error) 
 	return gs, nil
 }
 
+// hiddenStats is what the evidence-vs-size figures draw of checked groups:
+// the sizes in increasing order with the mean and standard deviation of
+// each size's ln Z, and every member as (size, ln Z).
+type hiddenStats struct {
+	hidden, mean, sd []float64
+	memX, memY       []float64
+}
+
+func newHiddenStats(gs []HiddenEvidence) hiddenStats {
+	var st hiddenStats
+	for _, g := range gs {
+		h := float64(g.Hidden)
+		st.hidden = append(st.hidden, h)
+		for _, z := range g.LogZ {
+			st.memX, st.memY = append(st.memX, h), append(st.memY, z)
+		}
+		m, sd := meanStd(g.LogZ)
+		st.mean, st.sd = append(st.mean, m), append(st.sd, sd)
+	}
+	return st
+}
+
 func meanStd(v []float64) (mean, sd float64) {
 	for _, x := range v {
 		mean += x

@@ -24,7 +24,8 @@
 // outside the panels and an optional colour bar; PNG, SVG and Encode render
 // it (or any *plot.Plot) to bytes. Charts become HTML with HTMLPage (a
 // standalone page), HTMLFragment (for a notebook output or another page)
-// or HTMLCharts (when the page already has echarts).
+// or HTMLCharts (when the page already has echarts, for instance from
+// HTMLLibrary in its head).
 //
 // Labels hold the texts of a figure; an empty field takes the default
 // written in each function's comment. Colours follow the Okabe-Ito palette

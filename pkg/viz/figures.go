@@ -531,36 +531,27 @@ func EvidenceVsHidden(groups []HiddenEvidence, l Labels) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	var px, py, hx []float64
+	st := newHiddenStats(gs)
+	hx := st.hidden
 	pts := struct {
 		plotter.XYs
 		plotter.YErrors
 	}{}
-	for _, g := range gs {
-		h := float64(g.Hidden)
-		hx = append(hx, h)
-		for _, z := range g.LogZ {
-			px, py = append(px, h), append(py, z)
-		}
-		m, sd := meanStd(g.LogZ)
-		pts.XYs = append(pts.XYs, plotter.XY{X: h, Y: m})
-		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{sd, sd})
+	for i, h := range hx {
+		pts.XYs = append(pts.XYs, plotter.XY{X: h, Y: st.mean[i]})
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{st.sd[i], st.sd[i]})
 	}
 	p := newPlot("", l.X, l.Y)
 	p.Add(plotter.NewGrid())
-	members := mustScatter(px, py, glyphStyle(withAlpha(okBlue, 0.55), draw.CircleGlyph{}, 2.4))
+	members := mustScatter(st.memX, st.memY, glyphStyle(withAlpha(okBlue, 0.55), draw.CircleGlyph{}, 2.4))
 	eb, err := plotter.NewYErrorBars(pts)
 	if err != nil {
 		return nil, fmt.Errorf("viz: %s: %w", fig, err)
 	}
 	eb.LineStyle = lineStyle(okVermilion, 1.4, nil)
 	eb.CapWidth = vg.Points(8)
-	means := make([]float64, len(pts.XYs))
-	for i := range means {
-		means[i] = pts.XYs[i].Y
-	}
-	ml := mustLine(hx, means, lineStyle(okVermilion, 1.4, predDashes))
-	ms := mustScatter(hx, means, glyphStyle(okVermilion, draw.BoxGlyph{}, 3.2))
+	ml := mustLine(hx, st.mean, lineStyle(okVermilion, 1.4, predDashes))
+	ms := mustScatter(hx, st.mean, glyphStyle(okVermilion, draw.BoxGlyph{}, 3.2))
 	p.Add(members, eb, ml, ms)
 	p.X.Tick.Marker = constTicks(hx)
 	span := hx[len(hx)-1] - hx[0]

@@ -92,6 +92,30 @@ func trainingHistory() viz.History {
 	return h
 }
 
+// heatHistory is a heat-equation-like run with one α and one β: hyperparameter
+// steps from epoch 2500, E_hyp falling through 0 to about -280 and β rising
+// to 5000 (the ticks "2500", "0", "-250" and "1000", not "2500.00" or "1e+03").
+func heatHistory() viz.History {
+	var h viz.History
+	h.ET.Name, h.EHyp.Name = "E_T", "E_hyp"
+	h.Alpha, h.Beta = make([]viz.Series, 1), make([]viz.Series, 1)
+	for e := 25; e <= 7500; e += 25 {
+		s := float64(e) / 7500
+		h.ET.Epochs = append(h.ET.Epochs, e)
+		h.ET.Values = append(h.ET.Values, 8*math.Exp(-9*s)+0.5*math.Pow(10, 2*max(0, s-0.33)))
+		alpha, beta := 0.01, 1.0
+		if e >= 2500 {
+			r := float64(e-2500) / 5000
+			alpha, beta = 0.01*math.Pow(50, math.Min(1, 2*r)), math.Pow(5000, r)
+			h.EHyp.Epochs = append(h.EHyp.Epochs, e)
+			h.EHyp.Values = append(h.EHyp.Values, 30-310*r*(2-r))
+		}
+		h.Alpha[0].Epochs, h.Alpha[0].Values = append(h.Alpha[0].Epochs, e), append(h.Alpha[0].Values, alpha)
+		h.Beta[0].Epochs, h.Beta[0].Values = append(h.Beta[0].Epochs, e), append(h.Beta[0].Values, beta)
+	}
+	return h
+}
+
 // heatPoints are 50 interior (equation) and 50 boundary points of the heat
 // problem on [0,1] x [0,1], plus 10 data points.
 func heatPoints() []viz.PointSet {

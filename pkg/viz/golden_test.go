@@ -37,6 +37,9 @@ func goldenFigures() []struct {
 		{"points", func() (*viz.Figure, error) { return viz.Points(heatPoints(), viz.Labels{}) }},
 		{"evidence_histogram", func() (*viz.Figure, error) { return viz.EvidenceHistogram(rel, 0, viz.Labels{}) }},
 		{"training", func() (*viz.Figure, error) { return viz.Training(trainingHistory(), viz.Labels{}) }},
+		{"training_heat", func() (*viz.Figure, error) {
+			return viz.Training(heatHistory(), viz.Labels{Title: "Heat equation: training history"})
+		}},
 		{"slices", func() (*viz.Figure, error) {
 			return viz.Slices(heatSlices(), viz.Labels{Title: "Heat equation: exact and PINN solution"})
 		}},

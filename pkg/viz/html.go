@@ -166,7 +166,7 @@ func HTMLPage(title string, charts ...Chart) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := EChartsJS()
+	lib, err := HTMLLibrary()
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func HTMLPage(title string, charts ...Chart) ([]byte, error) {
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(title))
 	b.WriteString("<style>body{font-family:sans-serif;margin:16px;} h1{font-size:1.4em;text-align:center;font-weight:normal;}</style>\n")
-	b.WriteString(libraryScript(js, false))
+	b.Write(lib)
 	b.WriteString("</head>\n<body>\n")
 	if title != "" {
 		fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
@@ -183,6 +183,18 @@ func HTMLPage(title string, charts ...Chart) ([]byte, error) {
 	b.WriteString(body)
 	b.WriteString("</body>\n</html>\n")
 	return b.Bytes(), nil
+}
+
+// HTMLLibrary returns a <script> element that inlines the echarts library
+// (EChartsJS) and defines window.echarts, for the <head> of a page that
+// places its charts with HTMLCharts; the page then loads nothing from the
+// network. HTMLPage is such a page.
+func HTMLLibrary() ([]byte, error) {
+	js, err := EChartsJS()
+	if err != nil {
+		return nil, err
+	}
+	return []byte(libraryScript(js, false)), nil
 }
 
 // HTMLFragment returns the charts as an HTML fragment (divs and scripts) to

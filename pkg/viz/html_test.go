@@ -109,6 +109,28 @@ func TestHTMLPage(t *testing.T) {
 	}
 }
 
+func TestHTMLLibrary(t *testing.T) {
+	fakeECharts(t)
+	b, err := viz.HTMLLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := string(b)
+	checkOffline(t, lib)
+	if got := strings.Count(lib, fakeMarker); got != 1 {
+		t.Errorf("library inlined %d times, want 1", got)
+	}
+	if !strings.HasPrefix(lib, "<script") || !strings.HasSuffix(lib, "</script>\n") {
+		t.Errorf("not one <script> element: %.80q", lib)
+	}
+	if !strings.Contains(lib, "(function (define, module, exports) {") {
+		t.Error("the library's UMD header is not hidden from RequireJS")
+	}
+	if strings.Contains(lib, "typeof window.echarts") {
+		t.Error("a page's library is guarded; only fragments need the guard")
+	}
+}
+
 func TestHTMLFragment(t *testing.T) {
 	fakeECharts(t)
 	cs := allCharts(t)[:3]

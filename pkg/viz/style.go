@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -158,6 +159,7 @@ func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.BackgroundColor = white
@@ -198,7 +200,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 				t := plot.Tick{Value: v}
 				for _, s := range set {
 					if s == m {
-						t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+						t.Label = logLabel(v)
 						labelled++
 					}
 				}
@@ -213,10 +215,53 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	// its end points labelled.
 	if len(ticks) < 2 {
 		ticks = append(ticks[:0],
-			plot.Tick{Value: min, Label: strconv.FormatFloat(min, 'g', 3, 64)},
-			plot.Tick{Value: max, Label: strconv.FormatFloat(max, 'g', 3, 64)})
+			plot.Tick{Value: min, Label: logLabel(min)},
+			plot.Tick{Value: max, Label: logLabel(max)})
 	}
 	return ticks
+}
+
+// logLabel writes a log-axis tick value with 3 significant digits, in
+// exponent form only outside [1e-4, 1e6): "1000", not "1e+03".
+func logLabel(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 3, 64)
+	if a := math.Abs(v); a >= 1e-4 && a < 1e6 {
+		r, _ := strconv.ParseFloat(s, 64) // v rounded to 3 digits, written plainly
+		s = strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	return s
+}
+
+// linearTicks is plot.DefaultTicks without the zeros that end every
+// label: DefaultTicks writes two decimals whenever its step is 2.5 times a
+// power of ten ("2500.00", "5000.00" on an E_hyp axis), where "2500",
+// "5000" say the same. Zeros are dropped only while every label ends in
+// one after its decimal point, so the labels keep a common number of
+// decimals ("0.5", "1.0", "1.5"); labels in exponent or %g form are kept.
+type linearTicks struct{}
+
+func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for {
+		labelled := 0
+		for _, t := range ts {
+			if t.Label == "" {
+				continue
+			}
+			if !strings.Contains(t.Label, ".") || !strings.HasSuffix(t.Label, "0") || strings.ContainsAny(t.Label, "eE") {
+				return ts
+			}
+			labelled++
+		}
+		if labelled == 0 {
+			return ts
+		}
+		for i := range ts {
+			if ts[i].Label != "" {
+				ts[i].Label = strings.TrimSuffix(strings.TrimSuffix(ts[i].Label, "0"), ".")
+			}
+		}
+	}
 }
 
 // constTicks labels exactly the given values.

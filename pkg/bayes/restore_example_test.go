@@ -1,0 +1,58 @@
+package bayes_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// ExampleRestore trains a small ensemble into a results file, as one
+// notebook cell does, and rebuilds the best fit from the file, as a later
+// cell does: GoNB runs every cell as a new program, so only the file
+// carries the fits from one to the next.
+func ExampleRestore() {
+	p := pde.Heat(pde.Options{})
+	dir, err := os.MkdirTemp("", "bpinn-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "heat.jsonl")
+
+	// One cell: train and write.
+	out, err := os.Create(path)
+	if err != nil {
+		panic(err)
+	}
+	s := bayes.Settings{Epochs: 200, HyperStart: 100}
+	trained, err := bayes.TrainEnsemble(p, s, []uint64{1, 2, 3}, out, nil)
+	out.Close()
+	if err != nil {
+		panic(err)
+	}
+
+	// A later cell: read and rebuild.
+	rs, _, err := bayes.ReadResults(path)
+	if err != nil {
+		panic(err)
+	}
+	best, err := bayes.Restore(p, bayes.BestResult(rs))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("fits in the file:", len(rs))
+	fmt.Println("same best seed:", best.Settings.Seed == trained.Settings.Seed)
+	fmt.Println("same log evidence:", best.Laplace.LogEvidence == trained.Laplace.LogEvidence)
+	x := [][]float64{{0.3, 0.5}}
+	m1, s1 := trained.Predict(x)
+	m2, s2 := best.Predict(x)
+	fmt.Println("same band at (0.3, 0.5):", m1[0] == m2[0], fmt.Sprintf("%.6g", s1[0]) == fmt.Sprintf("%.6g", s2[0]))
+	// Output:
+	// fits in the file: 3
+	// same best seed: true
+	// same log evidence: true
+	// same band at (0.3, 0.5): true true
+}

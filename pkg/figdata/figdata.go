@@ -1,0 +1,188 @@
+// Package figdata turns fits and results (pkg/bayes) into the plain data
+// that pkg/viz draws: the training history, solution slices, fields on a
+// grid, training points, the evidence and error of an ensemble, and the
+// Laplace-vs-HMC comparison. The report (pkg/report) and the notebooks
+// share it, so a figure shows the same numbers in both.
+//
+// viz imports no other package of this module and bayes no display code;
+// figdata is the one place that knows both, and it displays nothing.
+//
+// # Panics
+//
+// Slices, Fields and Points are for problems with two inputs (x, t) and
+// panic for others; Slices and Fields also panic when the problem has no
+// exact solution, Fields when n < 2.
+package figdata
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/viz"
+)
+
+// History is the training history of f for viz.Training: E_T, E_hyp, and
+// one series per alpha and per beta group, named after the group when
+// there are several (a single one takes viz's default name, α or β).
+// Points that are not finite are left out, and so are E_hyp's zeros (no
+// hyperparameter step yet).
+func History(f *bayes.Fit) viz.History {
+	h := viz.History{ET: viz.Series{Name: "E_T"}, EHyp: viz.Series{Name: "E_hyp"},
+		Alpha: make([]viz.Series, len(f.Alpha)), Beta: make([]viz.Series, len(f.Beta))}
+	if len(h.Alpha) > 1 {
+		for i, g := range f.Model.Alphas {
+			h.Alpha[i].Name = g.Name
+		}
+	}
+	if len(h.Beta) > 1 {
+		for i, n := range f.Model.BetaNames {
+			h.Beta[i].Name = n
+		}
+	}
+	add := func(s *viz.Series, epoch int, v float64) {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			s.Epochs, s.Values = append(s.Epochs, epoch), append(s.Values, v)
+		}
+	}
+	for _, p := range f.History {
+		add(&h.ET, p.Epoch, p.ET)
+		if p.EHyp != 0 {
+			add(&h.EHyp, p.Epoch, p.EHyp)
+		}
+		for i, a := range p.Alpha {
+			add(&h.Alpha[i], p.Epoch, a)
+		}
+		for i, b := range p.Beta {
+			add(&h.Beta[i], p.Epoch, b)
+		}
+	}
+	return h
+}
+
+// SliceTimes are the times of Slices when none are given, as fractions of
+// the time span: the paper's five slices t = 0, 0.25, 0.5, 0.75, 1 on [0, 1].
+var SliceTimes = []float64{0, 0.25, 0.5, 0.75, 1}
+
+// slicePoints is the number of points of x in a slice.
+const slicePoints = 101
+
+// Slices is the solution of f at the given times, as fractions of the time
+// span (no fractions: SliceTimes), for viz.Slices and viz.ErrorBand: the
+// exact solution, the prediction and its Laplace standard deviation
+// (nil without a Laplace approximation) at 101 evenly spaced points of x.
+func Slices(f *bayes.Fit, fracs ...float64) []viz.Slice {
+	p := f.Model.Problem
+	check2D("Slices", p, true)
+	if len(fracs) == 0 {
+		fracs = SliceTimes
+	}
+	out := make([]viz.Slice, 0, len(fracs))
+	for _, fr := range fracs {
+		s := viz.Slice{T: p.Lo[1] + fr*(p.Hi[1]-p.Lo[1]), X: linspace(p.Lo[0], p.Hi[0], slicePoints)}
+		pts := make([][]float64, len(s.X))
+		s.Exact = make([]float64, len(s.X))
+		for i, x := range s.X {
+			pts[i] = []float64{x, s.T}
+			s.Exact[i] = p.Exact(pts[i])
+		}
+		s.Pred, s.Sigma = f.Predict(pts)
+		out = append(out, s)
+	}
+	return out
+}
+
+// Fields are the prediction u_pred of f and its error |u_pred - u_true| on
+// an n x n grid over the domain, for viz.HeatMap. The two share their X and
+// Y.
+func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
+	p := f.Model.Problem
+	check2D("Fields", p, true)
+	if n < 2 {
+		panic(fmt.Sprintf("figdata: Fields: n = %d, want at least 2", n))
+	}
+	u.X, u.Y = linspace(p.Lo[0], p.Hi[0], n), linspace(p.Lo[1], p.Hi[1], n)
+	pts := make([][]float64, 0, n*n)
+	for _, y := range u.Y { // row-major over Y, as viz.Field
+		for _, x := range u.X {
+			pts = append(pts, []float64{x, y})
+		}
+	}
+	u.Z, _ = f.Predict(pts)
+	absErr = viz.Field{X: u.X, Y: u.Y, Z: make([]float64, len(pts))}
+	for i, x := range pts {
+		absErr.Z[i] = math.Abs(u.Z[i] - p.Exact(x))
+	}
+	return u, absErr
+}
+
+// linspace returns n evenly spaced values from lo to hi.
+func linspace(lo, hi float64, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = lo + (hi-lo)*float64(i)/float64(n-1)
+	}
+	return v
+}
+
+// Points are the training points of p for viz.Points: one set per term
+// group ("pde", "boundary", "data"), in the order the groups first appear.
+func Points(p *pde.Problem) []viz.PointSet {
+	check2D("Points", p, false)
+	var sets []viz.PointSet
+	idx := map[string]int{}
+	for _, t := range p.Terms {
+		i, ok := idx[t.Group]
+		if !ok {
+			i = len(sets)
+			idx[t.Group] = i
+			sets = append(sets, viz.PointSet{Name: t.Group})
+		}
+		for _, x := range t.Points {
+			sets[i].X, sets[i].Y = append(sets[i].X, x[0]), append(sets[i].Y, x[1])
+		}
+	}
+	return sets
+}
+
+func check2D(fn string, p *pde.Problem, exact bool) {
+	if p.Dim() != 2 {
+		panic(fmt.Sprintf("figdata: %s: problem %q has %d inputs, want 2 (x, t)", fn, p.Name, p.Dim()))
+	}
+	if exact && p.Exact == nil {
+		panic(fmt.Sprintf("figdata: %s: problem %q has no exact solution", fn, p.Name))
+	}
+}
+
+// EvidenceAndError returns the log evidence and the true relative L2 error
+// of the results where both are defined and the error is positive, for
+// viz.EvidenceVsError (a log axis) and bayes.Spearman.
+func EvidenceAndError(rs []bayes.Result) (logZ, relErr []float64) {
+	for i := range rs {
+		z, e := bayes.Val(rs[i].LogEvidence), rs[i].RelL2()
+		if !math.IsNaN(z) && !math.IsNaN(e) && e > 0 {
+			logZ, relErr = append(logZ, z), append(relErr, e)
+		}
+	}
+	return logZ, relErr
+}
+
+// Comparison is c for viz.LaplaceVsHMC: the data of p (the points of its
+// terms with targets; p is 1-D, such as the regression), the truth, and
+// the Laplace and HMC bands on c's grid.
+func Comparison(p *pde.Problem, c *bayes.Comparison) viz.Comparison {
+	var dx, dy []float64
+	for _, t := range p.Terms {
+		if t.Target == nil {
+			continue
+		}
+		for i, x := range t.Points {
+			dx, dy = append(dx, x[0]), append(dy, t.Target[i])
+		}
+	}
+	return viz.Comparison{DataX: dx, DataY: dy, X: c.X, True: c.Truth, Fits: []viz.Band{
+		{Name: "Laplace (evidence)", Mean: c.Laplace.Mean, Sigma: c.Laplace.Sigma},
+		{Name: "HMC", Mean: c.Sampled.Mean, Sigma: c.Sampled.Std},
+	}}
+}
