@@ -227,6 +227,13 @@ func softplus(x float64) float64 {
 	return math.Log1p(math.Exp(x))
 }
 
+// elementwise holds the unary functions evaluated by one shared loop (math's
+// functions are calls anyway; tanh and the cheap ops keep their own loops).
+var elementwise = [numOps]func(float64) float64{
+	OpExp: math.Exp, OpLog: math.Log, OpSin: math.Sin, OpCos: math.Cos,
+	OpSigmoid: sigmoid, OpSoftplus: softplus,
+}
+
 func (p *Program) eval(n *Node) {
 	y := p.val[n.id]
 	var a, b []float64
@@ -274,33 +281,14 @@ func (p *Program) eval(n *Node) {
 		for i, ai := range a[:len(y)] {
 			y[i] = math.Pow(ai, c)
 		}
-	case OpExp:
+	case OpExp, OpLog, OpSin, OpCos, OpSigmoid, OpSoftplus:
+		f := elementwise[n.op]
 		for i, ai := range a[:len(y)] {
-			y[i] = math.Exp(ai)
-		}
-	case OpLog:
-		for i, ai := range a[:len(y)] {
-			y[i] = math.Log(ai)
-		}
-	case OpSin:
-		for i, ai := range a[:len(y)] {
-			y[i] = math.Sin(ai)
-		}
-	case OpCos:
-		for i, ai := range a[:len(y)] {
-			y[i] = math.Cos(ai)
+			y[i] = f(ai)
 		}
 	case OpTanh:
 		for i, ai := range a[:len(y)] {
 			y[i] = tanh(ai)
-		}
-	case OpSigmoid:
-		for i, ai := range a[:len(y)] {
-			y[i] = sigmoid(ai)
-		}
-	case OpSoftplus:
-		for i, ai := range a[:len(y)] {
-			y[i] = softplus(ai)
 		}
 	case OpStopGradient, OpReshape:
 		copy(y, a)
