@@ -269,15 +269,20 @@ func addBand(ms *charts.MultiSeries, p *patch, name string, x, lo, hi []float64,
 		d[i] = hi[i] - lo[i]
 	}
 	stack := "band" + strconv.Itoa(len(*ms))
-	base := lineSeries(name, pairs(x, lo), axis, color, 0, false)
+	base := lineSeries(name, pairs(lo, x), axis, color, 0, false)
 	base.Stack = stack
 	base.LineStyle.Opacity = opts.Float(0)
-	top := lineSeries(name, pairs(x, d), axis, color, 0, false)
+	top := lineSeries(name, pairs(d, x), axis, color, 0, false)
 	top.Stack = stack
 	top.LineStyle.Opacity = opts.Float(0)
 	top.AreaStyle = &opts.AreaStyle{Color: color, Opacity: opts.Float(opacity)}
+	// With two value axes echarts stacks the first numeric dimension of the
+	// data, so the points are given as (value, x) with x and y encoded from
+	// the second and first columns: the stack then adds the values, not x.
 	extra := map[string]any{
 		"stackStrategy": "all",
+		"dimensions":    []string{"value", "x"},
+		"encode":        map[string]any{"x": 1, "y": 0},
 		"tooltip":       map[string]any{"show": false},
 		"emphasis":      map[string]any{"disabled": true},
 		"silent":        true,
@@ -448,8 +453,10 @@ func HeatMapChart(fd Field, l Labels) (*charts.HeatMap, error) {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		charts.WithGridOpts(opts.Grid{Top: px(chartTop - 40), Left: px(chartLeft), Right: px(chartRight + 85), Bottom: px(chartBottom + 5)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: l.X, NameLocation: "middle", NameGap: 28, Data: label(fd.X)}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Name: l.Y, NameLocation: "middle", NameGap: 45, Data: label(fd.Y)}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: l.X, NameLocation: "middle", NameGap: 28, Data: label(fd.X),
+			AxisLabel: &opts.AxisLabel{Interval: labelInterval(len(fd.X))}}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "category", Name: l.Y, NameLocation: "middle", NameGap: 45, Data: label(fd.Y),
+			AxisLabel: &opts.AxisLabel{Interval: labelInterval(len(fd.Y))}}),
 	)
 	c.AddSeries(l.Z, toHeatData(data))
 	p := newPatch()
@@ -605,3 +612,7 @@ func EvidenceVsHiddenChart(groups []HiddenEvidence, l Labels) (*charts.Scatter, 
 	c.Accept(p)
 	return c, nil
 }
+
+// labelInterval shows about ten labels on a category axis of n cells
+// (echarts skips the given number of labels between two shown).
+func labelInterval(n int) string { return strconv.Itoa(max(0, (n-1)/10)) }
