@@ -320,3 +320,24 @@ func TestChartsRenderInECharts(t *testing.T) {
 		t.Errorf("echarts could not render every chart, want %q:\n%s", want, out)
 	}
 }
+
+// The shaded bands are stacked areas: with two value axes echarts stacks the
+// first numeric column of the data, so each band series must give its points
+// as (value, x) and encode x from the second column, or the band is drawn
+// at doubled x (as it once was).
+func TestBandStacksValues(t *testing.T) {
+	c, err := viz.SlicesChart(heatSlices(), viz.Labels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := string(c.RenderSnippet().Option)
+	stacked := strings.Count(js, `"stack":"band`)
+	if stacked == 0 {
+		t.Fatal("no stacked band series in the slices chart")
+	}
+	for _, want := range []string{`"dimensions":["value","x"]`, `"encode":{"x":1,"y":0}`} {
+		if got := strings.Count(js, want); got != stacked {
+			t.Errorf("%d band series carry %s, want all %d", got, want, stacked)
+		}
+	}
+}
