@@ -369,7 +369,9 @@ func TrainingChart(h History, l Labels) (*charts.Line, error) {
 	colorIdx := 0
 	for i, pan := range panels {
 		names = append(names, pan.title)
-		c.XAxisList = append(c.XAxisList, valueXAxis(l.X, i, true))
+		ax := valueXAxis(l.X, i, true)
+		ax.SplitNumber = 3 // epoch labels ("10,000") are wide for narrow panels
+		c.XAxisList = append(c.XAxisList, ax)
 		c.YAxisList = append(c.YAxisList, valueYAxis("", i, pan.logY()))
 		for _, s := range pan.series {
 			x := make([]float64, len(s.Epochs))
@@ -453,13 +455,16 @@ func HeatMapChart(fd Field, l Labels) (*charts.HeatMap, error) {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		charts.WithGridOpts(opts.Grid{Top: px(chartTop - 40), Left: px(chartLeft), Right: px(chartRight + 85), Bottom: px(chartBottom + 5)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: l.X, NameLocation: "middle", NameGap: 28, Data: label(fd.X),
-			AxisLabel: &opts.AxisLabel{Interval: labelInterval(len(fd.X))}}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Name: l.Y, NameLocation: "middle", NameGap: 45, Data: label(fd.Y),
-			AxisLabel: &opts.AxisLabel{Interval: labelInterval(len(fd.Y))}}),
 	)
 	c.AddSeries(l.Z, toHeatData(data))
 	p := newPatch()
+	// The axes are set here because go-echarts types the label interval as
+	// a string, which echarts would add to as text.
+	p.top["xAxis"] = []map[string]any{categoryAxis(l.X, 28, label(fd.X))}
+	p.top["yAxis"] = []map[string]any{categoryAxis(l.Y, 45, label(fd.Y))}
+	// Draw all cells at once: progressive rendering leaves a 100 x 100 map
+	// half drawn in screenshots and printouts.
+	p.addSeries(0, map[string]any{"progressive": 0})
 	// Set here, not with opts.VisualMap, whose float32 min and max are
 	// dropped from the JSON when zero.
 	p.top["visualMap"] = []map[string]any{{
@@ -613,6 +618,11 @@ func EvidenceVsHiddenChart(groups []HiddenEvidence, l Labels) (*charts.Scatter, 
 	return c, nil
 }
 
-// labelInterval shows about ten labels on a category axis of n cells
-// (echarts skips the given number of labels between two shown).
-func labelInterval(n int) string { return strconv.Itoa(max(0, (n-1)/10)) }
+// categoryAxis is a category axis over data showing about ten labels
+// (echarts skips "interval" labels between two shown).
+func categoryAxis(name string, gap int, data []string) map[string]any {
+	return map[string]any{
+		"type": "category", "name": name, "nameLocation": "middle", "nameGap": gap, "data": data,
+		"axisLabel": map[string]any{"interval": max(0, (len(data)-1)/10)},
+	}
+}
