@@ -12,13 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-die() { printf 'kernel/install: %s\n' "$*" >&2; exit 1; }
-
-command -v go >/dev/null 2>&1 ||
-	die "missing 'go': install Go 1.26 (https://go.dev/dl) and put it on PATH"
-jupyter="$(command -v jupyter 2>/dev/null || true)"
-[ -n "$jupyter" ] || { [ -x /usr/bin/jupyter ] && jupyter=/usr/bin/jupyter; } ||
-	die "missing 'jupyter': run scripts/setup.sh (as root: installs it from Debian), or pip install notebook"
+name=install
+# shellcheck source=kernel/common.sh
+. kernel/common.sh
 command -v python3 >/dev/null 2>&1 ||
 	die "missing 'python3' (Jupyter needs it): run scripts/setup.sh"
 

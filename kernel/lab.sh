@@ -10,13 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-die() { printf 'kernel/lab: %s\n' "$*" >&2; exit 1; }
-
-command -v go >/dev/null 2>&1 ||
-	die "missing 'go': install Go 1.26 (https://go.dev/dl) and put it on PATH"
-jupyter="$(command -v jupyter 2>/dev/null || true)"
-[ -n "$jupyter" ] || { [ -x /usr/bin/jupyter ] && jupyter=/usr/bin/jupyter; } ||
-	die "missing 'jupyter': run scripts/setup.sh (as root: installs it from Debian), or pip install notebook"
+name=lab
+# shellcheck source=kernel/common.sh
+. kernel/common.sh
 
 data_dir="${JUPYTER_DATA_DIR:-$("$jupyter" --data-dir)}"
 [ -s "$data_dir/kernels/gonb/kernel.json" ] ||
