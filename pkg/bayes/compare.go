@@ -5,6 +5,8 @@
 package bayes
 
 import (
+	"gonum.org/v1/gonum/stat"
+
 	"errors"
 	"fmt"
 	"math"
@@ -273,7 +275,7 @@ func CompareHMC(f *Fit, s *HMCSettings, grid []float64) (*Comparison, error) {
 	}
 	if len(gaps) > 0 {
 		c.MaxGap = finitePtr(slices.Max(gaps))
-		c.MeanGap = finitePtr(mean(gaps))
+		c.MeanGap = finitePtr(stat.Mean(gaps, nil))
 	}
 	c.WidthRatio = regionMeans(ratio, inside)
 	if c.Truth != nil {

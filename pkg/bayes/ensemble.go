@@ -1,6 +1,8 @@
 package bayes
 
 import (
+	"gonum.org/v1/gonum/stat"
+
 	"fmt"
 	"math"
 	"os"
@@ -165,27 +167,8 @@ func Spearman(x, y []float64) float64 {
 	if len(xs) < 3 {
 		return math.NaN()
 	}
-	rx, ry := ranks(xs), ranks(ys)
-	mx, my := mean(rx), mean(ry)
-	var sxy, sxx, syy float64
-	for i := range rx {
-		dx, dy := rx[i]-mx, ry[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
-		return math.NaN()
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
-
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
+	// Pearson's correlation of the ranks (NaN when a side is constant).
+	return stat.Correlation(ranks(xs), ranks(ys), nil)
 }
 
 func ranks(x []float64) []float64 {

@@ -1,6 +1,8 @@
 package bayes
 
 import (
+	"gonum.org/v1/gonum/floats"
+
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -111,7 +113,7 @@ func TestEHypGradientAndOccam(t *testing.T) {
 	if !l.OccamOK {
 		t.Error("Occam arguments should be positive with PSD Hessians")
 	}
-	if got, want := l.LogEvidence, l.LogP+l.Comb+sum(l.LnSigmaAlpha)+sum(l.LnSigmaBeta); got != want {
+	if got, want := l.LogEvidence, l.LogP+l.Comb+floats.Sum(l.LnSigmaAlpha)+floats.Sum(l.LnSigmaBeta); got != want {
 		t.Errorf("LogEvidence %g != parts %g", got, want)
 	}
 	if got, want := Comb([]int{3}), math.Log(6)+3*math.Ln2; !scalar.EqualWithinAbsOrRel(got, want, 1e-14, 1e-14) {

@@ -1,6 +1,8 @@
 package bayes
 
 import (
+	"gonum.org/v1/gonum/floats"
+
 	"errors"
 	"fmt"
 	"math"
@@ -462,16 +464,16 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 	var alpha, beta []float64
 	switch {
 	case h.s.Updater == UpdaterMacKay && tied:
-		alpha = fillN(nA, sum(l.GammaAlpha)/(2*sum(c.EW)))
+		alpha = fillN(nA, floats.Sum(l.GammaAlpha)/(2*floats.Sum(c.EW)))
 		nTot := 0.0
 		for _, n := range c.N {
 			nTot += float64(n)
 		}
-		beta = fillN(len(f.Beta), (nTot-sum(l.GammaBeta))/(2*sum(c.ED)))
+		beta = fillN(len(f.Beta), (nTot-floats.Sum(l.GammaBeta))/(2*floats.Sum(c.ED)))
 	case h.s.Updater == UpdaterMacKay:
 		alpha, beta = l.MacKay(c)
 	default:
-		ga, gb := sum(l.GradLogAlpha), sum(l.GradLogBeta)
+		ga, gb := floats.Sum(l.GradLogAlpha), floats.Sum(l.GradLogBeta)
 		for i, a := range f.Alpha {
 			h.logs[i] = math.Log(a)
 			h.grad[i] = l.GradLogAlpha[i]
@@ -583,12 +585,4 @@ func ComputeErrors(mean, sigma, exact []float64) Errors {
 		e.Coverage2S = float64(covered) / float64(len(mean))
 	}
 	return e
-}
-
-func sum(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s
 }
