@@ -156,16 +156,16 @@ func (s *seedFlag) Set(x string) error {
 
 // fitFlags are the training flags shared by fit and ensemble.
 type fitFlags struct {
-	epochs, hyperStart, hyperEvery posInt
-	hessian, alphas, betas         choice
-	updater, activation            choice
-	recipe                         choice
-	finalHyper, untieAt            posInt
-	hidden                         sizes
-	polish, fixed                  bool
-	kappa                          posFloat
-	dataSeed                       seedFlag
-	nanAt                          posInt // hidden: test-only NaN injection
+	epochs, hyperStart, hyperEvery  posInt
+	hessian, alphas, betas          choice
+	updater, activation             choice
+	recipe, sampling, polishMethod  choice
+	finalHyper, untieAt, polishIter posInt
+	hidden                          sizes
+	polish, fixed                   bool
+	kappa                           posFloat
+	dataSeed                        seedFlag
+	nanAt                           posInt // hidden: test-only NaN injection
 }
 
 // hiddenFlags are not shown by --help.
@@ -179,6 +179,8 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
 	ff.recipe = choice{bayes.RecipeTuned, []string{bayes.RecipeTuned, bayes.RecipePaper}}
 	ff.dataSeed = seedFlag{1}
+	ff.sampling = choice{pde.Uniform, pde.Samplings()}
+	ff.polishMethod = choice{"", []string{bayes.PolishLBFGS, bayes.PolishGaussNewton}}
 	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
 	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
 	fs.Var(&ff.hyperEvery, "hyper-every", "`epochs` between hyperparameter steps (default 25)")
@@ -191,10 +193,13 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.recipe, "recipe", "tuned: tied hyperparameters during Adam, then L-BFGS polish and final MacKay rounds (measured best, docs/results.md); paper: the paper's recipe as written")
 	fs.BoolVar(&ff.polish, "polish", false, "paper recipe: run L-BFGS on E_T after Adam, hyperparameters held (always on in the tuned recipe)")
 	fs.Var(&ff.finalHyper, "final-hyper", "`rounds` of MacKay's fixed point (+ re-polish) after training (default 3 in the tuned recipe, 0 in the paper's)")
+	fs.Var(&ff.polishMethod, "polish-method", "polish by gauss-newton (Newton steps with the Gauss-Newton matrix of E_T) or lbfgs (default gauss-newton)")
+	fs.Var(&ff.polishIter, "polish-iter", "L-BFGS `iterations` per polish (default 2000)")
 	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise (the same for every fit)")
+	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }
 
@@ -203,7 +208,7 @@ func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
 	if name != "heat" && ff.kappa.set {
 		return nil, usagef("--kappa applies to the heat problem only, not %q", name)
 	}
-	p, err := pde.New(name, pde.Options{DataSeed: ff.dataSeed.v, Kappa: ff.kappa.v})
+	p, err := pde.New(name, pde.Options{DataSeed: ff.dataSeed.v, Kappa: ff.kappa.v, Sampling: ff.sampling.v})
 	if err != nil {
 		return nil, errUsage{err.Error()}
 	}
@@ -218,7 +223,8 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
 		Hessian: bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
-		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v,
+		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
+		PolishMethod: ff.polishMethod.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {

@@ -17,11 +17,34 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	stop := startProfile(os.Getenv("BPINN_CPUPROFILE"), os.Stderr)
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of the whole command to path (the
+// environment variable BPINN_CPUPROFILE; docs/benchmarks.md) when it is set.
+func startProfile(path string, stderr io.Writer) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bpinn: BPINN_CPUPROFILE: %v (unset it or give a writable path)\n", err)
+		os.Exit(exitUsage)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
+}
 
 // Exit codes.
 const (

@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 
 	"errors"
 	"fmt"
@@ -70,6 +71,13 @@ type Settings struct {
 	FixedBeta  float64 // 0 means 1
 	// Polish runs L-BFGS on E_T after Adam with the hyperparameters held.
 	Polish bool
+	// PolishIter is the L-BFGS iteration limit of each polish; 0 means 2000
+	// (the polishes of heat and wave reach it; docs/results.md measures
+	// shorter and longer ones).
+	PolishIter int
+	// PolishMethod is PolishGaussNewton ("" means Gauss-Newton: measured
+	// more accurate and cheaper, docs/results.md) or PolishLBFGS.
+	PolishMethod string
 	// LRDecay is the factor by which the Adam learning rate has decayed at
 	// the last epoch (exponential decay, LR * LRDecay^(epoch/Epochs)); 0
 	// means 1 (constant rate, the paper; LR 3e-3 with decay 0.03 was worse
@@ -156,6 +164,15 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	if s.HistoryEvery == 0 {
 		s.HistoryEvery = 25
 	}
+	if s.PolishIter == 0 {
+		s.PolishIter = 2000
+	}
+	if s.PolishMethod == "" {
+		s.PolishMethod = PolishGaussNewton
+	}
+	if s.PolishMethod != PolishLBFGS && s.PolishMethod != PolishGaussNewton {
+		return s, fmt.Errorf("unknown polish method %q: use %s or %s", s.PolishMethod, PolishLBFGS, PolishGaussNewton)
+	}
 	switch {
 	case s.Epochs < 0:
 		return s, fmt.Errorf("epochs = %d: must be positive", s.Epochs)
@@ -167,6 +184,8 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		return s, fmt.Errorf("hyper-start = %d is beyond epochs = %d: lower it or raise epochs", s.HyperStart, s.Epochs)
 	case s.LR < 0 || s.HyperLR < 0:
 		return s, fmt.Errorf("learning rates must be positive")
+	case s.PolishIter < 0:
+		return s, fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
 	case s.FinalHyper < 0:
 		return s, fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
 	case s.LRDecay < 0 || s.LRDecay > 1:
@@ -195,6 +214,12 @@ func setDefault(x *float64, d float64) {
 		*x = d
 	}
 }
+
+// Polish methods.
+const (
+	PolishLBFGS       = "lbfgs"        // gonum's L-BFGS on E_T
+	PolishGaussNewton = "gauss-newton" // Newton steps with the Gauss-Newton matrix of E_T
+)
 
 // Status of a fit.
 const (
@@ -320,7 +345,11 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 
 // polish runs L-BFGS on E_T at the current hyperparameters.
 func (f *Fit) polish() {
-	r, err := nn.Polish(f.Model.Net.W, func(w, g []float64) float64 { return f.lossAndGrad(g) }, nil)
+	ps := &nn.PolishSettings{MaxIter: f.Settings.PolishIter}
+	if f.Settings.PolishMethod == PolishGaussNewton {
+		ps.Hessian = f.gaussNewtonMatrix()
+	}
+	r, err := nn.Polish(f.Model.Net.W, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)
 	if f.Polish == nil {
 		f.Polish = &r
 	} else {
@@ -334,9 +363,38 @@ func (f *Fit) polish() {
 	}
 }
 
+// gaussNewtonMatrix returns a function that writes the Gauss-Newton matrix
+// of E_T, sum_t beta_t J_t^T J_t + diag(alpha), at the current weights.
+func (f *Fit) gaussNewtonMatrix() func(h *mat.SymDense) {
+	m := f.Model
+	P := m.NumWeights()
+	hs := make([][]float64, len(f.Beta))
+	for t := range hs {
+		hs[t] = make([]float64, P*P)
+	}
+	return func(h *mat.SymDense) {
+		m.Hessians(GaussNewton, hs)
+		for i := 0; i < P; i++ {
+			for j := i; j < P; j++ {
+				v := 0.0
+				for t, b := range f.Beta {
+					v += b * hs[t][i*P+j]
+				}
+				if i == j {
+					v += f.Alpha[m.AlphaOf[i]]
+				}
+				h.SetSym(i, j, v)
+			}
+		}
+	}
+}
+
 // finalHyperStep moves alpha and beta to MacKay's fixed point at the current
-// weights; false when A is not positive definite or the step leaves the
-// safe range (the hyperparameters are then kept).
+// weights, clamped to [MinHyper, MaxHyper]; false (the hyperparameters are
+// kept) when A is not positive definite or the step is not finite. The
+// clamp matters where a term can be fitted exactly: wave-full's split
+// beta_pde would go past 1e8, and the cap reads it as a residual noise
+// floor of 1e-4.
 func (f *Fit) finalHyperStep() bool {
 	c := f.Curvature()
 	l, err := NewLaplace(c, f.Alpha, f.Beta)
@@ -344,13 +402,15 @@ func (f *Fit) finalHyperStep() bool {
 		return false
 	}
 	alpha, beta := l.MacKay(c)
-	for _, v := range append(append([]float64(nil), alpha...), beta...) {
-		if !(v >= MinHyper && v <= MaxHyper) {
+	next := append(append([]float64(nil), alpha...), beta...)
+	for i, v := range next {
+		if math.IsNaN(v) {
 			return false
 		}
+		next[i] = math.Min(math.Max(v, MinHyper), MaxHyper)
 	}
-	copy(f.Alpha, alpha)
-	copy(f.Beta, beta)
+	copy(f.Alpha, next[:len(alpha)])
+	copy(f.Beta, next[len(alpha):])
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"runtime"
@@ -23,6 +24,7 @@ const LogPConvention = "paper: ln p(D|alpha,beta) = -E_hyp, dropping -N/2 ln(2 p
 type RunConfig struct {
 	Problem      string             `json:"problem"`
 	DataSeed     uint64             `json:"data_seed"` // pde.Options.DataSeed as resolved by the caller (0: not recorded)
+	Sampling     string             `json:"sampling"`  // how the points were drawn (pde.Problem.Sampling; "" in records older than the field: uniform)
 	Inputs       []string           `json:"inputs"`    // input names in order
 	Params       map[string]float64 `json:"params"`    // the problem's physical parameters (kappa, nu, noise_std)
 	Architecture []int              `json:"architecture"`
@@ -62,7 +64,7 @@ func NewRunConfig(p *pde.Problem, s Settings, dataSeed uint64) (RunConfig, error
 		params[k] = v
 	}
 	return RunConfig{
-		Problem: p.Name, DataSeed: dataSeed,
+		Problem: p.Name, DataSeed: dataSeed, Sampling: p.Sampling,
 		Inputs:       append([]string(nil), p.Inputs...),
 		Params:       params,
 		Architecture: append(append([]int{p.Dim()}, s.Hidden...), 1),
@@ -75,6 +77,11 @@ func NewRunConfig(p *pde.Problem, s Settings, dataSeed uint64) (RunConfig, error
 		Settings: settingsMap(s),
 	}, nil
 }
+
+// settingsAddedLater are the Settings fields added after the first
+// records were written, with the value that reproduces those records, so
+// that older ensemble files still resume and merge.
+var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs"}
 
 // settingsMap lists the exported fields of s except Seed and functions;
 // non-finite floats become nil.
@@ -103,6 +110,19 @@ func settingsMap(s Settings) map[string]any {
 // Equal reports whether two configurations are the same (compared through
 // their JSON, so it is exact on every float).
 func (c RunConfig) Equal(o RunConfig) bool {
+	for _, r := range []*RunConfig{&c, &o} {
+		if r.Sampling == "" {
+			r.Sampling = pde.Uniform // records older than the field
+		}
+		if r.Settings != nil {
+			r.Settings = maps.Clone(r.Settings)
+			for k, v := range settingsAddedLater {
+				if _, ok := r.Settings[k]; !ok {
+					r.Settings[k] = v
+				}
+			}
+		}
+	}
 	a, err1 := json.Marshal(c)
 	b, err2 := json.Marshal(o)
 	return err1 == nil && err2 == nil && bytes.Equal(a, b)

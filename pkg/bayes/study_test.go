@@ -40,10 +40,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"gonum.org/v1/gonum/mat"
 )
 
 // studyRecord is one fit of a study.
@@ -105,65 +104,13 @@ func residualRMS(f *Fit, problem string, o pde.Options) (train, held []float64) 
 	return train, rms(m2)
 }
 
-// trainStudy is Train, except that with polishIter > 0 the tuned recipe's
-// polishes run up to polishIter L-BFGS iterations each (nn.Polish's default
-// is 2000): the Adam phase runs with the same tying, then polish, then
-// FinalHyper rounds of MacKay's fixed point each followed by a polish.
-func trainStudy(p *pde.Problem, s Settings, polishIter int) (*Fit, error) {
-	if polishIter <= 0 {
-		return Train(p, s)
-	}
-	r, err := s.Resolve(p)
-	if err != nil {
-		return nil, err
-	}
-	if r.Recipe != RecipeTuned && !r.Polish {
-		return Train(p, s)
-	}
-	adam := r
-	adam.Recipe, adam.Polish, adam.FinalHyper = RecipePaper, false, 0
-	f, err := Train(p, adam)
-	if err != nil || f.Status != StatusOK {
-		return f, err
-	}
-	f.Settings = r
-	f.Laplace = nil
-	t0 := f.Seconds
-	start := nowSeconds()
-	ps := &nn.PolishSettings{MaxIter: polishIter}
-	polish := func() {
-		res, err := nn.Polish(f.Model.Net.W, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)
-		if f.Polish == nil {
-			f.Polish = &res
-		} else {
-			f.Polish.F, f.Polish.Status = res.F, res.Status
-			f.Polish.Iterations += res.Iterations
-			f.Polish.Evals += res.Evals
-		}
-		if err != nil {
-			f.Status, f.Reason = StatusPolishFailed, err.Error()
-		}
-	}
-	polish()
-	if !r.Fixed {
-		for round := 0; round < r.FinalHyper && f.Status == StatusOK; round++ {
-			if !f.finalHyperStep() {
-				break
-			}
-			polish()
-		}
-	}
-	f.finish()
-	f.Seconds = t0 + nowSeconds() - start
-	return f, nil
-}
-
 func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyRecord {
 	p, err := pde.New(problem, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := trainStudy(p, s, envInt(t, "BPINN_STUDY_POLISHITER", 0))
+	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
+	f, err := Train(p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +162,6 @@ func gridRatios(f *Fit, n int) (meanAbs, q50, q90, q95 float64) {
 	q := func(p float64) float64 { return ratios[int(p*float64(len(ratios)-1))] }
 	return meanAbs, q(0.5), q(0.9), q(0.95)
 }
-
-func nowSeconds() float64 { return float64(time.Now().UnixNano()) / 1e9 }
 
 func envInts(t testing.TB, k string) []int {
 	v := os.Getenv(k)
@@ -587,5 +532,59 @@ func TestStudyFinalHyperFixedPoint(t *testing.T) {
 		if r := beta[i] / f.Beta[i]; math.Abs(r-1) > 0.02 {
 			t.Errorf("beta %.4g, MacKay's fixed point %.4g", f.Beta[i], beta[i])
 		}
+	}
+}
+
+// The Gauss-Newton polish leaves w at the minimum of E_T to well within the
+// posterior's width (the Newton step A^-1 grad, in units of each weight's
+// posterior std, is negligible: the Laplace expansion point is right), as
+// low as L-BFGS's in far fewer iterations, and its matrix is the Laplace
+// approximation's A.
+func TestStudyGaussNewtonPolish(t *testing.T) {
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Settings{Seed: 2, Epochs: 3000, HyperStart: 1000, Recipe: RecipePaper, Polish: true}
+	gnS, lbS := base, base
+	gnS.PolishMethod, lbS.PolishMethod = PolishGaussNewton, PolishLBFGS
+	gn, err := Train(p, gnS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := Train(p, lbS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gn.Status != StatusOK || lb.Status != StatusOK {
+		t.Fatalf("statuses %s (%s), %s (%s)", gn.Status, gn.Reason, lb.Status, lb.Reason)
+	}
+	t.Logf("E_T after Gauss-Newton %.10g (%d iterations), after L-BFGS %.10g (%d iterations)",
+		gn.Polish.F, gn.Polish.Iterations, lb.Polish.F, lb.Polish.Iterations)
+	if gn.Polish.F > lb.Polish.F*(1+1e-9) || 2*gn.Polish.Iterations > lb.Polish.Iterations {
+		t.Errorf("Gauss-Newton: E_T %.10g in %d iterations; L-BFGS %.10g in %d: want as low in half the iterations",
+			gn.Polish.F, gn.Polish.Iterations, lb.Polish.F, lb.Polish.Iterations)
+	}
+	P := gn.Model.NumWeights()
+	grad := make([]float64, P)
+	gn.lossAndGrad(grad)
+	var step mat.VecDense
+	if err := gn.Laplace.Chol.SolveVecTo(&step, mat.NewVecDense(P, grad)); err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for i := 0; i < P; i++ {
+		worst = math.Max(worst, math.Abs(step.AtVec(i))/math.Sqrt(gn.Laplace.AInv.At(i, i)))
+	}
+	t.Logf("Newton step from the polished w: at most %.3g posterior std", worst)
+	if worst > 1e-3 {
+		t.Errorf("Newton step A^-1 grad from the polished w is %.3g posterior std: not at the minimum", worst)
+	}
+	h := mat.NewSymDense(P, nil)
+	gn.gaussNewtonMatrix()(h)
+	var a mat.SymDense
+	gn.Laplace.Chol.ToSym(&a)
+	if !mat.EqualApprox(h, &a, 1e-9*mat.Norm(&a, math.Inf(1))) {
+		t.Error("the polish's Gauss-Newton matrix is not the Laplace approximation's A")
 	}
 }

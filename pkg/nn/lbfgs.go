@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -12,6 +13,11 @@ type PolishSettings struct {
 	MaxIter int     // major iterations; 0 means 2000
 	Store   int     // L-BFGS memory; 0 means 15 (gonum's default)
 	GradTol float64 // stop when |grad|_inf < GradTol; 0 means 1e-9
+	// Hessian, when set, makes Polish a (modified) Newton method (gonum's
+	// optimize.Newton) instead of L-BFGS: it writes a positive
+	// semi-definite curvature matrix of f at the weights (w holds the
+	// point), such as the Gauss-Newton matrix of a least-squares loss.
+	Hessian func(h *mat.SymDense)
 }
 
 // PolishResult reports what L-BFGS did.
@@ -54,10 +60,24 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 			copy(g, c.grad)
 		},
 	}
-	res, err := optimize.Minimize(p, append([]float64(nil), w0...), &optimize.Settings{
-		MajorIterations:   d.MaxIter,
-		GradientThreshold: d.GradTol,
-	}, &optimize.LBFGS{Store: d.Store})
+	var method optimize.Method = &optimize.LBFGS{Store: d.Store}
+	if d.Hessian != nil {
+		p.Hess = func(h *mat.SymDense, x []float64) {
+			c.at(x) // puts x into w
+			d.Hessian(h)
+		}
+		method = &optimize.Newton{Linesearcher: &optimize.Backtracking{}}
+	}
+	st := &optimize.Settings{MajorIterations: d.MaxIter, GradientThreshold: d.GradTol}
+	if d.Hessian != nil {
+		// Newton steps reach the minimum's basin floor in tens of
+		// iterations, where rounding stops the gradient short of GradTol;
+		// stop once E_T has not fallen by 1e-10 relative in 2 iterations
+		// (measured on heat seed 2: the same E_T to 7 digits in 294
+		// iterations instead of 368).
+		st.Converger = &optimize.FunctionConverge{Relative: 1e-10, Iterations: 2}
+	}
+	res, err := optimize.Minimize(p, append([]float64(nil), w0...), st, method)
 	if res == nil {
 		return PolishResult{F0: f0, F: f0}, fmt.Errorf("L-BFGS failed: %v", err)
 	}

@@ -26,14 +26,42 @@ type Options struct {
 	// BurgersNoise is the standard deviation of the measured Burgers data;
 	// 0 means 0.02.
 	BurgersNoise float64
+	// Sampling is how the training points are drawn: Uniform ("" means
+	// Uniform) or LatinHypercube.
+	Sampling string
 }
 
-func (o Options) rng() *rand.Rand {
+// Sampling schemes of the training points. Both give every point a uniform
+// marginal distribution; they differ in how the points of a set relate.
+const (
+	// Uniform draws every coordinate of every point independently (the
+	// paper's "randomly drawn from the uniform distribution").
+	Uniform = "uniform"
+	// LatinHypercube stratifies: n points of a box take one value in each
+	// of n equal strata of every coordinate (strata paired by random
+	// permutations, the value uniform in its stratum); points on a line or
+	// on the boundary take one value in each of n equal pieces of it. The
+	// set has no large holes, which a PINN's collocation set needs (Raissi
+	// et al. draw theirs by Latin hypercube sampling).
+	LatinHypercube = "lhs"
+)
+
+// Samplings lists the sampling schemes.
+func Samplings() []string { return []string{Uniform, LatinHypercube} }
+
+func (o Options) sampler() (sampler, error) {
 	s := o.DataSeed
 	if s == 0 {
 		s = 1
 	}
-	return rand.New(rand.NewPCG(s, 0x5eed))
+	rng := rand.New(rand.NewPCG(s, 0x5eed))
+	switch o.Sampling {
+	case "", Uniform:
+		return sampler{rng: rng, name: Uniform}, nil
+	case LatinHypercube:
+		return sampler{rng: rng, lhs: true, name: LatinHypercube}, nil
+	}
+	return sampler{}, fmt.Errorf("unknown sampling %q: use one of %v", o.Sampling, Samplings())
 }
 
 // Names lists the problems that New knows, with the CLI's spelling.
@@ -42,6 +70,9 @@ func Names() []string { return []string{"regression", "heat", "wave", "wave-full
 // New returns a problem of the paper by name. "wave-full" is the wave
 // problem with the paper's full hyperparameter set (4 alphas, 2 betas).
 func New(name string, o Options) (*Problem, error) {
+	if _, err := o.sampler(); err != nil {
+		return nil, err
+	}
 	switch name {
 	case "regression":
 		return Regression(o), nil
@@ -62,11 +93,21 @@ func New(name string, o Options) (*Problem, error) {
 	return nil, fmt.Errorf("unknown problem %q: use one of %v", name, names)
 }
 
+// mustSampler is o's sampler for the problem constructors, which take
+// Options directly; New checks the scheme first and returns its error.
+func (o Options) mustSampler() sampler {
+	s, err := o.sampler()
+	if err != nil {
+		panic("pde: " + err.Error())
+	}
+	return s
+}
+
 // Regression is the paper's HMC comparison: u = x^2 cos^2(4x) measured with
 // Gaussian noise at 12 points in [-0.8,-0.3] and 12 in [0.3,0.8], fitted by
 // a 1-6-1 network.
 func Regression(o Options) *Problem {
-	rng := o.rng()
+	smp := o.mustSampler()
 	noise := o.Noise
 	if noise == 0 {
 		noise = 0.05
@@ -78,14 +119,25 @@ func Regression(o Options) *Problem {
 	var pts [][]float64
 	var y []float64
 	for _, iv := range [][2]float64{{-0.8, -0.3}, {0.3, 0.8}} {
+		// Uniform draws each x just before its noise (the data of seed 1
+		// stay those of the first release).
+		var xs []float64
+		if smp.lhs {
+			xs = smp.line(12, iv[0], iv[1])
+		}
 		for i := 0; i < 12; i++ {
-			x := uniform(rng, iv[0], iv[1])
+			var x float64
+			if smp.lhs {
+				x = xs[i]
+			} else {
+				x = uniform(smp.rng, iv[0], iv[1])
+			}
 			pts = append(pts, []float64{x})
-			y = append(y, RegressionCurve(x)+std*rng.NormFloat64())
+			y = append(y, RegressionCurve(x)+std*smp.rng.NormFloat64())
 		}
 	}
 	return &Problem{
-		Name: "regression", Inputs: []string{"x"}, Lo: []float64{-1}, Hi: []float64{1},
+		Name: "regression", Inputs: []string{"x"}, Lo: []float64{-1}, Hi: []float64{1}, Sampling: smp.name,
 		Params: map[string]float64{"noise_std": std},
 		Terms:  []Term{{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual}},
 		Exact:  func(x []float64) float64 { return RegressionCurve(x[0]) },
@@ -97,19 +149,16 @@ func Regression(o Options) *Problem {
 // Heat is u_t = kappa u_xx on [0,1]^2 with u(0,t)=u(1,t)=0, u(x,0)=sin(pi x):
 // 50 interior points and 50 on the boundary and initial line, a 2-6-1 net.
 func Heat(o Options) *Problem {
-	rng := o.rng()
+	smp := o.mustSampler()
 	kappa := o.Kappa
 	if kappa == 0 {
 		kappa = 0.1
 	}
 	lo, hi := []float64{0, 0}, []float64{1, 1}
-	interior := make([][]float64, 50)
-	for i := range interior {
-		interior[i] = []float64{uniform(rng, 0, 1), uniform(rng, 0, 1)}
-	}
-	bpts, btgt := boundaryPoints(rng, 50, lo, hi, func(x, t float64) float64 { return HeatExact(x, t, kappa) })
+	interior := smp.box(50, lo, hi)
+	bpts, btgt := smp.boundary(50, lo, hi, func(x, t float64) float64 { return HeatExact(x, t, kappa) })
 	return &Problem{
-		Name: "heat", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi,
+		Name: "heat", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"kappa": kappa},
 		Terms: []Term{
 			{Name: "pde", Group: "pde", Points: interior, Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
@@ -128,24 +177,27 @@ func Heat(o Options) *Problem {
 // solution needs zero initial velocity): 50 interior, 50 boundary/initial,
 // and 25 extra initial points for u and 25 for u_t, a 2-8-1 net.
 func Wave(o Options) *Problem {
-	rng := o.rng()
+	smp := o.mustSampler()
 	lo, hi := []float64{0, 0}, []float64{1, 1}
-	interior := make([][]float64, 50)
-	for i := range interior {
-		interior[i] = []float64{uniform(rng, 0, 1), uniform(rng, 0, 1)}
-	}
-	bpts, btgt := boundaryPoints(rng, 50, lo, hi, WaveExact)
+	interior := smp.box(50, lo, hi)
+	bpts, btgt := smp.boundary(50, lo, hi, WaveExact)
 	init := make([][]float64, 25)
 	itgt := make([]float64, 25)
 	vel := make([][]float64, 25)
+	var xs, vs []float64
+	if smp.lhs {
+		xs, vs = smp.line(25, 0, 1), smp.line(25, 0, 1)
+	}
 	for i := range init {
-		x := uniform(rng, 0, 1)
-		init[i] = []float64{x, 0}
-		itgt[i] = WaveExact(x, 0)
-		vel[i] = []float64{uniform(rng, 0, 1), 0}
+		if !smp.lhs { // interleaved, as the first release drew them
+			xs, vs = append(xs, uniform(smp.rng, 0, 1)), append(vs, uniform(smp.rng, 0, 1))
+		}
+		init[i] = []float64{xs[i], 0}
+		itgt[i] = WaveExact(xs[i], 0)
+		vel[i] = []float64{vs[i], 0}
 	}
 	return &Problem{
-		Name: "wave", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Params: map[string]float64{},
+		Name: "wave", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Params: map[string]float64{}, Sampling: smp.name,
 		Terms: []Term{
 			{Name: "pde", Group: "pde", Points: interior, Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
 				return ad.Sub(j.D2(1, 1), j.D2(0, 0))
@@ -166,7 +218,8 @@ func Wave(o Options) *Problem {
 // in x in [-0.2, 0.2]. The reference is the exact Cole-Hopf solution. Net
 // 2-8-8-1, one alpha and betas for pde, boundary and data.
 func Burgers(o Options) *Problem {
-	rng := o.rng()
+	smp := o.mustSampler()
+	rng := smp.rng
 	nu := BurgersNu()
 	ref := NewBurgersRef(nu, 0)
 	noise := o.BurgersNoise
@@ -175,9 +228,12 @@ func Burgers(o Options) *Problem {
 	}
 	lo, hi := []float64{-1, 0}, []float64{1, 1}
 	half := func(n int) [][]float64 {
+		if smp.lhs {
+			return append(smp.box(n/2, []float64{-0.2, 0}, []float64{0.2, 1}), smp.box(n-n/2, lo, hi)...)
+		}
 		pts := make([][]float64, n)
 		for i := range pts {
-			x := uniform(rng, -1, 1)
+			x := uniform(rng, -1, 1) // drawn and dropped for the first half: the first release's stream
 			if i < n/2 {
 				x = uniform(rng, -0.2, 0.2)
 			}
@@ -186,7 +242,7 @@ func Burgers(o Options) *Problem {
 		return pts
 	}
 	interior := half(200)
-	bpts, btgt := boundaryPoints(rng, 200, lo, hi, func(x, t float64) float64 {
+	bpts, btgt := smp.boundary(200, lo, hi, func(x, t float64) float64 {
 		if t == 0 {
 			return -math.Sin(math.Pi * x)
 		}
@@ -198,7 +254,7 @@ func Burgers(o Options) *Problem {
 		dtgt[i] = ref.U(x[0], x[1]) + noise*rng.NormFloat64()
 	}
 	return &Problem{
-		Name: "burgers", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi,
+		Name: "burgers", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"nu": nu, "noise_std": noise},
 		Terms: []Term{
 			{Name: "pde", Group: "pde", Points: interior, Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {

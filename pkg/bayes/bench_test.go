@@ -1,0 +1,39 @@
+package bayes
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// benchDataLoss times one evaluation of the data losses and their weight
+// gradient of a paper problem with its default net: the work of one Adam
+// epoch (and of one L-BFGS evaluation) apart from the update itself.
+func benchDataLoss(b *testing.B, name string) {
+	p, err := pde.New(name, pde.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sizes := append(append([]int{p.Dim()}, p.Defaults.Hidden...), 1)
+	net := nn.New(sizes, nn.Tanh, rand.New(rand.NewPCG(1, 2)))
+	m, err := NewModel(p, net, p.Defaults.AlphaMode, p.Defaults.BetaMode)
+	if err != nil {
+		b.Fatal(err)
+	}
+	beta := make([]float64, len(m.BetaNames))
+	for i := range beta {
+		beta[i] = 1
+	}
+	ed := make([]float64, len(beta))
+	grad := make([]float64, m.NumWeights())
+	b.ReportAllocs()
+	for b.Loop() {
+		m.DataLoss(beta, ed, grad)
+	}
+}
+
+func BenchmarkDataLossHeat(b *testing.B)    { benchDataLoss(b, "heat") }
+func BenchmarkDataLossWave(b *testing.B)    { benchDataLoss(b, "wave") }
+func BenchmarkDataLossBurgers(b *testing.B) { benchDataLoss(b, "burgers") }
