@@ -287,9 +287,7 @@ func (p *Program) eval(n *Node) {
 			y[i] = f(ai)
 		}
 	case OpTanh:
-		for i, ai := range a[:len(y)] {
-			y[i] = tanh(ai)
-		}
+		tanhTo(y, a)
 	case OpStopGradient, OpReshape:
 		copy(y, a)
 	case OpSum:

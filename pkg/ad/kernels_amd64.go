@@ -2,6 +2,8 @@
 
 package ad
 
+import "math"
+
 // Assembly kernels (kernels_amd64.s) for rows 8 wide, used when the CPU has
 // AVX2 and FMA. They use fused multiply-adds, so their last bits differ
 // from the pure-Go kernels; on one machine the choice is fixed, and a
@@ -19,6 +21,26 @@ func tMulRows8x4(y, a, b *float64, n, k int)
 
 //go:noescape
 func tMulRows8x1(y, a, b *float64, n, k int)
+
+//go:noescape
+func tanh8(y, a *float64, n int)
+
+// tanhK holds the constants of tanh8, 4 copies each (one YMM operand), in
+// the order of the K_ offsets of kernels_amd64.s.
+var tanhK = func() (k [28][4]float64) {
+	c := []float64{
+		math.Float64frombits(1<<63 - 1), math.Float64frombits(1 << 63), // |x| and sign masks
+		tanhSmall, 20, -2, -2 * log2e, 1.5 * (1 << 52), ln2Hi / 2, ln2Lo / 2, 1,
+		tanhP0, tanhP1, tanhP2, tanhQ0, tanhQ1, tanhQ2,
+	}
+	for n := 13; n >= 2; n-- {
+		c = append(c, expM2[n])
+	}
+	for i, v := range c {
+		k[i] = [4]float64{v, v, v, v}
+	}
+	return k
+}()
 
 var useAVX2 = detectAVX2()
 

@@ -2,6 +2,7 @@ package ad
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -82,3 +83,161 @@ func TestKernels(t *testing.T) {
 		}
 	}
 }
+
+// tanhModel is tanh8 (kernels_amd64.s) written out in Go, operation by
+// operation with the same roundings: the assembly must match it bit for bit.
+func tanhModel(x float64) float64 {
+	z := math.Abs(x)
+	s := z * z
+	p := math.FMA(s, tanhP0, tanhP1)
+	p = math.FMA(s, p, tanhP2)
+	q := math.FMA(s, s+tanhQ0, tanhQ1)
+	q = math.FMA(s, q, tanhQ2)
+	b := z * s
+	zc := math.Min(z, 20)
+	if math.IsNaN(z) {
+		zc = 20 // VMINPD returns its second operand
+	}
+	t := math.FMA(zc, -2*log2e, 1.5*(1<<52))
+	k := t - 1.5*(1<<52)
+	h := math.FMA(k, ln2Hi/2, zc)
+	h = math.FMA(k, ln2Lo/2, h)
+	h2 := h * h
+	even, odd := expM2[12], expM2[13]
+	for n := 10; n >= 2; n -= 2 {
+		even = math.FMA(even, h2, expM2[n])
+		odd = math.FMA(odd, h2, expM2[n+1])
+	}
+	e := math.FMA(h, odd, even)
+	e = math.FMA(e, h, expM2[1])
+	e = math.FMA(e, h, 1)
+	e = math.Float64frombits(math.Float64bits(e) + math.Float64bits(t)<<52)
+	a := z
+	if z >= tanhSmall {
+		a, b, p, q = 1, -2, e, e+1
+	}
+	return math.Float64frombits(math.Float64bits(math.FMA(b, p/q, a)) | math.Float64bits(x)&(1<<63))
+}
+
+// tanhInputs: the special values, a dense sweep of [-25, 25], and random
+// values: log-uniform magnitudes from 1e-320 to 1e3 of both signs, and
+// uniform on [-25, 25].
+func tanhInputs() []float64 {
+	xs := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(),
+		5e-324, -5e-324, 1e-310, 1e-300, -1e-300, 1e-20, 1e-8, tanhSmall,
+		math.Nextafter(tanhSmall, 0), -tanhSmall, 19.06, 19.1, 20, -20, 20.5, 22, 1e300, -math.MaxFloat64}
+	for x := -25.0; x <= 25; x += 1.0 / 4096 {
+		xs = append(xs, x)
+	}
+	rng := rand.New(rand.NewPCG(2, 3))
+	for range 200000 {
+		x := math.Pow(10, -320+323*rng.Float64())
+		if rng.IntN(2) == 0 {
+			x = -x
+		}
+		xs = append(xs, x, 50*rng.Float64()-25)
+	}
+	return xs
+}
+
+// ulpDiff is the distance of a and b in units in the last place (0 for two
+// NaNs or ±0 of the same sign).
+func ulpDiff(a, b float64) uint64 {
+	if math.IsNaN(a) && math.IsNaN(b) {
+		return 0
+	}
+	if math.IsNaN(a) || math.IsNaN(b) || math.Signbit(a) != math.Signbit(b) {
+		return math.MaxUint64
+	}
+	ia, ib := math.Float64bits(a), math.Float64bits(b)
+	return max(ia, ib) - min(ia, ib)
+}
+
+// TestTanhTo checks tanhTo (the assembly where available), the Go loop and
+// the model of the assembly against math.Tanh: at most 2 ulp apart (so at
+// most 4.5e-16 relative), signs of zero kept, NaN for NaN; and for every
+// slice length 0..17 at unaligned offsets, and in place, that each value
+// gets the same bits wherever it sits.
+func TestTanhTo(t *testing.T) {
+	t.Parallel()
+	xs := tanhInputs()
+	for _, impl := range []struct {
+		name string
+		f    func(y, a []float64)
+	}{{"tanhTo", tanhTo}, {"tanhToGo", tanhToGo}, {"tanhModel", func(y, a []float64) {
+		for i, x := range a {
+			y[i] = tanhModel(x)
+		}
+	}}} {
+		y := make([]float64, len(xs))
+		impl.f(y, xs)
+		var worst uint64
+		var worstRel float64
+		for i, x := range xs {
+			want := math.Tanh(x)
+			d := ulpDiff(y[i], want)
+			if d > 2 {
+				t.Fatalf("%s(%.17g) = %.17g, want %.17g", impl.name, x, y[i], want)
+			}
+			worst = max(worst, d)
+			if want != 0 && !math.IsNaN(want) {
+				worstRel = max(worstRel, math.Abs(y[i]-want)/math.Abs(want))
+			}
+		}
+		t.Logf("%s: max %d ulp, %.3g relative from math.Tanh", impl.name, worst, worstRel)
+
+		buf := make([]float64, 24)
+		for _, base := range []int{0, len(xs) - 24} { // the special values, random values
+			for n := 0; n <= 17; n++ {
+				for off := 0; off < 4; off++ {
+					a, want := xs[base+off:base+off+n], y[base+off:base+off+n]
+					out := buf[off : off+n]
+					impl.f(out, a)
+					for i := range a {
+						if ulpDiff(out[i], want[i]) != 0 {
+							t.Fatalf("%s: n %d offset %d [%d]: %v, alone %v", impl.name, n, off, i, out[i], want[i])
+						}
+					}
+					copy(out, a)
+					impl.f(out, out)
+					for i := range a {
+						if ulpDiff(out[i], want[i]) != 0 {
+							t.Fatalf("%s: in place, n %d offset %d [%d]: %v, want %v", impl.name, n, off, i, out[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTanhModel checks the assembly against its Go model bit for bit.
+func TestTanhModel(t *testing.T) {
+	t.Parallel()
+	if !useAVX2 {
+		t.Skip("no assembly")
+	}
+	xs := tanhInputs()
+	y := make([]float64, len(xs))
+	tanhTo(y, xs)
+	for i, x := range xs {
+		if want := tanhModel(x); ulpDiff(y[i], want) != 0 {
+			t.Fatalf("tanh8(%.17g) = %.17g, model %.17g", x, y[i], want)
+		}
+	}
+}
+
+func benchTanh(b *testing.B, f func(y, a []float64)) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	a := make([]float64, 600) // pre-activations of 100 points x 6 units
+	for i := range a {
+		a[i] = 1.5 * rng.NormFloat64()
+	}
+	y := make([]float64, len(a))
+	for b.Loop() {
+		f(y, a)
+	}
+}
+
+func BenchmarkTanhScalar_600(b *testing.B) { benchTanh(b, tanhToGo) }
+func BenchmarkTanhVec_600(b *testing.B)    { benchTanh(b, tanhTo) }
