@@ -192,7 +192,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.hidden, "hidden", "hidden layer `sizes`, e.g. 8,8 (default: the problem's)")
 	fs.Var(&ff.recipe, "recipe", "tuned: tied hyperparameters during Adam, then L-BFGS polish and final MacKay rounds (measured best, docs/results.md); paper: the paper's recipe as written")
 	fs.BoolVar(&ff.polish, "polish", false, "paper recipe: run L-BFGS on E_T after Adam, hyperparameters held (always on in the tuned recipe)")
-	fs.Var(&ff.finalHyper, "final-hyper", "`rounds` of MacKay's fixed point (+ re-polish) after training (default 3 in the tuned recipe, 0 in the paper's)")
+	fs.Var(&ff.finalHyper, "final-hyper", "most `rounds` of MacKay's fixed point (+ re-polish) after training, ending when alpha and beta move < 0.1% (default 20, burgers 3, in the tuned recipe; 0 in the paper's)")
 	fs.Var(&ff.polishMethod, "polish-method", "polish by gauss-newton (Newton steps with the Gauss-Newton matrix of E_T) or lbfgs (default gauss-newton)")
 	fs.Var(&ff.polishIter, "polish-iter", "L-BFGS `iterations` per polish (default 2000)")
 	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")

@@ -35,8 +35,9 @@ const (
 const (
 	// RecipeTuned (the default) adds to the paper's schedule what measured
 	// best (docs/results.md): hyperparameter groups move tied during the Adam
-	// phase, then L-BFGS polishes w_MP, then FinalHyper rounds of MacKay's
-	// fixed point with the groups split, each followed by a re-polish.
+	// phase, then a Gauss-Newton polish of w_MP, then rounds of MacKay's
+	// fixed point with the groups split, each followed by a re-polish, until
+	// the hyperparameters settle (FinalTol) or FinalHyper rounds are done.
 	RecipeTuned = "tuned"
 	// RecipePaper is the paper's recipe as written: Adam with hyperparameter
 	// steps, nothing after it unless Polish/FinalHyper/UntieAt say so.
@@ -47,8 +48,9 @@ const (
 // the problem (its Defaults) with the tuned recipe, written on each field.
 type Settings struct {
 	// Recipe is RecipeTuned ("" means tuned) or RecipePaper. Under the tuned
-	// recipe Polish is always on, FinalHyper 0 means 3 and UntieAt 0 means
-	// Epochs+1 (tied until the final rounds).
+	// recipe Polish is always on, FinalHyper 0 means the problem's default
+	// (20 where it sets none) and UntieAt 0 means Epochs+1 (tied until the
+	// final rounds).
 	Recipe     string
 	Seed       uint64      // network initialization; 0 means 1
 	Hidden     []int       // hidden layers; nil means the problem's default
@@ -90,13 +92,16 @@ type Settings struct {
 	// 0 means never tied; beyond Epochs means tied through the Adam phase
 	// and split only in the FinalHyper rounds.
 	UntieAt int
-	// FinalHyper is the number of rounds, after the last epoch (and the
-	// polish), of a MacKay fixed-point step on the hyperparameters at the
-	// current w, each followed by a re-polish by L-BFGS when Polish is set,
-	// so that the Laplace approximation is taken at a w_MP consistent with
-	// its alpha and beta. 0 means none (measured: no gain in error or
-	// coverage on heat and wave, docs/results.md).
+	// FinalHyper is the most rounds, after the last epoch (and the polish),
+	// of a MacKay fixed-point step on the hyperparameters at the current w,
+	// each followed by a re-polish when Polish is set, so that the Laplace
+	// approximation is taken at a w_MP consistent with its alpha and beta
+	// (the joint fixed point of the evidence framework). The paper recipe's
+	// 0 means none.
 	FinalHyper int
+	// FinalTol ends the final rounds once a round moves no alpha and no
+	// beta by more than this relative amount; 0 means 1e-3.
+	FinalTol float64
 	// HistoryEvery records the history every this many epochs; 0 means 25.
 	HistoryEvery int
 	// Progress, if set, is called every HistoryEvery epochs.
@@ -133,7 +138,10 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		s.Recipe = RecipeTuned
 		s.Polish = true
 		if s.FinalHyper == 0 {
-			s.FinalHyper = 3
+			s.FinalHyper = d.FinalHyper
+		}
+		if s.FinalHyper == 0 {
+			s.FinalHyper = 20
 		}
 		if s.UntieAt == 0 {
 			s.UntieAt = s.Epochs + 1
@@ -161,6 +169,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	setDefault(&s.LRDecay, 1)
 	setDefault(&s.FixedAlpha, 0.05)
 	setDefault(&s.FixedBeta, 1)
+	setDefault(&s.FinalTol, 1e-3)
 	if s.HistoryEvery == 0 {
 		s.HistoryEvery = 25
 	}
@@ -186,6 +195,8 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		return s, fmt.Errorf("learning rates must be positive")
 	case s.PolishIter < 0:
 		return s, fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
+	case s.FinalTol < 0:
+		return s, fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
 	case s.FinalHyper < 0:
 		return s, fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
 	case s.LRDecay < 0 || s.LRDecay > 1:
@@ -245,6 +256,11 @@ type HyperStats struct {
 	NotPD    int `json:"not_pd"`    // A not positive definite: step skipped
 	Rejected int `json:"rejected"`  // update would leave [MinHyper, MaxHyper]: rejected
 	OccamBad int `json:"occam_bad"` // Occam argument <= 0 at a step (log evidence undefined there)
+	// FinalRounds is the number of MacKay rounds after training and
+	// FinalMove the largest relative change of a hyperparameter in the last
+	// one (at most FinalTol when the rounds converged).
+	FinalRounds int     `json:"final_rounds"`
+	FinalMove   float64 `json:"final_move"`
 }
 
 // Fit is a trained model with its Laplace approximation.
@@ -330,11 +346,16 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 	}
 	if !s.Fixed {
 		for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
-			if !f.finalHyperStep() {
+			move, ok := f.finalHyperStep()
+			if !ok {
 				break
 			}
+			f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
 			if s.Polish {
 				f.polish()
+			}
+			if move <= s.FinalTol {
+				break
 			}
 		}
 	}
@@ -390,28 +411,31 @@ func (f *Fit) gaussNewtonMatrix() func(h *mat.SymDense) {
 }
 
 // finalHyperStep moves alpha and beta to MacKay's fixed point at the current
-// weights, clamped to [MinHyper, MaxHyper]; false (the hyperparameters are
-// kept) when A is not positive definite or the step is not finite. The
+// weights, clamped to [MinHyper, MaxHyper], and returns the largest relative
+// move; false (the hyperparameters are kept) when A is not positive
+// definite or the step is not finite. The
 // clamp matters where a term can be fitted exactly: wave-full's split
 // beta_pde would go past 1e8, and the cap reads it as a residual noise
 // floor of 1e-4.
-func (f *Fit) finalHyperStep() bool {
+func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	c := f.Curvature()
 	l, err := NewLaplace(c, f.Alpha, f.Beta)
 	if err != nil {
-		return false
+		return 0, false
 	}
 	alpha, beta := l.MacKay(c)
 	next := append(append([]float64(nil), alpha...), beta...)
+	prev := append(append([]float64(nil), f.Alpha...), f.Beta...)
 	for i, v := range next {
 		if math.IsNaN(v) {
-			return false
+			return 0, false
 		}
 		next[i] = math.Min(math.Max(v, MinHyper), MaxHyper)
+		move = math.Max(move, math.Abs(next[i]-prev[i])/prev[i])
 	}
 	copy(f.Alpha, next[:len(alpha)])
 	copy(f.Beta, next[len(alpha):])
-	return true
+	return move, true
 }
 
 func fillN(n int, v float64) []float64 {

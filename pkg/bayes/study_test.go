@@ -507,31 +507,44 @@ func TestStudyDeterminism(t *testing.T) {
 	}
 }
 
-// FinalHyper leaves the hyperparameters at MacKay's fixed point of the final
-// w_MP (to the accuracy of one more step).
+// The final rounds stop when the hyperparameters settle (FinalTol) and
+// leave them at MacKay's fixed point of the final w_MP (to the accuracy of
+// one more step); a cap of FinalHyper rounds is respected.
 func TestStudyFinalHyperFixedPoint(t *testing.T) {
 	p, err := pde.New("regression", pde.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, Polish: true, FinalHyper: 5})
+	f, err := Train(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.Status != StatusOK {
 		t.Fatalf("status %s: %s", f.Status, f.Reason)
 	}
+	t.Logf("%d final rounds, last move %.3g", f.Hyper.FinalRounds, f.Hyper.FinalMove)
+	if f.Hyper.FinalRounds >= f.Settings.FinalHyper || f.Hyper.FinalMove > f.Settings.FinalTol {
+		t.Errorf("final rounds %d of at most %d, last move %.3g: want them to end on the tolerance %g",
+			f.Hyper.FinalRounds, f.Settings.FinalHyper, f.Hyper.FinalMove, f.Settings.FinalTol)
+	}
 	c := f.Curvature()
 	alpha, beta := f.Laplace.MacKay(c)
 	for i := range alpha {
-		if r := alpha[i] / f.Alpha[i]; math.Abs(r-1) > 0.02 {
-			t.Errorf("alpha %.4g, MacKay's fixed point %.4g", f.Alpha[i], alpha[i])
+		if r := alpha[i] / f.Alpha[i]; math.Abs(r-1) > 5*f.Settings.FinalTol {
+			t.Errorf("alpha %.6g, MacKay's fixed point %.6g", f.Alpha[i], alpha[i])
 		}
 	}
 	for i := range beta {
-		if r := beta[i] / f.Beta[i]; math.Abs(r-1) > 0.02 {
-			t.Errorf("beta %.4g, MacKay's fixed point %.4g", f.Beta[i], beta[i])
+		if r := beta[i] / f.Beta[i]; math.Abs(r-1) > 5*f.Settings.FinalTol {
+			t.Errorf("beta %.6g, MacKay's fixed point %.6g", f.Beta[i], beta[i])
 		}
+	}
+	capped, err := Train(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, FinalHyper: 2, FinalTol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if capped.Hyper.FinalRounds != 2 {
+		t.Errorf("FinalHyper 2 with a tolerance never met: %d rounds", capped.Hyper.FinalRounds)
 	}
 }
 

@@ -32,6 +32,9 @@ type Defaults struct {
 	HyperEvery int    // epochs between hyperparameter updates
 	AlphaMode  string // "single" or "classes"
 	BetaMode   string // "single" or "split"
+	// FinalHyper caps the tuned recipe's final MacKay rounds where the
+	// default (20) does not suit the problem; 0 means the default.
+	FinalHyper int
 }
 
 // Problem is a PDE (or a regression) as data: the domain, the loss terms and

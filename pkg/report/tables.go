@@ -325,10 +325,10 @@ func (r *Report) settingsTable() Table {
 		}
 		recipe := s.Recipe
 		if s.Polish {
-			recipe += ", L-BFGS polish"
+			recipe += ", " + s.PolishMethod + " polish"
 		}
 		if s.FinalHyper > 0 && !s.Fixed {
-			recipe += fmt.Sprintf(", %d final MacKay rounds", s.FinalHyper)
+			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.FinalHyper)
 		}
 		status := "ok"
 		if st.Err != nil {
