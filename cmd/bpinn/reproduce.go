@@ -55,7 +55,7 @@ flags:
   --workers W      concurrent fits (default 0: one per core)
   --seed-base B    fit i of every study has seed B + i (default 1)
   --recipe R       tuned (the default of bayes.Settings: the paper's schedule,
-                   then an L-BFGS polish and MacKay rounds) or paper (the
+                   then a Gauss-Newton polish and MacKay rounds) or paper (the
                    paper's schedule alone)
 
 exit status: 0 every study ran, 1 a study failed (the report is still

@@ -71,7 +71,7 @@ func Quick() Plan {
 
 // Tiny is for tests: every study and figure in a few seconds, numbers
 // meaningless (3 fits, 1% of the epochs, the paper's recipe without the
-// L-BFGS polish, a short HMC).
+// polish, a short HMC).
 func Tiny() Plan {
 	return Plan{Name: "tiny", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3, Recipe: bayes.RecipePaper,
 		HMC: bayes.HMCSettings{Chains: 1, Samples: 100, BurnIn: 40, Leapfrog: 10}}
