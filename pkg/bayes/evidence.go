@@ -58,16 +58,21 @@ type Laplace struct {
 	LogEvidence float64 // LogP + sum ln sigma + Comb; valid only when OccamOK
 }
 
-// ErrNotPositiveDefinite reports that A could not be factorized, or holds a
-// NaN or an infinity (NonFinite; MinDiag is then the offending value).
+// ErrNotPositiveDefinite reports that A could not be factorized, holds a
+// NaN or an infinity (NonFinite; MinDiag is then the offending value), or
+// is too ill-conditioned to invert in double precision (Cond > 0).
 type ErrNotPositiveDefinite struct {
 	MinDiag   float64
 	NonFinite bool
+	Cond      float64 // condition number estimate when A factorized but could not be inverted
 }
 
 func (e ErrNotPositiveDefinite) Error() string {
 	if e.NonFinite {
 		return fmt.Sprintf("A = sum beta H + diag(alpha) holds a non-finite entry (%v)", e.MinDiag)
+	}
+	if e.Cond > 0 {
+		return fmt.Sprintf("A = sum beta H + diag(alpha) is numerically singular (condition number %.3g): alphas and betas too far apart for double precision", e.Cond)
 	}
 	return fmt.Sprintf("A = sum beta H + diag(alpha) is not positive definite (min diagonal %.3g)", e.MinDiag)
 }
@@ -125,7 +130,7 @@ func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
 	l.LogDetA = l.Chol.LogDet()
 	l.AInv = mat.NewSymDense(P, nil)
 	if err := l.Chol.InverseTo(l.AInv); err != nil {
-		return nil, ErrNotPositiveDefinite{MinDiag: math.NaN()}
+		return nil, ErrNotPositiveDefinite{MinDiag: math.NaN(), Cond: l.Chol.Cond()}
 	}
 	ainv := l.AInv.RawSymmetric().Data // upper triangle valid, stride P
 	at := func(r, col int) float64 {

@@ -1,6 +1,8 @@
 package bayes
 
 import (
+	"strings"
+
 	"gonum.org/v1/gonum/floats"
 
 	"math"
@@ -188,6 +190,13 @@ func TestNotPositiveDefinite(t *testing.T) {
 	_, err = NewLaplace(c, []float64{1}, []float64{1})
 	if e, ok := err.(ErrNotPositiveDefinite); !ok || !e.NonFinite {
 		t.Fatalf("NaN in H: got %v, want a non-finite ErrNotPositiveDefinite", err)
+	}
+	// Positive definite but beyond double precision: reported with its
+	// condition number, not as a NaN.
+	c.H[0] = []float64{1e17, 0, 0, 0}
+	_, err = NewLaplace(c, []float64{1}, []float64{1})
+	if e, ok := err.(ErrNotPositiveDefinite); !ok || !(e.Cond > 1e16) || !strings.Contains(e.Error(), "numerically singular") {
+		t.Fatalf("condition 1e17: got %v, want a numerically singular ErrNotPositiveDefinite", err)
 	}
 }
 

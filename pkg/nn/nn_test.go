@@ -220,16 +220,18 @@ func TestAdamMinimizesQuadratic(t *testing.T) {
 	}
 }
 
+// rosenbrock is (1-x)^2 + 100 (y-x^2)^2 with its gradient.
+func rosenbrock(x, g []float64) float64 {
+	a, b := 1-x[0], x[1]-x[0]*x[0]
+	g[0] = -2*a - 400*x[0]*b
+	g[1] = 200 * b
+	return a*a + 100*b*b
+}
+
 func TestPolishRosenbrock(t *testing.T) {
 	t.Parallel()
 	w := []float64{-1.2, 1}
-	f := func(x, g []float64) float64 {
-		a, b := 1-x[0], x[1]-x[0]*x[0]
-		g[0] = -2*a - 400*x[0]*b
-		g[1] = 200 * b
-		return a*a + 100*b*b
-	}
-	r, err := Polish(w, f, nil)
+	r, err := Polish(w, rosenbrock, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,12 +265,6 @@ func TestPolishInPlace(t *testing.T) {
 func TestPolishGaussNewtonRosenbrock(t *testing.T) {
 	t.Parallel()
 	w := []float64{-1.2, 1}
-	f := func(x, g []float64) float64 {
-		a, b := 1-x[0], x[1]-x[0]*x[0]
-		g[0] = -2*a - 400*x[0]*b
-		g[1] = 200 * b
-		return a*a + 100*b*b
-	}
 	calls := 0
 	gn := func(h *mat.SymDense) {
 		calls++
@@ -278,7 +274,7 @@ func TestPolishGaussNewtonRosenbrock(t *testing.T) {
 		h.SetSym(0, 1, 2*(-200*x))
 		h.SetSym(1, 1, 2*100)
 	}
-	r, err := Polish(w, f, &PolishSettings{Hessian: gn})
+	r, err := Polish(w, rosenbrock, &PolishSettings{Hessian: gn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +282,7 @@ func TestPolishGaussNewtonRosenbrock(t *testing.T) {
 		t.Errorf("Gauss-Newton polish ended at %v with %+v", w, r)
 	}
 	lb := []float64{-1.2, 1}
-	rl, _ := Polish(lb, f, nil)
+	rl, _ := Polish(lb, rosenbrock, nil)
 	if calls == 0 || r.Iterations >= rl.Iterations {
 		t.Errorf("Gauss-Newton: %d iterations, %d matrices; L-BFGS %d iterations: want fewer with the matrix", r.Iterations, calls, rl.Iterations)
 	}
