@@ -20,8 +20,10 @@ package bayes
 // BPINN_STUDY_FIXEDALPHA, BPINN_STUDY_FIXEDBETA,
 // BPINN_STUDY_RECIPE (tuned|paper), BPINN_STUDY_HIDDEN (e.g. 16,16),
 // BPINN_STUDY_HYPERSTART, BPINN_STUDY_UNTIE (Settings.UntieAt),
-// BPINN_STUDY_POLISHITER (L-BFGS iterations per polish of the tuned recipe,
-// instead of nn.Polish's default 2000),
+// BPINN_STUDY_POLISHITER (Settings.PolishIter),
+// BPINN_STUDY_JOIN=k (train on k data sets, data seeds 1..k, joined term by
+// term: k times the points), BPINN_STUDY_DIRECT=n (capacity check: no PDE,
+// one data term of the exact solution on the problem's n x n grid),
 // BPINN_STUDY_OUT (a JSONL file, one line per fit).
 //
 // Every record carries, besides rel L2 and the 2-sigma coverage, the mean
@@ -108,6 +110,25 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 	p, err := pde.New(problem, o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k := 2; k <= envInt(t, "BPINN_STUDY_JOIN", 1); k++ {
+		ok := o
+		ok.DataSeed = uint64(k)
+		q, err := pde.New(problem, ok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range p.Terms {
+			p.Terms[i].Points = append(p.Terms[i].Points, q.Terms[i].Points...)
+			if p.Terms[i].Target != nil {
+				p.Terms[i].Target = append(p.Terms[i].Target, q.Terms[i].Target...)
+			}
+		}
+	}
+	if n := envInt(t, "BPINN_STUDY_DIRECT", 0); n > 0 {
+		pts, exact := p.Grid(n)
+		p.Terms = []pde.Term{{Name: "data", Group: "data", Points: pts, Target: exact, Residual: pde.DataResidual}}
+		s.BetaMode = "single"
 	}
 	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
 	f, err := Train(p, s)
