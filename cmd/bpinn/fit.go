@@ -111,6 +111,12 @@ func printFit(w io.Writer, r *bayes.Result) {
 		num(r.LogEvidence, "%.6g"), num(r.LogP, "%.6g"), num(r.Gamma, "%.4g"), num(r.LogPConst, "%.6g"))
 	h := r.Hyper
 	fmt.Fprintf(w, "  hyper steps %d (not PD %d, rejected %d, Occam-invalid %d)\n", h.Steps, h.NotPD, h.Rejected, h.OccamBad)
+	if h.FinalRounds > 0 || h.FinalBackoff != "" {
+		fmt.Fprintf(w, "  final MacKay rounds %d (last relative move %.3g)\n", h.FinalRounds, h.FinalMove)
+	}
+	if h.FinalBackoff != "" {
+		fmt.Fprintf(w, "  stepped back: %s\n", h.FinalBackoff)
+	}
 	if p := r.Polish; p != nil {
 		fmt.Fprintf(w, "  polish: E_T %s -> %s in %d iterations (%s)\n", num(p.F0, "%.6g"), num(p.F, "%.6g"), p.Iterations, p.Status)
 	}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -261,6 +263,11 @@ type HyperStats struct {
 	// one (at most FinalTol when the rounds converged).
 	FinalRounds int     `json:"final_rounds"`
 	FinalMove   float64 `json:"final_move"`
+	// FinalBackoff says why the fit is reported at an earlier round than
+	// the last: the last rounds left A numerically singular (a hyperparameter
+	// running toward 0 or the cap), so the fit steps back to the latest
+	// round at which A factorized and the evidence is defined.
+	FinalBackoff string `json:"final_backoff,omitempty"`
 }
 
 // Fit is a trained model with its Laplace approximation.
@@ -344,12 +351,15 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 	if s.Polish {
 		f.polish()
 	}
+	var good *fitState // the latest round's state at which A factorized
 	if !s.Fixed {
 		for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
+			before := f.state()
 			move, ok := f.finalHyperStep()
 			if !ok {
 				break
 			}
+			good = before
 			f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
 			if s.Polish {
 				f.polish()
@@ -360,8 +370,46 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 		}
 	}
 	f.finish()
+	if f.Status == StatusNotPD && good != nil {
+		reason := f.Reason
+		f.restore(good)
+		f.finish()
+		f.Hyper.FinalBackoff = fmt.Sprintf("after round %d: %s; reported at round %d",
+			f.Hyper.FinalRounds+1, strings.TrimPrefix(reason, "at the end of training: "), f.Hyper.FinalRounds)
+	}
 	f.Seconds = time.Since(start).Seconds()
 	return f, nil
+}
+
+// fitState is what a final MacKay round changes: the weights, the
+// hyperparameters, the round counters and the polish's end point.
+type fitState struct {
+	w, alpha, beta []float64
+	rounds         int
+	move           float64
+	polishF        float64
+	polishStatus   string
+}
+
+func (f *Fit) state() *fitState {
+	st := &fitState{w: slices.Clone(f.Model.Net.W), alpha: slices.Clone(f.Alpha), beta: slices.Clone(f.Beta),
+		rounds: f.Hyper.FinalRounds, move: f.Hyper.FinalMove}
+	if f.Polish != nil {
+		st.polishF, st.polishStatus = f.Polish.F, f.Polish.Status
+	}
+	return st
+}
+
+// restore goes back to st; the polish's iteration counts stay the work done.
+func (f *Fit) restore(st *fitState) {
+	copy(f.Model.Net.W, st.w)
+	copy(f.Alpha, st.alpha)
+	copy(f.Beta, st.beta)
+	f.Hyper.FinalRounds, f.Hyper.FinalMove = st.rounds, st.move
+	if f.Polish != nil {
+		f.Polish.F, f.Polish.Status = st.polishF, st.polishStatus
+	}
+	f.Status, f.Reason = StatusOK, ""
 }
 
 // polish runs L-BFGS on E_T at the current hyperparameters.

@@ -569,6 +569,42 @@ func TestStudyFinalHyperFixedPoint(t *testing.T) {
 	}
 }
 
+// Heat with one alpha per weight class: the MacKay rounds drive a class's
+// alpha toward 0 until A is numerically singular after round 6. The fit
+// steps back to round 5, where the evidence is defined, and that state is
+// bit for bit the fit that was told to stop after 5 rounds.
+func TestStudyFinalRoundsStepBack(t *testing.T) {
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Seed: 1, Epochs: 1000, HyperStart: 500, AlphaMode: "classes", FinalHyper: 6}
+	f, err := Train(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("status %s, %d rounds, backoff %q", f.Status, f.Hyper.FinalRounds, f.Hyper.FinalBackoff)
+	if f.Status != StatusOK || f.Laplace == nil || math.IsNaN(f.Laplace.LogEvidence) {
+		t.Fatalf("status %s (%s): want ok with an evidence after stepping back", f.Status, f.Reason)
+	}
+	if f.Hyper.FinalRounds != 5 || !strings.Contains(f.Hyper.FinalBackoff, "after round 6: ") {
+		t.Fatalf("rounds %d, backoff %q: want reported at round 5 after round 6 failed", f.Hyper.FinalRounds, f.Hyper.FinalBackoff)
+	}
+	s.FinalHyper = 5
+	g, err := Train(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Hyper.FinalBackoff != "" || g.Hyper.FinalRounds != 5 {
+		t.Fatalf("5 rounds: %d rounds, backoff %q", g.Hyper.FinalRounds, g.Hyper.FinalBackoff)
+	}
+	if !slices.Equal(f.Model.Net.W, g.Model.Net.W) || !slices.Equal(f.Alpha, g.Alpha) || !slices.Equal(f.Beta, g.Beta) ||
+		f.Laplace.LogEvidence != g.Laplace.LogEvidence || f.Polish.F != g.Polish.F || f.Hyper.FinalMove != g.Hyper.FinalMove {
+		t.Errorf("stepped back to round 5: ln Z %.17g alpha %v, E_T %.17g; stopped at round 5: ln Z %.17g alpha %v, E_T %.17g",
+			f.Laplace.LogEvidence, f.Alpha, f.Polish.F, g.Laplace.LogEvidence, g.Alpha, g.Polish.F)
+	}
+}
+
 // The Gauss-Newton polish leaves w at the minimum of E_T to well within the
 // posterior's width (the Newton step A^-1 grad, in units of each weight's
 // posterior std, is negligible: the Laplace expansion point is right), as
