@@ -26,8 +26,11 @@ atomically (temporary file + rename).
 A fit that diverges (NaN or Inf in the loss) or whose evidence is undefined
 is still a completed command: exit status 0, with the status and the epoch in
 the summary and the JSON ("diverged", "not-positive-definite",
-"occam-invalid", "polish-failed"). Exit status 2 is bad input, 1 an I/O
-failure.`
+"occam-invalid", "polish-failed"). When a final MacKay round leaves A
+numerically singular (a hyperparameter running toward 0 or the cap), the fit
+is reported at the latest round where the evidence is defined and says so
+("stepped back"; hyper.final_backoff in the JSON). Exit status 2 is bad
+input, 1 an I/O failure.`
 
 func cmdFit(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("fit")
