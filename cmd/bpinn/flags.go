@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,6 +133,36 @@ func (h *sizes) Set(s string) error {
 	return nil
 }
 
+// noiseFlag is a comma-separated list of GROUP=STD: beta groups whose noise
+// standard deviation is known.
+type noiseFlag struct{ v map[string]float64 }
+
+func (n *noiseFlag) String() string {
+	if n == nil || len(n.v) == 0 {
+		return ""
+	}
+	var s []string
+	for k, v := range n.v {
+		s = append(s, k+"="+strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	slices.Sort(s)
+	return strings.Join(s, ",")
+}
+
+func (n *noiseFlag) Set(x string) error {
+	v := map[string]float64{}
+	for _, f := range strings.Split(x, ",") {
+		k, val, ok := strings.Cut(strings.TrimSpace(f), "=")
+		std, err := strconv.ParseFloat(val, 64)
+		if !ok || k == "" || err != nil || !(std > 0) || math.IsInf(std, 0) {
+			return fmt.Errorf("%q: want GROUP=STD with a positive standard deviation, e.g. data=0.02", x)
+		}
+		v[k] = std
+	}
+	n.v = v
+	return nil
+}
+
 // seedFlag is a positive uint64 (seed 0 would silently mean seed 1).
 type seedFlag struct{ v uint64 }
 
@@ -164,6 +195,7 @@ type fitFlags struct {
 	hidden                          sizes
 	polish, fixed                   bool
 	kappa                           posFloat
+	knownNoise                      noiseFlag
 	dataSeed                        seedFlag
 	nanAt                           posInt // hidden: test-only NaN injection
 }
@@ -197,6 +229,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.polishIter, "polish-iter", "most `iterations` per polish (default 2000)")
 	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
+	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise (the same for every fit)")
 	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
@@ -224,7 +257,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Hessian: bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
-		PolishMethod: ff.polishMethod.v,
+		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {

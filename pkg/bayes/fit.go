@@ -104,6 +104,12 @@ type Settings struct {
 	// FinalTol ends the final rounds once a round moves no alpha and no
 	// beta by more than this relative amount; 0 means 1e-3.
 	FinalTol float64
+	// KnownNoise holds the beta of a group at 1/std^2 for a term whose
+	// noise standard deviation is known (e.g. {"data": 0.02}: measurements
+	// with a stated error); the evidence then sets only the other
+	// hyperparameters. Keys are beta group names, with or without "beta_".
+	// nil means every beta is inferred (the paper).
+	KnownNoise map[string]float64
 	// HistoryEvery records the history every this many epochs; 0 means 25.
 	HistoryEvery int
 	// Progress, if set, is called every HistoryEvery epochs.
@@ -160,6 +166,9 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	}
 	if s.BetaMode == "" {
 		s.BetaMode = d.BetaMode
+	}
+	if err := s.checkKnownNoise(p); err != nil {
+		return s, err
 	}
 	if s.Updater == "" {
 		s.Updater = UpdaterAdam
@@ -285,7 +294,60 @@ type Fit struct {
 	Hyper    HyperStats
 	Polish   *nn.PolishResult
 	Seconds  float64
+	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
 }
+
+// checkKnownNoise checks KnownNoise against the problem's beta groups.
+func (s Settings) checkKnownNoise(p *pde.Problem) error {
+	if len(s.KnownNoise) == 0 {
+		return nil
+	}
+	if s.Fixed {
+		return fmt.Errorf("known noise and fixed weights: the baseline holds every beta at 1; use one of them")
+	}
+	names, _, err := p.BetaGroups(s.BetaMode)
+	if err != nil {
+		return err
+	}
+	for k, std := range s.KnownNoise {
+		name := "beta_" + strings.TrimPrefix(k, "beta_")
+		if len(names) == 1 && (k == "beta" || k == names[0]) {
+			name = names[0]
+		}
+		if !slices.Contains(names, name) {
+			return fmt.Errorf("known noise for %q: %s with %s betas has the groups %s", k, p.Name, s.BetaMode, strings.Join(names, ", "))
+		}
+		if b := 1 / (std * std); !(std > 0) || b < MinHyper || b > MaxHyper {
+			return fmt.Errorf("known noise %s = %g: a standard deviation needs 1/std^2 in [%g, %g]", k, std, MinHyper, MaxHyper)
+		}
+	}
+	return nil
+}
+
+// knownBetas returns, per beta group, 1/std^2 of its KnownNoise or NaN.
+func (s Settings) knownBetas(names []string) []float64 {
+	known := fillN(len(names), math.NaN())
+	for k, std := range s.KnownNoise {
+		for t, n := range names {
+			if n == k || n == "beta_"+strings.TrimPrefix(k, "beta_") || (len(names) == 1 && k == "beta") {
+				known[t] = 1 / (std * std)
+			}
+		}
+	}
+	return known
+}
+
+// holdKnown puts the known betas back into beta.
+func (f *Fit) holdKnown(beta []float64) {
+	for t, b := range f.known {
+		if !math.IsNaN(b) {
+			beta[t] = b
+		}
+	}
+}
+
+// inferred reports whether beta group t is set by the evidence.
+func (f *Fit) inferred(t int) bool { return f.known == nil || math.IsNaN(f.known[t]) }
 
 // Train builds a network and runs the paper's training: Adam on E_T, and from
 // HyperStart every HyperEvery epochs a hyperparameter step on E_hyp. A fit
@@ -311,6 +373,8 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 		f.Alpha = fillN(len(m.Alphas), s.FixedAlpha)
 		f.Beta = fillN(len(m.BetaNames), s.FixedBeta)
 	}
+	f.known = s.knownBetas(m.BetaNames)
+	f.holdKnown(f.Beta)
 	P := m.NumWeights()
 	grad := make([]float64, P)
 	f.EW = make([]float64, len(f.Alpha))
@@ -472,6 +536,7 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 		return 0, false
 	}
 	alpha, beta := l.MacKay(c)
+	f.holdKnown(beta)
 	next := append(append([]float64(nil), alpha...), beta...)
 	prev := append(append([]float64(nil), f.Alpha...), f.Beta...)
 	for i, v := range next {
@@ -597,15 +662,22 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 	switch {
 	case h.s.Updater == UpdaterMacKay && tied:
 		alpha = fillN(nA, floats.Sum(l.GammaAlpha)/(2*floats.Sum(c.EW)))
-		nTot := 0.0
-		for _, n := range c.N {
-			nTot += float64(n)
+		nTot, gTot, eTot := 0.0, 0.0, 0.0
+		for t, n := range c.N {
+			if f.inferred(t) {
+				nTot, gTot, eTot = nTot+float64(n), gTot+l.GammaBeta[t], eTot+c.ED[t]
+			}
 		}
-		beta = fillN(len(f.Beta), (nTot-floats.Sum(l.GammaBeta))/(2*floats.Sum(c.ED)))
+		beta = fillN(len(f.Beta), (nTot-gTot)/(2*eTot))
 	case h.s.Updater == UpdaterMacKay:
 		alpha, beta = l.MacKay(c)
 	default:
-		ga, gb := floats.Sum(l.GradLogAlpha), floats.Sum(l.GradLogBeta)
+		ga, gb := floats.Sum(l.GradLogAlpha), 0.0
+		for t, g := range l.GradLogBeta {
+			if f.inferred(t) {
+				gb += g
+			}
+		}
 		for i, a := range f.Alpha {
 			h.logs[i] = math.Log(a)
 			h.grad[i] = l.GradLogAlpha[i]
@@ -619,6 +691,9 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 			if tied {
 				h.grad[nA+t] = gb
 			}
+			if !f.inferred(t) {
+				h.grad[nA+t] = 0
+			}
 		}
 		h.adam.Step(h.logs, h.grad)
 		alpha, beta = make([]float64, nA), make([]float64, len(f.Beta))
@@ -629,6 +704,7 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 			beta[t] = math.Exp(h.logs[nA+t])
 		}
 	}
+	f.holdKnown(beta)
 	for _, v := range append(append([]float64(nil), alpha...), beta...) {
 		if !(v >= MinHyper && v <= MaxHyper) {
 			f.Hyper.Rejected++

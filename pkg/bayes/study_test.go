@@ -605,6 +605,59 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 	}
 }
 
+// Known noise: the held beta never moves, and the other hyperparameters are
+// set as if the held group were not there. With one alpha and one free
+// beta, tying the groups (Adam on the summed gradient, MacKay pooled over
+// the free groups) must then change nothing, to the bit. In the final
+// rounds alpha reaches MacKay's fixed point with beta held.
+func TestStudyKnownNoise(t *testing.T) {
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, up := range []Updater{UpdaterAdam, UpdaterMacKay} {
+		s := Settings{Seed: 1, Epochs: 1500, HyperStart: 500, BetaMode: "split", Updater: up, Recipe: RecipePaper,
+			KnownNoise: map[string]float64{"boundary": 1e-3}}
+		f, err := Train(p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.UntieAt = s.Epochs + 1
+		g, err := Train(p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := slices.Index(f.Model.BetaNames, "beta_boundary")
+		for _, h := range append(f.History, g.History...) {
+			if std := 1e-3; h.Beta[b] != 1/(std*std) {
+				t.Fatalf("%s: beta_boundary %g at epoch %d: want it held at 1/0.001^2", up, h.Beta[b], h.Epoch)
+			}
+		}
+		if f.Beta[1-b] == s.Beta0 || f.Hyper.Steps == 0 {
+			t.Errorf("%s: beta_pde never moved (%g)", up, f.Beta[1-b])
+		}
+		if !slices.Equal(f.Model.Net.W, g.Model.Net.W) || !slices.Equal(f.Alpha, g.Alpha) || !slices.Equal(f.Beta, g.Beta) {
+			t.Errorf("%s: tied and untied differ: alpha %v / %v, beta %v / %v", up, f.Alpha, g.Alpha, f.Beta, g.Beta)
+		}
+	}
+	r, err := pde.New("regression", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(r, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, KnownNoise: map[string]float64{"beta": 0.05}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if std := 0.05; f.Status != StatusOK || f.Beta[0] != 1/(std*std) {
+		t.Fatalf("status %s, beta %g: want ok and beta held at 400", f.Status, f.Beta[0])
+	}
+	c := f.Curvature()
+	alpha, _ := f.Laplace.MacKay(c)
+	if r := alpha[0] / f.Alpha[0]; math.Abs(r-1) > 5*f.Settings.FinalTol {
+		t.Errorf("alpha %.6g, MacKay's fixed point with beta held %.6g", f.Alpha[0], alpha[0])
+	}
+}
+
 // The Gauss-Newton polish leaves w at the minimum of E_T to well within the
 // posterior's width (the Newton step A^-1 grad, in units of each weight's
 // posterior std, is negligible: the Laplace expansion point is right), as
