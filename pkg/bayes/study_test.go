@@ -24,6 +24,8 @@ package bayes
 // BPINN_STUDY_JOIN=k (train on k data sets, data seeds 1..k, joined term by
 // term: k times the points), BPINN_STUDY_DIRECT=n (capacity check: no PDE,
 // one data term of the exact solution on the problem's n x n grid),
+// BPINN_STUDY_REGION=w (split the pde and data terms at |x| = w into
+// near and far beta groups; with split betas),
 // BPINN_STUDY_OUT (a JSONL file, one line per fit).
 //
 // Every record carries, besides rel L2 and the 2-sigma coverage, the mean
@@ -35,6 +37,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"sort"
@@ -43,6 +46,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"gonum.org/v1/gonum/mat"
 )
@@ -82,8 +86,9 @@ type studyRecord struct {
 }
 
 // residualRMS returns, per beta group, the rms residual of f's network on
-// the training points and on fresh points (data seed o.DataSeed + 1000).
-func residualRMS(f *Fit, problem string, o pde.Options) (train, held []float64) {
+// the training points and on fresh points (data seed o.DataSeed + 1000),
+// with the pde and data terms split at |x| = region if region > 0.
+func residualRMS(f *Fit, problem string, o pde.Options, region float64) (train, held []float64) {
 	rms := func(m *Model) []float64 {
 		ed := make([]float64, len(f.Beta))
 		m.DataLoss(f.Beta, ed, make([]float64, m.NumWeights()))
@@ -98,6 +103,9 @@ func residualRMS(f *Fit, problem string, o pde.Options) (train, held []float64) 
 	p2, err := pde.New(problem, o)
 	if err != nil {
 		return train, nil
+	}
+	if region > 0 {
+		p2.Terms = splitNear(p2.Terms, region)
 	}
 	m2, err := NewModel(p2, f.Model.Net, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err != nil {
@@ -124,6 +132,9 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 				p.Terms[i].Target = append(p.Terms[i].Target, q.Terms[i].Target...)
 			}
 		}
+	}
+	if w := envFloat(t, "BPINN_STUDY_REGION"); w > 0 {
+		p.Terms = splitNear(p.Terms, w)
 	}
 	if n := envInt(t, "BPINN_STUDY_DIRECT", 0); n > 0 {
 		pts, exact := p.Grid(n)
@@ -154,13 +165,41 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 				r.Coverage = e.Coverage2S
 			}
 			r.MeanAbs, r.RatioQ50, r.RatioQ90, r.RatioQ95 = gridRatios(f, 100)
-			r.TrainRMS, r.HeldOutRMS = residualRMS(f, problem, o)
+			r.TrainRMS, r.HeldOutRMS = residualRMS(f, problem, o, envFloat(t, "BPINN_STUDY_REGION"))
 			for _, b := range f.Beta {
 				r.NoiseStd = append(r.NoiseStd, 1/math.Sqrt(b))
 			}
 		}
 	}
 	return r
+}
+
+// splitNear replaces each pde and data term by two, "_near" (points with
+// |first input| <= w) and "_far", each with its own beta group: a residual
+// noise that differs near Burgers' shock from elsewhere.
+func splitNear(terms []pde.Term, w float64) []pde.Term {
+	var out []pde.Term
+	for _, tm := range terms {
+		if tm.Group != "pde" && tm.Group != "data" {
+			out = append(out, tm)
+			continue
+		}
+		near, far := tm, tm
+		near.Name, near.Group, near.Points, near.Target = tm.Name+"_near", tm.Group+"_near", nil, nil
+		far.Name, far.Group, far.Points, far.Target = tm.Name+"_far", tm.Group+"_far", nil, nil
+		for i, x := range tm.Points {
+			part := &far
+			if math.Abs(x[0]) <= w {
+				part = &near
+			}
+			part.Points = append(part.Points, x)
+			if tm.Target != nil {
+				part.Target = append(part.Target, tm.Target[i])
+			}
+		}
+		out = append(out, near, far)
+	}
+	return out
 }
 
 // gridRatios returns the mean |u - u*| on the n x n grid and the 50, 90 and
@@ -610,6 +649,50 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 // beta, tying the groups (Adam on the summed gradient, MacKay pooled over
 // the free groups) must then change nothing, to the bit. In the final
 // rounds alpha reaches MacKay's fixed point with beta held.
+// TestStudySplitNear checks the near/far split of BPINN_STUDY_REGION: every
+// point lands in exactly one part, on the right side, with its target, and
+// the model gets one beta per part.
+func TestStudySplitNear(t *testing.T) {
+	p, err := pde.New("burgers", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := splitNear(p.Terms, 0.2)
+	var names []string
+	for _, tm := range terms {
+		names = append(names, tm.Group)
+	}
+	if want := []string{"pde_near", "pde_far", "boundary", "data_near", "data_far"}; !slices.Equal(names, want) {
+		t.Fatalf("groups %v, want %v", names, want)
+	}
+	if n := len(terms[0].Points) + len(terms[1].Points); n != len(p.Terms[0].Points) {
+		t.Errorf("pde split into %d points, want %d", n, len(p.Terms[0].Points))
+	}
+	for _, tm := range terms {
+		for i, x := range tm.Points {
+			if near := math.Abs(x[0]) <= 0.2; near != strings.HasSuffix(tm.Group, "_near") && tm.Group != "boundary" {
+				t.Errorf("%s point %v on the wrong side", tm.Group, x)
+			}
+			if tm.Target != nil && tm.Group != "boundary" {
+				if k := slices.IndexFunc(p.Terms[2].Points, func(y []float64) bool { return slices.Equal(x, y) }); p.Terms[2].Target[k] != tm.Target[i] {
+					t.Errorf("%s point %v: target %g, want %g", tm.Group, x, tm.Target[i], p.Terms[2].Target[k])
+				}
+			}
+		}
+	}
+	if len(terms[3].Points)+len(terms[4].Points) != len(p.Terms[2].Points) || len(terms[3].Target) != len(terms[3].Points) {
+		t.Errorf("data split %d + %d points, want %d", len(terms[3].Points), len(terms[4].Points), len(p.Terms[2].Points))
+	}
+	p.Terms = terms
+	m, err := NewModel(p, nn.New([]int{2, 8, 8, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1))), "single", "split")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.N) != 5 || m.N[0] != len(terms[0].Points) || m.N[4] != len(terms[4].Points) {
+		t.Errorf("beta groups N = %v", m.N)
+	}
+}
+
 func TestStudyKnownNoise(t *testing.T) {
 	p, err := pde.New("heat", pde.Options{})
 	if err != nil {
