@@ -249,7 +249,7 @@ func TestFitJSON(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("fit %s: exit %d: %s", problem, code, errOut)
 		}
-		for _, w := range []string{"status ok", "rel L2", "coverage", "alpha", "beta", "log evidence"} {
+		for _, w := range []string{"status ok", "rel L2", "coverage", "rms residual, training -> fresh points", "alpha", "beta", "log evidence"} {
 			if !strings.Contains(out, w) {
 				t.Errorf("fit %s: summary lacks %q:\n%s", problem, w, out)
 			}
@@ -268,7 +268,7 @@ func TestFitJSON(t *testing.T) {
 		for _, k := range []string{"problem", "seed", "status", "epochs", "inputs", "params", "architecture", "activation",
 			"hessian", "updater", "alpha_mode", "beta_mode", "alpha", "beta", "log_evidence", "log_p", "log_p_convention",
 			"log_p_const", "ln_sigma_alpha", "ln_sigma_beta", "comb", "gamma", "e_w", "e_d", "errors", "hyper",
-			"seconds", "version", "weights", "terms", "history"} {
+			"seconds", "version", "weights", "terms", "history", "residual_rms"} {
 			if _, ok := m[k]; !ok {
 				t.Errorf("fit %s: JSON lacks %q", problem, k)
 			}

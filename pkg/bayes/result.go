@@ -240,6 +240,9 @@ type Result struct {
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
 	Errors  *GridErrors `json:"errors"` // null when the problem has no exact solution
+	// ResidualRMS per beta group, at the training points and at fresh ones
+	// (Fit.ResidualCheck); null when the problem has no Fresh.
+	ResidualRMS map[string]ResidualRMS `json:"residual_rms"`
 	Hyper   HyperStats  `json:"hyper"`
 	Polish  *PolishJSON `json:"polish,omitempty"`
 	Seconds float64     `json:"seconds"`
@@ -360,6 +363,7 @@ func NewResult(f *Fit, gridN int) Result {
 	if finiteW {
 		r.Weights = m.Net.Clone()
 		r.Errors = gridErrors(f, gridN)
+		r.ResidualRMS = residualRMS(f, betaNames)
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -383,6 +387,26 @@ func NewResult(f *Fit, gridN int) Result {
 		}
 	}
 	return r
+}
+
+// residualRMS is the record's residual check, nil without fresh points.
+func residualRMS(f *Fit, betaNames []string) map[string]ResidualRMS {
+	if f.Model.Problem.Fresh == nil {
+		return nil
+	}
+	q, err := f.Model.Problem.Fresh()
+	if err != nil {
+		return nil
+	}
+	train, held, err := f.ResidualCheck(q)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]ResidualRMS, len(betaNames))
+	for t, n := range betaNames {
+		out[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(held[t])}
+	}
+	return out
 }
 
 func gridErrors(f *Fit, gridN int) *GridErrors {

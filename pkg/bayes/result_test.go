@@ -36,7 +36,7 @@ var resultSchemaFields = []string{"seed", "status", "epochs", "problem", "data_s
 	"activation", "hessian", "updater", "alpha_mode", "beta_mode", "epochs_planned", "hyper_start", "hyper_every",
 	"alpha_names", "beta_names", "alpha", "beta", "e_w", "e_d", "log_evidence", "log_p", "log_p_convention",
 	"log_p_const", "e_hyp", "ln_sigma_alpha", "ln_sigma_beta", "comb", "gamma", "gamma_alpha", "gamma_beta",
-	"errors", "hyper", "seconds", "version", "weights", "terms", "history"}
+	"errors", "residual_rms", "hyper", "seconds", "version", "weights", "terms", "history"}
 
 func TestNewResultSchema(t *testing.T) {
 	t.Parallel()
@@ -93,6 +93,53 @@ func TestNewResultSchema(t *testing.T) {
 		if !bytes.Equal(b, b2) {
 			t.Errorf("%s: JSON round trip changed the record", c.problem)
 		}
+	}
+}
+
+// TestResidualCheck: at the training points the check is sqrt(2 E_D / N) of
+// the fit; on a copy of the training points the fresh rms equals it; on
+// fresh points it differs; a problem with other beta groups is an error.
+func TestResidualCheck(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "burgers", Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5})
+	p := f.Model.Problem
+	train, held, err := f.ResidualCheck(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, n := range f.Model.N {
+		if want := math.Sqrt(2 * f.ED[k] / float64(n)); math.Abs(train[k]-want) > 1e-12*want {
+			t.Errorf("group %d: train rms %g, want sqrt(2 E_D/N) = %g", k, train[k], want)
+		}
+		if held[k] != train[k] {
+			t.Errorf("group %d: rms on the training points again %g, want %g", k, held[k], train[k])
+		}
+	}
+	q, err := p.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Terms[0].Points[0][0] == p.Terms[0].Points[0][0] {
+		t.Fatalf("fresh points equal the training points")
+	}
+	_, held, err = f.ResidualCheck(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range held {
+		if !(held[k] > 0) || held[k] == train[k] {
+			t.Errorf("group %d: fresh rms %g (train %g)", k, held[k], train[k])
+		}
+	}
+	r := NewResult(f, 10)
+	for k, n := range r.BetaNames {
+		if c := r.ResidualRMS[n]; c.Train == nil || *c.Train != train[k] || c.Fresh == nil || *c.Fresh != held[k] {
+			t.Errorf("record %s: %+v, want train %g fresh %g", n, c, train[k], held[k])
+		}
+	}
+	q.Terms = q.Terms[:2]
+	if _, _, err := f.ResidualCheck(q); err == nil {
+		t.Errorf("fresh problem with 2 of 3 beta groups: no error")
 	}
 }
 

@@ -85,33 +85,18 @@ type studyRecord struct {
 	HeldOutRMS []float64 `json:"heldout_rms"`
 }
 
-// residualRMS returns, per beta group, the rms residual of f's network on
-// the training points and on fresh points (data seed o.DataSeed + 1000),
-// with the pde and data terms split at |x| = region if region > 0.
-func residualRMS(f *Fit, problem string, o pde.Options, region float64) (train, held []float64) {
-	rms := func(m *Model) []float64 {
-		ed := make([]float64, len(f.Beta))
-		m.DataLoss(f.Beta, ed, make([]float64, m.NumWeights()))
-		out := make([]float64, len(ed))
-		for k := range ed {
-			out[k] = math.Sqrt(2 * ed[k] / float64(m.N[k]))
-		}
-		return out
-	}
-	train = rms(f.Model)
-	o.DataSeed = max(o.DataSeed, 1) + 1000
-	p2, err := pde.New(problem, o)
+// studyResidualRMS is Fit.ResidualCheck on the problem's fresh points, with
+// the pde and data terms split at |x| = region if region > 0.
+func studyResidualRMS(f *Fit, region float64) (train, held []float64) {
+	q, err := f.Model.Problem.Fresh()
 	if err != nil {
-		return train, nil
+		return nil, nil
 	}
 	if region > 0 {
-		p2.Terms = splitNear(p2.Terms, region)
+		q.Terms = splitNear(q.Terms, region)
 	}
-	m2, err := NewModel(p2, f.Model.Net, f.Settings.AlphaMode, f.Settings.BetaMode)
-	if err != nil {
-		return train, nil
-	}
-	return train, rms(m2)
+	train, held, _ = f.ResidualCheck(q)
+	return train, held
 }
 
 func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyRecord {
@@ -165,7 +150,7 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 				r.Coverage = e.Coverage2S
 			}
 			r.MeanAbs, r.RatioQ50, r.RatioQ90, r.RatioQ95 = gridRatios(f, 100)
-			r.TrainRMS, r.HeldOutRMS = residualRMS(f, problem, o, envFloat(t, "BPINN_STUDY_REGION"))
+			r.TrainRMS, r.HeldOutRMS = studyResidualRMS(f, envFloat(t, "BPINN_STUDY_REGION"))
 			for _, b := range f.Beta {
 				r.NoiseStd = append(r.NoiseStd, 1/math.Sqrt(b))
 			}

@@ -51,6 +51,11 @@ type Problem struct {
 	// Exact returns the exact or reference solution at a point (nil if none).
 	Exact    func(x []float64) float64
 	Defaults Defaults
+	// Fresh, if not nil, returns the same problem with new points (and new
+	// measurement noise) of the same kinds: held-out points on which a fit's
+	// residuals show what its training points cannot, e.g. a PDE satisfied
+	// at the collocation points and not between them.
+	Fresh func() (*Problem, error)
 }
 
 // Dim is the number of inputs.

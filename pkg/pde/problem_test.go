@@ -2,6 +2,7 @@ package pde
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -59,5 +60,36 @@ func TestValidateErrors(t *testing.T) {
 	}
 	if err := base().Validate(); err != nil {
 		t.Errorf("heat does not validate: %v", err)
+	}
+}
+
+// TestFresh: Fresh draws the same terms with as many new points, the same
+// each time, and different from the training points.
+func TestFresh(t *testing.T) {
+	for _, name := range Names() {
+		p, err := New(name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q1, err := p.Fresh()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q2, _ := p.Fresh()
+		if len(q1.Terms) != len(p.Terms) {
+			t.Fatalf("%s: fresh has %d terms, want %d", name, len(q1.Terms), len(p.Terms))
+		}
+		for i, tm := range p.Terms {
+			a, b := q1.Terms[i], q2.Terms[i]
+			if a.Name != tm.Name || a.Group != tm.Group || len(a.Points) != len(tm.Points) {
+				t.Errorf("%s term %d: fresh %s/%s with %d points, want %s/%s with %d", name, i, a.Name, a.Group, len(a.Points), tm.Name, tm.Group, len(tm.Points))
+			}
+			if !reflect.DeepEqual(a.Points, b.Points) || !reflect.DeepEqual(a.Target, b.Target) {
+				t.Errorf("%s term %s: two fresh draws differ", name, tm.Name)
+			}
+			if reflect.DeepEqual(a.Points, tm.Points) {
+				t.Errorf("%s term %s: fresh points are the training points", name, tm.Name)
+			}
+		}
 	}
 }

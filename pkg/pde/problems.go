@@ -67,9 +67,28 @@ func (o Options) sampler() (sampler, error) {
 // Names lists the problems that New knows, with the CLI's spelling.
 func Names() []string { return []string{"regression", "heat", "wave", "wave-full", "burgers"} }
 
+// FreshSeedOffset is added to the data seed for the held-out points of
+// Problem.Fresh.
+const FreshSeedOffset = 1000
+
 // New returns a problem of the paper by name. "wave-full" is the wave
 // problem with the paper's full hyperparameter set (4 alphas, 2 betas).
+// Its Fresh draws the same problem with data seed max(o.DataSeed, 1) +
+// FreshSeedOffset.
 func New(name string, o Options) (*Problem, error) {
+	p, err := newProblem(name, o)
+	if err != nil {
+		return nil, err
+	}
+	p.Fresh = func() (*Problem, error) {
+		f := o
+		f.DataSeed = max(o.DataSeed, 1) + FreshSeedOffset
+		return newProblem(name, f)
+	}
+	return p, nil
+}
+
+func newProblem(name string, o Options) (*Problem, error) {
 	if _, err := o.sampler(); err != nil {
 		return nil, err
 	}
