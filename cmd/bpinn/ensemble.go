@@ -21,8 +21,9 @@ on --workers goroutines (default: one per core). With --out, each finished
 fit is appended to FILE as one JSON line and fsynced the moment it ends, so
 a killed run loses at most the fits in flight; the last line may be torn.
 Progress goes to stderr (a bar on a terminal, plain lines otherwise). At the
-end the summary ranks the fits by log evidence: the best fit, the histogram
-of ln Z - max ln Z, Spearman's rho between ln Z and the true rel L2 (strongly
+end the summary ranks the fits by log evidence: the best fit (with its rms
+residuals at the training points and at fresh ones), the histogram of
+ln Z - max ln Z, Spearman's rho between ln Z and the true rel L2 (strongly
 negative: the evidence is a good selector), and the count of each status.
 
 --resume continues FILE: seeds already in it are skipped, a torn last line is

@@ -109,7 +109,7 @@ func printFit(w io.Writer, r *bayes.Result) {
 			num(e.RelL2, "%.4g"), num(e.MSE, "%.4g"), num(e.MaxAbs, "%.4g"), num(e.Coverage2S, "%.3f"), e.Points)
 	}
 	if len(r.ResidualRMS) > 0 {
-		fmt.Fprintf(w, "  rms residual, training -> fresh points: %s\n", residualLine(r))
+		fmt.Fprintf(w, "  rms residual, training -> fresh points: %s\n", r.ResidualLine())
 	}
 	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
 	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta))
@@ -126,21 +126,6 @@ func printFit(w io.Writer, r *bayes.Result) {
 	if p := r.Polish; p != nil {
 		fmt.Fprintf(w, "  polish: E_T %s -> %s in %d iterations (%s)\n", num(p.F0, "%.6g"), num(p.F, "%.6g"), p.Iterations, p.Status)
 	}
-}
-
-// residualLine lists each beta group's rms residual at the training and
-// at fresh points, and their ratio: how far to trust the band there.
-func residualLine(r *bayes.Result) string {
-	var parts []string
-	for _, n := range r.BetaNames {
-		c := r.ResidualRMS[n]
-		s := fmt.Sprintf("%s %s -> %s", strings.TrimPrefix(n, "beta_"), num(c.Train, "%.3g"), num(c.Fresh, "%.3g"))
-		if c.Train != nil && c.Fresh != nil && *c.Train > 0 {
-			s += fmt.Sprintf(" (x%.2g)", *c.Fresh / *c.Train)
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, ", ")
 }
 
 func num(p *float64, f string) string {

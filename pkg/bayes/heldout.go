@@ -3,6 +3,7 @@ package bayes
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -41,4 +42,23 @@ func groupRMS(m *Model, beta []float64) []float64 {
 		ed[k] = math.Sqrt(2 * ed[k] / float64(m.N[k]))
 	}
 	return ed
+}
+
+// ResidualLine lists each beta group's rms residual at the training and at
+// fresh points and their ratio, e.g. "pde 0.034 -> 1.28 (x37), ..."; "" when
+// the record has no residual check.
+func (r *Result) ResidualLine() string {
+	if len(r.ResidualRMS) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, n := range r.BetaNames {
+		c := r.ResidualRMS[n]
+		s := fmt.Sprintf("%s %s -> %s", strings.TrimPrefix(n, "beta_"), fmtNum(Val(c.Train), "%.3g"), fmtNum(Val(c.Fresh), "%.3g"))
+		if c.Train != nil && c.Fresh != nil && *c.Train > 0 {
+			s += fmt.Sprintf(" (x%.2g)", *c.Fresh / *c.Train)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
 }

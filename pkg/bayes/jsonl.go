@@ -192,6 +192,7 @@ type SummaryEntry struct {
 	LogEvidence float64 // NaN when undefined
 	RelL2       float64 // NaN when undefined
 	Coverage    float64 // NaN when undefined
+	Residuals   string  // Result.ResidualLine
 }
 
 // Summary ranks a set of results by log evidence.
@@ -230,7 +231,7 @@ func Summarize(rs []Result) (Summary, error) {
 	for i := range rs {
 		r := &rs[i]
 		s.Statuses[r.Status]++
-		en := SummaryEntry{Seed: r.Seed, Status: r.Status, LogEvidence: Val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage()}
+		en := SummaryEntry{Seed: r.Seed, Status: r.Status, LogEvidence: Val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), Residuals: r.ResidualLine()}
 		byseed[r.Seed] = en
 		ranked[i] = Ranked{Seed: r.Seed, LogEvidence: en.LogEvidence, Error: en.RelL2}
 		z, e = append(z, en.LogEvidence), append(e, en.RelL2)
@@ -311,6 +312,9 @@ func (s Summary) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "best by evidence: seed %d  ln Z = %s  rel L2 = %s  coverage(2 sigma) = %s\n",
 			s.Best.Seed, fmtNum(s.Best.LogEvidence, "%.6g"), fmtNum(s.Best.RelL2, "%.4g"), fmtNum(s.Best.Coverage, "%.3f"))
+		if s.Best.Residuals != "" {
+			fmt.Fprintf(&b, "  its rms residual, training -> fresh points: %s\n", s.Best.Residuals)
+		}
 	}
 	if s.BestError != nil {
 		fmt.Fprintf(&b, "lowest error:     seed %d  ln Z = %s  rel L2 = %s\n",

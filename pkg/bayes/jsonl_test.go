@@ -124,6 +124,8 @@ func TestSummarize(t *testing.T) {
 		rs = append(rs, jsonlFake(i, -3*float64(i), 0.1*float64(i)))
 	}
 	rs = append(rs, jsonlFake(7, math.NaN(), 0.05), jsonlFake(8, -3, 0.15)) // undefined evidence; a tie with seed 1
+	rs[0].BetaNames = []string{"beta_pde", "beta_data"}
+	rs[0].ResidualRMS = map[string]ResidualRMS{"beta_pde": {Train: Num(0.02), Fresh: Num(0.5)}, "beta_data": {Train: Num(0.1)}}
 	s, err := Summarize(rs)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +165,8 @@ func TestSummarize(t *testing.T) {
 	if a.String() != b.String() {
 		t.Errorf("summary depends on order or duplicates:\n%s\nvs\n%s", a.String(), b.String())
 	}
-	for _, w := range []string{"best by evidence: seed 1", "spearman rho", "good selector", "ok=7"} {
+	for _, w := range []string{"best by evidence: seed 1", "spearman rho", "good selector", "ok=7",
+		"its rms residual, training -> fresh points: pde 0.02 -> 0.5 (x25), data 0.1 -> n/a"} {
 		if !strings.Contains(a.String(), w) {
 			t.Errorf("summary lacks %q:\n%s", w, a.String())
 		}

@@ -239,14 +239,14 @@ type Result struct {
 	GammaAlpha     map[string]*float64 `json:"gamma_alpha"`
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
-	Errors  *GridErrors `json:"errors"` // null when the problem has no exact solution
+	Errors *GridErrors `json:"errors"` // null when the problem has no exact solution
 	// ResidualRMS per beta group, at the training points and at fresh ones
 	// (Fit.ResidualCheck); null when the problem has no Fresh.
 	ResidualRMS map[string]ResidualRMS `json:"residual_rms"`
-	Hyper   HyperStats  `json:"hyper"`
-	Polish  *PolishJSON `json:"polish,omitempty"`
-	Seconds float64     `json:"seconds"`
-	Version VersionInfo `json:"version"`
+	Hyper       HyperStats             `json:"hyper"`
+	Polish      *PolishJSON            `json:"polish,omitempty"`
+	Seconds     float64                `json:"seconds"`
+	Version     VersionInfo            `json:"version"`
 
 	Weights *nn.MLP       `json:"weights"` // null when a weight is not finite
 	Terms   []TermData    `json:"terms"`
