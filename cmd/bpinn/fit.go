@@ -108,8 +108,8 @@ func printFit(w io.Writer, r *bayes.Result) {
 		fmt.Fprintf(w, "  rel L2 = %s  mse = %s  max |err| = %s  coverage(2 sigma) = %s  on %d grid points\n",
 			num(e.RelL2, "%.4g"), num(e.MSE, "%.4g"), num(e.MaxAbs, "%.4g"), num(e.Coverage2S, "%.3f"), e.Points)
 	}
-	if len(r.ResidualRMS) > 0 {
-		fmt.Fprintf(w, "  rms residual, training -> fresh points: %s\n", r.ResidualLine())
+	if l := r.ResidualLine(); l != "" {
+		fmt.Fprintf(w, "  rms residual, training -> fresh points: %s\n", l)
 	}
 	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
 	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta))
