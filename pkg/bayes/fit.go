@@ -117,6 +117,12 @@ type Settings struct {
 	// NaNAt injects a NaN into the loss at this epoch (tests of the
 	// divergence path); 0 means never.
 	NaNAt int
+	// Resample moves the points of every term that is not Measured to a
+	// new draw (Problem.Redraw) every Resample epochs of the Adam phase, so
+	// that Adam solves the PDE everywhere rather than at one set of points;
+	// the polish, the final rounds and the evidence use the problem's own
+	// points. 0 means never (the paper).
+	Resample int
 }
 
 // Resolve fills the zero fields from the problem's defaults and checks the
@@ -208,6 +214,10 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		return s, fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
 	case s.FinalTol < 0:
 		return s, fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
+	case s.Resample < 0:
+		return s, fmt.Errorf("resample = %d: must be non-negative (0: never)", s.Resample)
+	case s.Resample > 0 && p.Redraw == nil:
+		return s, fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
 	case s.FinalHyper < 0:
 		return s, fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
 	case s.LRDecay < 0 || s.LRDecay > 1:
@@ -362,7 +372,13 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
 	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
 	net := nn.New(sizes, nn.Activation(s.Activation), rng)
-	m, err := NewModel(p, net, s.AlphaMode, s.BetaMode)
+	own := p
+	if s.Resample > 0 { // the model's points move: give it its own terms
+		c := *p
+		c.Terms = slices.Clone(p.Terms)
+		own = &c
+	}
+	m, err := NewModel(own, net, s.AlphaMode, s.BetaMode)
 	if err != nil {
 		return nil, err
 	}
@@ -394,10 +410,16 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 		if bad := firstBad(et, grad); bad != "" {
 			f.Status, f.Epochs = StatusDiverged, epoch
 			f.Reason = fmt.Sprintf("%s is not finite at epoch %d", bad, epoch)
+			f.endResample(p)
 			f.Seconds = time.Since(start).Seconds()
 			return f, nil
 		}
 		opt.Step(net.W, grad)
+		if s.Resample > 0 && epoch%s.Resample == 0 && epoch < s.Epochs {
+			if err := m.redraw(uint64(epoch / s.Resample)); err != nil {
+				return nil, err
+			}
+		}
 		if !s.Fixed && epoch >= s.HyperStart && (epoch-s.HyperStart)%s.HyperEvery == 0 {
 			if e, ok := hyper.step(f, epoch < s.UntieAt); ok {
 				lastEHyp = e
@@ -412,6 +434,7 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 		}
 	}
 	f.Epochs = s.Epochs
+	f.endResample(p)
 	if s.Polish {
 		f.polish()
 	}
@@ -443,6 +466,14 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 	}
 	f.Seconds = time.Since(start).Seconds()
 	return f, nil
+}
+
+// endResample puts the problem's own points back after a resampled Adam
+// phase: the polish, the rounds and the evidence use them.
+func (f *Fit) endResample(p *pde.Problem) {
+	if f.Settings.Resample > 0 {
+		f.Model.setTerms(p.Terms)
+	}
 }
 
 // fitState is what a final MacKay round changes: the weights, the

@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -230,4 +231,42 @@ func (m *Model) Residuals() [][]float64 {
 		out[i] = append([]float64(nil), prog.Value(r)...)
 	}
 	return out
+}
+
+// redraw moves every term that is not Measured to draw k of the problem's
+// points (Problem.Redraw); the Measured terms keep theirs.
+func (m *Model) redraw(k uint64) error {
+	q, err := m.Problem.Redraw(k)
+	if err != nil {
+		return err
+	}
+	terms := slices.Clone(m.Problem.Terms)
+	if len(q.Terms) != len(terms) {
+		return fmt.Errorf("problem %q: draw %d has %d terms, want %d", m.Problem.Name, k, len(q.Terms), len(terms))
+	}
+	for i, t := range q.Terms {
+		if terms[i].Measured {
+			continue
+		}
+		if t.Name != terms[i].Name || len(t.Points) != len(terms[i].Points) || (t.Target == nil) != (terms[i].Target == nil) {
+			return fmt.Errorf("problem %q: term %d of draw %d is %q with %d points, want %q with %d (Redraw must keep the terms and their sizes)",
+				m.Problem.Name, i, k, t.Name, len(t.Points), terms[i].Name, len(terms[i].Points))
+		}
+		terms[i].Points, terms[i].Target = t.Points, t.Target
+	}
+	m.setTerms(terms)
+	return nil
+}
+
+// setTerms replaces the terms' points and targets (same sizes) and feeds
+// every compiled program with them.
+func (m *Model) setTerms(terms []pde.Term) {
+	copy(m.Problem.Terms, terms)
+	m.feed(m.train)
+	for _, j := range m.jac {
+		m.feed(j.Prog)
+	}
+	for _, h := range m.hess {
+		m.feed(h.Prog)
+	}
 }

@@ -131,6 +131,7 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 		s.BetaMode = "single"
 	}
 	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
+	s.Resample = envInt(t, "BPINN_STUDY_RESAMPLE", 0)
 	f, err := Train(p, s)
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,10 @@ type Term struct {
 	Points   [][]float64 // one row per point, in the problem's input order
 	Target   []float64   // one value per point, or nil
 	Residual Residual
+	// Measured marks observations: targets measured at given points (with
+	// noise), not a condition that holds wherever one looks. Training that
+	// redraws the points of the other terms (Problem.Redraw) keeps these.
+	Measured bool
 }
 
 // Defaults are the paper's settings for a problem.
@@ -56,6 +60,11 @@ type Problem struct {
 	// residuals show what its training points cannot, e.g. a PDE satisfied
 	// at the collocation points and not between them.
 	Fresh func() (*Problem, error)
+	// Redraw, if not nil, returns draw k >= 1 of the problem's points: the
+	// same terms, in the same order and sizes, at new points. A trainer
+	// uses it to move the collocation points during training while the
+	// Measured terms stay; k = 0 is the problem's own draw.
+	Redraw func(k uint64) (*Problem, error)
 }
 
 // Dim is the number of inputs.

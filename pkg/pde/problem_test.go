@@ -93,3 +93,45 @@ func TestFresh(t *testing.T) {
 		}
 	}
 }
+
+// Redraw keeps every problem's terms and sizes, moves the points
+// deterministically, and gives each draw its own points; boundary targets
+// follow their points. Only the observations are Measured.
+func TestRedraw(t *testing.T) {
+	t.Parallel()
+	for _, name := range Names() {
+		p, err := New(name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, errA := p.Redraw(1)
+		a2, errA2 := p.Redraw(1)
+		b, errB := p.Redraw(2)
+		if errA != nil || errA2 != nil || errB != nil {
+			t.Fatal(errA, errA2, errB)
+		}
+		if !reflect.DeepEqual(a.Terms[0].Points, a2.Terms[0].Points) {
+			t.Errorf("%s: Redraw(1) is not deterministic", name)
+		}
+		for i, tm := range p.Terms {
+			if a.Terms[i].Name != tm.Name || len(a.Terms[i].Points) != len(tm.Points) || len(a.Terms[i].Target) != len(tm.Target) {
+				t.Errorf("%s term %d: draw 1 has %q with %d points, want %q with %d", name, i, a.Terms[i].Name, len(a.Terms[i].Points), tm.Name, len(tm.Points))
+			}
+			if reflect.DeepEqual(a.Terms[i].Points, tm.Points) || reflect.DeepEqual(a.Terms[i].Points, b.Terms[i].Points) {
+				t.Errorf("%s term %q: draws 0, 1, 2 share their points", name, tm.Name)
+			}
+			if want := tm.Group == "data"; tm.Measured != want {
+				t.Errorf("%s term %q: Measured %v, want %v", name, tm.Name, tm.Measured, want)
+			}
+			if tm.Name != "boundary" && tm.Name != "initial" {
+				continue
+			}
+			for j, x := range a.Terms[i].Points {
+				if d := math.Abs(a.Terms[i].Target[j] - p.Exact(x)); d > 1e-9 {
+					t.Errorf("%s: boundary target at %v is off the exact solution by %g", name, x, d)
+					break
+				}
+			}
+		}
+	}
+}

@@ -71,20 +71,28 @@ func Names() []string { return []string{"regression", "heat", "wave", "wave-full
 // Problem.Fresh.
 const FreshSeedOffset = 1000
 
+// RedrawSeedStride separates the draws of Problem.Redraw: draw k of data
+// seed d uses data seed d + k*RedrawSeedStride, far from every data seed a
+// user types and from the fresh points (d + FreshSeedOffset).
+const RedrawSeedStride = 1 << 32
+
 // New returns a problem of the paper by name. "wave-full" is the wave
 // problem with the paper's full hyperparameter set (4 alphas, 2 betas).
 // Its Fresh draws the same problem with data seed max(o.DataSeed, 1) +
-// FreshSeedOffset.
+// FreshSeedOffset, and Redraw(k) with max(o.DataSeed, 1) +
+// k*RedrawSeedStride.
 func New(name string, o Options) (*Problem, error) {
 	p, err := newProblem(name, o)
 	if err != nil {
 		return nil, err
 	}
-	p.Fresh = func() (*Problem, error) {
+	at := func(seed uint64) (*Problem, error) {
 		f := o
-		f.DataSeed = max(o.DataSeed, 1) + FreshSeedOffset
+		f.DataSeed = seed
 		return newProblem(name, f)
 	}
+	p.Fresh = func() (*Problem, error) { return at(max(o.DataSeed, 1) + FreshSeedOffset) }
+	p.Redraw = func(k uint64) (*Problem, error) { return at(max(o.DataSeed, 1) + k*RedrawSeedStride) }
 	return p, nil
 }
 
@@ -158,7 +166,7 @@ func Regression(o Options) *Problem {
 	return &Problem{
 		Name: "regression", Inputs: []string{"x"}, Lo: []float64{-1}, Hi: []float64{1}, Sampling: smp.name,
 		Params: map[string]float64{"noise_std": std},
-		Terms:  []Term{{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual}},
+		Terms:  []Term{{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual, Measured: true}},
 		Exact:  func(x []float64) float64 { return RegressionCurve(x[0]) },
 		Defaults: Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "single"},
@@ -280,7 +288,7 @@ func Burgers(o Options) *Problem {
 				return ad.Sub(ad.Add(j.D(1), ad.Mul(j.U, j.D(0))), ad.Scale(j.D2(0, 0), nu))
 			}},
 			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: DataResidual},
-			{Name: "data", Group: "data", Points: data, Target: dtgt, Residual: DataResidual},
+			{Name: "data", Group: "data", Points: data, Target: dtgt, Residual: DataResidual, Measured: true},
 		},
 		Exact: func(x []float64) float64 { return ref.U(x[0], x[1]) },
 		// Three final rounds: beta_boundary has no fixed point in range (each
