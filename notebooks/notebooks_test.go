@@ -92,6 +92,8 @@ var expect = map[string][]check{
 		printed(`u_x\(0, 1.6037/pi\) = `+num, near(-152.00516, 1e-4)),
 		printed(`rel_l2 = `+num, below(0.6)), // (0.29)
 		printed(`beta\[beta_data\] = `+num, above(1)),
+		printed(`rel_l2 \(2-6-6-6-1, resample\) = `+num, below(0.4)),       // (0.136)
+		printed(`log_evidence \(2-6-6-6-1, resample\) = `+num, above(800)), // (1714.7; 2-8-8-1: 1133.7)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"06-architecture-by-evidence.ipynb": {

@@ -24,14 +24,16 @@ const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [--workers 
 Runs every study of the paper, one after another, each with a progress bar
 on stderr (plain lines when stderr is not a terminal):
 
-  hmc         regression fits, the best by evidence against HMC (Fig. 2)
-  heat        heat equation (Table 1, Figs. 3-5)
-  wave        wave equation, one alpha and one beta (Table 1, Figs. 6-9)
-  wave-full   wave equation, alpha per weight class, beta per term group
-  burgers     Burgers' equation (Table 1, Figs. 11-12)
-  heat-fixed  heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
-  wave-fixed  wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
-  scan        heat with 2, 4, ..., 12 hidden units: evidence vs size
+  hmc           regression fits, the best by evidence against HMC (Fig. 2)
+  heat          heat equation (Table 1, Figs. 3-5)
+  wave          wave equation, one alpha and one beta (Table 1, Figs. 6-9)
+  wave-full     wave equation, alpha per weight class, beta per term group
+  burgers       Burgers' equation (Table 1, Figs. 11-12)
+  burgers-deep  Burgers with the 2-6-6-6-1 net the evidence prefers,
+                points redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
+  heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
+  wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
+  scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
 
 Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; HMC writes
 DIR/hmc.json. At the end DIR/report.html holds every figure (interactive,

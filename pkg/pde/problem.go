@@ -59,6 +59,7 @@ type Problem struct {
 	// measurement noise) of the same kinds: held-out points on which a fit's
 	// residuals show what its training points cannot, e.g. a PDE satisfied
 	// at the collocation points and not between them.
+	// The paper's problems (New and their constructors) set it and Redraw.
 	Fresh func() (*Problem, error)
 	// Redraw, if not nil, returns draw k >= 1 of the problem's points: the
 	// same terms, in the same order and sizes, at new points. A trainer

@@ -105,6 +105,9 @@ func TestRedraw(t *testing.T) {
 			t.Fatal(err)
 		}
 		a, errA := p.Redraw(1)
+		if a.Name != name {
+			t.Errorf("%s: Redraw(1) is problem %q", name, a.Name)
+		}
 		a2, errA2 := p.Redraw(1)
 		b, errB := p.Redraw(2)
 		if errA != nil || errA2 != nil || errB != nil {
@@ -131,6 +134,35 @@ func TestRedraw(t *testing.T) {
 					t.Errorf("%s: boundary target at %v is off the exact solution by %g", name, x, d)
 					break
 				}
+			}
+		}
+	}
+}
+
+// TestConstructorsDraw checks that a problem built by its constructor, not
+// New, can be redrawn and held out the same way (notebooks build them so).
+func TestConstructorsDraw(t *testing.T) {
+	t.Parallel()
+	o := Options{DataSeed: 3}
+	for _, c := range []func(Options) *Problem{Regression, Heat, Wave, Burgers} {
+		p := c(o)
+		if p.Redraw == nil || p.Fresh == nil {
+			t.Fatalf("%s: constructor leaves Redraw or Fresh nil", p.Name)
+		}
+		viaNew, err := New(p.Name, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, errA := p.Redraw(2)
+		b, errB := viaNew.Redraw(2)
+		f, errF := p.Fresh()
+		g, errG := viaNew.Fresh()
+		if errA != nil || errB != nil || errF != nil || errG != nil {
+			t.Fatal(errA, errB, errF, errG)
+		}
+		for i := range p.Terms {
+			if !reflect.DeepEqual(a.Terms[i].Points, b.Terms[i].Points) || !reflect.DeepEqual(f.Terms[i].Points, g.Terms[i].Points) {
+				t.Errorf("%s term %q: the constructor's draws differ from New's", p.Name, p.Terms[i].Name)
 			}
 		}
 	}

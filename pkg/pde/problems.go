@@ -78,22 +78,32 @@ const RedrawSeedStride = 1 << 32
 
 // New returns a problem of the paper by name. "wave-full" is the wave
 // problem with the paper's full hyperparameter set (4 alphas, 2 betas).
-// Its Fresh draws the same problem with data seed max(o.DataSeed, 1) +
-// FreshSeedOffset, and Redraw(k) with max(o.DataSeed, 1) +
-// k*RedrawSeedStride.
+// Its Fresh and Redraw draw the same problem again (withDraws).
 func New(name string, o Options) (*Problem, error) {
 	p, err := newProblem(name, o)
 	if err != nil {
 		return nil, err
 	}
+	return withDraws(p, o, func(f Options) (*Problem, error) { return newProblem(name, f) }), nil
+}
+
+// withDraws sets p's Fresh, the problem built with data seed
+// max(o.DataSeed, 1) + FreshSeedOffset, and Redraw(k), built with
+// max(o.DataSeed, 1) + k*RedrawSeedStride.
+func withDraws(p *Problem, o Options, build func(Options) (*Problem, error)) *Problem {
 	at := func(seed uint64) (*Problem, error) {
 		f := o
 		f.DataSeed = seed
-		return newProblem(name, f)
+		return build(f)
 	}
 	p.Fresh = func() (*Problem, error) { return at(max(o.DataSeed, 1) + FreshSeedOffset) }
 	p.Redraw = func(k uint64) (*Problem, error) { return at(max(o.DataSeed, 1) + k*RedrawSeedStride) }
-	return p, nil
+	return p
+}
+
+// drawn lifts a problem constructor for withDraws.
+func drawn(c func(Options) *Problem) func(Options) (*Problem, error) {
+	return func(o Options) (*Problem, error) { return c(o), nil }
 }
 
 func newProblem(name string, o Options) (*Problem, error) {
@@ -163,14 +173,14 @@ func Regression(o Options) *Problem {
 			y = append(y, RegressionCurve(x)+std*smp.rng.NormFloat64())
 		}
 	}
-	return &Problem{
+	return withDraws(&Problem{
 		Name: "regression", Inputs: []string{"x"}, Lo: []float64{-1}, Hi: []float64{1}, Sampling: smp.name,
 		Params: map[string]float64{"noise_std": std},
 		Terms:  []Term{{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual, Measured: true}},
 		Exact:  func(x []float64) float64 { return RegressionCurve(x[0]) },
 		Defaults: Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "single"},
-	}
+	}, o, drawn(Regression))
 }
 
 // Heat is u_t = kappa u_xx on [0,1]^2 with u(0,t)=u(1,t)=0, u(x,0)=sin(pi x):
@@ -184,7 +194,7 @@ func Heat(o Options) *Problem {
 	lo, hi := []float64{0, 0}, []float64{1, 1}
 	interior := smp.box(50, lo, hi)
 	bpts, btgt := smp.boundary(50, lo, hi, func(x, t float64) float64 { return HeatExact(x, t, kappa) })
-	return &Problem{
+	return withDraws(&Problem{
 		Name: "heat", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"kappa": kappa},
 		Terms: []Term{
@@ -196,7 +206,7 @@ func Heat(o Options) *Problem {
 		Exact: func(x []float64) float64 { return HeatExact(x[0], x[1], kappa) },
 		Defaults: Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "single"},
-	}
+	}, o, drawn(Heat))
 }
 
 // Wave is u_tt = u_xx on [0,1]^2 with u(0,t)=u(1,t)=0, u(x,0)=sin(pi x) +
@@ -223,7 +233,7 @@ func Wave(o Options) *Problem {
 		itgt[i] = WaveExact(xs[i], 0)
 		vel[i] = []float64{vs[i], 0}
 	}
-	return &Problem{
+	return withDraws(&Problem{
 		Name: "wave", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Params: map[string]float64{}, Sampling: smp.name,
 		Terms: []Term{
 			{Name: "pde", Group: "pde", Points: interior, Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
@@ -236,7 +246,7 @@ func Wave(o Options) *Problem {
 		Exact: func(x []float64) float64 { return WaveExact(x[0], x[1]) },
 		Defaults: Defaults{Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "single"},
-	}
+	}, o, drawn(Wave))
 }
 
 // Burgers is u_t + u u_x = (0.01/pi) u_xx on [-1,1]x[0,1], u(x,0) = -sin(pi x),
@@ -280,7 +290,7 @@ func Burgers(o Options) *Problem {
 	for i, x := range data {
 		dtgt[i] = ref.U(x[0], x[1]) + noise*rng.NormFloat64()
 	}
-	return &Problem{
+	return withDraws(&Problem{
 		Name: "burgers", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"nu": nu, "noise_std": noise},
 		Terms: []Term{
@@ -296,5 +306,5 @@ func Burgers(o Options) *Problem {
 		// 4x the time for no gain in error (docs/results.md).
 		Defaults: Defaults{Hidden: []int{8, 8}, Epochs: 20000, HyperStart: 10000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "split", FinalHyper: 3},
-	}
+	}, o, drawn(Burgers))
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,12 +28,13 @@ func fakeECharts(t *testing.T) {
 
 // wantFigures are the figures of a complete run, by study.
 var wantFigures = map[string][]string{
-	"hmc":       {"laplace-vs-hmc", "evidence-histogram", "evidence-vs-error"},
-	"heat":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
-	"wave":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
-	"wave-full": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
-	"burgers":   {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
-	"scan":      {"evidence-vs-hidden", "evidence-vs-error"},
+	"hmc":          {"laplace-vs-hmc", "evidence-histogram", "evidence-vs-error"},
+	"heat":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"wave":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
+	"wave-full":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
+	"burgers":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"burgers-deep": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"scan":         {"evidence-vs-hidden", "evidence-vs-error"},
 }
 
 var (
@@ -131,6 +133,10 @@ func TestRunTiny(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "hmc.json")); err != nil {
 		t.Error(err)
+	}
+	// burgers-deep is the net the evidence prefers, with redrawn points.
+	if s := rep.Study("burgers-deep").Resolved; !slices.Equal(s.Hidden, []int{6, 6, 6}) || s.Resample != 100 || rep.Study("burgers-deep").Problem != "burgers" {
+		t.Errorf("burgers-deep: hidden %v, resample %d, want [6 6 6], 100", s.Hidden, s.Resample)
 	}
 	for _, f := range pg.Figures {
 		b, err := os.ReadFile(filepath.Join(dir, "figures", f.ID+".png"))
