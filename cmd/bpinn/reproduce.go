@@ -43,10 +43,10 @@ and times; DIR/figures/*.png are the static figures, DIR/results.md the
 tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, HMC 4 chains x 15000 samples: 820 fits. Burgers (16 s a
-fit on one idle core) is most of it: about 20 minutes on 2 idle cores, about
-an hour on 2 cores shared at load 8-9 (measured: hmc 45 s, heat 38 s, wave
-253 s, wave-full 246 s, burgers 40 s a fit).
+size in the scan, HMC 4 chains x 15000 samples: 920 fits, about 14 minutes
+on 2 idle cores, most of it Burgers (measured: hmc 11 s, heat 12 s, wave
+26 s, wave-full 28 s, burgers 210 s, burgers-deep 474 s, heat-fixed 7 s,
+wave-fixed 15 s, scan 39 s).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 HMC 2 chains x 4000 samples: about 2 minutes on 2 idle cores.
 

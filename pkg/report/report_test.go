@@ -138,6 +138,9 @@ func TestRunTiny(t *testing.T) {
 	if s := rep.Study("burgers-deep").Resolved; !slices.Equal(s.Hidden, []int{6, 6, 6}) || s.Resample != 100 || rep.Study("burgers-deep").Problem != "burgers" {
 		t.Errorf("burgers-deep: hidden %v, resample %d, want [6 6 6], 100", s.Hidden, s.Resample)
 	}
+	if !bytes.Contains(page, []byte(", points redrawn every 100 Adam epochs</td>")) {
+		t.Error("the settings table does not say that burgers-deep redraws its points")
+	}
 	for _, f := range pg.Figures {
 		b, err := os.ReadFile(filepath.Join(dir, "figures", f.ID+".png"))
 		if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {

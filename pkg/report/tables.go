@@ -333,6 +333,9 @@ func (r *Report) settingsTable() Table {
 		if s.FinalHyper > 0 && !s.Fixed {
 			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.FinalHyper)
 		}
+		if s.Resample > 0 {
+			recipe += fmt.Sprintf(", points redrawn every %d Adam epochs", s.Resample)
+		}
 		status := "ok"
 		if st.Err != nil {
 			status = "FAILED"
