@@ -55,7 +55,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 	case "heat", "wave", "wave-full", "burgers", "burgers-deep":
 		if best != nil {
 			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
-				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Problem + ": training points"})
+				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points"})
 			})
 		}
 		addEnsemble(add, st, logZ, relErr)
@@ -63,20 +63,20 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			break
 		}
 		add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (viz.Chart, *viz.Figure, error) {
-			return both(viz.TrainingChart, viz.Training, figdata.History(best), viz.Labels{Title: st.Problem + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
+			return both(viz.TrainingChart, viz.Training, figdata.History(best), viz.Labels{Title: st.Label + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
 		})
 		ss := figdata.Slices(best) // the paper's five times
 		add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (viz.Chart, *viz.Figure, error) {
-			return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Problem + ": exact and predicted u"})
+			return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Label + ": exact and predicted u"})
 		})
 		if st.Name == "wave" || st.Name == "wave-full" {
 			add("error-band", "Error u_true - u_pred of the best fit with its 2σ band (the paper's Fig. 9); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
-				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Problem + ": error and 2σ"})
+				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Label + ": error and 2σ"})
 			})
 		}
 		add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (viz.Chart, *viz.Figure, error) {
 			_, absErr := figdata.Fields(best, 60)
-			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Problem + ": |u_pred − u_true|", Z: "|error|"})
+			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", Z: "|error|"})
 		})
 	case "scan":
 		groups := map[int][]float64{}
@@ -120,7 +120,7 @@ func addEnsemble(add func(string, string, func() (viz.Chart, *viz.Figure, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		l := viz.Labels{Title: fmt.Sprintf("%s: relative log evidence (N = %d)", st.Problem, len(rel))}
+		l := viz.Labels{Title: fmt.Sprintf("%s: relative log evidence (N = %d)", st.Label, len(rel))}
 		c, err := viz.EvidenceHistogramChart(rel, 0, l)
 		if err != nil {
 			return nil, nil, err
@@ -130,7 +130,7 @@ func addEnsemble(add func(string, string, func() (viz.Chart, *viz.Figure, error)
 	})
 	add("evidence-vs-error", "Log evidence against the true relative L2 error of every fit (rho: Spearman).", func() (viz.Chart, *viz.Figure, error) {
 		rho := bayes.Spearman(logZ, relErr)
-		l := viz.Labels{Title: st.Problem + ": evidence vs error"}
+		l := viz.Labels{Title: st.Label + ": evidence vs error"}
 		c, err := viz.EvidenceVsErrorChart(logZ, relErr, rho, l)
 		if err != nil {
 			return nil, nil, err

@@ -141,6 +141,9 @@ func TestRunTiny(t *testing.T) {
 	if !bytes.Contains(page, []byte(", points redrawn every 100 Adam epochs</td>")) {
 		t.Error("the settings table does not say that burgers-deep redraws its points")
 	}
+	if !bytes.Contains(page, []byte("burgers-deep: exact and predicted u")) {
+		t.Error("burgers-deep's figures are titled as the paper's burgers")
+	}
 	for _, f := range pg.Figures {
 		b, err := os.ReadFile(filepath.Join(dir, "figures", f.ID+".png"))
 		if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {

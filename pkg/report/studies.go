@@ -128,6 +128,7 @@ type Study struct {
 	Name    string // file stem: DIR/<Name>.jsonl
 	Title   string
 	Problem string         // pde.New name
+	Label   string         // the start of its figure titles: Problem, or Name for a variant of one
 	Base    bayes.Settings // the settings of every fit, Seed (and for the scan Hidden) aside
 	// Resolved is Base resolved for the problem (the defaults filled in).
 	Resolved bayes.Settings
@@ -231,7 +232,7 @@ func newStudy(name string, cfg *Config) *Study {
 		// The net the evidence prefers to the paper's 2-8-8-1 (docs/results.md,
 		// section 7), with new collocation and boundary points every 100
 		// Adam epochs: together they reach the 5e-2 the paper's net misses.
-		st.Problem = "burgers"
+		st.Problem, st.Label = "burgers", name
 		st.Title = "Burgers' equation, 2-6-6-6-1 (preferred by the evidence), points redrawn every 100 Adam epochs"
 		st.Base.Hidden = []int{6, 6, 6}
 		st.Base.Resample = 100
@@ -246,6 +247,7 @@ func newStudy(name string, cfg *Config) *Study {
 	for i := range n {
 		st.Seeds = append(st.Seeds, cfg.SeedBase+uint64(i))
 	}
+	st.Label = cmp.Or(st.Label, st.Problem)
 	return st
 }
 
