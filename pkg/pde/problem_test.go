@@ -167,3 +167,22 @@ func TestConstructorsDraw(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRedraw is the cost of one new draw of each problem's points
+// (a fit with Settings.Resample = 100 pays it 200 times for Burgers).
+func BenchmarkRedraw(b *testing.B) {
+	for _, name := range []string{"heat", "wave", "burgers"} {
+		p, err := New(name, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for k := uint64(1); b.Loop(); k++ {
+				if _, err := p.Redraw(k); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

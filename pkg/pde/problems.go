@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 )
@@ -258,7 +259,7 @@ func Burgers(o Options) *Problem {
 	smp := o.mustSampler()
 	rng := smp.rng
 	nu := BurgersNu()
-	ref := NewBurgersRef(nu, 0)
+	ref := sharedBurgersRef(nu)
 	noise := o.BurgersNoise
 	if noise == 0 {
 		noise = 0.02
@@ -307,4 +308,17 @@ func Burgers(o Options) *Problem {
 		Defaults: Defaults{Hidden: []int{8, 8}, Epochs: 20000, HyperStart: 10000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "split", FinalHyper: 3},
 	}, o, drawn(Burgers))
+}
+
+// burgersRefs caches the reference solution of each viscosity: building one
+// (its Gauss-Hermite rule) costs about 1.4 ms, and Problem.Redraw builds the
+// problem anew every Settings.Resample epochs. A BurgersRef is read-only.
+var burgersRefs sync.Map // float64 -> *BurgersRef
+
+func sharedBurgersRef(nu float64) *BurgersRef {
+	if r, ok := burgersRefs.Load(nu); ok {
+		return r.(*BurgersRef)
+	}
+	r, _ := burgersRefs.LoadOrStore(nu, NewBurgersRef(nu, 0))
+	return r.(*BurgersRef)
 }
