@@ -79,35 +79,8 @@ const RedrawSeedStride = 1 << 32
 
 // New returns a problem of the paper by name. "wave-full" is the wave
 // problem with the paper's full hyperparameter set (4 alphas, 2 betas).
-// Its Fresh and Redraw draw the same problem again (withDraws).
+// Like the constructors, it sets Fresh and Redraw (withDraws).
 func New(name string, o Options) (*Problem, error) {
-	p, err := newProblem(name, o)
-	if err != nil {
-		return nil, err
-	}
-	return withDraws(p, o, func(f Options) (*Problem, error) { return newProblem(name, f) }), nil
-}
-
-// withDraws sets p's Fresh, the problem built with data seed
-// max(o.DataSeed, 1) + FreshSeedOffset, and Redraw(k), built with
-// max(o.DataSeed, 1) + k*RedrawSeedStride.
-func withDraws(p *Problem, o Options, build func(Options) (*Problem, error)) *Problem {
-	at := func(seed uint64) (*Problem, error) {
-		f := o
-		f.DataSeed = seed
-		return build(f)
-	}
-	p.Fresh = func() (*Problem, error) { return at(max(o.DataSeed, 1) + FreshSeedOffset) }
-	p.Redraw = func(k uint64) (*Problem, error) { return at(max(o.DataSeed, 1) + k*RedrawSeedStride) }
-	return p
-}
-
-// drawn lifts a problem constructor for withDraws.
-func drawn(c func(Options) *Problem) func(Options) (*Problem, error) {
-	return func(o Options) (*Problem, error) { return c(o), nil }
-}
-
-func newProblem(name string, o Options) (*Problem, error) {
 	if _, err := o.sampler(); err != nil {
 		return nil, err
 	}
@@ -119,16 +92,27 @@ func newProblem(name string, o Options) (*Problem, error) {
 	case "wave":
 		return Wave(o), nil
 	case "wave-full":
-		p := Wave(o)
-		p.Name = "wave-full"
-		p.Defaults.AlphaMode, p.Defaults.BetaMode = "classes", "split"
-		return p, nil
+		return waveFull(o), nil
 	case "burgers":
 		return Burgers(o), nil
 	}
 	names := Names()
 	sort.Strings(names)
 	return nil, fmt.Errorf("unknown problem %q: use one of %v", name, names)
+}
+
+// withDraws sets p's Fresh, the problem built with data seed
+// max(o.DataSeed, 1) + FreshSeedOffset, and Redraw(k), built with
+// max(o.DataSeed, 1) + k*RedrawSeedStride.
+func withDraws(p *Problem, o Options, build func(Options) *Problem) *Problem {
+	at := func(seed uint64) (*Problem, error) {
+		f := o
+		f.DataSeed = seed
+		return build(f), nil
+	}
+	p.Fresh = func() (*Problem, error) { return at(max(o.DataSeed, 1) + FreshSeedOffset) }
+	p.Redraw = func(k uint64) (*Problem, error) { return at(max(o.DataSeed, 1) + k*RedrawSeedStride) }
+	return p
 }
 
 // mustSampler is o's sampler for the problem constructors, which take
@@ -181,7 +165,7 @@ func Regression(o Options) *Problem {
 		Exact:  func(x []float64) float64 { return RegressionCurve(x[0]) },
 		Defaults: Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "single"},
-	}, o, drawn(Regression))
+	}, o, Regression)
 }
 
 // Heat is u_t = kappa u_xx on [0,1]^2 with u(0,t)=u(1,t)=0, u(x,0)=sin(pi x):
@@ -207,7 +191,7 @@ func Heat(o Options) *Problem {
 		Exact: func(x []float64) float64 { return HeatExact(x[0], x[1], kappa) },
 		Defaults: Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "single"},
-	}, o, drawn(Heat))
+	}, o, Heat)
 }
 
 // Wave is u_tt = u_xx on [0,1]^2 with u(0,t)=u(1,t)=0, u(x,0)=sin(pi x) +
@@ -247,7 +231,16 @@ func Wave(o Options) *Problem {
 		Exact: func(x []float64) float64 { return WaveExact(x[0], x[1]) },
 		Defaults: Defaults{Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "single"},
-	}, o, drawn(Wave))
+	}, o, Wave)
+}
+
+// waveFull is the wave problem with the paper's full hyperparameter set:
+// an alpha per weight class and betas split by term group.
+func waveFull(o Options) *Problem {
+	p := Wave(o)
+	p.Name = "wave-full"
+	p.Defaults.AlphaMode, p.Defaults.BetaMode = "classes", "split"
+	return withDraws(p, o, waveFull)
 }
 
 // Burgers is u_t + u u_x = (0.01/pi) u_xx on [-1,1]x[0,1], u(x,0) = -sin(pi x),
@@ -307,7 +300,7 @@ func Burgers(o Options) *Problem {
 		// 4x the time for no gain in error (docs/results.md).
 		Defaults: Defaults{Hidden: []int{8, 8}, Epochs: 20000, HyperStart: 10000, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "split", FinalHyper: 3},
-	}, o, drawn(Burgers))
+	}, o, Burgers)
 }
 
 // burgersRefs caches the reference solution of each viscosity: building one
