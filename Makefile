@@ -4,7 +4,7 @@ SHELL := /bin/bash
 GOBIN := $(shell go env GOPATH)/bin
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all setup build test test-short vet bench reproduce reproduce-full lab fuzz clean
+.PHONY: all setup build test test-short vet bench fuzz reproduce reproduce-full lab clean
 
 all: build
 
@@ -30,6 +30,12 @@ test-short:
 ## bench: the benchmarks recorded in docs/benchmarks.md.
 bench:
 	go test -run '^$$' -bench . -benchmem ./pkg/...
+
+## fuzz: the fuzz targets of docs/results-schema.md, 60 s each.
+fuzz:
+	go test -run '^$$' -fuzz '^FuzzReadResults$$' -fuzztime 60s ./pkg/bayes
+	go test -run '^$$' -fuzz '^FuzzExactInput$$' -fuzztime 60s ./cmd/bpinn
+	go test -run '^$$' -fuzz '^FuzzLoadNetwork$$' -fuzztime 60s ./cmd/bpinn
 
 ## reproduce: the main job, every study of the paper in quick mode.
 reproduce: setup

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -24,7 +25,8 @@ Progress goes to stderr (a bar on a terminal, plain lines otherwise). At the
 end the summary ranks the fits by log evidence: the best fit (with its rms
 residuals at the training points and at fresh ones), the histogram of
 ln Z - max ln Z, Spearman's rho between ln Z and the true rel L2 (strongly
-negative: the evidence is a good selector), and the count of each status.
+negative means the evidence is a good selector), and the count of each
+status.
 
 --resume continues FILE: seeds already in it are skipped, a torn last line is
 reported and cut away before appending. The summary is computed from FILE's
@@ -48,12 +50,14 @@ func (s *shard) String() string {
 	return fmt.Sprintf("%d/%d", s.i, s.n)
 }
 
+func (s *shard) placeholder() string { return "I/N" }
+
 func (s *shard) Set(v string) error {
 	a, b, ok := strings.Cut(v, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return fmt.Errorf("%q: want I/N with 0 <= I < N, e.g. 0/4", v)
+		return errors.New("want I/N with 0 <= I < N, e.g. 0/4")
 	}
 	s.i, s.n = i, n
 	return nil
@@ -64,14 +68,14 @@ func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 	var ff fitFlags
 	ff.register(fs)
 	n := posInt{100, true}
-	fs.Var(&n, "n", "number of fits `N`")
+	fs.Var(&n, "n", "train `N` fits")
 	base := seedFlag{1}
 	fs.Var(&base, "seed-base", "first `seed`; fit i uses seed-base + i")
 	out := fs.String("out", "", "append each fit as a JSON line to `FILE.jsonl`")
-	workers := fs.Int("workers", 0, "concurrent fits `W` (0: one per core)")
-	resume := fs.Bool("resume", false, "continue --out FILE, skipping the seeds it holds")
+	workers := fs.Int("workers", 0, "run `W` fits at once; 0 is one per core")
+	resume := fs.Bool("resume", false, "continue the --out file, skipping the seeds it holds")
 	var sh shard
-	fs.Var(&sh, "shard", "run only seeds with (seed - seed-base) mod N == I (`I/N`)")
+	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [--resume] [--shard I/N] [fit flags]",
@@ -107,8 +111,8 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	if o.resume && o.out == "" {
 		return usagef("--resume needs --out FILE")
 	}
-	if o.base+uint64(o.n) < o.base {
-		return usagef("--seed-base %d + --n %d overflows", o.base, o.n)
+	if uint64(o.n-1) > math.MaxUint64-o.base {
+		return usagef("--seed-base %d + --n %d: the last seed overflows 64 bits; lower --seed-base", o.base, o.n)
 	}
 	p, err := ff.problem(pos[0])
 	if err != nil {
@@ -129,6 +133,9 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		if o.shard.n == 0 || i%o.shard.n == o.shard.i {
 			seeds = append(seeds, o.base+uint64(i))
 		}
+	}
+	if len(seeds) == 0 {
+		return usagef("--shard %s of %d seeds holds none: use at most %d shards", &o.shard, o.n, o.n)
 	}
 
 	// The file: fresh, or resumed after cutting a torn line.

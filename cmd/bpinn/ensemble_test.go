@@ -121,8 +121,15 @@ func TestShardMerge(t *testing.T) {
 	bad := filepath.Join(dir, "bad.jsonl")
 	line := strings.SplitN(string(b), "\n", 2)[0]
 	os.WriteFile(bad, []byte(strings.Replace(line, `"status":"ok"`, `"status":"occam-invalid"`, 1)+"\n"), 0o644)
-	if code, _, stderr := cli(t, "merge", merged, bad); code != exitUsage || !strings.Contains(stderr, "different results") {
-		t.Errorf("conflicting duplicate: exit %d, stderr %q", code, stderr)
+	if code, _, stderr := cli(t, "merge", merged, bad); code != exitUsage || !strings.Contains(stderr, "different results") ||
+		!strings.Contains(stderr, "bad.jsonl does not match "+merged) {
+		t.Errorf("conflicting duplicate: exit %d, stderr %q, want it to name both files", code, stderr)
+	}
+	// Files without a fit are bad input, not an empty summary.
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	if code, _, stderr := cli(t, "merge", empty); code != exitUsage || !strings.Contains(stderr, "no fits in") {
+		t.Errorf("empty file: exit %d, stderr %q", code, stderr)
 	}
 }
 

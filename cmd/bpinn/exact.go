@@ -11,13 +11,16 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 const exactText = `Reads points from stdin, one per line, coordinates separated by spaces or
 tabs in the problem's input order, and prints the exact (heat, wave,
-regression) or reference (burgers: exact Cole-Hopf) solution at each, one
-value per line at full precision (shortest form that reads back exactly).
+wave-full, regression) or reference (burgers: exact Cole-Hopf) solution at
+each, one value per line at full precision (shortest form that reads back
+exactly).
 Blank lines and lines starting with # are skipped. A malformed line, a point
 outside the domain or a wrong number of coordinates is an error naming the
 line (exit 2); nothing is printed then.`
@@ -37,7 +40,7 @@ func cmdExactFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return exitOK
 	}
 	if err == nil {
-		err = runExact(pos, kappa, stdinOr(stdin), stdout)
+		err = runExact(pos, kappa, stdinOr(stdin), stdout, stderr)
 	}
 	if err != nil {
 		return report(stderr, "exact", err)
@@ -55,7 +58,7 @@ func exactOrders() string {
 	})
 }
 
-func runExact(pos []string, kappa posFloat, in io.Reader, out io.Writer) error {
+func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want one problem (%s), got %d arguments", strings.Join(pde.Names(), ", "), len(pos))
 	}
@@ -67,13 +70,16 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out io.Writer) error {
 	if p.Exact == nil {
 		return usagef("problem %q has no exact solution", p.Name)
 	}
+	if isTerminal(in) { // otherwise the command seems to hang
+		fmt.Fprintf(hint, "bpinn exact: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
+	}
 	pts, err := parsePoints(in, p.Inputs, p.Lo, p.Hi)
 	if err != nil {
 		return err
 	}
 	var b []byte
 	for _, x := range pts {
-		b = strconv.AppendFloat(b, p.Exact(x), 'g', -1, 64)
+		b = strconv.AppendFloat(b, p.Exact(x)+0, 'g', -1, 64) // +0: no "-0"
 		b = append(b, '\n')
 	}
 	_, err = out.Write(b)
@@ -99,7 +105,11 @@ func parsePoints(r io.Reader, inputs []string, lo, hi []float64) ([][]float64, e
 		}
 		fields := strings.Fields(text)
 		if len(fields) != len(inputs) {
-			return nil, usagef("line %d: %d values, want %d (%s)", line, len(fields), len(inputs), strings.Join(inputs, " "))
+			noun := "numbers"
+			if len(inputs) == 1 {
+				noun = "number"
+			}
+			return nil, usagef("line %d: want %d %s (%s), got %d", line, len(inputs), noun, strings.Join(inputs, " "), len(fields))
 		}
 		x := make([]float64, len(fields))
 		for i, f := range fields {
@@ -128,6 +138,12 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// isTerminal says whether r is a terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func stdinOr(r io.Reader) io.Reader {

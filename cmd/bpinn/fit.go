@@ -17,8 +17,8 @@ import (
 // gridN is the error grid: 100x100 for two inputs, 200 points for one.
 const gridN = 100
 
-const fitText = `Trains one network on PROBLEM (one of ` + "%s" + `) with the paper's
-evidence framework: Adam on E_T, and from --hyper-start every --hyper-every
+const fitText = `Trains one network on PROBLEM (listed below) with the paper's evidence
+framework: Adam on E_T, and from --hyper-start every --hyper-every
 epochs a step of the hyperparameters (alpha, beta) down E_hyp. Prints a short
 summary and, with --json, writes the full result (docs/results-schema.md)
 atomically (temporary file + rename).
@@ -41,7 +41,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) int {
 	jsonPath := fs.String("json", "", "write the result JSON to `FILE`")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn fit PROBLEM [flags]", fmt.Sprintf(fitText, strings.Join(pde.Names(), ", ")), problemDefaults())
+		printUsage(stdout, fs, "bpinn fit PROBLEM [flags]", fitText, problemDefaults())
 		return exitOK
 	}
 	if err != nil {
@@ -113,18 +113,23 @@ func printFit(w io.Writer, r *bayes.Result) {
 	}
 	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
 	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta))
-	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; paper's convention, without -N/2 ln 2pi = %s)\n",
+	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; the paper's convention: the constant -N/2 ln 2pi = %s is left out)\n",
 		num(r.LogEvidence, "%.6g"), num(r.LogP, "%.6g"), num(r.Gamma, "%.4g"), num(r.LogPConst, "%.6g"))
 	h := r.Hyper
 	fmt.Fprintf(w, "  hyper steps %d (not PD %d, rejected %d, Occam-invalid %d)\n", h.Steps, h.NotPD, h.Rejected, h.OccamBad)
 	if h.FinalRounds > 0 || h.FinalBackoff != "" {
-		fmt.Fprintf(w, "  final MacKay rounds %d (last relative move %.3g)\n", h.FinalRounds, h.FinalMove)
+		conv := ""
+		if tol, ok := r.Settings["FinalTol"].(float64); ok && h.FinalMove > tol && h.FinalBackoff == "" {
+			conv = fmt.Sprintf("; not settled: the cap --final-hyper was reached before the moves fell below %.3g", tol)
+		}
+		fmt.Fprintf(w, "  final MacKay rounds %d (last relative move %.3g%s)\n", h.FinalRounds, h.FinalMove, conv)
 	}
 	if h.FinalBackoff != "" {
 		fmt.Fprintf(w, "  stepped back: %s\n", h.FinalBackoff)
 	}
 	if p := r.Polish; p != nil {
-		fmt.Fprintf(w, "  polish: E_T %s -> %s in %d iterations (%s)\n", num(p.F0, "%.6g"), num(p.F, "%.6g"), p.Iterations, p.Status)
+		fmt.Fprintf(w, "  polish: E_T %s before the first (at the hyperparameters after Adam), %s after the last (at the final ones); %d iterations in all (%s)\n",
+			num(p.F0, "%.6g"), num(p.F, "%.6g"), p.Iterations, p.Status)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,22 +64,34 @@ func (p *positive[T]) Set(s string) error {
 	case *int:
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return fmt.Errorf("%q is not an integer", s)
+			return intError(err)
 		}
 		*v = n
 	case *float64:
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("%q is not a finite number", s)
+			return errors.New("not a finite number")
 		}
 		*v = x
 	}
 	if v <= 0 {
-		return fmt.Errorf("%v: must be positive", v)
+		return errors.New("must be positive")
 	}
 	p.v, p.set = v, true
 	return nil
 }
+
+// intError says why strconv.Atoi refused a flag's value.
+func intError(err error) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return errors.New("out of range")
+	}
+	return errors.New("not an integer")
+}
+
+// placeholder is implemented by flag values that name their argument in
+// --help themselves (instead of a `word` in the usage text).
+type placeholder interface{ placeholder() string }
 
 // choice is a string flag limited to a list.
 type choice struct {
@@ -93,6 +106,8 @@ func (c *choice) String() string {
 	return c.v
 }
 
+func (c *choice) placeholder() string { return strings.Join(c.choices, "|") }
+
 func (c *choice) Set(s string) error {
 	for _, x := range c.choices {
 		if s == x {
@@ -100,7 +115,7 @@ func (c *choice) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%q: use %s", s, strings.Join(c.choices, " or "))
+	return fmt.Errorf("use %s", strings.Join(c.choices, " or "))
 }
 
 // sizes is a comma-separated list of positive layer sizes.
@@ -122,12 +137,12 @@ func (h *sizes) Set(s string) error {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n <= 0 {
-			return fmt.Errorf("%q: want positive layer sizes separated by commas, e.g. 8,8", s)
+			return errors.New("want positive layer sizes separated by commas, e.g. 8,8")
 		}
 		v = append(v, n)
 	}
 	if len(v) > 8 {
-		return fmt.Errorf("%q: at most 8 hidden layers", s)
+		return errors.New("at most 8 hidden layers")
 	}
 	h.v = v
 	return nil
@@ -155,7 +170,10 @@ func (n *noiseFlag) Set(x string) error {
 		k, val, ok := strings.Cut(strings.TrimSpace(f), "=")
 		std, err := strconv.ParseFloat(val, 64)
 		if !ok || k == "" || err != nil || !(std > 0) || math.IsInf(std, 0) {
-			return fmt.Errorf("%q: want GROUP=STD with a positive standard deviation, e.g. data=0.02", x)
+			return errors.New("want GROUP=STD with a positive standard deviation, e.g. data=0.02")
+		}
+		if _, dup := v[k]; dup {
+			return fmt.Errorf("group %s given twice", k)
 		}
 		v[k] = std
 	}
@@ -175,11 +193,11 @@ func (s *seedFlag) String() string {
 
 func (s *seedFlag) Set(x string) error {
 	v, err := strconv.ParseUint(x, 10, 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a non-negative integer", x)
+	if err != nil && errors.Is(err, strconv.ErrRange) {
+		return errors.New("out of range: seeds are 1 to 18446744073709551615")
 	}
-	if v == 0 {
-		return fmt.Errorf("0: seeds start at 1 (seed 0 means seed 1)")
+	if err != nil || v == 0 {
+		return errors.New("not a positive integer: seeds start at 1")
 	}
 	s.v = v
 	return nil
@@ -213,19 +231,19 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.recipe = choice{bayes.RecipeTuned, []string{bayes.RecipeTuned, bayes.RecipePaper}}
 	ff.dataSeed = seedFlag{1}
 	ff.sampling = choice{pde.Uniform, pde.Samplings()}
-	ff.polishMethod = choice{"", []string{bayes.PolishLBFGS, bayes.PolishGaussNewton}}
+	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}
 	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
 	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
 	fs.Var(&ff.hyperEvery, "hyper-every", "`epochs` between hyperparameter steps (default 25)")
-	fs.Var(&ff.hessian, "hessian", "data Hessian: gauss-newton or exact (default gauss-newton)")
-	fs.Var(&ff.alphas, "alphas", "alpha groups: single or classes (default: the problem's)")
-	fs.Var(&ff.betas, "betas", "beta groups: single or split (default: the problem's)")
-	fs.Var(&ff.updater, "updater", "hyperparameter update: adam (the paper) or mackay")
-	fs.Var(&ff.activation, "activation", "hidden activation: tanh, sin, softplus or sigmoid")
+	fs.Var(&ff.hessian, "hessian", "data Hessian in A and the evidence: Gauss-Newton (J^T J, always positive semi-definite) or exact (default gauss-newton)")
+	fs.Var(&ff.alphas, "alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)")
+	fs.Var(&ff.betas, "betas", "single: one beta for all terms; split: one per term group, e.g. pde, boundary, data (default: the problem's)")
+	fs.Var(&ff.updater, "updater", "hyperparameter steps: Adam on ln alpha, ln beta (the paper) or MacKay's fixed point")
+	fs.Var(&ff.activation, "activation", "activation of the hidden layers")
 	fs.Var(&ff.hidden, "hidden", "hidden layer `sizes`, e.g. 8,8 (default: the problem's)")
 	fs.Var(&ff.recipe, "recipe", "tuned: tied hyperparameters during Adam, then a Gauss-Newton polish and MacKay rounds to the fixed point (measured best, docs/results.md); paper: the paper's recipe as written")
 	fs.BoolVar(&ff.polish, "polish", false, "paper recipe: polish w on E_T after Adam, hyperparameters held (always on in the tuned recipe)")
-	fs.Var(&ff.finalHyper, "final-hyper", "most `rounds` of MacKay's fixed point (+ re-polish) after training, ending when alpha and beta move < 0.1% (default 20, burgers 3, in the tuned recipe; 0 in the paper's)")
+	fs.Var(&ff.finalHyper, "final-hyper", "most `rounds` of MacKay's fixed point (+ re-polish) after training, ending when alpha and beta move < 0.1% (tuned recipe: default 20, burgers 3; the paper's recipe runs none unless given)")
 	fs.Var(&ff.polishMethod, "polish-method", "polish by gauss-newton (Newton steps with the Gauss-Newton matrix of E_T) or lbfgs (default gauss-newton)")
 	fs.Var(&ff.polishIter, "polish-iter", "most `iterations` per polish (default 2000)")
 	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
@@ -233,7 +251,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
-	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise (the same for every fit)")
+	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
 	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }
@@ -264,6 +282,9 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	r, err := s.Resolve(p)
 	if err != nil {
 		return s, errUsage{err.Error()}
+	}
+	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set) {
+		return s, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
 	}
 	if ff.nanAt.set && ff.nanAt.v > r.Epochs {
 		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
@@ -317,7 +338,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, errUsage{err.Error()}
+			return nil, errUsage{flagError(err)}
 		}
 		left := fs.Args()
 		if len(left) == 0 {
@@ -331,28 +352,90 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flag's error texts, and what a user of "--name" flags reads instead.
+var (
+	flagBadValue = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-([\w-]+): (.*)$`)
+	flagUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	flagNoValue  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+)
+
+// flagError rewrites a flag.Parse error in the words of the help: "--epochs
+// 0: must be positive" instead of `invalid value "0" for flag -epochs: ...`.
+func flagError(err error) string {
+	s := err.Error()
+	if m := flagBadValue.FindStringSubmatch(s); m != nil {
+		v, uerr := strconv.Unquote(m[1])
+		if uerr != nil || v == "" || strings.ContainsAny(v, " \t") {
+			v = m[1]
+		}
+		why := m[3]
+		switch why {
+		case "parse error": // the flag package's own integer and bool flags
+			why = "not a valid value"
+		case "value out of range":
+			why = "out of range"
+		}
+		return fmt.Sprintf("--%s %s: %s", m[2], v, why)
+	}
+	if m := flagUnknown.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("unknown flag --%s", m[1])
+	}
+	if m := flagNoValue.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("--%s needs a value", m[1])
+	}
+	return s
+}
+
 // printUsage writes a command's usage line, text, flags with their defaults
-// (hidden flags left out) and footer.
+// (hidden flags left out) and footer, wrapped to 80 columns.
 func printUsage(w io.Writer, fs *flag.FlagSet, usageLine, text, footer string) {
 	fmt.Fprintf(w, "usage: %s\n\n%s\n\nflags:\n", usageLine, strings.TrimSpace(text))
+	const col, width = 26, 80
 	fs.VisitAll(func(f *flag.Flag) {
 		if hiddenFlags[f.Name] {
 			return
 		}
 		name, u := flag.UnquoteUsage(f)
+		if p, ok := f.Value.(placeholder); ok {
+			name = p.placeholder()
+		}
 		line := "  --" + f.Name
 		if name != "" {
 			line += " " + name
 		}
-		def := f.DefValue
-		if def != "" && def != "false" {
+		if def := f.DefValue; def != "" && def != "false" {
 			u += " (default " + def + ")"
 		}
-		fmt.Fprintf(w, "%-24s %s\n", line, u)
+		if len(line) >= col-1 { // the text starts on the next line
+			fmt.Fprintln(w, line)
+			line = ""
+		}
+		for _, l := range wrap(u, width-col) {
+			fmt.Fprintf(w, "%-*s%s\n", col, line, l)
+			line = ""
+		}
 	})
 	if footer != "" {
 		fmt.Fprintf(w, "\n%s", footer)
 	}
+}
+
+// wrap splits s into lines of at most n bytes at spaces (a longer word
+// keeps its own line).
+func wrap(s string, n int) []string {
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		if cur != "" && len(cur)+1+len(word) > n {
+			lines = append(lines, cur)
+			cur = ""
+		}
+		if cur != "" {
+			cur += " "
+		}
+		cur += word
+	}
+	return append(lines, cur)
 }
 
 // checkWritable fails early, before any training, when path cannot be

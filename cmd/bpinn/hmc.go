@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -35,7 +34,8 @@ flags (defaults are the paper's run):
   --json FILE    write diagnostics, both predictive curves and the
                  comparison numbers to FILE (written atomically)
 
-exit status: 0 ok, 1 the fit or the sampler failed, 2 bad input.
+exit status: 0 ok, 1 the fit or the sampler failed or FILE could not be
+written, 2 bad input.
 `
 
 // hmcReport is the JSON the hmc command writes.
@@ -58,38 +58,30 @@ type hmcFit struct {
 
 // cmdHMC runs "bpinn hmc". args excludes the subcommand's name.
 func cmdHMC(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("hmc", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported in one line below
+	fs := newFlagSet("hmc")
 	samples := fs.Int("samples", 15000, "")
 	burnIn := fs.Int("burn-in", 1000, "")
 	chains := fs.Int("chains", 4, "")
 	leapfrog := fs.Int("leapfrog", 20, "")
-	seed := fs.Uint64("seed", 1, "")
-	fitSeed := fs.Uint64("fit-seed", 1, "")
+	seed, fitSeed := seedFlag{1}, seedFlag{1}
+	fs.Var(&seed, "seed", "")
+	fs.Var(&fitSeed, "fit-seed", "")
 	epochs := fs.Int("epochs", 15000, "")
 	jsonPath := fs.String("json", "", "")
 
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "bpinn hmc: "+format+" (see bpinn hmc --help)\n", a...)
-		return 2
+	bad := func(format string, a ...any) int { return report(stderr, "hmc", usagef(format, a...)) }
+	positional, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, hmcUsage)
+		return 0
 	}
-	// The problem may come before or after the flags.
-	var positional []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, hmcUsage)
-				return 0
-			}
-			return bad("%v", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		rest = fs.Args()[1:]
+	if err != nil {
+		return report(stderr, "hmc", err)
 	}
+	p, perr := pde.New("regression", pde.Options{})
 	switch {
+	case perr != nil:
+		return report(stderr, "hmc", perr)
 	case len(positional) == 0:
 		return bad(`missing the problem: only "regression" is supported`)
 	case len(positional) > 1:
@@ -104,35 +96,34 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return bad("--chains is %d: need at least 1", *chains)
 	case *leapfrog <= 0:
 		return bad("--leapfrog is %d: need at least 1", *leapfrog)
-	case *epochs <= 0:
-		return bad("--epochs is %d: need at least 1", *epochs)
-	case *jsonPath != "" && strings.HasSuffix(*jsonPath, string(os.PathSeparator)):
-		return bad("--json %q is a directory: give a file name", *jsonPath)
+	case *epochs < p.Defaults.HyperStart:
+		return bad("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *epochs, p.Defaults.HyperStart)
+	}
+	if *jsonPath != "" {
+		if err := checkWritable(*jsonPath); err != nil {
+			return report(stderr, "hmc", err)
+		}
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "bpinn hmc: %v\n", err)
 		return 1
 	}
 
-	p, err := pde.New(positional[0], pde.Options{})
-	if err != nil {
-		return fail(err)
-	}
 	// The paper's comparison: HMC at the alpha and beta of the paper's recipe.
-	s := bayes.Settings{Seed: *fitSeed, Epochs: *epochs, Recipe: bayes.RecipePaper}
+	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: bayes.RecipePaper}
 	if s, err = s.Resolve(p); err != nil {
 		return bad("%v", err)
 	}
-	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit (%d epochs, seed %d)\n", *epochs, *fitSeed)
+	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit (%d epochs, seed %d)\n", *epochs, fitSeed.v)
 	fit, err := bayes.Train(p, s)
 	if err != nil {
 		return fail(err)
 	}
 	if fit.Laplace == nil || fit.Status == bayes.StatusDiverged {
-		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", *fitSeed, fit.Status, fit.Reason))
+		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", fitSeed.v, fit.Status, fit.Reason))
 	}
 	hs := &bayes.HMCSettings{Samples: *samples, BurnIn: *burnIn, NoBurnIn: *burnIn == 0,
-		Chains: *chains, Leapfrog: *leapfrog, Seed: *seed}
+		Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling %d chains x %d samples after %d burn-in, %d leapfrog steps\n",
 		*chains, *samples, *burnIn, *leapfrog)
 	cmp, err := bayes.CompareHMC(fit, hs, nil)
@@ -140,7 +131,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	rep := hmcReport{Command: "hmc", Comparison: cmp, Fit: hmcFit{
-		Seed: *fitSeed, Epochs: fit.Epochs, Status: fit.Status,
+		Seed: fitSeed.v, Epochs: fit.Epochs, Status: fit.Status,
 		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds,
 	}}
 	if fit.Laplace.OccamOK {
@@ -161,8 +152,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 func printHMCSummary(w io.Writer, r *hmcReport) {
 	c := r.Comparison
 	h := c.HMC
-	fmt.Fprintf(w, "Laplace vs HMC on %s: alpha %.4g, beta %.4g (fit seed %d, %d epochs, %s)\n",
-		c.Problem, c.Alpha, c.Beta, r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
+	fmt.Fprintf(w, "Laplace vs HMC on %s: alpha %s, beta %s (fit seed %d, %d epochs, %s)\n",
+		c.Problem, floats(c.Alpha), floats(c.Beta), r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
 	fmt.Fprintf(w, "HMC: %d chains x %d samples after %d burn-in, %d leapfrog steps, seed %d\n\n",
 		h.Chains, h.Samples, h.BurnIn, h.Leapfrog, h.Seed)
 
@@ -187,6 +178,15 @@ func printHMCSummary(w io.Writer, r *hmcReport) {
 	fmt.Fprintf(w, "predictive: min ESS %s, max R-hat %s\n", hmcNum(d.MinESS), hmcNum(d.MaxRHat))
 	fmt.Fprintf(w, "HMC: %.3g s, %d gradients, %.4g samples/s, ESS/s %s (predictive %.3g s, fit %.3g s)\n",
 		d.Seconds, d.Gradients, d.SamplesPerSecond, hmcNum(d.ESSPerSecond), d.PredictiveSeconds, r.Fit.Seconds)
+}
+
+// floats formats one value per hyperparameter group, comma-separated.
+func floats(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf("%.4g", x)
+	}
+	return strings.Join(s, ", ")
 }
 
 // hmcNum formats an optional number, "-" when undefined.

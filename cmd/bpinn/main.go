@@ -6,6 +6,7 @@
 //	bpinn merge FILES...             join ensemble shards into one ranked summary
 //	bpinn exact PROBLEM              the exact/reference solution at points read from stdin
 //	bpinn hmc regression [flags]     the Laplace band against Hamiltonian Monte Carlo
+//	bpinn reproduce [flags]          every study of the paper: tables, figures, report.html
 //	bpinn version                    module and Go version
 //
 // Exit codes: 0 success (a fit that diverged is still a success: its status
@@ -60,8 +61,8 @@ type command struct {
 
 func commands() map[string]command {
 	cs := map[string]command{
-		"fit":      {cmdFit, "train one network and write its JSON result"},
-		"ensemble": {cmdEnsemble, "train N seeds on all cores, append JSONL, rank by evidence"},
+		"fit":      {cmdFit, "train one network; --json writes its full result"},
+		"ensemble": {cmdEnsemble, "train N seeds on all cores, rank by evidence; --out appends JSONL"},
 		"merge":    {cmdMerge, "merge ensemble JSONL shards into one ranked summary"},
 		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
 		"version":  {cmdVersion, "print the module and Go versions"},
@@ -75,11 +76,16 @@ func commands() map[string]command {
 func run(args []string, stdout, stderr io.Writer) int {
 	cs := commands()
 	if len(args) == 0 {
-		usage(stderr, cs)
+		fmt.Fprintf(stderr, "bpinn: missing command: use one of %s (bpinn --help)\n", strings.Join(names(cs), ", "))
 		return exitUsage
 	}
 	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	case "help":
+		if len(args) > 1 { // "bpinn help fit" is "bpinn fit --help"
+			return run([]string{args[1], "--help"}, stdout, stderr)
+		}
+		fallthrough
+	case "-h", "-help", "--help":
 		usage(stdout, cs)
 		return exitOK
 	}
@@ -105,6 +111,6 @@ func usage(w io.Writer, cs map[string]command) {
 	for _, n := range names(cs) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, cs[n].summary)
 	}
-	fmt.Fprintf(w, "\nbpinn COMMAND --help shows a command's flags and defaults.\n"+
+	fmt.Fprintf(w, "\nbpinn COMMAND --help (or bpinn help COMMAND) shows a command's flags and defaults.\n"+
 		"Exit codes: 0 success, 1 I/O failure, 2 bad input.\n")
 }

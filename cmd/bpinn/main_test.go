@@ -41,7 +41,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "usage: bpinn COMMAND"},
+		{nil, "missing command: use one of"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"fit"}, "want one problem"},
 		{[]string{"fit", "heat", "wave"}, "want one problem"},
@@ -52,7 +52,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--epochs", "300", "--hyper-start", "500"}, "beyond epochs"},
 		{[]string{"fit", "heat", "--hyper-start", "0"}, "must be positive"},
 		{[]string{"fit", "heat", "--hyper-every", "-1"}, "must be positive"},
-		{[]string{"fit", "heat", "--foo"}, "not defined: -foo"},
+		{[]string{"fit", "heat", "--foo"}, "unknown flag --foo"},
 		{[]string{"fit", "heat", "--hessian", "bfgs"}, "gauss-newton or exact"},
 		{[]string{"fit", "heat", "--alphas", "many"}, "single or classes"},
 		{[]string{"fit", "heat", "--betas", "many"}, "single or split"},
@@ -65,8 +65,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
 		{[]string{"fit", "wave", "--kappa", "0.2"}, "heat problem only"},
 		{[]string{"fit", "heat", "--seed", "0"}, "seeds start at 1"},
-		{[]string{"fit", "heat", "--seed", "-3"}, "not a non-negative integer"},
-		{[]string{"fit", "heat", "--data-seed", "x"}, "not a non-negative integer"},
+		{[]string{"fit", "heat", "--seed", "-3"}, "not a positive integer"},
+		{[]string{"fit", "heat", "--data-seed", "x"}, "not a positive integer"},
 		{[]string{"fit", "burgers", "--known-noise", "data"}, "GROUP=STD"},
 		{[]string{"fit", "burgers", "--known-noise", "data=0"}, "positive standard deviation"},
 		{[]string{"fit", "burgers", "--known-noise", "measured=0.02"}, "has the groups beta_pde, beta_boundary, beta_data"},
@@ -79,6 +79,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"ensemble", "heat", "--n", "0"}, "must be positive"},
 		{[]string{"ensemble", "heat", "--shard", "4/4"}, "0 <= I < N"},
 		{[]string{"ensemble", "heat", "--shard", "1"}, "I/N"},
+		{[]string{"ensemble", "heat", "--n", "2", "--shard", "3/4"}, "holds none"},
+		{[]string{"ensemble", "heat", "--n", "2", "--seed-base", "18446744073709551615"}, "overflows"},
 		{[]string{"ensemble", "heat", "--resume"}, "--resume needs --out"},
 		{[]string{"ensemble", "heat", "--workers", "-1"}, "--workers -1"},
 		{[]string{"ensemble", "heat", "--seed-base", "0"}, "seeds start at 1"},
@@ -150,6 +152,9 @@ func TestHelp(t *testing.T) {
 	if code, out, _ := cli(t, "--help"); code != 0 || !strings.Contains(out, "ensemble") {
 		t.Errorf("bpinn --help: exit %d, output %q", code, out)
 	}
+	if code, out, _ := cli(t, "help", "fit"); code != 0 || !strings.Contains(out, "usage: bpinn fit PROBLEM") {
+		t.Errorf("bpinn help fit: exit %d, output %q", code, out)
+	}
 	if code, out, _ := cli(t, "version"); code != 0 || !strings.Contains(out, "go1.") {
 		t.Errorf("bpinn version: exit %d, output %q", code, out)
 	}
@@ -209,6 +214,10 @@ func TestExact(t *testing.T) {
 			}
 		}
 	}
+	// -sin(pi*0) is -0 in floating point; users read 0.
+	if code, out, _ := exact(t, "0 0\n", "burgers"); code != 0 || out != "0\n" {
+		t.Errorf("burgers at (0, 0): exit %d, output %q, want \"0\\n\"", code, out)
+	}
 }
 
 func TestExactBadLines(t *testing.T) {
@@ -216,14 +225,14 @@ func TestExactBadLines(t *testing.T) {
 	for _, c := range []struct {
 		problem, input, want string
 	}{
-		{"heat", "0.5 0.1\n0.5\n", "line 2: 1 values, want 2 (x t)"},
-		{"heat", "0.5 0.1 0.3\n", "line 1: 3 values, want 2"},
+		{"heat", "0.5 0.1\n0.5\n", "line 2: want 2 numbers (x t), got 1"},
+		{"heat", "0.5 0.1 0.3\n", "line 1: want 2 numbers (x t), got 3"},
 		{"heat", "0.5 0.1\n\n0.5 abc\n", `line 3: t = "abc" is not a finite number`},
 		{"heat", "NaN 0.1\n", "line 1: x = \"NaN\" is not a finite number"},
 		{"heat", "0.5 Inf\n", "is not a finite number"},
 		{"heat", "1.5 0.1\n", "line 1: x = 1.5 is outside [0, 1]"},
 		{"burgers", "-1.01 0.5\n", "outside [-1, 1]"},
-		{"regression", "0.1 0.2\n", "want 1 (x)"},
+		{"regression", "0.1 0.2\n", "want 1 number (x), got 2"},
 		{"heat", strings.Repeat("1", maxLine+10) + "\n", "line 1: longer than"},
 	} {
 		code, out, errOut := exact(t, c.input, c.problem)

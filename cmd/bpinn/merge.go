@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -44,8 +45,8 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	var sets [][]bayes.Result
-	for _, f := range files {
+	var merged []bayes.Result
+	for i, f := range files {
 		rs, torn, err := bayes.ReadResults(f)
 		if err != nil {
 			return errUsage{err.Error()}
@@ -53,11 +54,16 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 		if torn {
 			fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
 		}
-		sets = append(sets, rs)
+		// One file at a time, so that a mismatch names the file.
+		if merged, err = bayes.MergeResults(merged, rs); err != nil {
+			if i == 0 {
+				return usagef("%s: %v", f, err)
+			}
+			return usagef("%s does not match %s: %v", f, strings.Join(files[:i], ", "), err)
+		}
 	}
-	merged, err := bayes.MergeResults(sets...)
-	if err != nil {
-		return errUsage{err.Error()}
+	if len(merged) == 0 {
+		return usagef("no fits in %s", strings.Join(files, ", "))
 	}
 	sum, err := bayes.Summarize(merged)
 	if err != nil {

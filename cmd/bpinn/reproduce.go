@@ -110,13 +110,13 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 			err = usagef("unknown study %q: use one of %s", s, strings.Join(rpt.Names(), ", "))
 		}
 	}
+	if err == nil { // fail now, not after the run, and before creating --out
+		_, err = viz.EChartsJS()
+	}
 	if err == nil {
 		err = checkOutDir(*out)
 	}
 	if err != nil {
-		return report(stderr, "reproduce", err)
-	}
-	if _, err := viz.EChartsJS(); err != nil { // fail now, not after the run
 		return report(stderr, "reproduce", err)
 	}
 	cfg.Progress = func(study string, total int) rpt.Progress { return newStudyProgress(stderr, study, total) }

@@ -114,7 +114,7 @@ func TestReproduceFailedStudy(t *testing.T) {
 }
 
 func TestReproduceBadInput(t *testing.T) {
-	t.Parallel()
+	fakeECharts(t) // not parallel: it sets the environment
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
@@ -127,10 +127,10 @@ func TestReproduceBadInput(t *testing.T) {
 		{"out under a file", []string{"--out", filepath.Join(file, "sub")}, "cannot create it"},
 		{"bad workers", []string{"--workers", "-1", "--out", dir}, "--workers -1"},
 		{"seed 0", []string{"--seed-base", "0", "--out", dir}, "seeds start at 1"},
-		{"unknown flag", []string{"--fits", "3"}, "flag provided but not defined"},
+		{"unknown flag", []string{"--fits", "3"}, "unknown flag --fits"},
 		{"argument", []string{"heat"}, `unexpected argument "heat"`},
 		{"unknown study", []string{"--tiny", "--only", "heat,nope", "--out", dir}, `unknown study "nope"`},
-		{"unknown recipe", []string{"--recipe", "best", "--out", dir}, `"best": use tuned or paper`},
+		{"unknown recipe", []string{"--recipe", "best", "--out", dir}, `--recipe best: use tuned or paper`},
 		{"unknown failing study", []string{"--fail-study", "nope", "--out", dir}, `unknown study "nope"`},
 	} {
 		code, out, errOut := cli(t, append([]string{"reproduce"}, c.args...)...)
@@ -140,6 +140,13 @@ func TestReproduceBadInput(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("bad input wrote into --out: %d entries", len(ents))
+	}
+	// Without the echarts library nothing runs and --out is not created.
+	t.Setenv("BPINN_ECHARTS_JS", filepath.Join(dir, "none.js"))
+	out := filepath.Join(dir, "new")
+	code, _, errOut := cli(t, "reproduce", "--tiny", "--out", out)
+	if _, err := os.Stat(out); code != exitFail || !strings.Contains(errOut, "echarts library not found") || err == nil {
+		t.Errorf("missing echarts: exit %d (want 1), stderr %q, --out created: %v", code, errOut, err == nil)
 	}
 }
 

@@ -73,11 +73,12 @@ type Settings struct {
 	Fixed      bool
 	FixedAlpha float64 // 0 means 0.05
 	FixedBeta  float64 // 0 means 1
-	// Polish runs L-BFGS on E_T after Adam with the hyperparameters held.
+	// Polish minimizes E_T over w after Adam with the hyperparameters held
+	// (PolishMethod says how).
 	Polish bool
-	// PolishIter is the L-BFGS iteration limit of each polish; 0 means 2000
-	// (the polishes of heat and wave reach it; docs/results.md measures
-	// shorter and longer ones).
+	// PolishIter is the iteration limit of each polish (Newton steps or
+	// L-BFGS iterations); 0 means 2000 (the L-BFGS polishes of heat and
+	// wave reach it; docs/results.md measures shorter and longer ones).
 	PolishIter int
 	// PolishMethod is PolishGaussNewton ("" means Gauss-Newton: measured
 	// more accurate and cheaper, docs/results.md) or PolishLBFGS.
@@ -507,7 +508,8 @@ func (f *Fit) restore(st *fitState) {
 	f.Status, f.Reason = StatusOK, ""
 }
 
-// polish runs L-BFGS on E_T at the current hyperparameters.
+// polish minimizes E_T over w (Gauss-Newton or L-BFGS, PolishMethod) at the
+// current hyperparameters.
 func (f *Fit) polish() {
 	ps := &nn.PolishSettings{MaxIter: f.Settings.PolishIter}
 	if f.Settings.PolishMethod == PolishGaussNewton {

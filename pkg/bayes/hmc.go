@@ -373,6 +373,13 @@ func (s *HMCSettings) config() (hmcConfig, error) {
 	return c, nil
 }
 
+// Sizes returns the chains, samples per chain and burn-in iterations that s
+// runs, with the defaults applied (zeros when s is invalid).
+func (s *HMCSettings) Sizes() (chains, samples, burnIn int) {
+	c, _ := s.config()
+	return c.chains, c.samples, c.burnIn
+}
+
 func orInt(v, def int) int {
 	if v == 0 {
 		return def

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -98,7 +99,7 @@ func New(name string, o Options) (*Problem, error) {
 	}
 	names := Names()
 	sort.Strings(names)
-	return nil, fmt.Errorf("unknown problem %q: use one of %v", name, names)
+	return nil, fmt.Errorf("unknown problem %q: use one of %s", name, strings.Join(names, ", "))
 }
 
 // withDraws sets p's Fresh, the problem built with data seed

@@ -343,11 +343,11 @@ func (r *Report) settingsTable() Table {
 		t.Rows = append(t.Rows, []Cell{txt(st.Name), txt(st.Problem), integer(len(st.Fits)), txt(seeds), txt(hidden),
 			integer(s.Epochs), txt(fmt.Sprintf("%d / %d", s.HyperStart, s.HyperEvery)), txt(modes), txt(recipe), txt(status), num(st.Seconds, 4)})
 	}
-	hs := r.Config.HMC
-	t.Note = fmt.Sprintf("Plan %q: %d fits per study, epochs x %g of the paper's, data seed %d, seeds from %d, %s at once; HMC chains %d, samples %d, burn-in %d (0: the paper's 4, 15000, 1000). "+
+	chains, samples, burnIn := r.Config.HMC.Sizes()
+	t.Note = fmt.Sprintf("Plan %q: %d fits per study, epochs x %g of the paper's, data seed %d, seeds from %d, %s at once; HMC %d chains x %d samples after %d burn-in (the paper: 4 x 15000 after 1000). "+
 		"Every fit: the bayes.Settings defaults otherwise (Adam LR 1e-3, alpha0 0.01, beta0 1, Gauss-Newton Hessian). Total %.0f s.",
 		r.Config.Name, r.Config.Fits, r.Config.EpochScale, r.Config.DataSeed, r.Config.SeedBase, workersText(r.Config.Workers),
-		hs.Chains, hs.Samples, hs.BurnIn, r.Seconds)
+		chains, samples, burnIn, r.Seconds)
 	return t
 }
 
