@@ -115,6 +115,33 @@ func TestResidualCheck(t *testing.T) {
 			t.Errorf("group %d: rms on the training points again %g, want %g", k, held[k], train[k])
 		}
 	}
+	// Independently of the loss graph: the rms of u - target over the data
+	// terms of each group, with u from the network's prediction.
+	sq, cnt := make([]float64, len(train)), make([]int, len(train))
+	for i, term := range p.Terms {
+		if term.Target == nil || term.Name == "pde" {
+			continue
+		}
+		u, _ := f.Predict(term.Points)
+		k := f.Model.TermGroup[i]
+		for j, y := range term.Target {
+			sq[k] += (u[j] - y) * (u[j] - y)
+			cnt[k]++
+		}
+	}
+	checked := 0
+	for k := range sq {
+		if cnt[k] == 0 {
+			continue
+		}
+		checked++
+		if want := math.Sqrt(sq[k] / float64(cnt[k])); math.Abs(train[k]-want) > 1e-9*want {
+			t.Errorf("group %s: train rms %g, want %g from the predictions", f.Model.BetaNames[k], train[k], want)
+		}
+	}
+	if checked != 2 {
+		t.Errorf("checked %d data groups, want 2 (boundary, data)", checked)
+	}
 	q, err := p.Fresh()
 	if err != nil {
 		t.Fatal(err)

@@ -441,29 +441,44 @@ func TestStudyHeatReduced(t *testing.T) {
 }
 
 // The evidence prefers a reasonable network (1-6-1) to one clearly too small
-// (1-1-1) on the regression data: issue 3's evidence ranking test.
+// (1-1-1) on the regression data: issue 3's evidence ranking test. A net
+// clearly too large (1-20-1) does not lose: its extra units stay at the
+// prior, so ln Z - comb is that of 1-6-1 (the Occam factors of the unused
+// weights cancel), and comb = sum ln M! + M ln 2 then ranks it first
+// (docs/results.md, section 4).
 func TestStudyEvidenceRanking(t *testing.T) {
 	p, err := pde.New("regression", pde.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	best := func(hidden []int) float64 {
-		b := math.Inf(-1)
+	type best struct{ lnZ, comb, gamma float64 }
+	fit := func(hidden []int) best {
+		b := best{lnZ: math.Inf(-1)}
 		for seed := uint64(1); seed <= 3; seed++ {
 			f, err := Train(p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, HyperStart: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Laplace != nil && f.Laplace.OccamOK {
-				b = math.Max(b, f.Laplace.LogEvidence)
+			if l := f.Laplace; l != nil && l.OccamOK && l.LogEvidence > b.lnZ {
+				b = best{l.LogEvidence, l.Comb, l.Gamma}
 			}
 		}
 		return b
 	}
-	small, good := best([]int{1}), best([]int{6})
-	t.Logf("best log evidence: 1-1-1 %.2f, 1-6-1 %.2f", small, good)
-	if !(good > small+5) {
-		t.Errorf("log evidence of 1-6-1 (%.2f) does not beat 1-1-1 (%.2f) by 5", good, small)
+	small, good, large := fit([]int{1}), fit([]int{6}), fit([]int{20})
+	t.Logf("best ln Z (comb, gamma): 1-1-1 %.2f (%.2f, %.2f), 1-6-1 %.2f (%.2f, %.2f), 1-20-1 %.2f (%.2f, %.2f)",
+		small.lnZ, small.comb, small.gamma, good.lnZ, good.comb, good.gamma, large.lnZ, large.comb, large.gamma)
+	if !(good.lnZ > small.lnZ+5) {
+		t.Errorf("log evidence of 1-6-1 (%.2f) does not beat 1-1-1 (%.2f) by 5", good.lnZ, small.lnZ)
+	}
+	if d := (large.lnZ - large.comb) - (good.lnZ - good.comb); math.Abs(d) > 2 {
+		t.Errorf("ln Z - comb: 1-20-1 differs from 1-6-1 by %.2f nats, want the plateau (|d| <= 2)", d)
+	}
+	if math.Abs(large.gamma-good.gamma) > 1 {
+		t.Errorf("gamma: 1-20-1 %.2f, 1-6-1 %.2f: want the same well-determined parameters", large.gamma, good.gamma)
+	}
+	if !(large.lnZ > good.lnZ+20) {
+		t.Errorf("ln Z of 1-20-1 (%.2f) does not exceed 1-6-1's (%.2f) by its larger comb", large.lnZ, good.lnZ)
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // A user-defined 3-input problem: u = x y z on the unit cube, Laplace
-// residual, validated and gridded.
+// residual, validated and gridded; the residual, through the jet, is 0 on
+// harmonic functions and the Laplacian on another.
 func TestUserProblem3D(t *testing.T) {
 	t.Parallel()
 	p := &Problem{
@@ -31,6 +32,28 @@ func TestUserProblem3D(t *testing.T) {
 	last := pts[len(pts)-1]
 	if last[0] != 1 || last[1] != 1 || last[2] != 1 || exact[len(exact)-1] != 1 {
 		t.Errorf("grid ends at %v (exact %g), want the corner (1,1,1)", last, exact[len(exact)-1])
+	}
+	x, y, z := func(in []*ad.Node) *ad.Node { return in[0] }, func(in []*ad.Node) *ad.Node { return in[1] }, func(in []*ad.Node) *ad.Node { return in[2] }
+	for _, c := range []struct {
+		name string
+		u    func(in []*ad.Node) *ad.Node
+		lap  func(x []float64) float64
+	}{
+		{"x y z", func(in []*ad.Node) *ad.Node { return ad.Mul(ad.Mul(x(in), y(in)), z(in)) }, func([]float64) float64 { return 0 }},
+		// every second derivative nonzero, summing to 0
+		{"x^2 + y^2 - 2 z^2", func(in []*ad.Node) *ad.Node {
+			return ad.Sub(ad.Add(ad.Square(x(in)), ad.Square(y(in))), ad.Scale(ad.Square(z(in)), 2))
+		}, func([]float64) float64 { return 0 }},
+		{"x^2 y + z^3", func(in []*ad.Node) *ad.Node {
+			return ad.Add(ad.Mul(ad.Square(x(in)), y(in)), ad.Pow(z(in), 3))
+		}, func(p []float64) float64 { return 2*p[1] + 6*p[2] }},
+	} {
+		r := termResidual(t, p.Terms[0], p.Dim(), c.u)
+		for k, pt := range p.Terms[0].Points {
+			if want := c.lap(pt); math.Abs(r[k]-want) > 1e-12 {
+				t.Errorf("u = %s: Laplace residual at %v is %g, want %g", c.name, pt, r[k], want)
+			}
+		}
 	}
 }
 

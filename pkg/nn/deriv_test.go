@@ -1,0 +1,114 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+)
+
+// TestJetFiniteDifferences checks the input jet of deep networks (three hidden
+// layers, three inputs) for every activation against central differences of
+// the plain evaluation Eval, which shares no code with pkg/ad: u, every D(i)
+// and every D2(i, j), mixed ones in both orders. TestJetClosedForm covers only
+// one tanh layer, where a wrong rule for a composed activation's second
+// derivative could cancel.
+func TestJetFiniteDifferences(t *testing.T) {
+	t.Parallel()
+	const (
+		dim  = 3
+		n    = 5
+		h1   = 1e-5 // first derivatives: truncation ~h1^2, rounding ~eps/h1
+		h2   = 1e-4 // second derivatives (extrapolated from h2 and 2 h2): rounding ~eps/h2^2
+		tol  = 1e-6 // relative to the scale 1 + |value|
+		gain = 2
+	)
+	for ai, act := range []Activation{Tanh, Sin, Sigmoid, Softplus} {
+		t.Run(string(act), func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(11, uint64(ai)))
+			m := New([]int{dim, 8, 8, 8, 1}, act, rng)
+			// Weights twice Xavier's and nonzero biases: every layer works in
+			// its curved range, away from an activation's symmetry point
+			// (Xavier alone leaves a sigmoid net nearly linear and flat).
+			for l := 0; l < m.Layers(); l++ {
+				w, b := m.Layer(l)
+				for i := range w {
+					w[i] *= gain
+				}
+				for i := range b {
+					b[i] = rng.Float64() - 0.5
+				}
+			}
+			pts := make([]float64, n*dim)
+			for i := range pts {
+				pts[i] = 2*rng.Float64() - 1
+			}
+
+			g := ad.NewGraph()
+			x := g.Input("x", n, dim)
+			ps := m.Params(g)
+			j := ad.NewJet(m.Apply(ps, x), x)
+			type out struct {
+				name string
+				node *ad.Node
+				fd   func(p []float64) float64
+			}
+			u := func(p []float64) float64 { return m.Eval(p, nil)[0] }
+			shift := func(p []float64, i int, hi float64, k int, hk float64) float64 { // u(p + hi e_i + hk e_k)
+				q := append([]float64(nil), p...)
+				q[i] += hi
+				q[k] += hk
+				return u(q)
+			}
+			outs := []out{{"u", j.U, u}}
+			for i := 0; i < dim; i++ {
+				outs = append(outs, out{fmt.Sprintf("D(%d)", i), j.D(i), func(p []float64) float64 {
+					return (shift(p, i, h1, i, 0) - shift(p, i, -h1, i, 0)) / (2 * h1)
+				}})
+			}
+			for i := 0; i < dim; i++ {
+				for k := 0; k < dim; k++ {
+					// The 4-point mixed formula (for i == k the 3-point second
+					// difference with step 2h), Richardson-extrapolated from
+					// h and 2h to cancel its h^2 error: what is left is
+					// rounding, ~1e-8 here, well below tol.
+					d2 := func(p []float64, h float64) float64 {
+						return (shift(p, i, h, k, h) - shift(p, i, h, k, -h) -
+							shift(p, i, -h, k, h) + shift(p, i, -h, k, -h)) / (4 * h * h)
+					}
+					outs = append(outs, out{fmt.Sprintf("D2(%d,%d)", i, k), j.D2(i, k), func(p []float64) float64 {
+						return (4*d2(p, h2) - d2(p, 2*h2)) / 3
+					}})
+				}
+			}
+			nodes := make([]*ad.Node, len(outs))
+			for k, o := range outs {
+				nodes[k] = o.node
+			}
+			prog := g.Compile(nodes...)
+			prog.Set(x, pts)
+			ps.Bind(prog, m.W)
+			prog.Run()
+			nonzero := 0
+			for p := 0; p < n; p++ {
+				pt := pts[p*dim : (p+1)*dim]
+				for _, o := range outs {
+					got, want := prog.Value(o.node)[p], o.fd(pt)
+					if math.Abs(got-want) > tol*(1+math.Abs(want)) {
+						t.Errorf("point %d %s: jet %.12g, finite differences %.12g", p, o.name, got, want)
+					}
+					if math.Abs(want) > 1e-3 {
+						nonzero++
+					}
+				}
+			}
+			// The comparison is only worth something if the derivatives are not all tiny.
+			if nonzero < n*len(outs)/2 {
+				t.Errorf("only %d of %d values above 1e-3: the network is too flat to test", nonzero, n*len(outs))
+			}
+		})
+	}
+}
