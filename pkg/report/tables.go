@@ -229,7 +229,7 @@ func (r *Report) table1() Table {
 	}
 	t.Note = "The paper calls its L2 a \"mean square error\" without saying whether it is relative; we give both the relative L2 and the MSE. " +
 		"The paper's times are PyTorch on its hardware; ours are Go wall times of one fit, " + workersText(r.Config.Workers) + " running at once. " +
-		"burgers-deep is a 2-6-6-6-1 net (the evidence prefers it to the paper's 2-8-8-1) with the collocation and boundary points redrawn every 100 Adam epochs; its paper column is the paper's 2-8-8-1."
+		"burgers-deep: " + burgersDeepText() + "; its paper column is the paper's 2-8-8-1."
 	return t
 }
 
