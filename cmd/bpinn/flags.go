@@ -213,7 +213,7 @@ type fitFlags struct {
 	resample                        int
 	hidden                          sizes
 	polish, fixed                   bool
-	kappa                           posFloat
+	kappa, lr, hyperLR              posFloat
 	knownNoise                      noiseFlag
 	dataSeed                        seedFlag
 	nanAt                           posInt // hidden: test-only NaN injection
@@ -250,6 +250,8 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&ff.resample, "resample", 0, "move the collocation and boundary points to a new draw every `K` Adam epochs (measurements stay); the polish, rounds and evidence use the problem's points; 0 is never, as in the paper")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
+	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights (default 1e-3)")
+	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta (default 0.05)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
 	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
@@ -278,6 +280,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
+		LR: ff.lr.v, HyperLR: ff.hyperLR.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {
