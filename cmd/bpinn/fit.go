@@ -6,8 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -21,7 +26,8 @@ const fitText = `Trains one network on PROBLEM (listed below) with the paper's e
 framework: Adam on E_T, and from --hyper-start every --hyper-every
 epochs a step of the hyperparameters (alpha, beta) down E_hyp. Prints a short
 summary and, with --json, writes the full result (docs/results-schema.md)
-atomically (temporary file + rename).
+atomically (temporary file + rename). On a terminal a bar on stderr follows
+the Adam epochs.
 
 A fit that diverges (NaN or Inf in the loss) or whose evidence is undefined
 is still a completed command: exit status 0, with the status and the epoch in
@@ -47,7 +53,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "fit", err)
 	}
-	r, err := fitOnce(pos, &ff, seed.v, *jsonPath)
+	r, err := fitOnce(pos, &ff, seed.v, *jsonPath, stderr)
 	if err != nil {
 		return report(stderr, "fit", err)
 	}
@@ -55,7 +61,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string) (*bayes.Result, error) {
+func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io.Writer) (*bayes.Result, error) {
 	if len(pos) != 1 {
 		return nil, usagef("want one problem (%s), got %d arguments", strings.Join(pde.Names(), ", "), len(pos))
 	}
@@ -72,6 +78,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string) (*bayes.R
 			return nil, err
 		}
 	}
+	s.Progress = fitProgress(stderr, p.Name)
 	r, err := runFit(p, s, ff.dataSeed.v)
 	if err != nil {
 		return nil, err
@@ -86,6 +93,28 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string) (*bayes.R
 		}
 	}
 	return r, nil
+}
+
+// fitProgress shows a fit's Adam epochs as a bar on a terminal (nothing
+// otherwise: a log gets the summary), then says what runs after them.
+func fitProgress(w io.Writer, name string) func(epoch, epochs int) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(epoch, epochs int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(epochs, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(name+" epochs"),
+				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100*time.Millisecond))
+		}
+		bar.Set(epoch)
+		if epoch == epochs {
+			bar.Finish()
+			fmt.Fprintf(w, "bpinn fit: Adam done; polish and final hyperparameter rounds...\n")
+		}
+	}
 }
 
 // runFit trains and records one fit.
