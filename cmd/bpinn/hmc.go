@@ -6,8 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -123,7 +129,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", fitSeed.v, fit.Status, fit.Reason))
 	}
 	hs := &bayes.HMCSettings{Samples: *samples, BurnIn: *burnIn, NoBurnIn: *burnIn == 0,
-		Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v}
+		Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v, Progress: hmcProgress(stderr, *chains)}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling %d chains x %d samples after %d burn-in, %d leapfrog steps\n",
 		*chains, *samples, *burnIn, *leapfrog)
 	cmp, err := bayes.CompareHMC(fit, hs, nil)
@@ -146,6 +152,33 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "wrote %s\n", *jsonPath)
 	}
 	return 0
+}
+
+// hmcProgress shows the iterations of all chains as one bar on a terminal
+// (nothing otherwise: the log has the start and end lines).
+func hmcProgress(w io.Writer, chains int) func(chain, done, total int) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
+	done := make([]int, chains)
+	return func(chain, d, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar == nil {
+			bar = progressbar.NewOptions(chains*total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("hmc iterations"),
+				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100*time.Millisecond))
+		}
+		done[chain] = d
+		sum := 0
+		for _, x := range done {
+			sum += x
+		}
+		bar.Set(sum)
+	}
 }
 
 // printHMCSummary writes the comparison as a few aligned tables.
