@@ -140,6 +140,10 @@ func printFit(w io.Writer, r *bayes.Result) {
 	if l := r.ResidualLine(); l != "" {
 		fmt.Fprintf(w, "  rms residual, training -> fresh points: %s\n", l)
 	}
+	if e := r.Errors; e != nil && e.Coverage2SHeldOut != nil && e.SigmaRatioHeldOut != nil {
+		fmt.Fprintf(w, "  with beta from the fresh residuals (not the paper's band): coverage(2 sigma) = %.3f, sigma x%.3g (median)\n",
+			*e.Coverage2SHeldOut, *e.SigmaRatioHeldOut)
+	}
 	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
 	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta))
 	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; the paper's convention: the constant -N/2 ln 2pi = %s is left out)\n",

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -137,6 +138,11 @@ type GridErrors struct {
 	MaxAbs     *float64 `json:"max_abs"`
 	Coverage2S *float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
 	Points     int      `json:"points"`          // grid points used
+	// The same with the band of Fit.HeldOut (beta from residuals at fresh
+	// points), and its sigma over the evidence's, median over the grid;
+	// absent without fresh points or a Laplace approximation.
+	Coverage2SHeldOut *float64 `json:"coverage_2sigma_heldout,omitempty"`
+	SigmaRatioHeldOut *float64 `json:"sigma_ratio_heldout,omitempty"`
 }
 
 // PolishJSON is the L-BFGS polish as recorded.
@@ -362,8 +368,12 @@ func NewResult(f *Fit, gridN int) Result {
 	}
 	if finiteW {
 		r.Weights = m.Net.Clone()
-		r.Errors = gridErrors(f, gridN)
-		r.ResidualRMS = residualRMS(f, betaNames)
+		var held *Fit
+		if q := freshProblem(p); q != nil {
+			r.ResidualRMS = residualRMS(f, q, betaNames)
+			held, _ = f.HeldOut(q) // nil when it fails: the record says nothing of it
+		}
+		r.Errors = gridErrors(f, held, gridN)
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -389,15 +399,20 @@ func NewResult(f *Fit, gridN int) Result {
 	return r
 }
 
-// residualRMS is the record's residual check, nil without fresh points.
-func residualRMS(f *Fit, betaNames []string) map[string]ResidualRMS {
-	if f.Model.Problem.Fresh == nil {
+// freshProblem is p's fresh draw, nil when it has none.
+func freshProblem(p *pde.Problem) *pde.Problem {
+	if p.Fresh == nil {
 		return nil
 	}
-	q, err := f.Model.Problem.Fresh()
+	q, err := p.Fresh()
 	if err != nil {
 		return nil
 	}
+	return q
+}
+
+// residualRMS is the record's residual check at the points of q.
+func residualRMS(f *Fit, q *pde.Problem, betaNames []string) map[string]ResidualRMS {
 	train, held, err := f.ResidualCheck(q)
 	if err != nil {
 		return nil
@@ -409,7 +424,9 @@ func residualRMS(f *Fit, betaNames []string) map[string]ResidualRMS {
 	return out
 }
 
-func gridErrors(f *Fit, gridN int) *GridErrors {
+// gridErrors is the record's errors on the grid; held, if not nil, adds
+// the coverage of its band.
+func gridErrors(f, held *Fit, gridN int) *GridErrors {
 	p := f.Model.Problem
 	if p.Exact == nil || p.Dim() > 2 {
 		return nil
@@ -424,6 +441,16 @@ func gridErrors(f *Fit, gridN int) *GridErrors {
 	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
 	if sigma != nil && g.MSE != nil {
 		g.Coverage2S = Num(e.Coverage2S)
+		if held != nil {
+			_, hs := held.Predict(pts)
+			g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
+			ratio := make([]float64, len(hs))
+			for i := range hs {
+				ratio[i] = hs[i] / sigma[i]
+			}
+			slices.Sort(ratio)
+			g.SigmaRatioHeldOut = Num(ratio[len(ratio)/2])
+		}
 	}
 	return g
 }
