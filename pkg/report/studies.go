@@ -133,11 +133,14 @@ type FitRecord struct {
 	MSE         float64 // NaN when undefined
 	MAD         float64 // mean |u - u*| on the 100x100 grid; NaN when undefined
 	Coverage    float64 // NaN when undefined
-	Alpha, Beta []float64
-	AlphaNames  []string
-	BetaNames   []string
-	Gamma       float64
-	Seconds     float64
+	// CoverageHeldOut is the coverage of the band with beta from residuals
+	// at fresh points (bayes.Fit.HeldOut); NaN when undefined.
+	CoverageHeldOut float64
+	Alpha, Beta     []float64
+	AlphaNames      []string
+	BetaNames       []string
+	Gamma           float64
+	Seconds         float64
 }
 
 // Study is one study of the paper and what came of it.
@@ -381,8 +384,10 @@ func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) Fit
 	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma)}
+	rec.CoverageHeldOut = math.NaN()
 	if r.Errors != nil {
 		rec.MSE = val(r.Errors.MSE)
+		rec.CoverageHeldOut = val(r.Errors.Coverage2SHeldOut)
 	}
 	if r.Weights != nil && exact != nil {
 		var sum float64
