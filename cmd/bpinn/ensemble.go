@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 )
@@ -78,7 +77,7 @@ func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [--resume] [--shard I/N] [fit flags]",
+		printUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]",
 			ensembleText, problemDefaults())
 		return exitOK
 	}
@@ -254,10 +253,7 @@ type progress struct {
 
 func newProgress(w io.Writer, total int, desc string) *progress {
 	p := &progress{w: w, total: total}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && total > 0 {
-		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
-			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-	}
+	p.bar = newBar(w, total, desc, progressbar.OptionClearOnFinish())
 	return p
 }
 

@@ -6,13 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
+	"math"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -78,8 +76,14 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 			return nil, err
 		}
 	}
-	s.Progress = fitProgress(stderr, p.Name)
+	rs, err := s.Resolve(p)
+	if err != nil {
+		return nil, errUsage{err.Error()}
+	}
+	var done func()
+	s.Progress, done = fitProgress(stderr, p.Name, afterAdam(rs))
 	r, err := runFit(p, s, ff.dataSeed.v)
+	done()
 	if err != nil {
 		return nil, err
 	}
@@ -96,25 +100,41 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 }
 
 // fitProgress shows a fit's Adam epochs as a bar on a terminal (nothing
-// otherwise: a log gets the summary), then says what runs after them.
-func fitProgress(w io.Writer, name string) func(epoch, epochs int) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
+// otherwise: a log gets the summary), then says what runs after them
+// (after, "" for nothing). done erases a bar the fit left unfinished.
+func fitProgress(w io.Writer, name, after string) (progress func(epoch, epochs int), done func()) {
+	if !isTerminal(w) {
+		return nil, func() {}
 	}
 	var bar *progressbar.ProgressBar
-	return func(epoch, epochs int) {
+	progress = func(epoch, epochs int) {
 		if bar == nil {
-			bar = progressbar.NewOptions(epochs, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(name+" epochs"),
-				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(),
-				progressbar.OptionThrottle(100*time.Millisecond))
+			bar = newBar(w, epochs, name+" epochs", progressbar.OptionClearOnFinish())
 		}
 		bar.Set(epoch)
 		if epoch == epochs {
 			bar.Finish()
-			fmt.Fprintf(w, "bpinn fit: Adam done; polish and final hyperparameter rounds...\n")
+			if after != "" {
+				fmt.Fprintf(w, "bpinn fit: Adam done; %s...\n", after)
+			}
 		}
 	}
+	return progress, func() { clearBar(bar) }
+}
+
+// afterAdam names what Train runs after the Adam epochs with settings s
+// (resolved), "" for nothing.
+func afterAdam(s bayes.Settings) string {
+	rounds := s.FinalHyper > 0 && !s.Fixed
+	switch {
+	case s.Polish && rounds:
+		return "polish and final MacKay rounds"
+	case s.Polish:
+		return "polish"
+	case rounds:
+		return "final MacKay rounds"
+	}
+	return ""
 }
 
 // runFit trains and records one fit.
@@ -152,7 +172,8 @@ func printFit(w io.Writer, r *bayes.Result) {
 	fmt.Fprintf(w, "  hyper steps %d (not PD %d, rejected %d, Occam-invalid %d)\n", h.Steps, h.NotPD, h.Rejected, h.OccamBad)
 	if h.FinalRounds > 0 || h.FinalBackoff != "" {
 		conv := ""
-		if tol, ok := r.Settings["FinalTol"].(float64); ok && h.FinalMove > tol && h.FinalBackoff == "" {
+		capped := settingNum(r.Settings, "FinalHyper") <= float64(h.FinalRounds)
+		if tol := settingNum(r.Settings, "FinalTol"); capped && h.FinalMove > tol && h.FinalBackoff == "" {
 			conv = fmt.Sprintf("; not settled: the cap --final-hyper was reached before the moves fell below %.3g", tol)
 		}
 		fmt.Fprintf(w, "  final MacKay rounds %d (last relative move %.3g%s)\n", h.FinalRounds, h.FinalMove, conv)
@@ -164,6 +185,18 @@ func printFit(w io.Writer, r *bayes.Result) {
 		fmt.Fprintf(w, "  polish: E_T %s before the first (at the hyperparameters after Adam), %s after the last (at the final ones); %d iterations in all (%s)\n",
 			num(p.F0, "%.6g"), num(p.F, "%.6g"), p.Iterations, p.Status)
 	}
+}
+
+// settingNum reads a number of a record's settings map: an int or a
+// float64 in memory, a float64 once decoded; NaN when absent.
+func settingNum(m map[string]any, key string) float64 {
+	switch v := m[key].(type) {
+	case int:
+		return float64(v)
+	case float64:
+		return v
+	}
+	return math.NaN()
 }
 
 func num(p *float64, f string) string {

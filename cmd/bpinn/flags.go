@@ -297,10 +297,12 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 
 // problemDefaults describes every problem's defaults for --help.
 func problemDefaults() string {
-	return describeProblems("problems and their defaults (the paper's settings):\n", func(n string, p *pde.Problem) string {
+	const row = "  %-10s  %-6s  %-6s  %-6v  %-11v  %-11v  %-7s  %s\n"
+	head := "problems and their defaults (the paper's settings):\n" +
+		fmt.Sprintf(row, "problem", "inputs", "hidden", "epochs", "hyper-start", "hyper-every", "alphas", "betas")
+	return describeProblems(head, func(n string, p *pde.Problem) string {
 		d := p.Defaults
-		return fmt.Sprintf("  %-10s inputs %-5s hidden %-5s epochs %d, hyper-start %d, hyper-every %d, alphas %s, betas %s\n",
-			n, strings.Join(p.Inputs, ","), intsComma(d.Hidden), d.Epochs, d.HyperStart, d.HyperEvery, d.AlphaMode, d.BetaMode)
+		return fmt.Sprintf(row, n, strings.Join(p.Inputs, ","), intsComma(d.Hidden), d.Epochs, d.HyperStart, d.HyperEvery, d.AlphaMode, d.BetaMode)
 	})
 }
 
@@ -360,6 +362,7 @@ var (
 	flagBadValue = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-([\w-]+): (.*)$`)
 	flagUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	flagNoValue  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	flagSyntax   = regexp.MustCompile(`^bad flag syntax: (.*)$`)
 )
 
 // flagError rewrites a flag.Parse error in the words of the help: "--epochs
@@ -385,6 +388,9 @@ func flagError(err error) string {
 	}
 	if m := flagNoValue.FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("--%s needs a value", m[1])
+	}
+	if m := flagSyntax.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("%s is not a flag: write --name or --name=value", m[1])
 	}
 	return s
 }

@@ -6,14 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -40,8 +37,8 @@ flags (defaults are the paper's run):
   --json FILE    write diagnostics, both predictive curves and the
                  comparison numbers to FILE (written atomically)
 
-exit status: 0 ok, 1 the fit or the sampler failed or FILE could not be
-written, 2 bad input.
+exit status: 0 ok, 1 the fit or the sampler failed, or writing FILE failed
+after the run; 2 bad input (FILE's directory is checked before the run).
 `
 
 // hmcReport is the JSON the hmc command writes.
@@ -129,10 +126,13 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", fitSeed.v, fit.Status, fit.Reason))
 	}
 	hs := &bayes.HMCSettings{Samples: *samples, BurnIn: *burnIn, NoBurnIn: *burnIn == 0,
-		Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v, Progress: hmcProgress(stderr, *chains)}
+		Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v}
+	var barDone func()
+	hs.Progress, barDone = hmcProgress(stderr, *chains)
 	fmt.Fprintf(stderr, "bpinn hmc: sampling %d chains x %d samples after %d burn-in, %d leapfrog steps\n",
 		*chains, *samples, *burnIn, *leapfrog)
 	cmp, err := bayes.CompareHMC(fit, hs, nil)
+	barDone()
 	if err != nil {
 		return fail(err)
 	}
@@ -155,29 +155,32 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 }
 
 // hmcProgress shows the iterations of all chains as one bar on a terminal
-// (nothing otherwise: the log has the start and end lines).
-func hmcProgress(w io.Writer, chains int) func(chain, done, total int) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
+// (nothing otherwise: the log has the start and end lines). done erases a
+// bar that a failed chain left unfinished.
+func hmcProgress(w io.Writer, chains int) (progress func(chain, done, total int), done func()) {
+	if !isTerminal(w) {
+		return nil, func() {}
 	}
 	var mu sync.Mutex
 	var bar *progressbar.ProgressBar
-	done := make([]int, chains)
-	return func(chain, d, total int) {
+	counts := make([]int, chains)
+	progress = func(chain, d, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if bar == nil {
-			bar = progressbar.NewOptions(chains*total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("hmc iterations"),
-				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(),
-				progressbar.OptionThrottle(100*time.Millisecond))
+			bar = newBar(w, chains*total, "hmc iterations", progressbar.OptionClearOnFinish())
 		}
-		done[chain] = d
+		counts[chain] = d
 		sum := 0
-		for _, x := range done {
+		for _, x := range counts {
 			sum += x
 		}
 		bar.Set(sum)
+	}
+	return progress, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		clearBar(bar)
 	}
 }
 

@@ -111,6 +111,6 @@ func usage(w io.Writer, cs map[string]command) {
 	for _, n := range names(cs) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, cs[n].summary)
 	}
-	fmt.Fprintf(w, "\nbpinn COMMAND --help (or bpinn help COMMAND) shows a command's flags and defaults.\n"+
+	fmt.Fprintf(w, "\nbpinn COMMAND --help (or bpinn help COMMAND): a command's flags and defaults.\n"+
 		"Exit codes: 0 success, 1 I/O failure, 2 bad input.\n")
 }

@@ -53,6 +53,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--hyper-start", "0"}, "must be positive"},
 		{[]string{"fit", "heat", "--hyper-every", "-1"}, "must be positive"},
 		{[]string{"fit", "heat", "--foo"}, "unknown flag --foo"},
+		{[]string{"fit", "heat", "---epochs", "5"}, "---epochs is not a flag"},
+		{[]string{"fit", "heat", "--epochs"}, "--epochs needs a value"},
+		{[]string{"fit", "heat", "--polish=maybe"}, "--polish maybe: not a valid value"},
+		{[]string{"fit", "burgers", "--known-noise", "data=0.02,beta_data=0.05"}, "both name beta_data"},
 		{[]string{"fit", "heat", "--hessian", "bfgs"}, "gauss-newton or exact"},
 		{[]string{"fit", "heat", "--alphas", "many"}, "single or classes"},
 		{[]string{"fit", "heat", "--betas", "many"}, "single or split"},
@@ -129,7 +133,7 @@ func TestHelp(t *testing.T) {
 		cmd  string
 		want []string
 	}{
-		{"fit", []string{"usage: bpinn fit PROBLEM", "--epochs", "(default 1)", "heat", "exit status 0", "hyper-start 5000"}},
+		{"fit", []string{"usage: bpinn fit PROBLEM", "--epochs", "(default 1)", "heat", "exit status 0", "heat        x,t     6       15000   5000"}},
 		{"ensemble", []string{"usage: bpinn ensemble PROBLEM", "--shard", "--resume", "(default 100)", "Spearman"}},
 		{"merge", []string{"usage: bpinn merge", "--out"}},
 		{"exact", []string{"usage: bpinn exact PROBLEM", "heat       x t", "burgers    x t", "regression x"}},

@@ -12,14 +12,13 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	rpt "github.com/evidence-pinn/bpinn/pkg/report"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
-const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [--workers W] [--seed-base B] [--recipe R]
+const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [flags]
 
 Runs every study of the paper, one after another, each with a progress bar
 on stderr (plain lines when stderr is not a terminal):
@@ -29,8 +28,8 @@ on stderr (plain lines when stderr is not a terminal):
   wave          wave equation, one alpha and one beta (Table 1, Figs. 6-9)
   wave-full     wave equation, alpha per weight class, beta per term group
   burgers       Burgers' equation (Table 1, Figs. 11-12)
-  burgers-deep  Burgers with the 2-6-6-6-1 net the evidence prefers,
-                points redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
+  burgers-deep  Burgers with the 2-6-6-6-1 net the evidence prefers, points
+                redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
   heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
@@ -175,11 +174,8 @@ type studyProgress struct {
 
 func newStudyProgress(w io.Writer, study string, total int) *studyProgress {
 	p := &studyProgress{w: w, study: study, total: total, start: time.Now()}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && total > 0 {
-		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(fmt.Sprintf("%-10s", study)),
-			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionShowElapsedTimeOnFinish(),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
-	}
+	p.bar = newBar(w, total, fmt.Sprintf("%-10s", study), progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
 	return p
 }
 

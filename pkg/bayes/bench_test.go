@@ -37,3 +37,42 @@ func benchDataLoss(b *testing.B, name string) {
 func BenchmarkDataLossHeat(b *testing.B)    { benchDataLoss(b, "heat") }
 func BenchmarkDataLossWave(b *testing.B)    { benchDataLoss(b, "wave") }
 func BenchmarkDataLossBurgers(b *testing.B) { benchDataLoss(b, "burgers") }
+
+// benchRecord times what an ensemble does after each fit: the record
+// (NewResult: the 100 x 100 grid errors, the residual check at fresh points
+// and the held-out band's coverage), the record of a problem without fresh
+// points (neither of the last two), and the held-out band alone.
+func benchRecord(b *testing.B, name, what string) {
+	p, err := pde.New(name, pde.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := Train(p, Settings{Seed: 1, Epochs: 600, HyperStart: 300})
+	if err != nil {
+		b.Fatal(err)
+	}
+	q, err := p.Fresh()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if what == "no-fresh" {
+		f.Model.Problem.Fresh = nil
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if what == "held-out" {
+			if _, err := f.HeldOut(q); err != nil {
+				b.Fatal(err)
+			}
+		} else {
+			NewResult(f, 100)
+		}
+	}
+}
+
+func BenchmarkNewResultHeat(b *testing.B)           { benchRecord(b, "heat", "record") }
+func BenchmarkNewResultHeatNoFresh(b *testing.B)    { benchRecord(b, "heat", "no-fresh") }
+func BenchmarkHeldOutHeat(b *testing.B)             { benchRecord(b, "heat", "held-out") }
+func BenchmarkNewResultBurgers(b *testing.B)        { benchRecord(b, "burgers", "record") }
+func BenchmarkNewResultBurgersNoFresh(b *testing.B) { benchRecord(b, "burgers", "no-fresh") }
+func BenchmarkHeldOutBurgers(b *testing.B)          { benchRecord(b, "burgers", "held-out") }

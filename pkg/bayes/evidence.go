@@ -239,6 +239,16 @@ func (l *Laplace) MacKay(c *Curvature) (alpha, beta []float64) {
 	return alpha, beta
 }
 
+// sigmas returns sqrt(g^T A^-1 g) for the n rows g of J.
+func (l *Laplace) sigmas(J []float64, n int) []float64 {
+	s := make([]float64, n)
+	l.VariancesTo(s, J, n)
+	for i, v := range s {
+		s[i] = math.Sqrt(math.Max(0, v))
+	}
+	return s
+}
+
 // VariancesTo writes g_n^T A^-1 g_n into dst for each row g_n of the
 // row-major n x P matrix J (the network output's gradients at n points):
 // one triangular solve L X = J^T for all points, then the column norms.

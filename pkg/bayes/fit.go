@@ -6,6 +6,7 @@ import (
 
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -320,7 +321,10 @@ func (s Settings) checkKnownNoise(p *pde.Problem) error {
 	if err != nil {
 		return err
 	}
-	for k, std := range s.KnownNoise {
+	keys := slices.Sorted(maps.Keys(s.KnownNoise)) // errors name keys in a fixed order
+	given := map[string]string{}                   // group -> the key that named it
+	for _, k := range keys {
+		std := s.KnownNoise[k]
 		name := "beta_" + strings.TrimPrefix(k, "beta_")
 		if len(names) == 1 && (k == "beta" || k == names[0]) {
 			name = names[0]
@@ -328,6 +332,10 @@ func (s Settings) checkKnownNoise(p *pde.Problem) error {
 		if !slices.Contains(names, name) {
 			return fmt.Errorf("known noise for %q: %s with %s betas has the groups %s", k, p.Name, s.BetaMode, strings.Join(names, ", "))
 		}
+		if other, dup := given[name]; dup {
+			return fmt.Errorf("known noise for %q and %q: both name %s; give it once", other, k, name)
+		}
+		given[name] = k
 		if b := 1 / (std * std); !(std > 0) || b < MinHyper || b > MaxHyper {
 			return fmt.Errorf("known noise %s = %g: a standard deviation needs 1/std^2 in [%g, %g]", k, std, MinHyper, MaxHyper)
 		}
@@ -752,6 +760,16 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 // Predict returns the network's mean and the Laplace standard deviation
 // sqrt(g^T A^-1 g) at points (sigma is nil without a Laplace approximation).
 func (f *Fit) Predict(points [][]float64) (mean, sigma []float64) {
+	mean, J := f.meanJacobian(points)
+	if J == nil {
+		return mean, nil
+	}
+	return mean, f.Laplace.sigmas(J, len(points))
+}
+
+// meanJacobian returns the network's output at points and, when f has a
+// Laplace approximation, its Jacobian g = du/dw there (n x P, row-major).
+func (f *Fit) meanJacobian(points [][]float64) (mean, J []float64) {
 	m := f.Model
 	n := len(points)
 	mean = make([]float64, n)
@@ -777,16 +795,10 @@ func (f *Fit) Predict(points [][]float64) (mean, sigma []float64) {
 	jac := ad.NewJacobian(u, ps)
 	jac.Prog.Set(x, flat)
 	ps.Bind(jac.Prog, m.Net.W)
-	P := m.NumWeights()
-	J := make([]float64, n*P)
+	J = make([]float64, n*m.NumWeights())
 	jac.ComputeTo(J)
 	copy(mean, jac.Prog.Value(u))
-	sigma = make([]float64, n)
-	f.Laplace.VariancesTo(sigma, J, n)
-	for i, v := range sigma {
-		sigma[i] = math.Sqrt(math.Max(0, v))
-	}
-	return mean, sigma
+	return mean, J
 }
 
 // Errors of a fit on a grid against the exact solution.

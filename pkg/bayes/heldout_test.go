@@ -10,7 +10,8 @@ import (
 // fresh points (never raises it, never moves a known one), so its band is
 // at least as wide as the evidence's everywhere; on the training points
 // themselves nothing changes at the fixed point (1/rms^2 = N/2E_D exceeds
-// beta = gamma/2E_D), and f itself is left alone.
+// MacKay's beta = (N - gamma)/2E_D), and f itself is left alone. A fit
+// restored from its record keeps its known beta too.
 func TestHeldOut(t *testing.T) {
 	t.Parallel()
 	f := resultTestFit(t, "burgers", Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5,
@@ -40,6 +41,17 @@ func TestHeldOut(t *testing.T) {
 	}
 	if !slices.Equal(f.Beta, beta0) || f.Laplace.LogEvidence != lnZ0 || g.Laplace == f.Laplace {
 		t.Errorf("HeldOut changed the fit it was given")
+	}
+	rec := NewResult(f, 10)
+	back, err := Restore(p, &rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gb, err := back.HeldOut(q); err != nil || !slices.Equal(gb.Beta, g.Beta) {
+		t.Errorf("restored fit: held-out beta %v (%v), want %v", gb.Beta, err, g.Beta)
+	}
+	if e, eb := rec.Errors, NewResult(back, 10).Errors; *e.Coverage2SHeldOut != *eb.Coverage2SHeldOut {
+		t.Errorf("restored fit's held-out coverage %g, the record's %g", *eb.Coverage2SHeldOut, *e.Coverage2SHeldOut)
 	}
 	pts, _ := p.Grid(15)
 	_, s := f.Predict(pts)

@@ -54,6 +54,7 @@ func Restore(p *pde.Problem, r *Result) (*Fit, error) {
 		return fail("%v", err)
 	}
 	f := &Fit{Model: m, Settings: s, Status: r.Status, Reason: r.Reason, Epochs: r.Epochs, Hyper: r.Hyper, Seconds: r.Seconds}
+	f.known = s.knownBetas(m.BetaNames) // HeldOut keeps a known beta
 	alphaNames := make([]string, len(m.Alphas))
 	for i, g := range m.Alphas {
 		alphaNames[i] = g.Name

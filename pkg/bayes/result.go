@@ -368,10 +368,17 @@ func NewResult(f *Fit, gridN int) Result {
 	}
 	if finiteW {
 		r.Weights = m.Net.Clone()
-		var held *Fit
+		var held *Laplace // the held-out band's; nil when it cannot be had
 		if q := freshProblem(p); q != nil {
-			r.ResidualRMS = residualRMS(f, q, betaNames)
-			held, _ = f.HeldOut(q) // nil when it fails: the record says nothing of it
+			if train, fresh, err := f.ResidualCheck(q); err == nil {
+				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
+				for t, n := range betaNames {
+					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
+				}
+				if f.Laplace != nil && p.Exact != nil {
+					held, _, _ = f.heldOutLaplace(fresh)
+				}
+			}
 		}
 		r.Errors = gridErrors(f, held, gridN)
 	}
@@ -411,22 +418,9 @@ func freshProblem(p *pde.Problem) *pde.Problem {
 	return q
 }
 
-// residualRMS is the record's residual check at the points of q.
-func residualRMS(f *Fit, q *pde.Problem, betaNames []string) map[string]ResidualRMS {
-	train, held, err := f.ResidualCheck(q)
-	if err != nil {
-		return nil
-	}
-	out := make(map[string]ResidualRMS, len(betaNames))
-	for t, n := range betaNames {
-		out[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(held[t])}
-	}
-	return out
-}
-
 // gridErrors is the record's errors on the grid; held, if not nil, adds
-// the coverage of its band.
-func gridErrors(f, held *Fit, gridN int) *GridErrors {
+// the coverage of its band (the same Jacobian, another A).
+func gridErrors(f *Fit, held *Laplace, gridN int) *GridErrors {
 	p := f.Model.Problem
 	if p.Exact == nil || p.Dim() > 2 {
 		return nil
@@ -436,20 +430,28 @@ func gridErrors(f, held *Fit, gridN int) *GridErrors {
 		n = 2 * gridN
 	}
 	pts, exact := p.Grid(n)
-	mean, sigma := f.Predict(pts)
+	mean, J := f.meanJacobian(pts)
+	var sigma []float64
+	if J != nil {
+		sigma = f.Laplace.sigmas(J, len(pts))
+	}
 	e := ComputeErrors(mean, sigma, exact)
 	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
 	if sigma != nil && g.MSE != nil {
 		g.Coverage2S = Num(e.Coverage2S)
 		if held != nil {
-			_, hs := held.Predict(pts)
+			hs := held.sigmas(J, len(pts))
 			g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
-			ratio := make([]float64, len(hs))
+			var ratio []float64
 			for i := range hs {
-				ratio[i] = hs[i] / sigma[i]
+				if q := hs[i] / sigma[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
+					ratio = append(ratio, q)
+				}
 			}
-			slices.Sort(ratio)
-			g.SigmaRatioHeldOut = Num(ratio[len(ratio)/2])
+			if len(ratio) > 0 {
+				slices.Sort(ratio)
+				g.SigmaRatioHeldOut = Num(ratio[len(ratio)/2])
+			}
 		}
 	}
 	return g

@@ -118,6 +118,10 @@ func TestRunTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPage(t, page, wantFigures)
+	checkRowWidths(t, pg.Tables)
+	if c := rep.Study("heat").Fits[0].CoverageHeldOut; math.IsNaN(c) {
+		t.Error("heat's records carry no held-out coverage")
+	}
 	if bytes.Contains(page, []byte(`id="failures"`)) {
 		t.Error("a run without failures shows a failure section")
 	}
@@ -175,9 +179,23 @@ func TestFailedStudy(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPage(t, page, map[string][]string{"heat": wantFigures["heat"]})
+	checkRowWidths(t, pg.Tables)
 	sec := regexp.MustCompile(`(?s)<section class="failures" id="failures">.*?</section>`).Find(page)
 	if sec == nil || !bytes.Contains(sec, []byte("study wave")) || !bytes.Contains(sec, []byte("injected failure")) {
 		t.Errorf("no failure section naming study wave and why:\n%s", sec)
+	}
+}
+
+// checkRowWidths checks that every row of every table has a cell per
+// column (a failed study's row too).
+func checkRowWidths(t *testing.T, tables []Table) {
+	t.Helper()
+	for _, tb := range tables {
+		for i, row := range tb.Rows {
+			if len(row) != len(tb.Head) {
+				t.Errorf("table %s row %d: %d cells for %d columns", tb.ID, i, len(row), len(tb.Head))
+			}
+		}
 	}
 }
 

@@ -254,7 +254,7 @@ func newStudy(name string, cfg *Config) *Study {
 		// Adam epochs: together they reach the 5e-2 the paper's net misses.
 		st.Problem, st.Label = "burgers", name
 		st.Title = "Burgers' equation, " + burgersDeepText()
-		st.Base.Hidden = burgersDeepHidden
+		st.Base.Hidden = slices.Clone(burgersDeepHidden)
 		st.Base.Resample = burgersDeepResample
 	case "heat-fixed", "wave-fixed":
 		st.Problem = name[:len(name)-len("-fixed")]

@@ -157,7 +157,11 @@ func (r *Report) summaryTable() Table {
 		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "coverage, held-out β", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "paper"}}
 	for _, st := range r.Studies {
 		if st.Err != nil && len(st.Fits) == 0 {
-			t.Rows = append(t.Rows, []Cell{txt(st.Name), txt("failed"), txt(""), txt(""), txt(""), txt(""), txt(""), txt(""), txt(""), txt(""), txt(""), txt(""), txt(paperNote(st.Name))})
+			row := []Cell{txt(st.Name), txt("failed")}
+			for len(row) < len(t.Head)-1 {
+				row = append(row, txt(""))
+			}
+			t.Rows = append(t.Rows, append(row, txt(paperNote(st.Name))))
 			continue
 		}
 		rk := ranked(st)
