@@ -67,7 +67,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 	if err != nil {
 		return nil, err
 	}
-	s, err := ff.settings(p, seed)
+	s, rs, err := ff.settings(p, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -75,10 +75,6 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 		if err := checkWritable(jsonPath); err != nil {
 			return nil, err
 		}
-	}
-	rs, err := s.Resolve(p)
-	if err != nil {
-		return nil, errUsage{err.Error()}
 	}
 	var done func()
 	s.Progress, done = fitProgress(stderr, p.Name, afterAdam(rs))

@@ -270,10 +270,11 @@ func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
 	return p, nil
 }
 
-// settings returns the bayes settings for seed; unset flags stay zero so the
-// problem's defaults apply. It resolves them to check the combination.
-func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error) {
-	s := bayes.Settings{
+// settings returns the bayes settings for seed, in which unset flags stay
+// zero so the problem's defaults apply, and the same resolved (checked as a
+// combination, the defaults filled in).
+func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Settings, err error) {
+	s = bayes.Settings{
 		Seed: seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
 		Hessian: bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
@@ -284,15 +285,15 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	}
 	r, err := s.Resolve(p)
 	if err != nil {
-		return s, errUsage{err.Error()}
+		return s, r, errUsage{err.Error()}
 	}
 	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set) {
-		return s, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
+		return s, r, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
 	}
 	if ff.nanAt.set && ff.nanAt.v > r.Epochs {
-		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
+		return s, r, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
 	}
-	return s, nil
+	return s, r, nil
 }
 
 // problemDefaults describes every problem's defaults for --help.

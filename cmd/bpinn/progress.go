@@ -18,11 +18,10 @@ func isTerminal(v any) bool {
 // nil otherwise (a log gets the commands' plain lines instead). The bar
 // redraws at most 10 times a second; extra options follow the common ones.
 func newBar(w any, max int, desc string, extra ...progressbar.Option) *progressbar.ProgressBar {
-	out, ok := w.(*os.File)
-	if !ok || !isTerminal(w) || max <= 0 {
+	if !isTerminal(w) || max <= 0 {
 		return nil
 	}
-	opts := append([]progressbar.Option{progressbar.OptionSetWriter(out), progressbar.OptionSetDescription(desc),
+	opts := append([]progressbar.Option{progressbar.OptionSetWriter(w.(*os.File)), progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(100 * time.Millisecond)}, extra...)
 	return progressbar.NewOptions(max, opts...)

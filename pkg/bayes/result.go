@@ -368,19 +368,17 @@ func NewResult(f *Fit, gridN int) Result {
 	}
 	if finiteW {
 		r.Weights = m.Net.Clone()
-		var held *Laplace // the held-out band's; nil when it cannot be had
+		var freshRMS []float64 // per beta group at fresh points; nil without them
 		if q := freshProblem(p); q != nil {
 			if train, fresh, err := f.ResidualCheck(q); err == nil {
 				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
 				for t, n := range betaNames {
 					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
 				}
-				if f.Laplace != nil && p.Exact != nil {
-					held, _, _ = f.heldOutLaplace(fresh)
-				}
+				freshRMS = fresh
 			}
 		}
-		r.Errors = gridErrors(f, held, gridN)
+		r.Errors = gridErrors(f, freshRMS, gridN)
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -418,9 +416,10 @@ func freshProblem(p *pde.Problem) *pde.Problem {
 	return q
 }
 
-// gridErrors is the record's errors on the grid; held, if not nil, adds
-// the coverage of its band (the same Jacobian, another A).
-func gridErrors(f *Fit, held *Laplace, gridN int) *GridErrors {
+// gridErrors is the record's errors on the grid; freshRMS, if not nil (the
+// rms residual of each beta group at fresh points), adds the coverage of
+// the held-out band (the same Jacobian, another A).
+func gridErrors(f *Fit, freshRMS []float64, gridN int) *GridErrors {
 	p := f.Model.Problem
 	if p.Exact == nil || p.Dim() > 2 {
 		return nil
@@ -437,22 +436,28 @@ func gridErrors(f *Fit, held *Laplace, gridN int) *GridErrors {
 	}
 	e := ComputeErrors(mean, sigma, exact)
 	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
-	if sigma != nil && g.MSE != nil {
-		g.Coverage2S = Num(e.Coverage2S)
-		if held != nil {
-			hs := held.sigmas(J, len(pts))
-			g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
-			var ratio []float64
-			for i := range hs {
-				if q := hs[i] / sigma[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
-					ratio = append(ratio, q)
-				}
-			}
-			if len(ratio) > 0 {
-				slices.Sort(ratio)
-				g.SigmaRatioHeldOut = Num(ratio[len(ratio)/2])
-			}
+	if sigma == nil || g.MSE == nil {
+		return g
+	}
+	g.Coverage2S = Num(e.Coverage2S)
+	if freshRMS == nil {
+		return g
+	}
+	held, _, err := f.heldOutLaplace(freshRMS)
+	if err != nil { // the record then says nothing of the held-out band
+		return g
+	}
+	hs := held.sigmas(J, len(pts))
+	g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
+	var ratio []float64
+	for i := range hs {
+		if q := hs[i] / sigma[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
+			ratio = append(ratio, q)
 		}
+	}
+	if len(ratio) > 0 {
+		slices.Sort(ratio)
+		g.SigmaRatioHeldOut = Num(ratio[len(ratio)/2])
 	}
 	return g
 }
