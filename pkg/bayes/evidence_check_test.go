@@ -136,21 +136,12 @@ func TestPredictSigmaDense(t *testing.T) {
 	inv := denseAInv(t, f.Curvature(), f.Alpha, f.Beta)
 	net := f.Model.Net.Clone()
 	P := len(net.W)
-	g := make([]float64, P)
 	for n, x := range pts {
 		if u := f.Model.Net.Eval(x, nil)[0]; !scalar.EqualWithinAbsOrRel(mean[n], u, 1e-13, 1e-12) {
 			t.Errorf("x=%v: mean %.15g, network output %.15g", x, mean[n], u)
 		}
-		for k := range g {
-			w0 := net.W[k]
-			h := 1e-5 * math.Max(1, math.Abs(w0))
-			net.W[k] = w0 + h
-			up := net.Eval(x, nil)[0]
-			net.W[k] = w0 - h
-			dn := net.Eval(x, nil)[0]
-			net.W[k] = w0
-			g[k] = (up - dn) / (2 * h)
-		}
+		g := fdJacobian(net.W, func(w0 float64) float64 { return 1e-5 * math.Max(1, math.Abs(w0)) },
+			func() []float64 { return net.Eval(x, nil) })
 		gv := mat.NewVecDense(P, g)
 		var ag mat.VecDense
 		ag.MulVec(inv, gv)

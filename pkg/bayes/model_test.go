@@ -3,6 +3,7 @@ package bayes
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -40,6 +41,33 @@ func groupHessians(m *Model, kind HessianKind) [][]float64 {
 	return hs
 }
 
+// fdJacobian returns the central-difference Jacobian of f with respect to
+// w, row-major (len(f()) x len(w)): column k is (f(w + h e_k) - f(w - h e_k))
+// / 2h with h = step(w_k). w is restored; f's result may be reused by f.
+func fdJacobian(w []float64, step func(w0 float64) float64, f func() []float64) []float64 {
+	P := len(w)
+	var J []float64
+	for k := range w {
+		w0 := w[k]
+		h := step(w0)
+		w[k] = w0 + h
+		up := slices.Clone(f())
+		w[k] = w0 - h
+		dn := f()
+		w[k] = w0
+		if J == nil {
+			J = make([]float64, len(up)*P)
+		}
+		for i := range up {
+			J[i*P+k] = (up[i] - dn[i]) / (2 * h)
+		}
+	}
+	return J
+}
+
+// fixedStep is a step of h whatever the weight.
+func fixedStep(h float64) func(float64) float64 { return func(float64) float64 { return h } }
+
 // maxAbsDiff returns max|a-b| and max|b|.
 func maxAbsDiff(a, b []float64) (diff, scale float64) {
 	for i := range a {
@@ -57,24 +85,15 @@ func TestModelExactHessianFD(t *testing.T) {
 	m := waveSplitModel(t)
 	P, G := m.NumWeights(), len(m.BetaNames)
 	hs := groupHessians(m, Exact)
-	const h = 1e-5
-	w := m.Net.W
-	ed, gp, gm := make([]float64, G), make([]float64, P), make([]float64, P)
+	ed, grad := make([]float64, G), make([]float64, P)
 	for k := range hs {
 		beta := make([]float64, G)
 		beta[k] = 1
-		fd := make([]float64, P*P)
-		for j := 0; j < P; j++ {
-			w0 := w[j]
-			w[j] = w0 + h
-			m.DataLoss(beta, ed, gp)
-			w[j] = w0 - h
-			m.DataLoss(beta, ed, gm)
-			w[j] = w0
-			for i := 0; i < P; i++ {
-				fd[i*P+j] = (gp[i] - gm[i]) / (2 * h)
-			}
-		}
+		// Row i, column j: d grad_i / d w_j, i.e. the Hessian, row-major.
+		fd := fdJacobian(m.Net.W, fixedStep(1e-5), func() []float64 {
+			m.DataLoss(beta, ed, grad)
+			return grad
+		})
 		if d, s := maxAbsDiff(hs[k], fd); !(d <= 1e-6*s) {
 			t.Errorf("%s: exact H differs from finite differences of the gradient by %.3g (scale %.3g)", m.BetaNames[k], d, s)
 		}
@@ -90,32 +109,14 @@ func TestModelGaussNewtonHessianFD(t *testing.T) {
 	m := waveSplitModel(t)
 	P, G := m.NumWeights(), len(m.BetaNames)
 	hs := groupHessians(m, GaussNewton)
-	// J[i][j]: d r_i / d w_j over every term's residuals, in term order.
-	const h = 1e-6
-	w := m.Net.W
-	var rows int
-	for _, tm := range m.Problem.Terms {
-		rows += len(tm.Points)
-	}
-	J := make([][]float64, rows)
-	for i := range J {
-		J[i] = make([]float64, P)
-	}
-	for j := 0; j < P; j++ {
-		w0 := w[j]
-		w[j] = w0 + h
-		rp := m.Residuals()
-		w[j] = w0 - h
-		rm := m.Residuals()
-		w[j] = w0
-		i := 0
-		for ti := range rp {
-			for n := range rp[ti] {
-				J[i][j] = (rp[ti][n] - rm[ti][n]) / (2 * h)
-				i++
-			}
+	// Row i: d r_i / d w over every term's residuals, in term order.
+	J := fdJacobian(m.Net.W, fixedStep(1e-6), func() []float64 {
+		var r []float64
+		for _, rt := range m.Residuals() {
+			r = append(r, rt...)
 		}
-	}
+		return r
+	})
 	want := make([][]float64, G)
 	for k := range want {
 		want[k] = make([]float64, P*P)
@@ -126,7 +127,7 @@ func TestModelGaussNewtonHessianFD(t *testing.T) {
 		for range tm.Points {
 			for a := 0; a < P; a++ {
 				for b := 0; b < P; b++ {
-					hk[a*P+b] += J[i][a] * J[i][b]
+					hk[a*P+b] += J[i*P+a] * J[i*P+b]
 				}
 			}
 			i++
