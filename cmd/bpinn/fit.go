@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -84,11 +82,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 		return nil, err
 	}
 	if jsonPath != "" {
-		b, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		if err := atomicfile.Write(jsonPath, append(b, '\n')); err != nil {
+		if err := saveJSON(jsonPath, r); err != nil {
 			return nil, err
 		}
 	}
@@ -121,7 +115,7 @@ func fitProgress(w io.Writer, name, after string) (progress func(epoch, epochs i
 // afterAdam names what Train runs after the Adam epochs with settings s
 // (resolved), "" for nothing.
 func afterAdam(s bayes.Settings) string {
-	rounds := s.FinalHyper > 0 && !s.Fixed
+	rounds := s.FinalRounds()
 	switch {
 	case s.Polish && rounds:
 		return "polish and final MacKay rounds"

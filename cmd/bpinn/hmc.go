@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -129,8 +127,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v}
 	var barDone func()
 	hs.Progress, barDone = hmcProgress(stderr, *chains)
-	fmt.Fprintf(stderr, "bpinn hmc: sampling %d chains x %d samples after %d burn-in, %d leapfrog steps\n",
-		*chains, *samples, *burnIn, *leapfrog)
+	fmt.Fprintf(stderr, "bpinn hmc: sampling %s x %d samples after %d burn-in, %d leapfrog steps\n",
+		nouns(*chains, "chain"), *samples, *burnIn, *leapfrog)
 	cmp, err := bayes.CompareHMC(fit, hs, nil)
 	barDone()
 	if err != nil {
@@ -146,7 +144,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	}
 	printHMCSummary(stdout, &rep)
 	if *jsonPath != "" {
-		if err := hmcWriteJSON(*jsonPath, &rep); err != nil {
+		if err := saveJSON(*jsonPath, &rep); err != nil {
 			return fail(err)
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", *jsonPath)
@@ -190,8 +188,8 @@ func printHMCSummary(w io.Writer, r *hmcReport) {
 	h := c.HMC
 	fmt.Fprintf(w, "Laplace vs HMC on %s: alpha %s, beta %s (fit seed %d, %d epochs, %s)\n",
 		c.Problem, floats(c.Alpha), floats(c.Beta), r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
-	fmt.Fprintf(w, "HMC: %d chains x %d samples after %d burn-in, %d leapfrog steps, seed %d\n\n",
-		h.Chains, h.Samples, h.BurnIn, h.Leapfrog, h.Seed)
+	fmt.Fprintf(w, "HMC: %s x %d samples after %d burn-in, %d leapfrog steps, seed %d\n\n",
+		nouns(h.Chains, "chain"), h.Samples, h.BurnIn, h.Leapfrog, h.Seed)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tinside data\toutside\tall\t")
@@ -233,12 +231,10 @@ func hmcNum(v *float64) string {
 	return fmt.Sprintf("%.4g", *v)
 }
 
-// hmcWriteJSON writes v as indented JSON to path atomically: readers never
-// see a partial file.
-func hmcWriteJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
+// nouns is "1 chain", "2 chains": n and noun, plural unless n is 1.
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
 	}
-	return atomicfile.Write(path, append(b, '\n'))
+	return fmt.Sprintf("%d %ss", n, noun)
 }

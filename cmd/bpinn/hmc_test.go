@@ -142,3 +142,55 @@ func TestHMCRun(t *testing.T) {
 		t.Errorf("output directory holds %d files, want only hmc.json", len(entries))
 	}
 }
+
+// removeOn is a writer that removes dir once the output contains mark: the
+// --json directory goes away after the run and before the write.
+type removeOn struct {
+	bytes.Buffer
+	mark, dir string
+}
+
+func (w *removeOn) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if strings.Contains(w.String(), w.mark) {
+		os.RemoveAll(w.dir)
+	}
+	return n, err
+}
+
+func TestHMCJSONLostAfterRun(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "hmc.json")
+	stdout := &removeOn{mark: "Laplace vs HMC", dir: dir}
+	var stderr bytes.Buffer
+	code := cmdHMC([]string{"regression", "--samples", "100", "--burn-in", "100", "--chains", "1",
+		"--leapfrog", "5", "--epochs", "3000", "--seed", "3", "--json", path}, stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1; stderr:\n%s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	msg := lines[len(lines)-1]
+	if !strings.HasPrefix(msg, "bpinn hmc: cannot write "+path+": ") {
+		t.Fatalf("want a last line naming %s, got:\n%s", path, stderr.String())
+	}
+	_, saved, ok := strings.Cut(msg, "the results are saved in ")
+	if !ok {
+		t.Fatalf("the error does not say where the results went: %s", msg)
+	}
+	defer os.Remove(saved)
+	var rep struct {
+		Command    string         `json:"command"`
+		Comparison map[string]any `json:"comparison"`
+	}
+	b, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil || rep.Command != "hmc" || rep.Comparison["hmc"] == nil {
+		t.Errorf("rescued file %s: command %q, err %v", saved, rep.Command, err)
+	}
+}

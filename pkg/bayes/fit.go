@@ -310,6 +310,10 @@ type Fit struct {
 }
 
 // checkKnownNoise checks KnownNoise against the problem's beta groups.
+// FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
+// (and the polish): FinalHyper > 0 and the hyperparameters are not fixed.
+func (s Settings) FinalRounds() bool { return s.FinalHyper > 0 && !s.Fixed }
+
 func (s Settings) checkKnownNoise(p *pde.Problem) error {
 	if len(s.KnownNoise) == 0 {
 		return nil
@@ -448,7 +452,7 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 		f.polish()
 	}
 	var good *fitState // the latest round's state at which A factorized
-	if !s.Fixed {
+	if s.FinalRounds() {
 		for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
 			before := f.state()
 			move, ok := f.finalHyperStep()

@@ -244,3 +244,18 @@ func TestTrainEnsembleAllDiverged(t *testing.T) {
 		t.Errorf("seeds %v, want 1, 2, 3", seeds)
 	}
 }
+
+func TestSettingsFinalRounds(t *testing.T) {
+	for _, c := range []struct {
+		s    Settings
+		want bool
+	}{
+		{Settings{FinalHyper: 20}, true},
+		{Settings{FinalHyper: 0}, false},
+		{Settings{FinalHyper: 20, Fixed: true}, false},
+	} {
+		if got := c.s.FinalRounds(); got != c.want {
+			t.Errorf("FinalHyper %d, Fixed %v: FinalRounds() = %v, want %v", c.s.FinalHyper, c.s.Fixed, got, c.want)
+		}
+	}
+}

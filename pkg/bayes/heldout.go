@@ -24,15 +24,24 @@ type ResidualRMS struct {
 // 2-sigma band is overconfident by about that factor (docs/results.md,
 // section 5).
 func (f *Fit) ResidualCheck(fresh *pde.Problem) (train, held []float64, err error) {
+	held, err = f.freshRMS(fresh)
+	if err != nil {
+		return nil, nil, err
+	}
+	return groupRMS(f.Model, f.Beta), held, nil
+}
+
+// freshRMS is the rms residual of each beta group at the points of fresh.
+func (f *Fit) freshRMS(fresh *pde.Problem) ([]float64, error) {
 	m := f.Model
 	m2, err := NewModel(fresh, m.Net, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err != nil {
-		return nil, nil, fmt.Errorf("fresh points: %w", err)
+		return nil, fmt.Errorf("fresh points: %w", err)
 	}
 	if len(m2.N) != len(m.N) {
-		return nil, nil, fmt.Errorf("fresh points: %d beta groups, the fit has %d", len(m2.N), len(m.N))
+		return nil, fmt.Errorf("fresh points: %d beta groups, the fit has %d", len(m2.N), len(m.N))
 	}
-	return groupRMS(m, f.Beta), groupRMS(m2, f.Beta), nil
+	return groupRMS(m2, f.Beta), nil
 }
 
 // HeldOut returns a copy of f whose Laplace approximation takes, for each
@@ -48,7 +57,7 @@ func (f *Fit) ResidualCheck(fresh *pde.Problem) (train, held []float64, err erro
 // held-out betas, and it shares f's model, alpha and history, so it must
 // not be trained or ranked.
 func (f *Fit) HeldOut(fresh *pde.Problem) (*Fit, error) {
-	_, held, err := f.ResidualCheck(fresh)
+	held, err := f.freshRMS(fresh)
 	if err != nil {
 		return nil, err
 	}

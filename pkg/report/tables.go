@@ -335,7 +335,7 @@ func (r *Report) settingsTable() Table {
 		if s.Polish {
 			recipe += ", " + s.PolishMethod + " polish"
 		}
-		if s.FinalHyper > 0 && !s.Fixed {
+		if s.FinalRounds() {
 			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.FinalHyper)
 		}
 		if s.Resample > 0 {

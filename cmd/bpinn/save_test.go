@@ -1,0 +1,35 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSaveJSON(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "a.json")
+	if err := saveJSON(ok, map[string]int{"x": 1}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(ok); err != nil || string(b) != "{\n  \"x\": 1\n}\n" {
+		t.Errorf("wrote %q, %v", b, err)
+	}
+	// Neither the path nor the temporary directory can be written: the
+	// error says both.
+	gone := filepath.Join(dir, "gone")
+	t.Setenv("TMPDIR", gone)
+	err := saveJSON(filepath.Join(gone, "b.json"), 1)
+	if err == nil || !strings.Contains(err.Error(), "cannot write "+gone) || !strings.Contains(err.Error(), "and not in "+gone) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestNouns(t *testing.T) {
+	for n, want := range map[int]string{0: "0 chains", 1: "1 chain", 4: "4 chains"} {
+		if got := nouns(n, "chain"); got != want {
+			t.Errorf("nouns(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
