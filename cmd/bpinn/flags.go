@@ -250,8 +250,8 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&ff.resample, "resample", 0, "move the collocation and boundary points to a new draw every `K` Adam epochs (measurements stay); the polish, rounds and evidence use the problem's points; 0 is never, as in the paper")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
-	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights (default 1e-3)")
-	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta (default 0.05)")
+	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
+	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
 	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
@@ -289,6 +289,14 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 	}
 	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set) {
 		return s, r, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
+	}
+	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
+	// fit at 1e150 ends "ok" with weights near 1e152.
+	if ff.lr.v > 1 {
+		return s, r, usagef("--lr %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", ff.lr.v)
+	}
+	if ff.hyperLR.v > 1 {
+		return s, r, usagef("--hyper-lr %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", ff.hyperLR.v)
 	}
 	if ff.nanAt.set && ff.nanAt.v > r.Epochs {
 		return s, r, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)

@@ -66,6 +66,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--hidden", ""}, "positive layer sizes"},
 		{[]string{"fit", "heat", "--kappa", "-1"}, "must be positive"},
 		{[]string{"fit", "heat", "--lr", "0"}, "--lr 0: must be positive"},
+		{[]string{"fit", "heat", "--lr", "5"}, "--lr 5: above 1"},
+		{[]string{"fit", "heat", "--hyper-lr", "1.5"}, "--hyper-lr 1.5: above 1"},
 		{[]string{"fit", "heat", "--hyper-lr", "inf"}, "--hyper-lr inf: not a finite number"},
 		{[]string{"fit", "heat", "--resample", "-100"}, "resample = -100: must be non-negative"},
 		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
