@@ -214,6 +214,7 @@ type fitFlags struct {
 	hidden                          sizes
 	polish, fixed                   bool
 	kappa, lr, hyperLR              posFloat
+	alpha0, beta0                   posFloat
 	knownNoise                      noiseFlag
 	dataSeed                        seedFlag
 	nanAt                           posInt // hidden: test-only NaN injection
@@ -252,6 +253,8 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
 	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
+	fs.Var(&ff.alpha0, "alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)")
+	fs.Var(&ff.beta0, "beta0", "initial `beta` (default 1)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
 	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
@@ -281,7 +284,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
-		LR: ff.lr.v, HyperLR: ff.hyperLR.v,
+		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {
@@ -289,6 +292,9 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 	}
 	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set) {
 		return s, r, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
+	}
+	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
+		return s, r, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1")
 	}
 	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
 	// fit at 1e150 ends "ok" with weights near 1e152.
