@@ -25,6 +25,8 @@ on stderr (plain lines when stderr is not a terminal):
 
   hmc           regression fits, the best by evidence against HMC (Fig. 2)
   heat          heat equation (Table 1, Figs. 3-5)
+  heat-lhs      heat with the same 50 + 50 points drawn as a Latin hypercube
+                (--sampling lhs)
   wave          wave equation, one alpha and one beta (Table 1, Figs. 6-9)
   wave-full     wave equation, alpha per weight class, beta per term group
   burgers       Burgers' equation (Table 1, Figs. 11-12)
@@ -42,9 +44,9 @@ and times; DIR/figures/*.png are the static figures, DIR/results.md the
 tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, HMC 4 chains x 15000 samples: 920 fits, about 14 minutes
-on 2 idle cores, most of it Burgers (measured: hmc 11 s, heat 11 s, wave
-25 s, wave-full 29 s, burgers 212 s, burgers-deep 498 s, heat-fixed 8 s,
+size in the scan, HMC 4 chains x 15000 samples: 1020 fits, about 14 minutes
+on 2 idle cores, most of it Burgers (measured: hmc 11 s, heat 11 s,
+heat-lhs 11 s, wave 25 s, wave-full 29 s, burgers 212 s, burgers-deep 498 s, heat-fixed 8 s,
 wave-fixed 16 s, scan 41 s).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 HMC 2 chains x 4000 samples: about 2 minutes on 2 idle cores.

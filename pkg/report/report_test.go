@@ -15,6 +15,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/pagecheck"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // fakeECharts points viz at a small stand-in for echarts.min.js, so the
@@ -32,6 +33,7 @@ func fakeECharts(t *testing.T) {
 var wantFigures = map[string][]string{
 	"hmc":          {"laplace-vs-hmc", "evidence-histogram", "evidence-vs-error"},
 	"heat":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"heat-lhs":     {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
 	"wave":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
 	"wave-full":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
 	"burgers":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
@@ -144,6 +146,19 @@ func TestRunTiny(t *testing.T) {
 	}
 	if !bytes.Contains(page, []byte(", points redrawn every 100 Adam epochs</td>")) {
 		t.Error("the settings table does not say that burgers-deep redraws its points")
+	}
+	// heat-lhs is heat on Latin hypercube points: its records say so, and
+	// its points are not heat's.
+	rs, _, err := bayes.ReadResults(filepath.Join(dir, "heat-lhs.jsonl"))
+	if err != nil || len(rs) == 0 || rs[0].Problem != "heat" || rs[0].Sampling != pde.LatinHypercube {
+		t.Errorf("heat-lhs.jsonl: %v, first record %+v", err, rs[:min(len(rs), 1)])
+	}
+	if lhs, uni := rep.Study("heat-lhs").Best, rep.Study("heat").Best; lhs == nil || uni == nil ||
+		slices.Equal(lhs.Model.Problem.Terms[0].Points[0], uni.Model.Problem.Terms[0].Points[0]) {
+		t.Error("heat-lhs: no best fit, or the same points as heat")
+	}
+	if !bytes.Contains(page, []byte(", Latin hypercube points</td>")) {
+		t.Error("the settings table does not say that heat-lhs draws a Latin hypercube")
 	}
 	if !bytes.Contains(page, []byte("burgers-deep: exact and predicted u")) {
 		t.Error("burgers-deep's figures are titled as the paper's burgers")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // Cell is a table cell. A Num cell holds a number (Text parses as one); an
@@ -197,6 +198,8 @@ func paperNote(study string) string {
 		return fmt.Sprintf("Table 1: %g", paperTable1[study][0])
 	case "burgers-deep":
 		return fmt.Sprintf("Table 1 (2-8-8-1): %g", paperTable1["burgers"][0])
+	case "heat-lhs":
+		return fmt.Sprintf("Table 1 (uniform points): %g", paperTable1["heat"][0])
 	case "heat-fixed", "wave-fixed":
 		return fmt.Sprintf("Table 3 fixed: %g", paperTable3[study][0])
 	case "scan":
@@ -205,14 +208,20 @@ func paperNote(study string) string {
 	return ""
 }
 
+// paperProblem is the paper's study beside which a variant of ours is
+// shown: heat-lhs beside heat, burgers-deep beside the 2-8-8-1 burgers.
+func paperProblem(study string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(study, "-deep"), "-lhs")
+}
+
 // table1 is the paper's Table 1: L2 of the best model by evidence and the
 // time per fit.
 func (r *Report) table1() Table {
 	t := Table{ID: "table1", Caption: "Table 1: L2 of the best model by evidence and time per fit, ours beside the paper's",
 		Head: []string{"problem", "fits", "rel L2 (ours)", "MSE (ours)", "L2 (paper)", "s/fit (ours)", "s/fit (paper)"}}
-	for _, name := range []string{"heat", "wave", "wave-full", "burgers", "burgers-deep"} {
+	for _, name := range []string{"heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep"} {
 		st := r.Study(name)
-		p := paperTable1[strings.TrimSuffix(name, "-deep")] // burgers-deep: beside the paper's 2-8-8-1
+		p := paperTable1[paperProblem(name)]
 		row := []Cell{txt(name)}
 		if st == nil || len(st.Fits) == 0 {
 			row = append(row, txt("not run"), txt("n/a"), txt("n/a"))
@@ -234,6 +243,7 @@ func (r *Report) table1() Table {
 	}
 	t.Note = "The paper calls its L2 a \"mean square error\" without saying whether it is relative; we give both the relative L2 and the MSE. " +
 		"The paper's times are PyTorch on its hardware; ours are Go wall times of one fit, " + workersText(r.Config.Workers) + " running at once. " +
+		"heat-lhs: " + heatLHSText + "; its paper column is the paper's heat. " +
 		"burgers-deep: " + burgersDeepText() + "; its paper column is the paper's 2-8-8-1."
 	return t
 }
@@ -340,6 +350,9 @@ func (r *Report) settingsTable() Table {
 		}
 		if s.Resample > 0 {
 			recipe += fmt.Sprintf(", points redrawn every %d Adam epochs", s.Resample)
+		}
+		if st.Sampling == pde.LatinHypercube {
+			recipe += ", Latin hypercube points"
 		}
 		status := "ok"
 		if st.Err != nil {
