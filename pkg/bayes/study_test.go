@@ -21,6 +21,7 @@ package bayes
 // BPINN_STUDY_RECIPE (tuned|paper), BPINN_STUDY_HIDDEN (e.g. 16,16),
 // BPINN_STUDY_HYPERSTART, BPINN_STUDY_UNTIE (Settings.UntieAt),
 // BPINN_STUDY_POLISHITER (Settings.PolishIter),
+// BPINN_STUDY_SAMPLING (pde.Options.Sampling: uniform|lhs),
 // BPINN_STUDY_JOIN=k (train on k data sets, data seeds 1..k, joined term by
 // term: k times the points), BPINN_STUDY_DIRECT=n (capacity check: no PDE,
 // one data term of the exact solution on the problem's n x n grid),
@@ -274,7 +275,8 @@ func studySettings(t testing.TB) (Settings, pde.Options) {
 		HyperStart: envInt(t, "BPINN_STUDY_HYPERSTART", 0),
 		UntieAt:    envInt(t, "BPINN_STUDY_UNTIE", 0),
 	}
-	o := pde.Options{NoiseIsVariance: os.Getenv("BPINN_STUDY_NOISEVAR") == "1"}
+	o := pde.Options{NoiseIsVariance: os.Getenv("BPINN_STUDY_NOISEVAR") == "1",
+		Sampling: os.Getenv("BPINN_STUDY_SAMPLING")}
 	return s, o
 }
 
