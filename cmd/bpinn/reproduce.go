@@ -45,9 +45,9 @@ tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
 size in the scan, HMC 4 chains x 15000 samples: 1020 fits, about 14 minutes
-on 2 idle cores, most of it Burgers (measured: hmc 11 s, heat 11 s,
-heat-lhs 11 s, wave 25 s, wave-full 29 s, burgers 212 s, burgers-deep 498 s, heat-fixed 8 s,
-wave-fixed 16 s, scan 41 s).
+on 2 idle cores, most of it Burgers (measured: hmc 12 s, heat 12 s,
+heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
+heat-fixed 7 s, wave-fixed 15 s, scan 38 s).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 HMC 2 chains x 4000 samples: about 2 minutes on 2 idle cores.
 
