@@ -10,8 +10,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // denseAInv builds A = sum_t beta_t H_t + diag(alpha of each weight) entry by
@@ -120,14 +118,7 @@ func TestGammaIdentities(t *testing.T) {
 // curvature, alphas and betas.
 func TestPredictSigmaDense(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 3, Epochs: 600, HyperStart: 300, Recipe: RecipePaper})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "heat", Settings{Seed: 3, Epochs: 600, HyperStart: 300, Recipe: RecipePaper})
 	if f.Laplace == nil {
 		t.Fatalf("no Laplace approximation: %s %s", f.Status, f.Reason)
 	}
@@ -169,14 +160,7 @@ func TestCombLayers(t *testing.T) {
 	if got, want := Comb([]int{3, 8}), math.Log(6)+math.Log(40320)+11*math.Ln2; !scalar.EqualWithinAbsOrRel(got, want, 1e-13, 1e-13) {
 		t.Errorf("Comb([3 8]) = %.15g, want %.15g", got, want)
 	}
-	p, err := pde.New("burgers", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 1, Hidden: []int{8, 8}, Epochs: 40, HyperStart: 30, HyperEvery: 5, Recipe: RecipePaper})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "burgers", Settings{Seed: 1, Hidden: []int{8, 8}, Epochs: 40, HyperStart: 30, HyperEvery: 5, Recipe: RecipePaper})
 	if f.Laplace == nil {
 		t.Fatalf("no Laplace approximation: %s %s", f.Status, f.Reason)
 	}
@@ -237,14 +221,7 @@ func TestOccamInvalid(t *testing.T) {
 	// The same state in a fit: a short heat fit whose curvature has N_t = 0
 	// in its first beta group, so that group's Occam argument is
 	// -1/2 beta_t^2 tr((A^-1 H_t)^2) < 0 while A is unchanged.
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Recipe: RecipePaper})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "heat", Settings{Seed: 2, Epochs: 300, HyperStart: 100, Recipe: RecipePaper})
 	if f.Laplace == nil || !f.Laplace.OccamOK {
 		t.Fatalf("the reference fit needs a defined evidence: %s %s", f.Status, f.Reason)
 	}

@@ -11,8 +11,6 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // randomCurvature returns a curvature with PSD data Hessians H_t = J_t^T J_t.
@@ -205,14 +203,7 @@ func TestNotPositiveDefinite(t *testing.T) {
 // the identity).
 func TestPredictOnePoint(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper})
 	pts := [][]float64{{0.3, 0.4}, {0.7, 0.1}}
 	m2, s2 := f.Predict(pts)
 	m1, s1 := f.Predict(pts[:1])

@@ -417,14 +417,7 @@ const (
 // A heat fit with a reduced schedule reaches a small error with a calibrated
 // enough band and a valid evidence.
 func TestStudyHeatReduced(t *testing.T) {
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 1, Epochs: 6000, HyperStart: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 6000, HyperStart: 2000})
 	if f.Status != StatusOK {
 		t.Fatalf("status %s: %s", f.Status, f.Reason)
 	}
@@ -486,14 +479,7 @@ func TestStudyEvidenceRanking(t *testing.T) {
 
 // The fixed-weight baseline of Table 3 keeps alpha = 0.05 and beta = 1.
 func TestStudyFixedBaseline(t *testing.T) {
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 2, Epochs: 1500, HyperStart: 500, Fixed: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "heat", Settings{Seed: 2, Epochs: 1500, HyperStart: 500, Fixed: true})
 	if f.Hyper.Steps != 0 {
 		t.Errorf("%d hyperparameter steps in a fixed fit", f.Hyper.Steps)
 	}
@@ -516,14 +502,7 @@ func TestStudyFixedBaseline(t *testing.T) {
 
 // A NaN injected at an epoch ends the fit as diverged, naming the epoch.
 func TestStudyNaNInjection(t *testing.T) {
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 1, Epochs: 200, HyperStart: 50, NaNAt: 77})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, HyperStart: 50, NaNAt: 77})
 	if f.Status != StatusDiverged || f.Epochs != 77 || !strings.Contains(f.Reason, "epoch 77") {
 		t.Errorf("status %q epochs %d reason %q; want diverged at epoch 77", f.Status, f.Epochs, f.Reason)
 	}
@@ -578,14 +557,7 @@ func TestStudyDeterminism(t *testing.T) {
 // leave them at MacKay's fixed point of the final w_MP (to the accuracy of
 // one more step); a cap of FinalHyper rounds is respected.
 func TestStudyFinalHyperFixedPoint(t *testing.T) {
-	p, err := pde.New("regression", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := resultTestFit(t, "regression", Settings{Seed: 1, Epochs: 3000, HyperStart: 1000})
 	if f.Status != StatusOK {
 		t.Fatalf("status %s: %s", f.Status, f.Reason)
 	}
@@ -606,10 +578,7 @@ func TestStudyFinalHyperFixedPoint(t *testing.T) {
 			t.Errorf("beta %.6g, MacKay's fixed point %.6g", f.Beta[i], beta[i])
 		}
 	}
-	capped, err := Train(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, FinalHyper: 2, FinalTol: 1e-12})
-	if err != nil {
-		t.Fatal(err)
-	}
+	capped := resultTestFit(t, "regression", Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, FinalHyper: 2, FinalTol: 1e-12})
 	if capped.Hyper.FinalRounds != 2 {
 		t.Errorf("FinalHyper 2 with a tolerance never met: %d rounds", capped.Hyper.FinalRounds)
 	}
