@@ -103,11 +103,7 @@ func parsePoints(r io.Reader, inputs []string, lo, hi []float64) ([][]float64, e
 		}
 		fields := strings.Fields(text)
 		if len(fields) != len(inputs) {
-			noun := "numbers"
-			if len(inputs) == 1 {
-				noun = "number"
-			}
-			return nil, usagef("line %d: want %d %s (%s), got %d", line, len(inputs), noun, strings.Join(inputs, " "), len(fields))
+			return nil, usagef("line %d: want %s (%s), got %d", line, nouns(len(inputs), "number"), strings.Join(inputs, " "), len(fields))
 		}
 		x := make([]float64, len(fields))
 		for i, f := range fields {

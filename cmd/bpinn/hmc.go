@@ -105,10 +105,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 			return report(stderr, "hmc", err)
 		}
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "bpinn hmc: %v\n", err)
-		return 1
-	}
+	fail := func(err error) int { return report(stderr, "hmc", err) } // exit 1: none is a usage error
 
 	// The paper's comparison: HMC at the alpha and beta of the paper's recipe.
 	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: bayes.RecipePaper}

@@ -309,11 +309,11 @@ type Fit struct {
 	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
 }
 
-// checkKnownNoise checks KnownNoise against the problem's beta groups.
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
 // (and the polish): FinalHyper > 0 and the hyperparameters are not fixed.
 func (s Settings) FinalRounds() bool { return s.FinalHyper > 0 && !s.Fixed }
 
+// checkKnownNoise checks KnownNoise against the problem's beta groups.
 func (s Settings) checkKnownNoise(p *pde.Problem) error {
 	if len(s.KnownNoise) == 0 {
 		return nil

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"math/rand/v2"
+
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
-	"math/rand/v2"
 )
 
 // After redraw, every compiled program (the training program and the

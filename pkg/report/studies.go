@@ -150,12 +150,12 @@ type FitRecord struct {
 type Study struct {
 	Name    string // file stem: DIR/<Name>.jsonl
 	Title   string
-	Problem string         // pde.New name
-	Label   string         // the start of its figure titles: Problem, or Name for a variant of one
+	Problem string // pde.New name
+	Label   string // the start of its figure titles: Problem, or Name for a variant of one
 	// Sampling is pde.Options.Sampling of the problem: "" for the paper's
 	// independent uniform draws.
 	Sampling string
-	Base    bayes.Settings // the settings of every fit, Seed (and for the scan Hidden) aside
+	Base     bayes.Settings // the settings of every fit, Seed (and for the scan Hidden) aside
 	// Resolved is Base resolved for the problem (the defaults filled in).
 	Resolved bayes.Settings
 	Seeds    []uint64
