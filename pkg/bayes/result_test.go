@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -21,7 +22,7 @@ func resultTestFit(t *testing.T, name string, s Settings) *Fit {
 	if s.Epochs == 0 {
 		s.Epochs, s.HyperStart = 300, 100
 	}
-	f, err := Train(p, s)
+	f, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}

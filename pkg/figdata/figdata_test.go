@@ -1,6 +1,7 @@
 package figdata_test
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -18,7 +19,7 @@ var short = bayes.Settings{Seed: 3, Epochs: 200, HyperStart: 100, Recipe: bayes.
 
 // heatFit is one short fit of the heat problem (one alpha, one beta).
 var heatFit = sync.OnceValues(func() (*bayes.Fit, error) {
-	return bayes.Train(pde.Heat(pde.Options{}), short)
+	return bayes.Train(context.Background(), pde.Heat(pde.Options{}), short)
 })
 
 // waveFullFit is one short fit of the wave problem with 4 alphas and 2 betas.
@@ -27,7 +28,7 @@ var waveFullFit = sync.OnceValues(func() (*bayes.Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bayes.Train(p, short)
+	return bayes.Train(context.Background(), p, short)
 })
 
 func fit(t *testing.T, get func() (*bayes.Fit, error)) *bayes.Fit {
