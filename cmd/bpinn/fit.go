@@ -154,6 +154,7 @@ func printFit(w io.Writer, r *bayes.Result) {
 		fmt.Fprintf(w, "  with beta from the fresh residuals (not the paper's band): coverage(2 sigma) = %.3f, sigma x%.3g (median)\n",
 			*e.Coverage2SHeldOut, *e.SigmaRatioHeldOut)
 	}
+	printUnknowns(w, r.Unknowns)
 	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
 	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta))
 	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; the paper's convention: the constant -N/2 ln 2pi = %s is left out)\n",
@@ -208,4 +209,30 @@ func namedNums(names []string, m map[string]*float64) string {
 		parts[i] = n + " = " + num(m[n], "%.5g")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// printUnknowns lists an inverse problem's coefficients: the estimate, its
+// standard deviation on the inferred scale and the 95 % interval.
+func printUnknowns(w io.Writer, us map[string]bayes.UnknownJSON) {
+	names := make([]string, 0, len(us))
+	for n := range us {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		u := us[n]
+		on := ""
+		if u.Scale == "log" {
+			on = " on ln " + n
+		}
+		line := fmt.Sprintf("  unknown %s = %s  (sd %s%s; 95%% interval [%s, %s]", n, num(u.Value, "%.6g"), num(u.SD, "%.3g"), on,
+			num(u.Lo95, "%.6g"), num(u.Hi95, "%.6g"))
+		if u.Truth != nil {
+			line += fmt.Sprintf("; truth %.6g", *u.Truth)
+			if u.Value != nil && *u.Truth != 0 {
+				line += fmt.Sprintf(", relative error %.3g", math.Abs(*u.Value-*u.Truth)/math.Abs(*u.Truth))
+			}
+		}
+		fmt.Fprintln(w, line+")")
+	}
 }

@@ -18,7 +18,8 @@ import (
 
 // NewPotential returns U(w) = E_T(w) = sum_i alpha_i E_w^i + sum_t beta_t
 // E_D^t at the fit's alpha and beta, with its gradient, so that exp(-U) is
-// the weight posterior up to a constant. Each call compiles its own Model
+// the posterior of the parameters (the weights, then the unknowns on their
+// inferred scale, as Model.Theta) up to a constant. Each call compiles its own Model
 // on a copy of the network, so the Potentials of different calls may run
 // concurrently: f.NewPotential is what HMC's newU wants. The fit itself is
 // neither read nor written when the Potential runs.
@@ -37,7 +38,7 @@ func (f *Fit) NewPotential() Potential {
 	if betaMode == "" {
 		betaMode = m.Problem.Defaults.BetaMode
 	}
-	cm, err := NewModel(m.Problem, m.Net.Clone(), alphaMode, betaMode)
+	cm, err := m.sibling(m.Problem, alphaMode, betaMode)
 	if err != nil {
 		panic("bayes: NewPotential: " + err.Error())
 	}
@@ -47,16 +48,17 @@ func (f *Fit) NewPotential() Potential {
 	alphaOf := cm.AlphaOf
 	return func(w, grad []float64) float64 {
 		// The same sums as Fit.lossAndGrad, on the Potential's own Model.
-		copy(cm.Net.W, w)
+		copy(cm.Theta, w)
 		cm.DataLoss(beta, ed, grad)
 		var u float64
 		for t, b := range beta {
 			u += b * ed[t]
 		}
 		for k, wk := range w {
-			a := alpha[alphaOf[k]]
-			u += 0.5 * a * wk * wk
-			grad[k] += a * wk
+			if gi := alphaOf[k]; gi >= 0 { // a flat-prior unknown adds nothing
+				u += 0.5 * alpha[gi] * wk * wk
+				grad[k] += alpha[gi] * wk
+			}
 		}
 		return u
 	}
@@ -242,7 +244,7 @@ func CompareHMC(f *Fit, s *HMCSettings, grid []float64) (*Comparison, error) {
 		}
 	}
 	start := time.Now()
-	res, err := HMC(newU, f.Model.Net.W, s)
+	res, err := HMC(newU, f.Model.Theta, s)
 	if err != nil {
 		return nil, err
 	}

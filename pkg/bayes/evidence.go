@@ -15,7 +15,7 @@ type Curvature struct {
 	EW      []float64   // E_w^i per alpha group
 	ED      []float64   // E_D^t per beta group
 	H       [][]float64 // H_t per beta group, P x P row-major
-	AlphaOf []int       // weight -> alpha group
+	AlphaOf []int       // parameter -> alpha group; -1 for none (a flat prior)
 	W       []int       // W_i: weights per alpha group
 	N       []int       // N_t: residuals per beta group
 	Hidden  []int       // hidden layer sizes M_l (for comb)
@@ -44,7 +44,9 @@ type Laplace struct {
 
 	GammaAlpha []float64 // W_i - alpha_i tr_i(A^-1)
 	GammaBeta  []float64 // beta_t tr(A^-1 H_t)
-	Gamma      float64   // effective number of parameters, sum_i GammaAlpha
+	// Gamma is the effective number of parameters, sum_i GammaAlpha plus
+	// one per parameter in no alpha group (a flat-prior unknown).
+	Gamma float64
 
 	// The Occam terms' arguments W_i/2 - 1/2 alpha_i^2 tr((A^-1 P_i)^2) and
 	// N_t/2 - 1/2 beta_t^2 tr((A^-1 H_t)^2), i.e. -alpha^2 d2 ln p/d alpha^2.
@@ -96,8 +98,8 @@ func BuildA(c *Curvature, alpha, beta []float64, a *mat.SymDense) {
 			for t, h := range c.H {
 				s += beta[t] * h[r*P+col]
 			}
-			if r == col {
-				s += alpha[c.AlphaOf[r]]
+			if gi := c.AlphaOf[r]; r == col && gi >= 0 {
+				s += alpha[gi]
 			}
 			a.SetSym(r, col, s)
 		}
@@ -143,8 +145,13 @@ func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
 	nA, nB := len(alpha), len(beta)
 	l.TrAlpha = make([]float64, nA)
 	trSqAlpha := make([]float64, nA) // tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2
+	flat := 0                        // parameters in no alpha group (flat-prior unknowns)
 	for r := 0; r < P; r++ {
 		gi := c.AlphaOf[r]
+		if gi < 0 {
+			flat++
+			continue
+		}
 		l.TrAlpha[gi] += at(r, r)
 		for col := 0; col < P; col++ {
 			if c.AlphaOf[col] == gi {
@@ -191,6 +198,9 @@ func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
 		l.OccamArgAlpha[i] = W/2 - 0.5*al*al*trSqAlpha[i]
 		l.LnSigmaAlpha[i], l.OccamOK = lnSigma(l.OccamArgAlpha[i], l.OccamOK)
 	}
+	// A flat-prior parameter has no alpha to shrink it: it is fully
+	// determined by the data and counts 1 (sum_t GammaBeta = Gamma).
+	l.Gamma += float64(flat)
 	l.GradLogBeta = make([]float64, nB)
 	l.GammaBeta = make([]float64, nB)
 	l.OccamArgBeta = make([]float64, nB)

@@ -17,7 +17,9 @@ import (
 func randomCurvature(rng *rand.Rand, P int, alphaOf []int, nAlpha int, N []int) *Curvature {
 	c := &Curvature{AlphaOf: alphaOf, W: make([]int, nAlpha), N: N, Hidden: []int{3}}
 	for _, g := range alphaOf {
-		c.W[g]++
+		if g >= 0 { // -1: a flat-prior parameter, in no group
+			c.W[g]++
+		}
 	}
 	c.EW = make([]float64, nAlpha)
 	for i := range c.EW {
@@ -61,10 +63,18 @@ func logPAlong(c *Curvature, alpha, beta []float64, isAlpha bool, k int, v float
 	return -ehyp(c, a, b)
 }
 
+// The same checks with a flat-prior parameter (AlphaOf -1, an inverse
+// problem's unknown): it has no alpha, A's diagonal there is data curvature
+// alone, and it counts 1 in gamma.
 func TestEHypGradientAndOccam(t *testing.T) {
 	t.Parallel()
+	for _, alphaOf := range [][]int{{0, 0, 0, 1, 1, 2, 2, 2}, {0, 0, 0, 1, 1, 2, 2, -1}} {
+		ehypGradientAndOccam(t, alphaOf)
+	}
+}
+
+func ehypGradientAndOccam(t *testing.T, alphaOf []int) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	alphaOf := []int{0, 0, 0, 1, 1, 2, 2, 2}
 	c := randomCurvature(rng, 8, alphaOf, 3, []int{5, 4})
 	alpha, beta := []float64{0.3, 1.2, 0.05}, []float64{2, 0.7}
 	l, err := NewLaplace(c, alpha, beta)
@@ -79,6 +89,22 @@ func TestEHypGradientAndOccam(t *testing.T) {
 	want := 0.5 * ch.LogDet()
 	for i := range alpha {
 		want += alpha[i]*c.EW[i] - float64(c.W[i])/2*math.Log(alpha[i])
+	}
+	flat := 0.0
+	for k, g := range alphaOf {
+		if g < 0 {
+			flat++
+			if d := a.At(k, k); d != c.H[0][k*8+k]*beta[0]+c.H[1][k*8+k]*beta[1] {
+				t.Errorf("A[%d,%d] = %g of a flat parameter: want the data curvature alone", k, k, d)
+			}
+		}
+	}
+	if got, want := l.Gamma, floats.Sum(l.GammaAlpha)+flat; math.Abs(got-want) > 1e-12 {
+		t.Errorf("gamma = %g, want sum of the groups' %g + %g flat", got, want-flat, flat)
+	}
+	// sum_t beta_t tr(A^-1 H_t) = tr(A^-1 (A - diag alpha)) = gamma.
+	if got := floats.Sum(l.GammaBeta); math.Abs(got-l.Gamma) > 1e-9 {
+		t.Errorf("sum of gamma_beta = %.12g, gamma = %.12g", got, l.Gamma)
 	}
 	for k := range beta {
 		want += beta[k]*c.ED[k] - float64(c.N[k])/2*math.Log(beta[k])

@@ -467,7 +467,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 			f.Seconds = time.Since(start).Seconds()
 			return f, nil
 		}
-		opt.Step(net.W, grad)
+		opt.Step(m.Theta, grad)
 		if s.Resample > 0 && epoch%s.Resample == 0 && epoch < s.Epochs {
 			if err := m.redraw(uint64(epoch / s.Resample)); err != nil {
 				return nil, err
@@ -590,7 +590,7 @@ type fitState struct {
 }
 
 func (f *Fit) state() *fitState {
-	st := &fitState{w: slices.Clone(f.Model.Net.W), alpha: slices.Clone(f.Alpha), beta: slices.Clone(f.Beta),
+	st := &fitState{w: slices.Clone(f.Model.Theta), alpha: slices.Clone(f.Alpha), beta: slices.Clone(f.Beta),
 		rounds: f.Hyper.FinalRounds, move: f.Hyper.FinalMove}
 	if f.Polish != nil {
 		st.polishF, st.polishStatus = f.Polish.F, f.Polish.Status
@@ -600,7 +600,7 @@ func (f *Fit) state() *fitState {
 
 // restore goes back to st; the polish's iteration counts stay the work done.
 func (f *Fit) restore(st *fitState) {
-	copy(f.Model.Net.W, st.w)
+	copy(f.Model.Theta, st.w)
 	copy(f.Alpha, st.alpha)
 	copy(f.Beta, st.beta)
 	f.Hyper.FinalRounds, f.Hyper.FinalMove = st.rounds, st.move
@@ -617,7 +617,7 @@ func (f *Fit) polish() {
 	if f.Settings.PolishMethod == PolishGaussNewton {
 		ps.Hessian = f.gaussNewtonMatrix()
 	}
-	r, err := nn.Polish(f.Model.Net.W, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)
+	r, err := nn.Polish(f.Model.Theta, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)
 	if f.Polish == nil {
 		f.Polish = &r
 	} else {
@@ -648,8 +648,8 @@ func (f *Fit) gaussNewtonMatrix() func(h *mat.SymDense) {
 				for t, b := range f.Beta {
 					v += b * hs[t][i*P+j]
 				}
-				if i == j {
-					v += f.Alpha[m.AlphaOf[i]]
+				if gi := m.AlphaOf[i]; i == j && gi >= 0 {
+					v += f.Alpha[gi]
 				}
 				h.SetSym(i, j, v)
 			}
@@ -706,8 +706,10 @@ func (f *Fit) lossAndGrad(grad []float64) float64 {
 	for i, a := range f.Alpha {
 		et += a * f.EW[i]
 	}
-	for k, w := range m.Net.W {
-		grad[k] += f.Alpha[m.AlphaOf[k]] * w
+	for k, w := range m.Theta {
+		if gi := m.AlphaOf[k]; gi >= 0 {
+			grad[k] += f.Alpha[gi] * w
+		}
 	}
 	return et
 }
@@ -889,9 +891,19 @@ func (f *Fit) meanJacobian(points [][]float64) (mean, J []float64) {
 	jac := ad.NewJacobian(u, ps)
 	jac.Prog.Set(x, flat)
 	ps.Bind(jac.Prog, m.Net.W)
-	J = make([]float64, n*m.NumWeights())
+	nw := m.Net.NumWeights()
+	J = make([]float64, n*nw)
 	jac.ComputeTo(J)
 	copy(mean, jac.Prog.Value(u))
+	if P := m.NumWeights(); P > nw {
+		// u does not depend on the unknowns: zero columns, so that g^T A^-1 g
+		// is the variance of u with the unknowns integrated out.
+		full := make([]float64, n*P)
+		for i := 0; i < n; i++ {
+			copy(full[i*P:i*P+nw], J[i*nw:(i+1)*nw])
+		}
+		J = full
+	}
 	return mean, J
 }
 

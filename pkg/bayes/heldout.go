@@ -34,7 +34,7 @@ func (f *Fit) ResidualCheck(fresh *pde.Problem) (train, held []float64, err erro
 // freshRMS is the rms residual of each beta group at the points of fresh.
 func (f *Fit) freshRMS(fresh *pde.Problem) ([]float64, error) {
 	m := f.Model
-	m2, err := NewModel(fresh, m.Net, f.Settings.AlphaMode, f.Settings.BetaMode)
+	m2, err := m.sibling(fresh, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err != nil {
 		return nil, fmt.Errorf("fresh points: %w", err)
 	}

@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -35,13 +36,21 @@ func ParseHessian(s string) (HessianKind, error) {
 
 // Model couples a problem and a network: E_T = sum_i alpha_i E_w^i +
 // sum_t beta_t E_D^t, with alpha groups of weight classes and beta groups of
-// loss terms. It owns compiled programs bound to Net.W, so it is not safe for
-// concurrent use: build one Model per goroutine.
+// loss terms. The parameters are the network's weights followed by the
+// problem's unknown coefficients (Problem.Unknowns, on their inferred scale:
+// ln of the value for a Positive one), all in Theta; a Gaussian unknown is
+// one more alpha group "alpha_<name>", a flat one is in no alpha group
+// (AlphaOf -1: no prior term, docs/inverse.md). It owns compiled programs
+// bound to Theta, so it is not safe for concurrent use: build one Model per
+// goroutine.
 type Model struct {
-	Problem   *pde.Problem
-	Net       *nn.MLP
+	Problem *pde.Problem
+	Net     *nn.MLP
+	// Theta is the parameter vector: Net.W (which shares its first
+	// Net.NumWeights() values) then one value per unknown.
+	Theta     []float64
 	Alphas    []nn.Group // alpha groups (W_i = Alphas[i].Len())
-	AlphaOf   []int      // weight -> alpha group
+	AlphaOf   []int      // parameter -> alpha group; -1 for a flat-prior unknown
 	BetaNames []string   // beta groups
 	TermGroup []int      // term -> beta group
 	N         []int      // N_t: residuals per beta group
@@ -85,10 +94,9 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 	g := ad.NewGraph()
 	m.g = g
 	m.ps = net.Params(g)
+	netPs := m.ps
+	unknowns := m.addUnknowns(g)
 	m.ed = make([]*ad.Node, len(names))
-	if len(p.Unknowns) > 0 {
-		return nil, fmt.Errorf("problem %q: unknown coefficients (%s, ...) cannot be inferred by this version", p.Name, p.Unknowns[0].Name)
-	}
 	for i, t := range p.Terms {
 		n := len(t.Points)
 		x := g.Input("x_"+t.Name, n, p.Dim())
@@ -100,7 +108,7 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 		for name := range t.Fields {
 			fields[name] = g.Input("field_"+t.Name+"_"+name, n, 1)
 		}
-		r, err := p.BuildResidual(i, pde.ResidualInputs{U: net.Apply(m.ps, x), X: x, Target: target, Fields: fields})
+		r, err := p.BuildResidual(i, pde.ResidualInputs{U: net.Apply(netPs, x), X: x, Target: target, Fields: fields, Unknowns: unknowns})
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +146,73 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 	return m, nil
 }
 
-// feed sets the terms' points and targets and binds the weights.
+// addUnknowns appends the problem's unknowns to the parameters: Theta grows
+// by one value per unknown (Init, or ln Init for a Positive one), Net.W
+// becomes Theta's head, a 1 x 1 Param per unknown joins ps, and a Gaussian
+// unknown gets its own alpha group. It returns the Params by name.
+func (m *Model) addUnknowns(g *ad.Graph) map[string]*ad.Node {
+	us := m.Problem.Unknowns
+	m.Theta = m.Net.W
+	if len(us) == 0 {
+		return nil
+	}
+	nw := m.Net.NumWeights()
+	m.Theta = make([]float64, nw+len(us))
+	copy(m.Theta, m.Net.W)
+	m.Net.W = m.Theta[:nw:nw]
+	byName := make(map[string]*ad.Node, len(us))
+	for k, u := range us {
+		m.Theta[nw+k] = UnknownScale(u, u.Init)
+		node := g.Param("unknown_"+u.Name, 1, 1)
+		byName[u.Name] = node
+		m.ps = append(m.ps, node)
+		gi := -1
+		if u.Prior == pde.PriorGaussian {
+			gi = len(m.Alphas)
+			m.Alphas = append(m.Alphas, nn.Group{Name: "alpha_" + u.Name, Classes: []nn.Class{{Name: u.Name, Offset: nw + k, Len: 1}}})
+		}
+		m.AlphaOf = append(m.AlphaOf, gi)
+	}
+	return byName
+}
+
+// sibling builds a model of q (the same problem drawn anew, or a copy of
+// it) on a copy of m's parameters, weights and unknowns: NewModel on m.Net
+// itself would move Net.W away from m.Theta.
+func (m *Model) sibling(q *pde.Problem, alphaMode, betaMode string) (*Model, error) {
+	m2, err := NewModel(q, m.Net.Clone(), alphaMode, betaMode)
+	if err != nil {
+		return nil, err
+	}
+	if len(m2.Theta) != len(m.Theta) {
+		return nil, fmt.Errorf("problem %q: %d parameters, the model has %d", q.Name, len(m2.Theta), len(m.Theta))
+	}
+	copy(m2.Theta, m.Theta)
+	return m2, nil
+}
+
+// UnknownScale maps an unknown's natural value to the scale it is inferred
+// on: ln v for a Positive unknown, v otherwise.
+func UnknownScale(u pde.Unknown, v float64) float64 {
+	if u.Positive {
+		return math.Log(v)
+	}
+	return v
+}
+
+// UnknownNatural is the inverse of UnknownScale.
+func UnknownNatural(u pde.Unknown, theta float64) float64 {
+	if u.Positive {
+		return math.Exp(theta)
+	}
+	return theta
+}
+
+// UnknownValues returns the unknowns on their inferred scale (a view into
+// Theta: writing it moves them).
+func (m *Model) UnknownValues() []float64 { return m.Theta[m.Net.NumWeights():] }
+
+// feed sets the terms' points and targets and binds the parameters.
 func (m *Model) feed(prog *ad.Program) {
 	for i, t := range m.Problem.Terms {
 		if prog.Uses(m.x[i]) {
@@ -157,11 +231,12 @@ func (m *Model) feed(prog *ad.Program) {
 			}
 		}
 	}
-	m.ps.Bind(prog, m.Net.W)
+	m.ps.Bind(prog, m.Theta)
 }
 
-// NumWeights is P.
-func (m *Model) NumWeights() int { return m.Net.NumWeights() }
+// NumWeights is P, the number of parameters: the network's weights and the
+// unknowns.
+func (m *Model) NumWeights() int { return len(m.Theta) }
 
 // W returns the number of weights in each alpha group.
 func (m *Model) W() []int {
@@ -183,13 +258,16 @@ func (m *Model) DataLoss(beta, ed, grad []float64) {
 	m.ps.Gather(m.train, m.grads, grad)
 }
 
-// WeightLoss returns E_w^i = 1/2 sum of squares per alpha group.
+// WeightLoss returns E_w^i = 1/2 sum of squares per alpha group (a
+// flat-prior unknown is in none).
 func (m *Model) WeightLoss(ew []float64) {
 	for i := range ew {
 		ew[i] = 0
 	}
-	for k, w := range m.Net.W {
-		ew[m.AlphaOf[k]] += 0.5 * w * w
+	for k, w := range m.Theta {
+		if gi := m.AlphaOf[k]; gi >= 0 {
+			ew[gi] += 0.5 * w * w
+		}
 	}
 }
 

@@ -82,7 +82,12 @@ func maxAbsDiff(a, b []float64) (diff, scale float64) {
 // the wrong group, missing a term or a target, or off by a factor fails.
 func TestModelExactHessianFD(t *testing.T) {
 	t.Parallel()
-	m := waveSplitModel(t)
+	for _, m := range []*Model{waveSplitModel(t), inverseModel(t)} {
+		exactHessianFD(t, m)
+	}
+}
+
+func exactHessianFD(t *testing.T, m *Model) {
 	P, G := m.NumWeights(), len(m.BetaNames)
 	hs := groupHessians(m, Exact)
 	ed, grad := make([]float64, G), make([]float64, P)
@@ -90,12 +95,12 @@ func TestModelExactHessianFD(t *testing.T) {
 		beta := make([]float64, G)
 		beta[k] = 1
 		// Row i, column j: d grad_i / d w_j, i.e. the Hessian, row-major.
-		fd := fdJacobian(m.Net.W, fixedStep(1e-5), func() []float64 {
+		fd := fdJacobian(m.Theta, fixedStep(1e-5), func() []float64 {
 			m.DataLoss(beta, ed, grad)
 			return grad
 		})
 		if d, s := maxAbsDiff(hs[k], fd); !(d <= 1e-6*s) {
-			t.Errorf("%s: exact H differs from finite differences of the gradient by %.3g (scale %.3g)", m.BetaNames[k], d, s)
+			t.Errorf("%s %s: exact H differs from finite differences of the gradient by %.3g (scale %.3g)", m.Problem.Name, m.BetaNames[k], d, s)
 		}
 	}
 }
@@ -106,11 +111,16 @@ func TestModelExactHessianFD(t *testing.T) {
 // against J, not against differences of the gradient.
 func TestModelGaussNewtonHessianFD(t *testing.T) {
 	t.Parallel()
-	m := waveSplitModel(t)
+	for _, m := range []*Model{waveSplitModel(t), inverseModel(t)} {
+		gaussNewtonHessianFD(t, m)
+	}
+}
+
+func gaussNewtonHessianFD(t *testing.T, m *Model) {
 	P, G := m.NumWeights(), len(m.BetaNames)
 	hs := groupHessians(m, GaussNewton)
 	// Row i: d r_i / d w over every term's residuals, in term order.
-	J := fdJacobian(m.Net.W, fixedStep(1e-6), func() []float64 {
+	J := fdJacobian(m.Theta, fixedStep(1e-6), func() []float64 {
 		var r []float64
 		for _, rt := range m.Residuals() {
 			r = append(r, rt...)
@@ -135,7 +145,7 @@ func TestModelGaussNewtonHessianFD(t *testing.T) {
 	}
 	for k := range hs {
 		if d, s := maxAbsDiff(hs[k], want[k]); !(d <= 1e-6*s) {
-			t.Errorf("%s: Gauss-Newton H differs from J^T J of finite differences by %.3g (scale %.3g)", m.BetaNames[k], d, s)
+			t.Errorf("%s %s: Gauss-Newton H differs from J^T J of finite differences by %.3g (scale %.3g)", m.Problem.Name, m.BetaNames[k], d, s)
 		}
 	}
 }

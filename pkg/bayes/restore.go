@@ -53,6 +53,9 @@ func Restore(p *pde.Problem, r *Result) (*Fit, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
+	if err := setUnknowns(m, r.Unknowns); err != nil {
+		return fail("%v", err)
+	}
 	f := &Fit{Model: m, Settings: s, Status: r.Status, Reason: r.Reason, Epochs: r.Epochs, Hyper: r.Hyper, Seconds: r.Seconds}
 	f.known = s.knownBetas(m.BetaNames) // HeldOut keeps a known beta
 	alphaNames := make([]string, len(m.Alphas))

@@ -245,6 +245,10 @@ type Result struct {
 	GammaAlpha     map[string]*float64 `json:"gamma_alpha"`
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
+	// Unknowns are the inferred coefficients of an inverse problem by name
+	// (absent for a forward problem).
+	Unknowns map[string]UnknownJSON `json:"unknowns,omitempty"`
+
 	Errors *GridErrors `json:"errors"` // null when the problem has no exact solution
 	// ResidualRMS per beta group, at the training points and at fresh ones
 	// (Fit.ResidualCheck); null when the problem has no Fresh.
@@ -355,6 +359,7 @@ func NewResult(f *Fit, gridN int) Result {
 			r.LogEvidence = Num(l.LogEvidence)
 		}
 	}
+	r.Unknowns = unknownsJSON(f.Unknowns())
 	if f.Polish != nil {
 		r.Polish = &PolishJSON{F0: Num(f.Polish.F0), F: Num(f.Polish.F), Iterations: f.Polish.Iterations,
 			Evals: f.Polish.Evals, Status: f.Polish.Status}

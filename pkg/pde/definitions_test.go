@@ -338,6 +338,12 @@ func TestPaperDefaults(t *testing.T) {
 		"wave":       {Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
 		"wave-full":  {Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "classes", BetaMode: "split"},
 		"burgers":    {Hidden: []int{8, 8}, Epochs: 20000, HyperStart: 10000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
+		// The inverse problems (issue 20): their forward problem's schedule,
+		// betas split since measurements and equation differ in noise.
+		"heat-inverse":          {Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
+		"heat-reaction-inverse": {Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
+		"wave-inverse":          {Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
+		"burgers-inverse":       {Hidden: []int{8, 8}, Epochs: 20000, HyperStart: 10000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

@@ -31,6 +31,9 @@ type Options struct {
 	// Sampling is how the training points are drawn: Uniform ("" means
 	// Uniform) or LatinHypercube.
 	Sampling string
+	// Reaction is the reaction rate r of the data of the heat inverse
+	// problems (u_t = kappa u_xx - r u); 0 means none (docs/inverse.md).
+	Reaction float64
 }
 
 // Sampling schemes of the training points. Both give every point a uniform
@@ -67,7 +70,10 @@ func (o Options) sampler() (sampler, error) {
 }
 
 // Names lists the problems that New knows, with the CLI's spelling.
-func Names() []string { return []string{"regression", "heat", "wave", "wave-full", "burgers"} }
+func Names() []string {
+	return []string{"regression", "heat", "wave", "wave-full", "burgers",
+		"heat-inverse", "heat-reaction-inverse", "burgers-inverse", "wave-inverse"}
+}
 
 // FreshSeedOffset is added to the data seed for the held-out points of
 // Problem.Fresh.
@@ -96,6 +102,14 @@ func New(name string, o Options) (*Problem, error) {
 		return waveFull(o), nil
 	case "burgers":
 		return Burgers(o), nil
+	case "heat-inverse":
+		return HeatInverse(o), nil
+	case "heat-reaction-inverse":
+		return HeatReactionInverse(o), nil
+	case "burgers-inverse":
+		return BurgersInverse(o), nil
+	case "wave-inverse":
+		return WaveInverse(o), nil
 	}
 	names := Names()
 	sort.Strings(names)

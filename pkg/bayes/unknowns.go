@@ -1,0 +1,125 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// z95 is the standard normal's 97.5 % quantile: theta +- z95 sd is the 95 %
+// interval of a Gaussian marginal.
+const z95 = 1.959963984540054
+
+// Unknown is the Laplace marginal of one unknown coefficient: on the scale
+// it was inferred on (ln of the value for a Positive unknown) the posterior
+// is Gaussian with mean Theta and standard deviation SD = sqrt((A^-1)_kk),
+// so the 95 % interval is Theta +- 1.96 SD there, mapped to the natural
+// scale (exp of its ends for a Positive unknown).
+type Unknown struct {
+	Name     string
+	Positive bool
+	Theta    float64 // on the inferred scale
+	Value    float64 // natural scale
+	SD       float64 // on the inferred scale; NaN without a Laplace approximation
+	Lo95     float64 // natural scale; NaN without SD
+	Hi95     float64
+	Truth    *float64 // where the problem knows it
+}
+
+// RelErr is |Value - Truth| / |Truth|, NaN without a truth.
+func (u Unknown) RelErr() float64 {
+	if u.Truth == nil {
+		return math.NaN()
+	}
+	return math.Abs(u.Value-*u.Truth) / math.Abs(*u.Truth)
+}
+
+// Covers reports whether the 95 % interval holds the truth.
+func (u Unknown) Covers() bool {
+	return u.Truth != nil && u.Lo95 <= *u.Truth && *u.Truth <= u.Hi95
+}
+
+// Unknowns returns the fit's unknown coefficients with their Laplace
+// marginals (SD and interval NaN without a Laplace approximation), in the
+// problem's order; nil for a forward problem.
+func (f *Fit) Unknowns() []Unknown {
+	m := f.Model
+	us := m.Problem.Unknowns
+	if len(us) == 0 {
+		return nil
+	}
+	nw := m.Net.NumWeights()
+	out := make([]Unknown, len(us))
+	for k, u := range us {
+		th := m.Theta[nw+k]
+		e := Unknown{Name: u.Name, Positive: u.Positive, Theta: th, Value: UnknownNatural(u, th),
+			SD: math.NaN(), Lo95: math.NaN(), Hi95: math.NaN(), Truth: u.Truth}
+		if f.Laplace != nil {
+			e.SD = math.Sqrt(f.Laplace.AInv.At(nw+k, nw+k))
+			e.Lo95, e.Hi95 = UnknownNatural(u, th-z95*e.SD), UnknownNatural(u, th+z95*e.SD)
+		}
+		out[k] = e
+	}
+	return out
+}
+
+// String is "kappa = 0.1003 (sd 0.0091 on ln, 95 % [0.0839, 0.1199], truth 0.1)".
+func (u Unknown) String() string {
+	scale := ""
+	if u.Positive {
+		scale = " on ln"
+	}
+	s := fmt.Sprintf("%s = %.5g (sd %.3g%s, 95%% [%.5g, %.5g]", u.Name, u.Value, u.SD, scale, u.Lo95, u.Hi95)
+	if u.Truth != nil {
+		s += fmt.Sprintf(", truth %.5g, rel. error %.2g", *u.Truth, u.RelErr())
+	}
+	return s + ")"
+}
+
+// UnknownJSON is one unknown of a Result (docs/results-schema.md).
+type UnknownJSON struct {
+	Value    *float64 `json:"value"`    // natural scale
+	Inferred *float64 `json:"inferred"` // the value on the inferred scale (ln for a positive unknown), as trained
+	Scale    string   `json:"scale"`    // "log" or "linear": the scale of inferred and sd
+	SD       *float64 `json:"sd"`       // on the inferred scale; null without a Laplace approximation
+	Lo95     *float64 `json:"lo95"`     // natural scale
+	Hi95     *float64 `json:"hi95"`
+	Truth    *float64 `json:"truth,omitempty"`
+}
+
+func unknownsJSON(us []Unknown) map[string]UnknownJSON {
+	if len(us) == 0 {
+		return nil
+	}
+	out := make(map[string]UnknownJSON, len(us))
+	for _, u := range us {
+		scale := "linear"
+		if u.Positive {
+			scale = "log"
+		}
+		out[u.Name] = UnknownJSON{Value: Num(u.Value), Inferred: Num(u.Theta), Scale: scale, SD: Num(u.SD),
+			Lo95: Num(u.Lo95), Hi95: Num(u.Hi95), Truth: u.Truth}
+	}
+	return out
+}
+
+// setUnknowns puts a record's unknowns (on their inferred scale) into m.
+func setUnknowns(m *Model, rec map[string]UnknownJSON) error {
+	vals := m.UnknownValues()
+	names := make([]string, 0, len(rec))
+	for n := range rec {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for k, u := range m.Problem.Unknowns {
+		r, ok := rec[u.Name]
+		if !ok || r.Inferred == nil {
+			return fmt.Errorf("unknown %s is missing or not finite in the record (it has %v)", u.Name, names)
+		}
+		vals[k] = *r.Inferred
+	}
+	if len(rec) != len(vals) {
+		return fmt.Errorf("unknowns %v in the record, the problem has %d", names, len(vals))
+	}
+	return nil
+}
