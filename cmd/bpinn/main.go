@@ -77,6 +77,7 @@ func commands() map[string]command {
 		"merge":    {cmdMerge, "merge ensemble JSONL shards into one ranked summary"},
 		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
 		"version":  {cmdVersion, "print the module and Go versions"},
+		"coverage": {cmdCoverage, "fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals"},
 		"hmc":      {cmdHMC, "compare the Laplace band with Hamiltonian Monte Carlo (regression)"}, // cmd/bpinn/hmc.go
 
 		"reproduce": {cmdReproduce, "run every study of the paper and write report.html"}, // cmd/bpinn/reproduce.go

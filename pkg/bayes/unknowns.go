@@ -123,3 +123,53 @@ func setUnknowns(m *Model, rec map[string]UnknownJSON) error {
 	}
 	return nil
 }
+
+// UnknownSummary is one unknown over repeated fits, each on its own draw of
+// the data (the frequentist check of the Laplace interval): a calibrated
+// 95 % interval holds the truth in about 95 of 100 draws.
+type UnknownSummary struct {
+	Name       string
+	Fits       int     // fits with an interval
+	Mean       float64 // mean estimate (natural scale)
+	SDOfMean   float64 // the estimates' standard deviation (natural scale)
+	MeanSD     float64 // mean Laplace sd (inferred scale)
+	MeanRelErr float64 // mean |estimate - truth| / |truth|
+	MaxRelErr  float64
+	Covered    int     // intervals holding the truth
+	Coverage   float64 // Covered / Fits
+	CoverageSE float64 // binomial standard error sqrt(c (1 - c) / Fits)
+}
+
+// SummarizeUnknowns summarizes each unknown over fits (one []Unknown per
+// fit, in the problem's order); fits without an interval are skipped.
+func SummarizeUnknowns(fits [][]Unknown) []UnknownSummary {
+	var out []UnknownSummary
+	for k := 0; len(fits) > 0 && k < len(fits[0]); k++ {
+		s := UnknownSummary{Name: fits[0][k].Name}
+		var sum, sum2 float64
+		for _, us := range fits {
+			u := us[k]
+			if math.IsNaN(u.SD) {
+				continue
+			}
+			s.Fits++
+			sum += u.Value
+			sum2 += u.Value * u.Value
+			s.MeanSD += u.SD
+			e := u.RelErr()
+			s.MeanRelErr += e
+			s.MaxRelErr = math.Max(s.MaxRelErr, e)
+			if u.Covers() {
+				s.Covered++
+			}
+		}
+		if n := float64(s.Fits); n > 0 {
+			s.Mean, s.MeanSD, s.MeanRelErr = sum/n, s.MeanSD/n, s.MeanRelErr/n
+			s.SDOfMean = math.Sqrt(math.Max(0, sum2/n-s.Mean*s.Mean))
+			s.Coverage = float64(s.Covered) / n
+			s.CoverageSE = math.Sqrt(s.Coverage * (1 - s.Coverage) / n)
+		}
+		out = append(out, s)
+	}
+	return out
+}
