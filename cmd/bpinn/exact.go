@@ -52,7 +52,7 @@ func exactOrders() string {
 		for i, in := range p.Inputs {
 			dom = append(dom, fmt.Sprintf("%s in [%g, %g]", in, p.Lo[i], p.Hi[i]))
 		}
-		return fmt.Sprintf("  %-21s %-6s (%s)\n", n, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
+		return fmt.Sprintf("  %-15s %-6s (%s)\n", n, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
 	})
 }
 

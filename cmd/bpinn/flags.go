@@ -257,7 +257,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.alpha0, "alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)")
 	fs.Var(&ff.beta0, "beta0", "initial `beta` (default 1)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (the heat problems only; default 0.1; of the inverse ones, the truth that makes the data)")
-	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat-inverse and heat-reaction-inverse: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")
+	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat2-inverse and heat2-reaction: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
 	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
@@ -268,8 +268,8 @@ func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
 	if !strings.HasPrefix(name, "heat") && ff.kappa.set {
 		return nil, usagef("--kappa applies to the heat problems only, not %q", name)
 	}
-	if name != "heat-inverse" && name != "heat-reaction-inverse" && ff.reaction != 0 {
-		return nil, usagef("--reaction applies to heat-inverse and heat-reaction-inverse only, not %q", name)
+	if !strings.HasPrefix(name, "heat2-") && ff.reaction != 0 {
+		return nil, usagef("--reaction applies to heat2-inverse and heat2-reaction only, not %q", name)
 	}
 	if math.IsNaN(ff.reaction) || math.IsInf(ff.reaction, 0) {
 		return nil, usagef("--reaction %v: give a finite rate", ff.reaction)
@@ -320,7 +320,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 
 // problemDefaults describes every problem's defaults for --help.
 func problemDefaults() string {
-	const row = "  %-21s  %-6s  %-6s  %-6v  %-11v  %-11v  %-7s  %s\n"
+	const row = "  %-15s  %-6s  %-6s  %-6v  %-11v  %-11v  %-7s  %s\n"
 	head := "problems and their defaults (the paper's settings):\n" +
 		fmt.Sprintf(row, "problem", "inputs", "hidden", "epochs", "hyper-start", "hyper-every", "alphas", "betas")
 	return describeProblems(head, func(n string, p *pde.Problem) string {

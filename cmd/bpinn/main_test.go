@@ -75,7 +75,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--resample", "-100"}, "resample = -100: must be non-negative"},
 		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
 		{[]string{"fit", "wave", "--kappa", "0.2"}, "heat problems only"},
-		{[]string{"fit", "heat", "--reaction", "0.5"}, "--reaction applies to heat-inverse and heat-reaction-inverse only"},
+		{[]string{"fit", "heat", "--reaction", "0.5"}, "--reaction applies to heat2-inverse and heat2-reaction only"},
 		{[]string{"fit", "heat", "--seed", "0"}, "seeds start at 1"},
 		{[]string{"fit", "heat", "--seed", "-3"}, "not a positive integer"},
 		{[]string{"fit", "heat", "--data-seed", "x"}, "not a positive integer"},
@@ -139,10 +139,10 @@ func TestHelp(t *testing.T) {
 		cmd  string
 		want []string
 	}{
-		{"fit", []string{"usage: bpinn fit PROBLEM", "--epochs", "(default 1)", "heat", "exit status 0", "heat                   x,t     6       15000   5000", "heat-inverse           x,t     6       15000   5000         25           single   split"}},
+		{"fit", []string{"usage: bpinn fit PROBLEM", "--epochs", "(default 1)", "heat", "exit status 0", "heat             x,t     6       15000   5000", "heat-inverse     x,t     6       15000   5000         25           single   split"}},
 		{"ensemble", []string{"usage: bpinn ensemble PROBLEM", "--shard", "--resume", "(default 100)", "Spearman"}},
 		{"merge", []string{"usage: bpinn merge", "--out"}},
-		{"exact", []string{"usage: bpinn exact PROBLEM", "heat                  x t", "burgers               x t", "regression            x", "wave-inverse          x t"}},
+		{"exact", []string{"usage: bpinn exact PROBLEM", "heat            x t", "burgers         x t", "regression      x", "wave-inverse    x t"}},
 		{"version", []string{"usage: bpinn version"}},
 		{"hmc", []string{"usage: bpinn hmc"}},
 	} {

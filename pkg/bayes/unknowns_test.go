@@ -19,7 +19,7 @@ import (
 // respect to it is exercised.
 func inverseModel(t *testing.T) *Model {
 	t.Helper()
-	p, err := pde.New("heat-reaction-inverse", pde.Options{Reaction: 0.5})
+	p, err := pde.New("heat2-reaction", pde.Options{Reaction: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,5 +149,29 @@ func TestInverseFitRestore(t *testing.T) {
 	delete(r.Unknowns, "kappa")
 	if _, err := Restore(pde.HeatInverse(pde.Options{}), &r); err == nil || !strings.Contains(err.Error(), "unknown kappa is missing") {
 		t.Errorf("a record without its unknown: %v", err)
+	}
+}
+
+// HMC on the joint posterior of (w, ln kappa) of a short heat-inverse fit:
+// the sampled marginal of ln kappa lies where the Laplace one does (same
+// potential, same mode), and a forward problem has nothing to sample.
+func TestSampleUnknowns(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat-inverse", Settings{Epochs: 1000, HyperStart: 300})
+	su, res, err := f.SampleUnknowns(&HMCSettings{Chains: 2, Samples: 300, BurnIn: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(su) != 1 || res.Dim() != f.Model.NumWeights() {
+		t.Fatalf("%d sampled unknowns over %d dimensions", len(su), res.Dim())
+	}
+	s := su[0]
+	t.Log(s)
+	if l := s.Laplace; !(math.Abs(s.Mean-l.Theta) < 3*l.SD) || !(s.SD > l.SD/3 && s.SD < 3*l.SD) || !(s.Lo95 < math.Exp(s.Mean) && math.Exp(s.Mean) < s.Hi95) {
+		t.Errorf("sampled %v: want within 3 Laplace sd of the mode and a comparable width", s)
+	}
+	g := resultTestFit(t, "heat", Settings{Epochs: 200, HyperStart: 100})
+	if _, _, err := g.SampleUnknowns(nil); err == nil || !strings.Contains(err.Error(), "no unknown coefficients") {
+		t.Errorf("a forward problem: %v", err)
 	}
 }

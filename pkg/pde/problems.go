@@ -31,8 +31,9 @@ type Options struct {
 	// Sampling is how the training points are drawn: Uniform ("" means
 	// Uniform) or LatinHypercube.
 	Sampling string
-	// Reaction is the reaction rate r of the data of the heat inverse
-	// problems (u_t = kappa u_xx - r u); 0 means none (docs/inverse.md).
+	// Reaction is the reaction rate r of the data of heat2-inverse and
+	// heat2-reaction (u_t = kappa u_xx - r u); 0 means none
+	// (docs/inverse.md).
 	Reaction float64
 }
 
@@ -72,7 +73,7 @@ func (o Options) sampler() (sampler, error) {
 // Names lists the problems that New knows, with the CLI's spelling.
 func Names() []string {
 	return []string{"regression", "heat", "wave", "wave-full", "burgers",
-		"heat-inverse", "heat-reaction-inverse", "burgers-inverse", "wave-inverse"}
+		"heat-inverse", "burgers-inverse", "wave-inverse", "heat2-inverse", "heat2-reaction"}
 }
 
 // FreshSeedOffset is added to the data seed for the held-out points of
@@ -104,8 +105,10 @@ func New(name string, o Options) (*Problem, error) {
 		return Burgers(o), nil
 	case "heat-inverse":
 		return HeatInverse(o), nil
-	case "heat-reaction-inverse":
-		return HeatReactionInverse(o), nil
+	case "heat2-inverse":
+		return Heat2Inverse(o), nil
+	case "heat2-reaction":
+		return Heat2Reaction(o), nil
 	case "burgers-inverse":
 		return BurgersInverse(o), nil
 	case "wave-inverse":
