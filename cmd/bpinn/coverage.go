@@ -50,6 +50,9 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if workers < 0 {
 		return usagef("--workers %d: must be 0 (one per core) or more", workers)
 	}
+	if ff.dataFile != "" {
+		return usagef("--data: coverage draws the data anew for every fit; fit your file with bpinn fit --data")
+	}
 	p, err := ff.problem(pos[0])
 	if err != nil {
 		return err

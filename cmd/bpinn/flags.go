@@ -215,6 +215,7 @@ type fitFlags struct {
 	polish, fixed                   bool
 	kappa, lr, hyperLR              posFloat
 	reaction                        float64
+	dataFile                        string
 	alpha0, beta0                   posFloat
 	knownNoise                      noiseFlag
 	dataSeed                        seedFlag
@@ -257,6 +258,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.alpha0, "alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)")
 	fs.Var(&ff.beta0, "beta0", "initial `beta` (default 1)")
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (the heat problems only; default 0.1; of the inverse ones, the truth that makes the data)")
+	fs.StringVar(&ff.dataFile, "data", "", "your measurements, `FILE.csv`: a header with the problem's inputs, u and optionally std, then one row per point; they replace the problem's measured term or are added as a term \"data\" (docs/inverse.md)")
 	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat2-inverse and heat2-reaction: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
 	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
@@ -277,6 +279,18 @@ func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
 	p, err := pde.New(name, pde.Options{DataSeed: ff.dataSeed.v, Kappa: ff.kappa.v, Sampling: ff.sampling.v, Reaction: ff.reaction})
 	if err != nil {
 		return nil, errUsage{err.Error()}
+	}
+	if ff.dataFile != "" {
+		f, err := os.Open(ff.dataFile)
+		if err != nil {
+			return nil, usagef("--data: %v", err)
+		}
+		defer f.Close()
+		d, err := pde.ReadData(f, p)
+		if err != nil {
+			return nil, usagef("--data %s: %v", ff.dataFile, err)
+		}
+		p = p.WithData(d)
 	}
 	return p, nil
 }

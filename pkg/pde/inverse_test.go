@@ -51,7 +51,9 @@ func TestInverseProblemsData(t *testing.T) {
 	}
 }
 
-func dt(u func(x, t float64) float64, x, t, h float64) float64 { return (u(x, t+h) - u(x, t-h)) / (2 * h) }
+func dt(u func(x, t float64) float64, x, t, h float64) float64 {
+	return (u(x, t+h) - u(x, t-h)) / (2 * h)
+}
 
 func dxx(u func(x, t float64) float64, x, t, h float64) float64 {
 	return (u(x+h, t) - 2*u(x, t) + u(x-h, t)) / (h * h)

@@ -40,6 +40,10 @@ var wantFigures = map[string][]string{
 	"burgers":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
 	"burgers-deep": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
 	"scan":         {"evidence-vs-hidden", "evidence-vs-error"},
+	// The inverse studies (issue 20) have the forward studies' figures.
+	"heat-inverse":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"wave-inverse":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"burgers-inverse": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
 }
 
 var (
@@ -73,13 +77,13 @@ func checkPage(t *testing.T, page []byte, want map[string][]string) {
 	if len(got) != n {
 		t.Errorf("report.html has %d figures, want %d", len(got), n)
 	}
-	for _, id := range []string{"summary", "table1", "table2", "table3", "settings"} {
+	for _, id := range []string{"summary", "table1", "table2", "table3", "inverse", "settings"} {
 		if !strings.Contains(s, `<section class="table" id="`+id+`">`) {
 			t.Errorf("table %s missing", id)
 		}
 	}
-	if k := len(tableRE.FindAllString(s, -1)); k != 5 {
-		t.Errorf("%d tables, want 5", k)
+	if k := len(tableRE.FindAllString(s, -1)); k != 6 {
+		t.Errorf("%d tables, want 6", k)
 	}
 	cells := numRE.FindAllStringSubmatch(s, -1)
 	if len(cells) < 40 {
@@ -122,6 +126,18 @@ func TestRunTiny(t *testing.T) {
 	}
 	checkPage(t, page, wantFigures)
 	checkRowWidths(t, pg.Tables)
+	for _, tb := range pg.Tables {
+		if tb.ID != "inverse" {
+			continue
+		}
+		var got []string
+		for _, row := range tb.Rows {
+			got = append(got, row[0].Text+" "+row[1].Text)
+		}
+		if want := []string{"heat-inverse kappa", "wave-inverse c", "burgers-inverse nu"}; !slices.Equal(got, want) {
+			t.Errorf("inverse table rows %q, want %q", got, want)
+		}
+	}
 	if c := rep.Study("heat").Fits[0].CoverageHeldOut; math.IsNaN(c) {
 		t.Error("heat's records carry no held-out coverage")
 	}
