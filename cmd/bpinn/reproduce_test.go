@@ -61,14 +61,14 @@ func TestReproduceTiny(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
 	page := checkReport(t, dir)
-	if n := len(chartDiv.FindAll(page, -1)); n != 43 { // 37 + heat-lhs's 6
-		t.Errorf("%d charts, want 43", n)
+	if n := len(chartDiv.FindAll(page, -1)); n != 61 { // 37 + heat-lhs's 6 + the inverse studies' 3 x 6
+		t.Errorf("%d charts, want 61", n)
 	}
 	if bytes.Contains(page, []byte(`id="failures"`)) {
 		t.Error("failure section in a run without failures")
 	}
 	for _, f := range []string{"hmc.json", "hmc.jsonl", "heat.jsonl", "heat-lhs.jsonl", "wave.jsonl", "wave-full.jsonl", "burgers.jsonl", "burgers-deep.jsonl",
-		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "results.md"} {
+		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "heat-inverse.jsonl", "wave-inverse.jsonl", "burgers-inverse.jsonl", "results.md"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty (%v)", f, err)
 		}

@@ -110,7 +110,7 @@ func TestUnknownBadInput(t *testing.T) {
 func TestInverseFitRestore(t *testing.T) {
 	t.Parallel()
 	p := pde.HeatInverse(pde.Options{})
-	f, err := Train(context.Background(), p, Settings{Epochs: 1500, HyperStart: 500})
+	f, err := Train(context.Background(), p, Settings{Epochs: 1500, HyperStart: 500, Hidden: []int{6}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestInverseFitRestore(t *testing.T) {
 // potential, same mode), and a forward problem has nothing to sample.
 func TestSampleUnknowns(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat-inverse", Settings{Epochs: 1000, HyperStart: 300})
+	f := resultTestFit(t, "heat-inverse", Settings{Epochs: 1000, HyperStart: 300, Hidden: []int{6}})
 	su, res, err := f.SampleUnknowns(&HMCSettings{Chains: 2, Samples: 300, BurnIn: 200, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
