@@ -96,6 +96,15 @@ var expect = map[string][]check{
 		printed(`log_evidence \(2-6-6-6-1, resample\) = `+num, above(800)), // (1714.7; 2-8-8-1: 1133.7)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
+	"08-inverse.ipynb": {
+		printed(`rel_err = `+num, below(0.05)),
+		printed(`sd\(ln kappa\) = `+num, within(0.002, 0.05)),
+		printed(`mean_rel_err = `+num, below(0.05)),
+		printed(`ln Z_reaction - ln Z_plain \(r = 0.5\) = `+num, above(0)), // the evidence picks the physics that made the data
+		printed(`ln Z_reaction - ln Z_plain \(r = 0\) = `+num, below(0)),
+		printed(`beta_data = `+num, within(0.2, 5)), // per-row std: about 1 when the stated deviations are right
+		hasPNG(), hasHTML("<progress"),
+	},
 	"06-architecture-by-evidence.ipynb": {
 		printed(`best_hidden = `+num, within(4, 12)),   // (10)
 		printed(`rel_l2 = `+num, below(0.02)),          // (0.0033)

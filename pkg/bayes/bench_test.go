@@ -77,3 +77,26 @@ func BenchmarkHeldOutHeat(b *testing.B)             { benchRecord(b, "heat", "he
 func BenchmarkNewResultBurgers(b *testing.B)        { benchRecord(b, "burgers", "record") }
 func BenchmarkNewResultBurgersNoFresh(b *testing.B) { benchRecord(b, "burgers", "no-fresh") }
 func BenchmarkHeldOutBurgers(b *testing.B)          { benchRecord(b, "burgers", "held-out") }
+
+// benchInverse times whole fits (the problem's default schedule) of an
+// inverse problem and of the same problem with the coefficients known
+// (docs/benchmarks.md: the inverse fit's cost).
+func benchInverse(b *testing.B, name string, known bool) {
+	p, err := pde.New(name, pde.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if known { // the forward fit of the same problem
+		p = p.Known()
+	}
+	for b.Loop() {
+		if _, err := Train(context.Background(), p, Settings{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFitHeatInverse(b *testing.B)      { benchInverse(b, "heat-inverse", false) }
+func BenchmarkFitHeatInverseKnown(b *testing.B) { benchInverse(b, "heat-inverse", true) }
+func BenchmarkFitWaveInverse(b *testing.B)      { benchInverse(b, "wave-inverse", false) }
+func BenchmarkFitWaveInverseKnown(b *testing.B) { benchInverse(b, "wave-inverse", true) }

@@ -1,8 +1,10 @@
 package pde
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 )
@@ -132,4 +134,37 @@ func WaveInverse(o Options) *Problem {
 	p.Terms = append(p.Terms, Term{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual, Measured: true})
 	p.Defaults.BetaMode = "split"
 	return withDraws(p, o, WaveInverse)
+}
+
+// Known returns p with every unknown held at its Truth: the forward problem
+// with the same terms, points and data, e.g. to time an inverse fit against
+// the forward fit of the same problem. It panics if an unknown has no Truth.
+func (p *Problem) Known() *Problem {
+	q := *p
+	q.Unknowns = nil
+	q.Terms = slices.Clone(p.Terms)
+	for _, u := range p.Unknowns {
+		if u.Truth == nil {
+			panic(fmt.Sprintf("pde: Known: unknown %q of problem %q has no Truth", u.Name, p.Name))
+		}
+	}
+	for i, t := range p.Terms {
+		res := t.Residual
+		q.Terms[i].Residual = func(v *Vars) *ad.Node {
+			w := *v
+			w.p = p // Vars.Unknown looks the names up in p
+			w.unknowns = map[string]*ad.Node{}
+			for _, u := range p.Unknowns {
+				th := *u.Truth
+				if u.Positive {
+					th = math.Log(th)
+				}
+				w.unknowns[u.Name] = v.U.Graph().Fill(1, 1, th)
+			}
+			r := res(&w)
+			v.err = w.err
+			return r
+		}
+	}
+	return &q
 }

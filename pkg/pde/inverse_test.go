@@ -3,6 +3,8 @@ package pde
 import (
 	"math"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
 )
 
 // The inverse problems' data: the exact solutions satisfy their equations
@@ -57,4 +59,39 @@ func dt(u func(x, t float64) float64, x, t, h float64) float64 {
 
 func dxx(u func(x, t float64) float64, x, t, h float64) float64 {
 	return (u(x+h, t) - 2*u(x, t) + u(x-h, t)) / (h * h)
+}
+
+// Known holds the unknowns at their truths: heat-inverse's equation
+// residual is then heat's, value for value, and it has no unknowns left.
+func TestKnown(t *testing.T) {
+	t.Parallel()
+	q := HeatInverse(Options{}).Known()
+	if err := q.Validate(); err != nil || len(q.Unknowns) != 0 {
+		t.Fatalf("Known: %v, unknowns %v", err, q.Unknowns)
+	}
+	h := Heat(Options{})
+	g := ad.NewGraph()
+	pts := h.Terms[0].Points
+	x := g.Input("x", len(pts), 2)
+	w := g.Param("w", 2, 1)
+	u := ad.Tanh(ad.MatMul(x, w))
+	r1, err1 := q.BuildResidual(0, ResidualInputs{U: u, X: x})
+	r2, err2 := h.BuildResidual(0, ResidualInputs{U: u, X: x})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	prog := g.Compile(r1, r2)
+	var flat []float64
+	for _, p := range pts {
+		flat = append(flat, p...)
+	}
+	prog.Set(x, flat)
+	prog.Bind(w, []float64{0.7, -1.3})
+	prog.Run()
+	a, b := prog.Value(r1), prog.Value(r2)
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-15*(1+math.Abs(b[i])) || a[i] == 0 {
+			t.Fatalf("point %d: residual %g, heat's %g", i, a[i], b[i])
+		}
+	}
 }
