@@ -205,6 +205,9 @@ func TestSample(t *testing.T) {
 				t.Errorf("%s term %s: %d points, want %d", s, ta.Name, len(ta.Points), ta.Draw.N)
 			}
 		}
+		if again, err := a.Sample(11); err != nil || !samePoints(again.Terms, a.Terms) {
+			t.Errorf("%s: sampling the sampled problem with its seed gives other points (%v)", s, err)
+		}
 		if !samePoints(a.Terms[4:], p.Terms[4:]) {
 			t.Errorf("%s: the term without a Draw changed", s)
 		}
