@@ -27,6 +27,9 @@ type Term struct {
 	// noise), not a condition that holds wherever one looks. Training that
 	// redraws the points of the other terms (Problem.Redraw) keeps these.
 	Measured bool
+	// Draw, if not nil, says how Problem.Sample draws the term's Points
+	// and Target: a region of the domain, a count and a sampler.
+	Draw *Draw
 }
 
 // Defaults are the paper's settings for a problem.
@@ -322,30 +325,27 @@ func (p *Problem) NumPoints() int {
 
 // Grid returns a grid over the domain with the exact solution at each point
 // (nil if the problem has none): n points in 1-D, n x n in 2-D, and in 3-D
-// m x m x m with m = round(n^(2/3)), about as many points as in 2-D.
+// and 4-D m^d points with m = max(2, round(n^(2/d))), about as many points as
+// in 2-D. The first input varies fastest.
 func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
-	switch p.Dim() {
-	case 1:
-		for i := 0; i < n; i++ {
-			pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], i, n)})
+	d := p.Dim()
+	if d < 1 || d > 4 {
+		panic(fmt.Sprintf("pde: Grid: %d inputs; a problem has 1 to 4 inputs", d))
+	}
+	m := max(n, 0)
+	if d > 2 {
+		m = max(2, int(math.Round(math.Pow(float64(n), 2/float64(d)))))
+	}
+	total := 1
+	for range d {
+		total *= m
+	}
+	for i := 0; i < total; i++ {
+		x := make([]float64, d)
+		for k, r := 0, i; k < d; k, r = k+1, r/m {
+			x[k] = lerp(p.Lo[k], p.Hi[k], r%m, m)
 		}
-	case 2:
-		for i := 0; i < n; i++ {
-			for k := 0; k < n; k++ {
-				pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], k, n), lerp(p.Lo[1], p.Hi[1], i, n)})
-			}
-		}
-	case 3:
-		m := max(2, int(math.Round(math.Pow(float64(n), 2.0/3))))
-		for i := 0; i < m; i++ {
-			for j := 0; j < m; j++ {
-				for k := 0; k < m; k++ {
-					pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], k, m), lerp(p.Lo[1], p.Hi[1], j, m), lerp(p.Lo[2], p.Hi[2], i, m)})
-				}
-			}
-		}
-	default:
-		panic(fmt.Sprintf("pde: Grid: %d inputs; a problem has 1 to 3 inputs", p.Dim()))
+		pts = append(pts, x)
 	}
 	if p.Exact != nil {
 		exact = make([]float64, len(pts))
