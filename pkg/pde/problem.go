@@ -210,8 +210,11 @@ func (p *Problem) validateDomain() error {
 }
 
 func (p *Problem) validateTerm(t Term) error {
+	if len(t.Points) == 0 && t.Draw != nil {
+		return fmt.Errorf("problem %q term %q: a Draw but no points yet; draw them with p.Sample(seed) and use the problem it returns", p.Name, t.Name)
+	}
 	if len(t.Points) == 0 {
-		return fmt.Errorf("problem %q term %q: no points; give it at least one point", p.Name, t.Name)
+		return fmt.Errorf("problem %q term %q: no points; give it Points or a Draw", p.Name, t.Name)
 	}
 	if t.Residual == nil {
 		return fmt.Errorf("problem %q term %q: no Residual function", p.Name, t.Name)
