@@ -58,8 +58,10 @@ type Problem struct {
 	// Unknowns are coefficients inferred with the weights (inverse
 	// problems); residuals read them with Vars.Unknown.
 	Unknowns []Unknown
-	// Sampling is how the paper's problems drew their points (Uniform or
-	// LatinHypercube); "" for points given otherwise.
+	// Sampling is how the points were drawn (a Sampler's name: Uniform,
+	// LatinHypercube, Halton; "+"-joined when terms differ), "" for points
+	// given otherwise. Before Sample it is the sampler of the Draw terms
+	// that name none ("" there means Uniform).
 	Sampling string
 	Terms    []Term
 	// Exact returns the exact or reference solution at a point (nil if none).
