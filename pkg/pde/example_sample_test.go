@@ -10,8 +10,9 @@ import (
 
 // A 2-D Poisson problem -(u_xx + u_yy) = f on the unit square with u = 0 on
 // its boundary, exact solution u = sin(pi x) sin(pi y): 100 equation points
-// by Latin hypercube, 40 boundary points by a Halton sequence, spread over
-// the four edges by length. Sample draws them; Fresh and Redraw come with it.
+// by Latin hypercube with the source f drawn at them, 40 boundary points by
+// a Halton sequence, spread over the four edges by length. Sample draws
+// them; Fresh and Redraw come with it.
 func ExampleProblem_Sample() {
 	exact := func(x []float64) float64 { return math.Sin(math.Pi*x[0]) * math.Sin(math.Pi*x[1]) }
 	source := func(x []float64) float64 { return 2 * math.Pi * math.Pi * exact(x) }
@@ -19,9 +20,9 @@ func ExampleProblem_Sample() {
 		Name: "poisson-2d", Inputs: []string{"x", "y"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
 		Sampling: pde.LatinHypercube, // the default of every Draw below
 		Terms: []pde.Term{
-			{Name: "pde", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 100, Value: source},
-				// the target is f at the point: u_xx + u_yy + f = 0
-				Residual: func(v *pde.Vars) *ad.Node { return ad.Add(ad.Add(v.D2("x", "x"), v.D2("y", "y")), v.Target) }},
+			{Name: "pde", Group: "pde", Residual: func(v *pde.Vars) *ad.Node { // u_xx + u_yy + f
+				return ad.Add(ad.Add(v.D2("x", "x"), v.D2("y", "y")), v.Field("f"))
+			}, Draw: &pde.Draw{Region: pde.Interior(), N: 100, Fields: map[string]func([]float64) float64{"f": source}}},
 			{Name: "boundary", Group: "boundary", Draw: &pde.Draw{Region: pde.Boundary(), N: 40, Sampler: pde.Halton,
 				Value: func([]float64) float64 { return 0 }}, Residual: pde.DataResidual},
 		},

@@ -221,20 +221,3 @@ func share(n int, w []float64) []int {
 	}
 	return counts
 }
-
-// checkDomain checks what sampling needs of the box: 1 to 4 named inputs
-// with finite bounds Lo < Hi.
-func (p *Problem) checkDomain() error {
-	if p.Dim() < 1 || p.Dim() > 4 {
-		return fmt.Errorf("problem %q: %d inputs; a problem has 1 to 4 inputs", p.Name, p.Dim())
-	}
-	if len(p.Lo) != p.Dim() || len(p.Hi) != p.Dim() {
-		return fmt.Errorf("problem %q: domain Lo/Hi need %d values each", p.Name, p.Dim())
-	}
-	for i := range p.Lo {
-		if math.IsInf(p.Lo[i], 0) || math.IsInf(p.Hi[i], 0) || !(p.Lo[i] < p.Hi[i]) {
-			return fmt.Errorf("problem %q: domain of %s is [%g, %g]; need finite Lo < Hi", p.Name, p.Inputs[i], p.Lo[i], p.Hi[i])
-		}
-	}
-	return nil
-}

@@ -58,8 +58,10 @@ type Problem struct {
 	// Unknowns are coefficients inferred with the weights (inverse
 	// problems); residuals read them with Vars.Unknown.
 	Unknowns []Unknown
-	// Sampling is how the paper's problems drew their points (Uniform or
-	// LatinHypercube); "" for points given otherwise.
+	// Sampling is how the points were drawn (a Sampler's name: Uniform,
+	// LatinHypercube, Halton; "+"-joined when terms differ), "" for points
+	// given otherwise. Before Sample it is the sampler of the Draw terms
+	// that name none ("" there means Uniform).
 	Sampling string
 	Terms    []Term
 	// Exact returns the exact or reference solution at a point (nil if none).
@@ -332,8 +334,8 @@ func (p *Problem) NumPoints() int {
 // in 2-D. The first input varies fastest.
 func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 	d := p.Dim()
-	if d < 1 || d > 4 {
-		panic(fmt.Sprintf("pde: Grid: %d inputs; a problem has 1 to 4 inputs", d))
+	if d < 1 || d > MaxInputs {
+		panic(fmt.Sprintf("pde: Grid: %d inputs; a problem has 1 to %d inputs", d, MaxInputs))
 	}
 	m := max(n, 0)
 	if d > 2 {

@@ -163,11 +163,13 @@ func heatDrawn(s Sampler) *Problem {
 		Name: "heat-drawn", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1}, Sampling: string(s),
 		Terms: []Term{
 			{Name: "pde", Group: "pde", Residual: func(v *Vars) *ad.Node {
-				return ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), 0.1))
-			}, Draw: &Draw{Region: Interior(), N: 30}},
+				return ad.Sub(ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), 0.1)), v.Field("zero"))
+			}, Draw: &Draw{Region: Interior(), N: 30, Fields: map[string]func([]float64) float64{
+				"zero": func(x []float64) float64 { return 0 * x[0] }}}},
 			{Name: "walls", Group: "boundary", Residual: DataResidual, Draw: &Draw{Region: Boundary("t"), N: 10, Value: exact}},
 			{Name: "initial", Group: "boundary", Residual: DataResidual, Draw: &Draw{Region: Initial("t"), N: 10, Value: exact, Sampler: Halton}},
-			{Name: "data", Group: "data", Residual: DataResidual, Draw: &Draw{Region: Interior(), N: 20, Value: exact, Noise: 0.01}},
+			{Name: "data", Group: "data", Residual: DataResidual, Draw: &Draw{Region: Interior(), N: 20, Value: exact, Noise: 0.01,
+				Fields: map[string]func([]float64) float64{"t2": func(x []float64) float64 { return 2 * x[1] }}}},
 			{Name: "given", Group: "boundary", Residual: DataResidual, Points: [][]float64{{0.5, 1}}, Target: []float64{0.2}},
 		},
 		Exact: exact,
@@ -217,6 +219,11 @@ func TestSample(t *testing.T) {
 				t.Errorf("%s walls point %v target %g, want x on 0 or 1 and %g", s, x, a.Terms[1].Target[k], p.Exact(x))
 			}
 		}
+		for k, x := range a.Terms[3].Points {
+			if f := a.Terms[3].Fields["t2"]; len(f) != 20 || f[k] != 2*x[1] {
+				t.Fatalf("%s data field t2 at %v: %v, want 2 t at each of 20 points", s, x, f)
+			}
+		}
 		var ss float64
 		for k, x := range a.Terms[3].Points {
 			ss += math.Pow(a.Terms[3].Target[k]-p.Exact(x), 2)
@@ -231,7 +238,7 @@ func TestSample(t *testing.T) {
 // points and targets.
 func samePoints(a, b []Term) bool {
 	return slices.EqualFunc(a, b, func(x, y Term) bool {
-		return x.Name == y.Name && reflect.DeepEqual(x.Points, y.Points) && reflect.DeepEqual(x.Target, y.Target)
+		return x.Name == y.Name && reflect.DeepEqual(x.Points, y.Points) && reflect.DeepEqual(x.Target, y.Target) && reflect.DeepEqual(x.Fields, y.Fields)
 	})
 }
 
@@ -259,9 +266,7 @@ func TestSampleFreshRedraw(t *testing.T) {
 		t.Errorf("Redraw(1) twice differs")
 	}
 	for i, tp := range p.Terms {
-		same := func(q *Problem) bool {
-			return reflect.DeepEqual(tp.Points, q.Terms[i].Points) && reflect.DeepEqual(tp.Target, q.Terms[i].Target)
-		}
+		same := func(q *Problem) bool { return samePoints(p.Terms[i:i+1], q.Terms[i:i+1]) }
 		drawn := tp.Draw != nil
 		if drawn == same(f) {
 			t.Errorf("term %s (drawn %v): Fresh kept its points and targets: %v", tp.Name, drawn, same(f))
@@ -336,9 +341,15 @@ func TestSampleErrors(t *testing.T) {
 		{"value panics", func(p *Problem) {
 			p.Terms[1].Draw.Value = func(x []float64) float64 { return x[2] }
 		}, `term "walls": its Draw.Value panicked at [`},
+		{"field panics", func(p *Problem) {
+			p.Terms[3].Draw.Fields["t2"] = func(x []float64) float64 { panic("no") }
+		}, `term "data": its Draw.Fields["t2"] panicked at [`},
+		{"nil field", func(p *Problem) { p.Terms[0].Draw.Fields["zero"] = nil },
+			`term "pde": Draw.Fields["zero"] is nil; give it a function of the point or remove it`},
+		{"repeated input", func(p *Problem) { p.Inputs[1] = "x" }, `inputs ["x" "x"]: every input needs its own non-empty name`},
 		{"five inputs", func(p *Problem) {
 			p.Inputs, p.Lo, p.Hi = []string{"a", "b", "c", "d", "e"}, make([]float64, 5), []float64{1, 1, 1, 1, 1}
-		}, `problem "heat-drawn": 5 inputs; a problem has 1 to 4 inputs`},
+		}, `problem "heat-drawn": 5 inputs; a problem has 1 to 4 inputs: set Inputs`},
 		{"no inputs", func(p *Problem) { p.Inputs = nil }, `0 inputs`},
 		{"short Hi", func(p *Problem) { p.Hi = p.Hi[:1] }, `domain Lo/Hi need 2 values each`},
 		{"infinite bound", func(p *Problem) { p.Hi[1] = math.Inf(1) }, `domain of t is [0, +Inf]; need finite Lo < Hi`},
@@ -407,5 +418,14 @@ func TestSampleStreams(t *testing.T) {
 	sort.Strings(changed)
 	if !slices.Equal(changed, []string{"pde"}) {
 		t.Errorf("changing the pde count changed the points of %v, want only pde", changed)
+	}
+}
+
+// A problem of draws validates only once sampled, and says so.
+func TestValidateUnsampled(t *testing.T) {
+	t.Parallel()
+	err := heatDrawn(Uniform).Validate()
+	if want := `problem "heat-drawn" term "pde": a Draw but no points yet; draw them with p.Sample(seed) and use the problem it returns`; err == nil || err.Error() != want {
+		t.Errorf("Validate of an unsampled problem: %v, want %s", err, want)
 	}
 }

@@ -2,6 +2,7 @@ package pde
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -87,6 +88,9 @@ type Draw struct {
 	// Value, if not nil, gives the term's target at each drawn point:
 	// boundary values, initial values, manufactured data.
 	Value func(x []float64) float64
+	// Fields give the term's Fields at the drawn points, by name: a source
+	// f(x) the residual reads with Vars.Field("f").
+	Fields map[string]func(x []float64) float64
 	// Noise is the standard deviation of Gaussian noise added to Value:
 	// measurements. A term with Noise > 0 is Measured: Redraw keeps its
 	// points and noise, Fresh draws both anew.
@@ -166,7 +170,7 @@ func (p *Problem) drawSampler(t Term) (Sampler, error) {
 // Sample) with the Draw terms drawn from seed; with keep, measured terms
 // take keep's points and targets instead.
 func (p *Problem) drawTerms(seed uint64, keep *Problem) (*Problem, error) {
-	if err := p.checkDomain(); err != nil {
+	if err := p.validateDomain(); err != nil {
 		return nil, err
 	}
 	q := *p
@@ -183,37 +187,61 @@ func (p *Problem) drawTerms(seed uint64, keep *Problem) (*Problem, error) {
 			t.Measured = true
 		}
 		if keep != nil && t.Measured {
-			t.Points, t.Target = keep.Terms[i].Points, keep.Terms[i].Target
+			k := keep.Terms[i]
+			t.Points, t.Target, t.Fields = k.Points, k.Target, k.Fields
 			continue
 		}
-		rng := rand.New(rand.NewPCG(seed, drawStream+uint64(i)))
-		pts, err := t.Draw.Region.points(p, t.Draw.Sampler, rng, t.Draw.N)
-		if err != nil {
+		if err := p.drawTerm(t, rand.New(rand.NewPCG(seed, drawStream+uint64(i)))); err != nil {
 			return nil, fmt.Errorf("problem %q term %q: %v", p.Name, t.Name, err)
-		}
-		t.Points, t.Target = pts, nil
-		if t.Draw.Value != nil {
-			t.Target = make([]float64, len(pts))
-			for k, x := range pts {
-				v, err := value(t.Draw.Value, x)
-				if err != nil {
-					return nil, fmt.Errorf("problem %q term %q: %v", p.Name, t.Name, err)
-				}
-				t.Target[k] = v + t.Draw.Noise*rng.NormFloat64()
-			}
 		}
 	}
 	return &q, nil
 }
 
-// value is f(x), with a panic in f as an error.
-func value(f func([]float64) float64, x []float64) (v float64, err error) {
+// drawTerm draws t's points, then its targets (with noise) and fields.
+func (p *Problem) drawTerm(t *Term, rng *rand.Rand) error {
+	d := t.Draw
+	pts, err := d.Region.points(p, d.Sampler, rng, d.N)
+	if err != nil {
+		return err
+	}
+	t.Points, t.Target = pts, nil
+	if d.Value != nil {
+		if t.Target, err = values("Draw.Value", d.Value, pts); err != nil {
+			return err
+		}
+		for k := range t.Target {
+			t.Target[k] += d.Noise * rng.NormFloat64()
+		}
+	}
+	if d.Fields != nil {
+		t.Fields = maps.Clone(t.Fields)
+		if t.Fields == nil {
+			t.Fields = map[string][]float64{}
+		}
+		for _, name := range sortedKeys(d.Fields) {
+			if t.Fields[name], err = values(fmt.Sprintf("Draw.Fields[%q]", name), d.Fields[name], pts); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// values is f at every point, with a panic in f (a user's function) as an
+// error naming it.
+func values(name string, f func([]float64) float64, pts [][]float64) (v []float64, err error) {
+	k := 0
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("its Draw.Value panicked at %v: %v", x, r)
+			err = fmt.Errorf("its %s panicked at %v: %v", name, pts[k], r)
 		}
 	}()
-	return f(slices.Clone(x)), nil
+	v = make([]float64, len(pts))
+	for ; k < len(pts); k++ {
+		v[k] = f(slices.Clone(pts[k]))
+	}
+	return v, nil
 }
 
 // checkDraw checks a Draw's fields other than its region.
@@ -226,6 +254,11 @@ func (p *Problem) checkDraw(t Term) error {
 		return fmt.Errorf("problem %q term %q: draw noise %v; set Draw.Noise to a standard deviation >= 0", p.Name, t.Name, d.Noise)
 	case d.Noise > 0 && d.Value == nil:
 		return fmt.Errorf("problem %q term %q: draw noise %g without a Value; set Draw.Value, the noise-free measurement", p.Name, t.Name, d.Noise)
+	}
+	for _, name := range sortedKeys(d.Fields) {
+		if d.Fields[name] == nil {
+			return fmt.Errorf("problem %q term %q: Draw.Fields[%q] is nil; give it a function of the point or remove it", p.Name, t.Name, name)
+		}
 	}
 	return nil
 }
