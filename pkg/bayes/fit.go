@@ -554,7 +554,7 @@ func (f *Fit) warn() {
 	}
 	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
 		for i, v := range vals {
-			if inferred(i) && (v <= MinHyper || v >= MaxHyper) {
+			if inferred(i) && atClamp(v) {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("%s %s = %g is at the clamp [%g, %g]: the log evidence is computed there, not at a fixed point", kind, names[i], v, MinHyper, MaxHyper))
 			}
 		}
@@ -714,6 +714,8 @@ func (f *Fit) lossAndGrad(grad []float64) float64 {
 	return et
 }
 
+func notFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+
 func firstBad(et float64, grad []float64) string {
 	if math.IsNaN(et) || math.IsInf(et, 0) {
 		return "E_T"
@@ -854,57 +856,83 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 }
 
 // Predict returns the network's mean and the Laplace standard deviation
-// sqrt(g^T A^-1 g) at points (sigma is nil without a Laplace approximation).
-func (f *Fit) Predict(points [][]float64) (mean, sigma []float64) {
-	mean, J := f.meanJacobian(points)
-	if J == nil {
-		return mean, nil
-	}
-	return mean, f.Laplace.sigmas(J, len(points))
+// sqrt(g^T A^-1 g) at points, each a slice of the problem's inputs in order
+// (sigma is nil without a Laplace approximation). Points of the wrong width
+// are an error.
+func (f *Fit) Predict(points [][]float64) (mean, sigma []float64, err error) {
+	return f.PredictQuantity(points, output)
 }
 
-// meanJacobian returns the network's output at points and, when f has a
-// Laplace approximation, its Jacobian g = du/dw there (n x P, row-major).
-func (f *Fit) meanJacobian(points [][]float64) (mean, J []float64) {
+// output is the quantity u itself.
+func output(v *pde.Vars) *ad.Node { return v.U }
+
+// PredictQuantity is Predict for any quantity built from the network's jet
+// at the points: a derivative (func(v *pde.Vars) *ad.Node { return
+// v.D("x") }), a flux, or a term's residual (a residual that reads targets
+// or fields cannot be predicted at new points). Its band comes from the same
+// Laplace posterior: sigma^2 = g^T A^-1 g with g the quantity's gradient
+// with respect to the weights.
+func (f *Fit) PredictQuantity(points [][]float64, q pde.Residual) (mean, sigma []float64, err error) {
+	mean, J, err := f.meanJacobian(points, q)
+	if err != nil || J == nil {
+		return mean, nil, err
+	}
+	return mean, f.Laplace.sigmas(J, len(points)), nil
+}
+
+// meanJacobian returns the quantity q at points and, when f has a Laplace
+// approximation, its Jacobian g = dq/dw there (n x P, row-major).
+func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float64, err error) {
 	m := f.Model
+	p := m.Problem
 	n := len(points)
 	mean = make([]float64, n)
 	if n == 0 {
-		return mean, nil
+		return mean, nil, nil
+	}
+	flat := make([]float64, 0, n*p.Dim())
+	for k, x := range points {
+		if len(x) != p.Dim() {
+			return nil, nil, fmt.Errorf("point %d has %d coordinates; problem %q has %d inputs (%s)", k, len(x), p.Name, p.Dim(), strings.Join(p.Inputs, ", "))
+		}
+		flat = append(flat, x...)
 	}
 	g := ad.NewGraph()
-	x := g.Input("x", n, m.Problem.Dim())
-	ps := m.Net.Params(g)
-	u := m.Net.Apply(ps, x)
-	flat := make([]float64, 0, n*m.Problem.Dim())
-	for _, p := range points {
-		flat = append(flat, p...)
+	x := g.Input("x", n, p.Dim())
+	netPs := m.Net.Params(g)
+	// The unknowns are parameters here too: a quantity that reads one (a
+	// flux kappa u_x) varies with it, and its band integrates it out; u
+	// itself has zero columns for them.
+	ps, unknowns := netPs, map[string]*ad.Node{}
+	for _, uk := range p.Unknowns {
+		unknowns[uk.Name] = g.Param("unknown_"+uk.Name, 1, 1)
+		ps = append(ps, unknowns[uk.Name])
+	}
+	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Unknowns: p.Unknowns,
+		Terms: []pde.Term{{Name: "prediction", Residual: q}}}
+	u, err := qp.BuildResidual(0, pde.ResidualInputs{U: m.Net.Apply(netPs, x), X: x, Unknowns: unknowns})
+	if err != nil {
+		return nil, nil, err
 	}
 	if f.Laplace == nil {
 		prog := g.Compile(u)
-		prog.Set(x, flat)
-		ps.Bind(prog, m.Net.W)
+		if prog.Uses(x) { // a quantity of the unknowns alone reads no point
+			prog.Set(x, flat)
+		}
+		ps.Bind(prog, m.Theta)
 		prog.Run()
 		copy(mean, prog.Value(u))
-		return mean, nil
+		return mean, nil, nil
 	}
 	jac := ad.NewJacobian(u, ps)
-	jac.Prog.Set(x, flat)
-	ps.Bind(jac.Prog, m.Net.W)
-	nw := m.Net.NumWeights()
-	J = make([]float64, n*nw)
+	if jac.Prog.Uses(x) {
+		jac.Prog.Set(x, flat)
+	}
+	ps.Bind(jac.Prog, m.Theta)
+	J = make([]float64, n*m.NumWeights())
 	jac.ComputeTo(J)
 	copy(mean, jac.Prog.Value(u))
-	if P := m.NumWeights(); P > nw {
-		// u does not depend on the unknowns: zero columns, so that g^T A^-1 g
-		// is the variance of u with the unknowns integrated out.
-		full := make([]float64, n*P)
-		for i := 0; i < n; i++ {
-			copy(full[i*P:i*P+nw], J[i*nw:(i+1)*nw])
-		}
-		J = full
-	}
-	return mean, J
+	return mean, J, nil
 }
 
 // Errors of a fit on a grid against the exact solution.
@@ -918,11 +946,21 @@ type Errors struct {
 
 // GridErrors evaluates the fit on the problem's n x n grid.
 func (f *Fit) GridErrors(n int) (Errors, error) {
-	pts, exact := f.Model.Problem.Grid(n)
+	p := f.Model.Problem
+	pts, exact := p.Grid(n)
 	if exact == nil {
-		return Errors{}, fmt.Errorf("problem %q has no exact solution", f.Model.Problem.Name)
+		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
 	}
-	mean, sigma := f.Predict(pts)
+	if k := slices.IndexFunc(exact, notFinite); k >= 0 {
+		return Errors{}, fmt.Errorf("problem %q: the exact solution at %v is %v", p.Name, pts[k], exact[k])
+	}
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		return Errors{}, err
+	}
+	if k := slices.IndexFunc(mean, notFinite); k >= 0 {
+		return Errors{}, fmt.Errorf("problem %q: the fit's mean at %v is %v", p.Name, pts[k], mean[k])
+	}
 	return ComputeErrors(mean, sigma, exact), nil
 }
 

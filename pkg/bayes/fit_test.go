@@ -260,3 +260,13 @@ func TestSettingsFinalRounds(t *testing.T) {
 		}
 	}
 }
+
+// mustPredict is f.Predict, failing the test on an error.
+func mustPredict(t testing.TB, f *Fit, pts [][]float64) (mean, sigma []float64) {
+	t.Helper()
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mean, sigma
+}

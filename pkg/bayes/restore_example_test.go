@@ -48,8 +48,14 @@ func ExampleRestore() {
 	fmt.Println("same best seed:", best.Settings.Seed == run.Best.Settings.Seed)
 	fmt.Println("same log evidence:", best.Laplace.LogEvidence == run.Best.Laplace.LogEvidence)
 	x := [][]float64{{0.3, 0.5}}
-	m1, s1 := run.Best.Predict(x)
-	m2, s2 := best.Predict(x)
+	m1, s1, err := run.Best.Predict(x)
+	if err != nil {
+		panic(err)
+	}
+	m2, s2, err := best.Predict(x)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println("same band at (0.3, 0.5):", m1[0] == m2[0], fmt.Sprintf("%.6g", s1[0]) == fmt.Sprintf("%.6g", s2[0]))
 	// Output:
 	// fits in the file: 3

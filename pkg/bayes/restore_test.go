@@ -78,8 +78,8 @@ func TestRestore(t *testing.T) {
 				t.Errorf("history: got %d points, want %d with the same last E_hyp", len(g.History), len(f.History))
 			}
 			pts, _ := p.Grid(9)
-			m1, s1 := f.Predict(pts)
-			m2, s2 := g.Predict(pts)
+			m1, s1 := mustPredict(t, f, pts)
+			m2, s2 := mustPredict(t, g, pts)
 			for i := range pts {
 				if m1[i] != m2[i] || math.Abs(s1[i]-s2[i]) > 1e-12*s1[i] {
 					t.Fatalf("at %v: got u = %v ± %v, want %v ± %v", pts[i], m2[i], s2[i], m1[i], s1[i])

@@ -123,7 +123,7 @@ func TestResidualCheck(t *testing.T) {
 		if term.Target == nil || term.Name == "pde" {
 			continue
 		}
-		u, _ := f.Predict(term.Points)
+		u, _ := mustPredict(t, f, term.Points)
 		k := f.Model.TermGroup[i]
 		for j, y := range term.Target {
 			sq[k] += (u[j] - y) * (u[j] - y)

@@ -198,7 +198,10 @@ func splitNear(terms []pde.Term, w float64) []pde.Term {
 // 95 % quantiles of |u - u*| / sigma (NaN without a Laplace approximation).
 func gridRatios(f *Fit, n int) (meanAbs, q50, q90, q95 float64) {
 	pts, exact := f.Model.Problem.Grid(n)
-	mean, sigma := f.Predict(pts)
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		panic(err)
+	}
 	var ratios []float64
 	for i, u := range mean {
 		d := math.Abs(u - exact[i])

@@ -141,10 +141,17 @@ func TestInverseFitRestore(t *testing.T) {
 		t.Errorf("restored kappa %v, want %v", got[0], k)
 	}
 	pts := [][]float64{{0.3, 0.4}, {0.7, 0.9}}
-	m1, s1 := f.Predict(pts)
-	m2, s2 := g.Predict(pts)
-	if !slices.Equal(m1, m2) || !slices.Equal(s1, s2) || !(s1[0] > 0) {
-		t.Errorf("restored band %v +- %v, want %v +- %v", m2, s2, m1, s1)
+	m1, s1, err1 := f.Predict(pts)
+	m2, s2, err2 := g.Predict(pts)
+	if err1 != nil || err2 != nil || !slices.Equal(m1, m2) || !slices.Equal(s1, s2) || !(s1[0] > 0) {
+		t.Errorf("restored band %v +- %v, want %v +- %v (%v, %v)", m2, s2, m1, s1, err1, err2)
+	}
+	// A quantity that reads the unknown carries its uncertainty: kappa
+	// itself has mean kappa and, by the delta method on ln kappa, sigma
+	// kappa * sd.
+	km, ks, err := f.PredictQuantity(pts, func(v *pde.Vars) *ad.Node { return v.Unknown("kappa") })
+	if err != nil || math.Abs(km[1]-k.Value) > 1e-15 || math.Abs(ks[1]-k.Value*k.SD) > 1e-9*k.Value*k.SD {
+		t.Errorf("PredictQuantity(kappa) = %v +- %v (%v), want %g +- %g", km, ks, err, k.Value, k.Value*k.SD)
 	}
 	delete(r.Unknowns, "kappa")
 	if _, err := Restore(pde.HeatInverse(pde.Options{}), &r); err == nil || !strings.Contains(err.Error(), "unknown kappa is missing") {

@@ -150,7 +150,7 @@ func TestSlices(t *testing.T) {
 			}
 			i := 37
 			x := []float64{s.X[i], s.T}
-			mean, sigma := f.Predict([][]float64{x})
+			mean, sigma := mustPredict(t, f, [][]float64{x})
 			if !close(s.Pred[i], mean[0]) || !close(s.Sigma[i], sigma[0]) || s.Exact[i] != p.Exact(x) {
 				t.Errorf("slice %d at x = %g: got (%g, %g, %g), want (%g, %g, %g) as exact, Predict", k, x[0],
 					s.Exact[i], s.Pred[i], s.Sigma[i], p.Exact(x), mean[0], sigma[0])
@@ -179,7 +179,7 @@ func TestFields(t *testing.T) {
 	}
 	i, j := 2, 5 // Z is row-major over Y
 	x := []float64{u.X[i], u.Y[j]}
-	mean, _ := f.Predict([][]float64{x})
+	mean, _ := mustPredict(t, f, [][]float64{x})
 	if got := u.Z[j*n+i]; !close(got, mean[0]) {
 		t.Errorf("u at %v: got %g, want %g", x, got, mean[0])
 	}
@@ -283,4 +283,14 @@ func TestPanics(t *testing.T) {
 			call()
 		}()
 	}
+}
+
+// mustPredict is f.Predict, failing the test on an error.
+func mustPredict(t testing.TB, f *bayes.Fit, pts [][]float64) (mean, sigma []float64) {
+	t.Helper()
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mean, sigma
 }

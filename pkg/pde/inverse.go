@@ -32,7 +32,7 @@ func measure(o Options, n int, lo, hi []float64, std float64, u func(x []float64
 	return pts, y
 }
 
-func ptr(x float64) *float64 { return &x }
+func truthOf(x float64) *float64 { return &x }
 
 // HeatInverse is the heat problem with the diffusivity unknown: u_t =
 // kappa u_xx on [0,1]^2 with Heat's 50 equation points and 50 boundary and
@@ -81,13 +81,13 @@ func heatInverse(o Options, twoModes, reaction bool) *Problem {
 		}
 	}
 	pts, y := measure(o, InverseMeasurements, p.Lo, p.Hi, InverseNoise, exact)
-	p.Unknowns = []Unknown{{Name: "kappa", Init: 0.05, Positive: true, Prior: PriorFlat, Truth: ptr(kappa)}}
+	p.Unknowns = []Unknown{{Name: "kappa", Init: 0.05, Positive: true, Prior: PriorFlat, Truth: truthOf(kappa)}}
 	p.Terms[0].Residual = func(v *Vars) *ad.Node {
 		return ad.Sub(v.D("t"), ad.Mul(v.Unknown("kappa"), v.D2("x", "x")))
 	}
 	if reaction {
 		p.Name = "heat2-reaction"
-		p.Unknowns = append(p.Unknowns, Unknown{Name: "r", Init: 0, Prior: PriorGaussian, Truth: ptr(r)})
+		p.Unknowns = append(p.Unknowns, Unknown{Name: "r", Init: 0, Prior: PriorGaussian, Truth: truthOf(r)})
 		p.Terms[0].Residual = func(v *Vars) *ad.Node {
 			return ad.Add(ad.Sub(v.D("t"), ad.Mul(v.Unknown("kappa"), v.D2("x", "x"))), ad.Mul(v.Unknown("r"), v.U))
 		}
@@ -110,7 +110,7 @@ func BurgersInverse(o Options) *Problem {
 	p := Burgers(o)
 	p.Name = "burgers-inverse"
 	delete(p.Params, "nu")
-	p.Unknowns = []Unknown{{Name: "nu", Init: 0.01, Positive: true, Prior: PriorFlat, Truth: ptr(BurgersNu())}}
+	p.Unknowns = []Unknown{{Name: "nu", Init: 0.01, Positive: true, Prior: PriorFlat, Truth: truthOf(BurgersNu())}}
 	p.Terms[0].Residual = func(v *Vars) *ad.Node {
 		return ad.Sub(ad.Add(v.D("t"), ad.Mul(v.U, v.D("x"))), ad.Mul(v.Unknown("nu"), v.D2("x", "x")))
 	}
@@ -126,7 +126,7 @@ func WaveInverse(o Options) *Problem {
 	pts, y := measure(o, InverseMeasurements, p.Lo, p.Hi, InverseNoise, p.Exact)
 	p.Name = "wave-inverse"
 	p.Params = map[string]float64{"noise_std": InverseNoise}
-	p.Unknowns = []Unknown{{Name: "c", Init: 0.8, Positive: true, Prior: PriorFlat, Truth: ptr(1)}}
+	p.Unknowns = []Unknown{{Name: "c", Init: 0.8, Positive: true, Prior: PriorFlat, Truth: truthOf(1)}}
 	p.Terms[0].Residual = func(v *Vars) *ad.Node {
 		c := v.Unknown("c")
 		return ad.Sub(v.D2("t", "t"), ad.Mul(ad.Mul(c, c), v.D2("x", "x")))

@@ -153,6 +153,7 @@ type FitRecord struct {
 	BetaNames       []string
 	Gamma           float64
 	Seconds         float64
+	Warnings        []string // bayes.Fit.Warnings
 	// Unknowns are an inverse problem's coefficients with their Laplace
 	// intervals (nil for a forward problem).
 	Unknowns []bayes.Unknown
@@ -410,7 +411,7 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 
 // record extracts what the report needs from a fit.
 func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
-	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds,
+	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma),
 		Unknowns: f.Unknowns()}
