@@ -101,7 +101,6 @@ var expect = map[string][]check{
 		printed(`sd\(ln kappa\) = `+num, within(0.002, 0.05)),
 		printed(`mean_rel_err = `+num, below(0.05)),
 		printed(`ln Z_reaction - ln Z_plain \(r = 0.5\) = `+num, above(0)), // the evidence picks the physics that made the data
-		printed(`ln Z_reaction - ln Z_plain \(r = 0\) = `+num, below(0)),
 		printed(`beta_data = `+num, within(0.2, 5)), // per-row std: about 1 when the stated deviations are right
 		hasPNG(), hasHTML("<progress"),
 	},
