@@ -139,7 +139,7 @@ func TestHelp(t *testing.T) {
 		cmd  string
 		want []string
 	}{
-		{"fit", []string{"usage: bpinn fit PROBLEM", "--epochs", "(default 1)", "heat", "exit status 0", "heat             x,t     6       15000   5000", "heat-inverse     x,t     6       15000   5000         25           single   split"}},
+		{"fit", []string{"usage: bpinn fit PROBLEM", "--epochs", "(default 1)", "heat", "exit status 0", "heat             x,t     6       15000   5000", "heat-inverse     x,t     8,8     15000   5000         25           single   split"}},
 		{"ensemble", []string{"usage: bpinn ensemble PROBLEM", "--shard", "--resume", "(default 100)", "Spearman"}},
 		{"merge", []string{"usage: bpinn merge", "--out"}},
 		{"exact", []string{"usage: bpinn exact PROBLEM", "heat            x t", "burgers         x t", "regression      x", "wave-inverse    x t"}},
