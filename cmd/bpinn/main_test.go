@@ -37,6 +37,9 @@ func TestBadInput(t *testing.T) {
 	garbage := filepath.Join(dir, "garbage.jsonl")
 	os.WriteFile(garbage, []byte("not json\n"), 0o644)
 	noDir := filepath.Join(dir, "missing", "x.json")
+	csvDir := t.TempDir() // apart from dir, whose entries are counted below
+	badCSV := filepath.Join(csvDir, "bad.csv")
+	os.WriteFile(badCSV, []byte("x,t,u,std\n0.5,0.5,0.3,0.01\n0.5,0.5,0.3,-1\n"), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -76,6 +79,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
 		{[]string{"fit", "wave", "--kappa", "0.2"}, "heat problems only"},
 		{[]string{"fit", "heat", "--reaction", "0.5"}, "--reaction applies to heat2-inverse and heat2-reaction only"},
+		{[]string{"fit", "heat-inverse", "--data", badCSV}, "line 3: std = -1: a standard deviation must be positive"},
+		{[]string{"fit", "heat-inverse", "--data", filepath.Join(csvDir, "none.csv")}, "--data: open"},
+		{[]string{"coverage", "heat", "--draws", "2"}, `problem "heat" has no unknown coefficients`},
+		{[]string{"coverage", "heat-inverse", "--data", badCSV}, "coverage draws the data anew"},
 		{[]string{"fit", "heat", "--seed", "0"}, "seeds start at 1"},
 		{[]string{"fit", "heat", "--seed", "-3"}, "not a positive integer"},
 		{[]string{"fit", "heat", "--data-seed", "x"}, "not a positive integer"},
@@ -355,5 +362,24 @@ func TestFitNaN(t *testing.T) {
 	}
 	if math.IsNaN(r.RelL2()) || !math.IsNaN(r.Coverage()) {
 		t.Errorf("rel L2 %v coverage %v: want the error of the last good weights and no coverage", r.RelL2(), r.Coverage())
+	}
+}
+
+// bpinn coverage and bpinn fit on an inverse problem: each draw's estimate,
+// the summary line, and the fit's unknowns (small settings: seconds).
+func TestCoverageAndUnknowns(t *testing.T) {
+	small := []string{"--epochs", "200", "--hyper-start", "100", "--hidden", "4", "--final-hyper", "2"}
+	code, out, errOut := cli(t, with([]string{"coverage", "heat-inverse", "--draws", "2", "--workers", "1"}, small...)...)
+	if code != exitOK {
+		t.Fatalf("coverage: exit %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"data seed 1: ", "data seed 2: ", "kappa = ", "heat-inverse: 2 draws (data seeds 1 to 2, network seed 1)", "95% interval holds the truth in "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("coverage output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = cli(t, with([]string{"fit", "heat-inverse"}, small...)...)
+	if code != exitOK || !strings.Contains(out, "unknown kappa = ") || !strings.Contains(out, "on ln kappa; 95% interval [") || !strings.Contains(out, "truth 0.1, relative error") {
+		t.Errorf("fit heat-inverse: exit %d, stdout:\n%s\nstderr %s", code, out, errOut)
 	}
 }
