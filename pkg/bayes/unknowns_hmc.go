@@ -47,10 +47,11 @@ func sampleJoint(newU func() Potential, w0 []float64, s *HMCSettings) (*HMCResul
 //
 // The sampler runs in whitened coordinates z, parameters = mode + L^-T z
 // with A = L L^T: HMC with the dense mass matrix A. The posterior is
-// exactly the same (a linear map, a constant Jacobian), but its scales,
-// which differ by 1e6 and more when a beta sits at the clamp (heat-inverse's
-// boundary), are all about 1, where a diagonal mass matrix leaves the
-// chains stuck (ESS 3 of 600 draws on heat-inverse, measured).
+// exactly the same (a linear map, a constant Jacobian); its scales, which
+// differ by 1e6 and more when a beta sits at the clamp (heat-inverse's
+// boundary), are about 1 where it is close to the Laplace Gaussian. With a
+// diagonal mass matrix alone the chains did not move (ESS 3 of 600 draws);
+// whitened, they still mix poorly on heat-inverse (docs/inverse.md).
 func (f *Fit) SampleUnknowns(s *HMCSettings) ([]SampledUnknown, *HMCResult, error) {
 	lap := f.Unknowns()
 	if len(lap) == 0 {
