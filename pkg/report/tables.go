@@ -361,8 +361,10 @@ func (r *Report) settingsTable() Table {
 		t.Rows = append(t.Rows, []Cell{txt(st.Name), txt(st.Problem), integer(len(st.Fits)), txt(seeds), txt(hidden),
 			integer(s.Epochs), txt(fmt.Sprintf("%d / %d", s.HyperStart, s.HyperEvery)), txt(modes), txt(recipe), txt(status), num(st.Seconds, 4)})
 	}
-	chains, samples, burnIn := r.Config.HMC.Sizes()
-	t.Note = fmt.Sprintf("Plan %q: %d fits per study, epochs x %g of the paper's, data seed %d, seeds from %d, %s at once; HMC %d chains x %d samples after %d burn-in (the paper: 4 x 15000 after 1000). "+
+	hs := bayes.DefaultSampler(r.Config.HMC)
+	rs := hs.Resolved()
+	chains, samples, burnIn := rs.Chains, rs.Samples, rs.Warmup
+	t.Note = fmt.Sprintf("Plan %q: %d fits per study, epochs x %g of the paper's, data seed %d, seeds from %d, %s at once; "+string(rs.Sampler)+" %d chains x %d samples after %d warm-up (the paper's HMC: 4 x 15000 after 1000). "+
 		"Every fit: the bayes.Settings defaults otherwise (Adam LR 1e-3, alpha0 0.01, beta0 1, Gauss-Newton Hessian). Total %.0f s.",
 		r.Config.Name, r.Config.Fits, r.Config.EpochScale, r.Config.DataSeed, r.Config.SeedBase, workersText(r.Config.Workers),
 		chains, samples, burnIn, r.Seconds)
