@@ -85,7 +85,7 @@ func TestHMCRun(t *testing.T) {
 	path := filepath.Join(dir, "hmc.json")
 	var stdout, stderr bytes.Buffer
 	code := cmdHMC([]string{"regression", "--samples", "200", "--burn-in", "200", "--chains", "2",
-		"--max-depth", "8", "--epochs", "3000", "--seed", "2", "--json", path}, &stdout, &stderr)
+		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--json", path}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
@@ -212,7 +212,7 @@ func TestHMCHeatQuick(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "heat.json")
 	var stdout, stderr bytes.Buffer
 	code := cmdHMC([]string{"heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
-		"--sample-hyper", "--epochs", "5000", "--json", path}, &stdout, &stderr)
+		"--target-accept", "0.8", "--sample-hyper", "--epochs", "5000", "--json", path}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}

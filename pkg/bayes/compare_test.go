@@ -63,7 +63,9 @@ func TestCompareHMCRegression(t *testing.T) {
 		grid = append(grid, []float64{-1 + 2*float64(i)/40})
 	}
 	const chains, samples, warmup = 2, 500, 500
-	s := DefaultSampler(mcmc.Settings{Chains: chains, Samples: samples, Warmup: warmup, Seed: 1})
+	// Stan's target and a short depth: this short fit's posterior is wider
+	// and easier than the full fit's, and the test stays small.
+	s := mcmc.Settings{Chains: chains, Samples: samples, Warmup: warmup, TargetAccept: 0.8, MaxDepth: 8, Seed: 1}
 	c, err := CompareHMC(t.Context(), f, &s, &CompareOptions{Grid: grid})
 	if err != nil {
 		t.Fatal(err)
@@ -367,7 +369,7 @@ func TestJointLogDensity(t *testing.T) {
 func TestCompareSampleHyper(t *testing.T) {
 	t.Parallel()
 	f := mustRegressionFit(t)
-	s := DefaultSampler(mcmc.Settings{Chains: 2, Samples: 150, Warmup: 150, MaxDepth: 7, Seed: 2})
+	s := mcmc.Settings{Chains: 2, Samples: 150, Warmup: 150, TargetAccept: 0.8, MaxDepth: 7, Seed: 2}
 	c, err := CompareHMC(t.Context(), f, &s, &CompareOptions{SampleHyper: true, Grid: [][]float64{{-0.5}, {0}, {0.5}}})
 	if err != nil {
 		t.Fatal(err)
@@ -399,8 +401,8 @@ func ExampleCompareHMC() {
 		fmt.Println(err)
 		return
 	}
-	s := DefaultSampler(mcmc.Settings{Chains: 2, Samples: 500, Warmup: 500, Seed: 1})
-	c, err := CompareHMC(context.Background(), fit, &s, nil)
+	s := &mcmc.Settings{Chains: 2, Samples: 500, Warmup: 500, TargetAccept: 0.8, MaxDepth: 8, Seed: 1}
+	c, err := CompareHMC(context.Background(), fit, s, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
