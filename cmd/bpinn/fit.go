@@ -129,7 +129,7 @@ func afterAdam(s bayes.Settings) string {
 
 // runFit trains and records one fit.
 func runFit(p *pde.Problem, s bayes.Settings, dataSeed uint64) (*bayes.Result, error) {
-	f, err := bayes.Train(p, s)
+	f, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return nil, err
 	}

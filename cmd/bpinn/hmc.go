@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -171,7 +170,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%d epochs, seed %d)\n", p.Name, s.Epochs, fitSeed.v)
-	fit, err := bayes.Train(p, s)
+	fit, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return fail(err)
 	}
@@ -189,7 +188,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
 		*sampler, *metric, what, nouns(*chains, "chain"), *samples, *burnIn)
-	cmp, err := bayes.CompareHMC(context.Background(), fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper})
+	cmp, err := bayes.CompareHMC(interrupt, fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper})
 	barDone()
 	if err != nil {
 		return fail(err)

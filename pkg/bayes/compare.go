@@ -384,7 +384,10 @@ func CompareHMC(ctx context.Context, f *Fit, s *mcmc.Settings, o *CompareOptions
 			c.Truth[i] = p.Exact(x)
 		}
 	}
-	c.Laplace.Mean, c.Laplace.Sigma = f.Predict(points)
+	var err error
+	if c.Laplace.Mean, c.Laplace.Sigma, err = f.Predict(points); err != nil {
+		return nil, err
+	}
 
 	newDensity, x0 := f.NewLogDensity, slices.Clone(f.Model.Net.W)
 	if o.SampleHyper {

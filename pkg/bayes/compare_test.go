@@ -32,7 +32,7 @@ var regressionFit = sync.OnceValues(func() (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Train(p, Settings{Seed: 1, Epochs: compareEpochs, Recipe: RecipePaper})
+	return Train(context.Background(), p, Settings{Seed: 1, Epochs: compareEpochs, Recipe: RecipePaper})
 })
 
 func mustRegressionFit(t testing.TB) *Fit {
@@ -396,7 +396,7 @@ func TestCompareSampleHyper(t *testing.T) {
 // with 2 NUTS chains on the same posterior.
 func ExampleCompareHMC() {
 	p, _ := pde.New("regression", pde.Options{})
-	fit, err := Train(p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper})
+	fit, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper})
 	if err != nil {
 		fmt.Println(err)
 		return

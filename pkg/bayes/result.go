@@ -429,7 +429,10 @@ func gridErrors(f *Fit, freshRMS []float64, gridN int) *GridErrors {
 		n = 2 * gridN
 	}
 	pts, exact := p.Grid(n)
-	mean, J := f.meanJacobian(pts)
+	mean, J, err := f.meanJacobian(pts, output)
+	if err != nil {
+		return nil
+	}
 	var sigma []float64
 	if J != nil {
 		sigma = f.Laplace.sigmas(J, len(pts))

@@ -223,7 +223,7 @@ func (c *Config) defaults() {
 
 // Run runs the studies of cfg and returns them; a study's failure is in its
 // Err. The error is non-nil only when cfg.Out cannot be created.
-func Run(cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
@@ -235,7 +235,7 @@ func Run(cfg Config) (*Report, error) {
 		}
 		st := newStudy(name, &cfg)
 		start := time.Now()
-		st.Err = runStudy(st, &cfg)
+		st.Err = runStudy(ctx, st, &cfg)
 		st.Seconds = time.Since(start).Seconds()
 		rep.Studies = append(rep.Studies, st)
 	}
@@ -288,7 +288,7 @@ func newStudy(name string, cfg *Config) *Study {
 }
 
 // runStudy runs one study, turning a panic into its error.
-func runStudy(st *Study, cfg *Config) (err error) {
+func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
@@ -319,7 +319,7 @@ func runStudy(st *Study, cfg *Config) (err error) {
 	}
 	defer prog.Finish()
 
-	if err := runFits(st, p, cfg, prog); err != nil {
+	if err := runFits(ctx, st, p, cfg, prog); err != nil {
 		return err
 	}
 	if st.Name == "hmc" {
@@ -335,7 +335,7 @@ func (nopProgress) Finish()     {}
 
 // runFits trains the study's fits on cfg.Workers goroutines, appends each
 // to DIR/<study>.jsonl as it ends, and keeps the best fit by evidence.
-func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
+func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 	path := filepath.Join(cfg.Out, st.Name+".jsonl")
 	file, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -364,7 +364,7 @@ func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 			i := int(seed - cfg.SeedBase)
 			s.Hidden = []int{cfg.ScanHidden[i%len(cfg.ScanHidden)]}
 		}
-		f, err := bayes.Train(p, s)
+		f, err := bayes.Train(ctx, p, s)
 		if err != nil {
 			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
 		}
