@@ -323,7 +323,7 @@ func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 		return err
 	}
 	if st.Name == "hmc" {
-		return runHMC(st, cfg, prog)
+		return runHMC(ctx, st, cfg, prog)
 	}
 	return nil
 }
@@ -425,13 +425,13 @@ func val(p *float64) float64 {
 
 // runHMC samples the posterior of the best regression fit by HMC and writes
 // DIR/hmc.json.
-func runHMC(st *Study, cfg *Config, prog Progress) error {
+func runHMC(ctx context.Context, st *Study, cfg *Config, prog Progress) error {
 	if st.Best == nil {
 		return fmt.Errorf("no regression fit has a defined evidence: nothing to compare HMC with")
 	}
 	hs := cfg.HMC
 	hs.Seed = cfg.SeedBase
-	cmp, err := bayes.CompareHMC(context.Background(), st.Best, &hs, nil)
+	cmp, err := bayes.CompareHMC(ctx, st.Best, &hs, nil)
 	if err != nil {
 		return err
 	}
