@@ -612,15 +612,6 @@ func finitePtr(v float64) *float64 {
 	return &v
 }
 
-// finitePtrs maps finitePtr over x.
-func finitePtrs(x []float64) []*float64 {
-	out := make([]*float64, len(x))
-	for i, v := range x {
-		out[i] = finitePtr(v)
-	}
-	return out
-}
-
 // DefaultSampler returns s with CompareHMC's defaults filled in where s
 // leaves a field zero. For NUTS (the default sampler): a diagonal metric,
 // target acceptance 0.99, tree depth up to 12, 4 chains of 500 draws after
