@@ -10,7 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// poisson1D is -u'' = pi^2 sin(pi x) on [0, 1] with u(0) = u(1) = 0 (exact
+// poisson1D is -u” = pi^2 sin(pi x) on [0, 1] with u(0) = u(1) = 0 (exact
 // u = sin(pi x)), its source built from the coordinate: the smallest
 // problem a user writes.
 func poisson1D() *pde.Problem {
@@ -27,7 +27,7 @@ func poisson1D() *pde.Problem {
 			}},
 			{Name: "boundary", Group: "boundary", Points: [][]float64{{0}, {1}}, Target: []float64{0, 0}, Residual: pde.DataResidual},
 		},
-		Exact:    func(x []float64) float64 { return math.Sin(math.Pi * x[0]) },
+		Exact: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) },
 		// One beta: a group of two boundary points would have its own beta
 		// determined by gamma close to its N (docs/problems.md).
 		Defaults: pde.Defaults{Hidden: []int{6}, Epochs: 400, HyperStart: 200, BetaMode: "single"},

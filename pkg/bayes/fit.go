@@ -554,7 +554,7 @@ func (f *Fit) warn() {
 	}
 	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
 		for i, v := range vals {
-			if inferred(i) && (v <= MinHyper || v >= MaxHyper) {
+			if inferred(i) && atClamp(v) {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("%s %s = %g is at the clamp [%g, %g]: the log evidence is computed there, not at a fixed point", kind, names[i], v, MinHyper, MaxHyper))
 			}
 		}

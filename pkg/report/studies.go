@@ -148,6 +148,7 @@ type FitRecord struct {
 	BetaNames       []string
 	Gamma           float64
 	Seconds         float64
+	Warnings        []string // bayes.Fit.Warnings
 }
 
 // Study is one study of the paper and what came of it.
@@ -397,7 +398,7 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 
 // record extracts what the report needs from a fit.
 func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
-	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds,
+	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma)}
 	rec.CoverageHeldOut = math.NaN()
