@@ -155,7 +155,7 @@ func (r *Report) Tables() []Table {
 // the fixed baseline) with the paper's numbers beside.
 func (r *Report) summaryTable() Table {
 	t := Table{ID: "summary", Caption: "Every study: the best fit by evidence (fixed baseline: by error)",
-		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "coverage, held-out β", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "paper"}}
+		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "q95", "coverage, held-out β", "coverage, calibrated", "q95, calibrated", "warns", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "paper"}}
 	for _, st := range r.Studies {
 		if st.Err != nil && len(st.Fits) == 0 {
 			row := []Cell{txt(st.Name), txt("failed")}
@@ -168,11 +168,14 @@ func (r *Report) summaryTable() Table {
 		rk := ranked(st)
 		row := []Cell{txt(st.Name), txt(fmt.Sprintf("%d (%d)", len(st.Fits), okCount(st.Fits)))}
 		if len(rk) == 0 {
-			row = append(row, txt("none"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"))
+			row = append(row, txt("none"))
+			for range 10 {
+				row = append(row, txt("n/a"))
+			}
 		} else {
 			b := rk[0]
-			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.CoverageHeldOut, 3),
-				txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
+			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.Q95, 2), fixed(b.CoverageHeldOut, 3),
+				fixed(b.CoverageCalibrated, 3), fixed(b.Q95Calibrated, 2), txt(yesNo(b.Warned)), txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
 		}
 		min := math.NaN()
 		if e := byError(st.Fits); len(e) > 0 {
@@ -183,7 +186,10 @@ func (r *Report) summaryTable() Table {
 	}
 	t.Note = "rel L2 = ||u - u*|| / ||u*|| on the 100 x 100 grid (200 points for regression, over [-1, 1] where much holds no data); " +
 		"coverage = share of grid points with |u - u*| <= 2σ (σ Laplace, no noise term; 0.954 if calibrated); " +
+		"q95 = 95 % quantile of |u - u*|/σ (1.96 if calibrated); " +
 		"held-out β: the same band with each β from the residuals at fresh points (bayes.Fit.HeldOut, not the paper's; wider); " +
+		"calibrated: β the geometric mean of the fitted and the held-out one (bayes.Fit.Calibrated, no exact solution used); " +
+		"warns: the record warns that the paper's band is likely overconfident (fresh/training residual ratio above bayes.OverconfidentRatio); " +
 		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency."
 	return t
 }
@@ -385,4 +391,11 @@ func (t Table) Markdown() string {
 		fmt.Fprintf(&b, "\n%s\n", t.Note)
 	}
 	return b.String()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
