@@ -70,18 +70,21 @@ var expect = map[string][]check{
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"02-heat.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.5, 1)),
 		printed(`rel_l2 = `+num, below(0.03)),      // (0.0059)
 		printed(`coverage = `+num, within(0.3, 1)), // (0.85)
 		printed(`log_evidence = `+num, above(200)), // (347)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"03-wave.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.5, 1)),
 		printed(`rel_l2 = `+num, below(0.03)),      // (0.0064)
 		printed(`coverage = `+num, within(0.2, 1)), // (0.58)
 		printed(`log_evidence = `+num, above(300)), // (587)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"04-wave-full.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.3, 1)),
 		printed(`rel_l2 \(full\) = `+num, below(0.05)),      // (0.010)
 		printed(`rel_l2 \(single\) = `+num, below(0.03)),    // (0.0064)
 		printed(`log_evidence \(full\) = `+num, above(300)), // (628)
@@ -89,6 +92,7 @@ var expect = map[string][]check{
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"05-burgers.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.3, 1)),
 		printed(`u_x\(0, 1.6037/pi\) = `+num, near(-152.00516, 1e-4)),
 		printed(`rel_l2 = `+num, below(0.6)), // (0.29)
 		printed(`beta\[beta_data\] = `+num, above(1)),

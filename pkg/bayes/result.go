@@ -382,18 +382,18 @@ func NewResult(f *Fit, gridN int) Result {
 	}
 	if finiteW {
 		r.Weights = m.Net.Clone()
-		var freshRMS []float64 // per beta group at fresh points; nil without them
+		var trainRMS, freshRMS []float64 // per beta group; nil without fresh points
 		if q := freshProblem(p); q != nil {
 			if train, fresh, err := f.ResidualCheck(q); err == nil {
 				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
 				for t, n := range betaNames {
 					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
 				}
-				freshRMS = fresh
+				trainRMS, freshRMS = train, fresh
 				r.Warnings = overconfidenceWarnings(betaNames, f.inferred, train, fresh)
 			}
 		}
-		r.Errors = gridErrors(f, freshRMS, gridN)
+		r.Errors = gridErrors(f, trainRMS, freshRMS, gridN)
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -431,10 +431,11 @@ func freshProblem(p *pde.Problem) *pde.Problem {
 	return q
 }
 
-// gridErrors is the record's errors on the grid; freshRMS, if not nil (the
-// rms residual of each beta group at fresh points), adds the coverage of
-// the held-out band (the same Jacobian, another A).
-func gridErrors(f *Fit, freshRMS []float64, gridN int) *GridErrors {
+// gridErrors is the record's errors on the grid; trainRMS and freshRMS, if
+// not nil (the rms residual of each beta group at the training and at fresh
+// points), add the held-out and the calibrated band (the same Jacobian,
+// another A).
+func gridErrors(f *Fit, trainRMS, freshRMS []float64, gridN int) *GridErrors {
 	p := f.Model.Problem
 	if p.Exact == nil || p.Dim() > 2 {
 		return nil
@@ -466,7 +467,7 @@ func gridErrors(f *Fit, freshRMS []float64, gridN int) *GridErrors {
 		g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
 		g.SigmaRatioHeldOut = medianRatio(hs, sigma)
 	}
-	if cal, _, err := f.calibratedLaplace(freshRMS); err == nil {
+	if cal, _, err := f.calibratedLaplace(trainRMS, freshRMS); err == nil {
 		cs := cal.sigmas(J, len(pts))
 		g.Coverage2SCalibrated = Num(ComputeErrors(mean, cs, exact).Coverage2S)
 		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
