@@ -127,9 +127,9 @@ func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, jac := m2.TermJacobians()
+	res, jac := m2.termJacobians()
 	{ // per-term geo: beta_term = beta_group / max(1, rho_term)
-		rt, jt := f.Model.TermJacobians()
+		rt, jt := f.Model.termJacobians()
 		A := mat.NewSymDense(P, nil)
 		for a := 0; a < P; a++ {
 			A.SetSym(a, a, f.Alpha[f.Model.AlphaOf[a]])

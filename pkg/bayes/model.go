@@ -228,9 +228,10 @@ func (m *Model) buildJacobians() {
 	}
 }
 
-// TermJacobians returns each term's residual r_t and its Jacobian dr_t/dw
-// (N_t x P, row-major) at the current weights.
-func (m *Model) TermJacobians() (res, jac [][]float64) {
+// termJacobians returns each term's residual r_t and its Jacobian dr_t/dw
+// (N_t x P, row-major) at the current weights (the candidate bands of
+// calib_study_test.go use them).
+func (m *Model) termJacobians() (res, jac [][]float64) {
 	m.buildJacobians()
 	for i, j := range m.jac {
 		j.ComputeTo(m.jbuf[i])
