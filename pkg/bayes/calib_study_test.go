@@ -24,7 +24,9 @@ import (
 //
 //	paper          the evidence's band
 //	heldout        Fit.HeldOut: each inferred beta lowered to 1/rms_fresh^2
-//	geo            Fit.Calibrated: beta the geometric mean of the two
+//	geo            beta the geometric mean of the two, always
+//	calibrated     Fit.Calibrated: geo when a group's fresh rms exceeds
+//	               OverconfidentRatio times its training rms, else paper
 //	geo-term       the same per term instead of per beta group
 //	erreq-fresh    sqrt(sigma^2 + e^2), e = g^T dw the linearized error:
 //	               dw the Gauss-Newton step on the fresh residuals alone
@@ -77,7 +79,9 @@ func TestCalibStudy(t *testing.T) {
 			for _, k := range keys {
 				s := c[k]
 				cov, q95, w := bandStats(mean, s, exact, base)
-				fmt.Printf("%-10s seed %3d  %-14s cov %.3f  q95 %6.2f  width x%6.2f\n", name, seed, k, cov, q95, w)
+				med := slices.Clone(s)
+				slices.Sort(med)
+				fmt.Printf("%-10s seed %3d  %-14s cov %.3f  q95 %6.2f  width x%6.2f  median sigma %.3g\n", name, seed, k, cov, q95, w, med[len(med)/2])
 			}
 			fmt.Printf("%-10s seed %3d  candidates %.2fs fit %.2fs\n", name, seed, el, f.Seconds)
 		}
@@ -108,6 +112,11 @@ func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[
 	P := f.Model.NumWeights()
 	sigma := f.Laplace.sigmas(J, n)
 	out["paper"] = sigma
+	if d, err := NewFreshDraw(q); err == nil {
+		if g, err := f.Calibrated(d); err == nil {
+			_, out["calibrated"] = g.Predict(pts)
+		}
+	}
 	held, err := f.freshRMS(q)
 	if err != nil {
 		t.Fatal(err)
