@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -56,7 +57,7 @@ func TestCalibStudy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Train(p, Settings{Seed: seed})
+			f, err := Train(context.Background(), p, Settings{Seed: seed})
 			if err != nil || f.Laplace == nil {
 				fmt.Printf("%s seed %d: no laplace (%v)\n", name, seed, err)
 				continue
@@ -69,7 +70,7 @@ func TestCalibStudy(t *testing.T) {
 			start := time.Now()
 			c := calibCandidates(t, f, q, pts)
 			el := time.Since(start).Seconds()
-			mean, _ := f.Predict(pts)
+			mean, _, _ := f.Predict(pts)
 			base := c["paper"]
 			var keys []string
 			for k := range c {
@@ -107,14 +108,14 @@ func bandStats(mean, sigma, exact, base []float64) (cov, q95, width float64) {
 // calibCandidates returns sigma on pts for each candidate band.
 func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[string][]float64 {
 	out := map[string][]float64{}
-	_, J := f.meanJacobian(pts)
+	_, J, _ := f.meanJacobian(pts, output)
 	n := len(pts)
 	P := f.Model.NumWeights()
 	sigma := f.Laplace.sigmas(J, n)
 	out["paper"] = sigma
 	if d, err := NewFreshDraw(q); err == nil {
 		if g, err := f.Calibrated(d); err == nil {
-			_, out["calibrated"] = g.Predict(pts)
+			_, out["calibrated"], _ = g.Predict(pts)
 		}
 	}
 	held, err := f.freshRMS(q)
@@ -253,8 +254,8 @@ func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[
 		ps := &nn.PolishSettings{MaxIter: 200, Hessian: g.gaussNewtonMatrix()}
 		if _, err := nn.Polish(net.W, func(w, gr []float64) float64 { return g.lossAndGrad(gr) }, ps); err == nil {
 			g.Laplace = nil
-			m2mean, _ := g.meanJacobian(pts)
-			m1mean, _ := f.meanJacobian(pts)
+			m2mean, _, _ := g.meanJacobian(pts, output)
+			m1mean, _, _ := f.meanJacobian(pts, output)
 			s := make([]float64, n)
 			for i := range s {
 				s[i] = math.Hypot(sigma[i], m2mean[i]-m1mean[i])

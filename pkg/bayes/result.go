@@ -256,22 +256,29 @@ type Result struct {
 	GammaAlpha     map[string]*float64 `json:"gamma_alpha"`
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
+	// Warnings are Fit.Warnings, what an ok status does not say, and the
+	// record's own, found without the exact solution: a 2-sigma band that
+	// is likely overconfident (OverconfidentRatio).
+	Warnings []string `json:"warnings,omitempty"`
+	// EvidenceAtClamp says the log evidence was computed with a
+	// hyperparameter held at MinHyper or MaxHyper, not at a fixed point.
+	EvidenceAtClamp bool `json:"evidence_at_clamp,omitempty"`
+
 	Errors *GridErrors `json:"errors"` // null when the problem has no exact solution
 	// ResidualRMS per beta group, at the training points and at fresh ones
 	// (Fit.ResidualCheck); null when the problem has no Fresh.
 	ResidualRMS map[string]ResidualRMS `json:"residual_rms"`
-	// Warnings say, without the exact solution, what a user should not
-	// trust (the band's overconfidence, OverconfidentRatio); absent when there is none.
-	Warnings []string    `json:"warnings,omitempty"`
-	Hyper    HyperStats  `json:"hyper"`
-	Polish   *PolishJSON `json:"polish,omitempty"`
-	Seconds  float64     `json:"seconds"`
-	Version  VersionInfo `json:"version"`
+	Hyper       HyperStats             `json:"hyper"`
+	Polish      *PolishJSON            `json:"polish,omitempty"`
+	Seconds     float64                `json:"seconds"`
+	Version     VersionInfo            `json:"version"`
 
 	Weights *nn.MLP       `json:"weights"` // null when a weight is not finite
 	Terms   []TermData    `json:"terms"`
 	History []HistoryJSON `json:"history"`
 }
+
+func atClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
 
 // Num returns a pointer to x, or nil when x is NaN or infinite.
 func Num(x float64) *float64 {
@@ -342,6 +349,9 @@ func NewResult(f *Fit, gridN int) Result {
 		EW: numMap(alphaNames, f.EW), ED: numMap(betaNames, f.ED),
 		LogPConvention: LogPConvention,
 		Hyper:          f.Hyper, Seconds: f.Seconds, Version: Version(),
+		Warnings: slices.Clone(f.Warnings),
+		EvidenceAtClamp: f.Laplace != nil && !f.Settings.Fixed &&
+			(slices.ContainsFunc(f.Alpha, atClamp) || slices.ContainsFunc(f.Beta, atClamp)),
 	}
 	nTotal := 0
 	for _, n := range m.N {
@@ -390,7 +400,11 @@ func NewResult(f *Fit, gridN int) Result {
 					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
 				}
 				trainRMS, freshRMS = train, fresh
-				r.Warnings = overconfidenceWarnings(betaNames, f.inferred, train, fresh)
+				for _, w := range overconfidenceWarnings(betaNames, f.inferred, train, fresh) {
+					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
+						r.Warnings = append(r.Warnings, w)
+					}
+				}
 			}
 		}
 		r.Errors = gridErrors(f, trainRMS, freshRMS, gridN)
@@ -445,7 +459,10 @@ func gridErrors(f *Fit, trainRMS, freshRMS []float64, gridN int) *GridErrors {
 		n = 2 * gridN
 	}
 	pts, exact := p.Grid(n)
-	mean, J := f.meanJacobian(pts)
+	mean, J, err := f.meanJacobian(pts, output)
+	if err != nil {
+		return nil
+	}
 	var sigma []float64
 	if J != nil {
 		sigma = f.Laplace.sigmas(J, len(pts))

@@ -20,6 +20,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -141,15 +142,14 @@ type FitRecord struct {
 	CoverageHeldOut float64
 	// CoverageCalibrated and Q95Calibrated are those of the calibrated band
 	// (bayes.Fit.Calibrated), Q95 the paper band's 95 % quantile of
-	// |u - u*|/sigma; NaN when undefined. Warned says the record warns that
-	// the paper's band is likely overconfident (no exact solution used).
+	// |u - u*|/sigma; NaN when undefined.
 	CoverageCalibrated, Q95, Q95Calibrated float64
-	Warned                                 bool
 	Alpha, Beta                            []float64
 	AlphaNames                             []string
 	BetaNames                              []string
 	Gamma                                  float64
 	Seconds                                float64
+	Warnings                               []string // bayes.Result.Warnings
 }
 
 // Study is one study of the paper and what came of it.
@@ -225,7 +225,7 @@ func (c *Config) defaults() {
 
 // Run runs the studies of cfg and returns them; a study's failure is in its
 // Err. The error is non-nil only when cfg.Out cannot be created.
-func Run(cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
@@ -237,7 +237,7 @@ func Run(cfg Config) (*Report, error) {
 		}
 		st := newStudy(name, &cfg)
 		start := time.Now()
-		st.Err = runStudy(st, &cfg)
+		st.Err = runStudy(ctx, st, &cfg)
 		st.Seconds = time.Since(start).Seconds()
 		rep.Studies = append(rep.Studies, st)
 	}
@@ -290,7 +290,7 @@ func newStudy(name string, cfg *Config) *Study {
 }
 
 // runStudy runs one study, turning a panic into its error.
-func runStudy(st *Study, cfg *Config) (err error) {
+func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
@@ -321,7 +321,7 @@ func runStudy(st *Study, cfg *Config) (err error) {
 	}
 	defer prog.Finish()
 
-	if err := runFits(st, p, cfg, prog); err != nil {
+	if err := runFits(ctx, st, p, cfg, prog); err != nil {
 		return err
 	}
 	if st.Name == "hmc" {
@@ -337,7 +337,7 @@ func (nopProgress) Finish()     {}
 
 // runFits trains the study's fits on cfg.Workers goroutines, appends each
 // to DIR/<study>.jsonl as it ends, and keeps the best fit by evidence.
-func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
+func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 	path := filepath.Join(cfg.Out, st.Name+".jsonl")
 	file, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -366,7 +366,7 @@ func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 			i := int(seed - cfg.SeedBase)
 			s.Hidden = []int{cfg.ScanHidden[i%len(cfg.ScanHidden)]}
 		}
-		f, err := bayes.Train(p, s)
+		f, err := bayes.Train(ctx, p, s)
 		if err != nil {
 			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
 		}
@@ -399,11 +399,10 @@ func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 
 // record extracts what the report needs from a fit.
 func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
-	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds,
+	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma)}
 	rec.CoverageHeldOut, rec.CoverageCalibrated, rec.Q95, rec.Q95Calibrated = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-	rec.Warned = len(r.Warnings) > 0
 	if e := r.Errors; e != nil {
 		rec.MSE = val(e.MSE)
 		rec.CoverageHeldOut = val(e.Coverage2SHeldOut)

@@ -155,7 +155,7 @@ func (r *Report) Tables() []Table {
 // the fixed baseline) with the paper's numbers beside.
 func (r *Report) summaryTable() Table {
 	t := Table{ID: "summary", Caption: "Every study: the best fit by evidence (fixed baseline: by error)",
-		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "q95", "coverage, held-out β", "coverage, calibrated", "q95, calibrated", "warns", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "paper"}}
+		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "q95", "coverage, held-out β", "coverage, calibrated", "q95, calibrated", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "warnings (best fit)", "paper"}}
 	for _, st := range r.Studies {
 		if st.Err != nil && len(st.Fits) == 0 {
 			row := []Cell{txt(st.Name), txt("failed")}
@@ -167,30 +167,32 @@ func (r *Report) summaryTable() Table {
 		}
 		rk := ranked(st)
 		row := []Cell{txt(st.Name), txt(fmt.Sprintf("%d (%d)", len(st.Fits), okCount(st.Fits)))}
+		warnings := ""
 		if len(rk) == 0 {
 			row = append(row, txt("none"))
-			for range 10 {
+			for range 9 {
 				row = append(row, txt("n/a"))
 			}
 		} else {
 			b := rk[0]
 			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.Q95, 2), fixed(b.CoverageHeldOut, 3),
-				fixed(b.CoverageCalibrated, 3), fixed(b.Q95Calibrated, 2), txt(yesNo(b.Warned)), txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
+				fixed(b.CoverageCalibrated, 3), fixed(b.Q95Calibrated, 2), txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
+			warnings = strings.Join(b.Warnings, "; ")
 		}
 		min := math.NaN()
 		if e := byError(st.Fits); len(e) > 0 {
 			min = e[0].RelL2
 		}
-		row = append(row, fixed(rho(st.Fits), 2), num(min, 3), num(meanSeconds(st.Fits), 3), txt(paperNote(st.Name)))
+		row = append(row, fixed(rho(st.Fits), 2), num(min, 3), num(meanSeconds(st.Fits), 3), txt(warnings), txt(paperNote(st.Name)))
 		t.Rows = append(t.Rows, row)
 	}
 	t.Note = "rel L2 = ||u - u*|| / ||u*|| on the 100 x 100 grid (200 points for regression, over [-1, 1] where much holds no data); " +
 		"coverage = share of grid points with |u - u*| <= 2σ (σ Laplace, no noise term; 0.954 if calibrated); " +
 		"q95 = 95 % quantile of |u - u*|/σ (1.96 if calibrated); " +
 		"held-out β: the same band with each β from the residuals at fresh points (bayes.Fit.HeldOut, not the paper's; wider); " +
-		"calibrated: β the geometric mean of the fitted and the held-out one (bayes.Fit.Calibrated, no exact solution used); " +
-		"warns: the record warns that the paper's band is likely overconfident (fresh/training residual ratio above bayes.OverconfidentRatio); " +
-		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency."
+		"calibrated: β the geometric mean of the fitted and the held-out one where the fresh residuals exceed bayes.OverconfidentRatio times the training ones, else the paper's (bayes.Fit.Calibrated, no exact solution used); " +
+		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency; " +
+		"warnings: what the best fit's ok status does not say (a hyperparameter at the clamp, final rounds that did not settle, a band likely overconfident)."
 	return t
 }
 
@@ -391,11 +393,4 @@ func (t Table) Markdown() string {
 		fmt.Fprintf(&b, "\n%s\n", t.Note)
 	}
 	return b.String()
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
