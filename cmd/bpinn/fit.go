@@ -157,10 +157,10 @@ func printFit(w io.Writer, r *bayes.Result) {
 			*e.Coverage2SHeldOut, *e.SigmaRatioHeldOut)
 	}
 	if e := r.Errors; e != nil && e.Q95 != nil {
-		fmt.Fprintf(w, "  q95 of |u - u*|/sigma = %.3g (1.96 for a calibrated band)\n", *e.Q95)
+		fmt.Fprintf(w, "  q95 of |u - u*|/sigma = %.2f (1.96 for a calibrated band)\n", *e.Q95)
 	}
 	if e := r.Errors; e != nil && e.Coverage2SCalibrated != nil && e.Q95Calibrated != nil && e.SigmaRatioCalibrated != nil {
-		fmt.Fprintf(w, "  calibrated band (no exact solution used): coverage(2 sigma) = %.3f, q95 = %.3g, sigma x%.3g (median)\n",
+		fmt.Fprintf(w, "  calibrated band (no exact solution used): coverage(2 sigma) = %.3f, q95 = %.2f, sigma x%.3g (median)\n",
 			*e.Coverage2SCalibrated, *e.Q95Calibrated, *e.SigmaRatioCalibrated)
 	}
 	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
