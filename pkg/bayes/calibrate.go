@@ -26,7 +26,6 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 	c := *q
 	c.Exact, c.Fresh, c.Redraw = nil, nil, nil
 	c.Terms = slices.Clone(q.Terms)
-	c.Params = nil
 	return FreshDraw{p: &c}, nil
 }
 
