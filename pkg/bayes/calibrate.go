@@ -11,8 +11,9 @@ import (
 // FreshDraw is what the calibrated band sees of a problem's fresh draw
 // (Problem.Fresh): its domain, inputs and terms (points, measured targets,
 // residuals), never the exact solution. NewFreshDraw copies these out of a
-// problem and drops Exact, Fresh and Redraw, so a band computed from a
-// FreshDraw cannot evaluate the solution it is judged against.
+// problem and drops Exact, Fresh, Redraw and the true values of unknown
+// coefficients, so a band computed from a FreshDraw cannot evaluate the
+// solution it is judged against.
 type FreshDraw struct {
 	p *pde.Problem // a copy with Exact, Fresh and Redraw nil
 }
@@ -26,6 +27,10 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 	c := *q
 	c.Exact, c.Fresh, c.Redraw = nil, nil, nil
 	c.Terms = slices.Clone(q.Terms)
+	c.Unknowns = slices.Clone(q.Unknowns)
+	for i := range c.Unknowns { // the value that made the data is the truth too
+		c.Unknowns[i].Truth = nil
+	}
 	return FreshDraw{p: &c}, nil
 }
 

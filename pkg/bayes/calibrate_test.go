@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // The calibrated band never sees an exact solution: a FreshDraw drops it,
@@ -28,6 +30,12 @@ func TestCalibratedBlind(t *testing.T) {
 	}
 	if d.p.Exact != nil || d.p.Fresh != nil || d.p.Redraw != nil || q.Exact == nil {
 		t.Fatalf("NewFreshDraw kept the exact solution or the draws, or changed its argument")
+	}
+	truth := 0.1
+	withUnknown := *q
+	withUnknown.Unknowns = []pde.Unknown{{Name: "kappa", Init: 1, Truth: &truth}}
+	if du, err := NewFreshDraw(&withUnknown); err != nil || du.p.Unknowns[0].Truth != nil || withUnknown.Unknowns[0].Truth == nil {
+		t.Errorf("NewFreshDraw kept an unknown's true value or changed its argument (%v)", err)
 	}
 	if _, err := f.Calibrated(FreshDraw{}); err == nil || !strings.Contains(err.Error(), "NewFreshDraw") {
 		t.Errorf("zero FreshDraw: err %v, want one naming NewFreshDraw", err)
