@@ -237,7 +237,7 @@ func (p *Problem) validateTerm(t Term) error {
 	if k := badIndex(t.Target); k >= 0 {
 		return fmt.Errorf("problem %q term %q: target %d is %v", p.Name, t.Name, k, t.Target[k])
 	}
-	for _, name := range sortedKeys(t.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(t.Fields)) {
 		f := t.Fields[name]
 		if len(f) != len(t.Points) {
 			return fmt.Errorf("problem %q term %q: field %q has %d values for %d points", p.Name, t.Name, name, len(f), len(t.Points))

@@ -219,7 +219,7 @@ func (p *Problem) drawTerm(t *Term, rng *rand.Rand) error {
 		if t.Fields == nil {
 			t.Fields = map[string][]float64{}
 		}
-		for _, name := range sortedKeys(d.Fields) {
+		for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
 			if t.Fields[name], err = values(fmt.Sprintf("Draw.Fields[%q]", name), d.Fields[name], pts); err != nil {
 				return err
 			}
@@ -255,7 +255,7 @@ func (p *Problem) checkDraw(t Term) error {
 	case d.Noise > 0 && d.Value == nil:
 		return fmt.Errorf("problem %q term %q: draw noise %g without a Value; set Draw.Value, the noise-free measurement", p.Name, t.Name, d.Noise)
 	}
-	for _, name := range sortedKeys(d.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
 		if d.Fields[name] == nil {
 			return fmt.Errorf("problem %q term %q: Draw.Fields[%q] is nil; give it a function of the point or remove it", p.Name, t.Name, name)
 		}
