@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -12,34 +13,51 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-const hmcUsage = `usage: bpinn hmc regression [flags]
+const hmcUsage = `usage: bpinn hmc PROBLEM [flags]
 
-Trains the Laplace fit of the paper's regression problem (u = x^2 cos^2(4x),
-24 noisy points, a 1-6-1 tanh net), then samples the same posterior
-exp(-E_T(w)) by HMC with alpha and beta held at the fit's values, starting at
-the fit's w_MP, and compares the two predictive bands on 201 points of
-[-1, 1]. See docs/hmc.md.
+Trains the Laplace fit of PROBLEM with the paper's recipe (for "regression":
+u = x^2 cos^2(4x), 24 noisy points, a 1-6-1 tanh net), then samples the same
+posterior exp(-E_T(w)) with alpha and beta held at the fit's values,
+starting at the fit's w_MP, and compares the two predictive bands on a grid
+(201 points in 1-D, 21 x 21 in 2-D): mean gap in sampled sd, width ratio,
+2-sigma coverage of the exact solution. The default sampler is NUTS as Stan
+runs it, with the target acceptance and tree depth raised for these
+posteriors; --sampler hmc --leapfrog 20 is the paper's fixed-length HMC.
+See docs/hmc.md.
 
-bpinn hmc PROBLEM, for an inverse problem (heat-inverse, ...), trains its fit
-with the default settings instead and samples the joint posterior of the
-weights and the unknown coefficients, then compares each unknown's sampled
-marginal with its Laplace interval (docs/inverse.md); --epochs and --json do
-not apply there.
+For an inverse problem (heat-inverse, ...) it trains the default (tuned) fit
+instead and samples the joint posterior of the weights and the unknown
+coefficients, in coordinates whitened by the fit's A, then sets each
+unknown's sampled marginal beside its Laplace interval (docs/inverse.md);
+--epochs, --sample-hyper and --json do not apply there.
 
-flags (defaults are the paper's run):
-  --samples N    samples kept per chain (default 15000)
-  --burn-in B    warm-up iterations per chain, adapting the step size and
-                 the mass matrix (default 1000; 0 for none)
-  --chains C     independent chains, run concurrently (default 4)
-  --leapfrog L   leapfrog steps per iteration (default 20)
-  --seed S       HMC seed (default 1)
-  --fit-seed S   seed of the network initialization of the fit (default 1)
-  --epochs N     training epochs of the fit (default 15000, the paper)
-  --json FILE    write diagnostics, both predictive curves and the
-                 comparison numbers to FILE (written atomically)
+flags:
+  --sampler S       nuts (default) or hmc
+  --samples N       draws kept per chain (default 500; hmc: 15000, the
+                    paper's)
+  --burn-in B       warm-up iterations per chain, adapting the step size and
+                    the metric (default 500; hmc: 1000; 0 for none)
+  --chains C        independent chains, run concurrently (default 4)
+  --metric M        diag (default), dense or unit: the inverse metric that
+                    warm-up estimates
+  --target-accept D mean acceptance statistic that warm-up aims for
+                    (default 0.99; hmc: 0.8; lower is faster, with more
+                    divergent draws)
+  --max-depth D     NUTS: at most 2^D leapfrog steps per draw (default 12)
+  --leapfrog L      hmc: leapfrog steps per iteration (default 20; giving it
+                    selects --sampler hmc)
+  --sample-hyper    sample ln alpha and ln beta jointly with the weights
+                    (flat priors on the logs) and compare their marginals
+                    with the evidence's optimum and Occam widths
+  --seed S          sampler seed (default 1)
+  --fit-seed S      seed of the network initialization of the fit (default 1)
+  --epochs N        training epochs of the fit (default: the problem's)
+  --json FILE       write the settings, per-chain diagnostics, both
+                    predictive bands and the comparison to FILE (atomically)
 
 exit status: 0 ok, 1 the fit or the sampler failed, or writing FILE failed
 after the run; 2 bad input (FILE's directory is checked before the run).
@@ -66,14 +84,19 @@ type hmcFit struct {
 // cmdHMC runs "bpinn hmc". args excludes the subcommand's name.
 func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("hmc")
-	samples := fs.Int("samples", 15000, "")
-	burnIn := fs.Int("burn-in", 1000, "")
-	chains := fs.Int("chains", 4, "")
-	leapfrog := fs.Int("leapfrog", 20, "")
+	sampler := fs.String("sampler", "", "")
+	samples := fs.Int("samples", 0, "")
+	burnIn := fs.Int("burn-in", 0, "")
+	chains := fs.Int("chains", mcmc.DefaultChains, "")
+	metric := fs.String("metric", string(mcmc.Diag), "")
+	target := fs.Float64("target-accept", 0, "")
+	maxDepth := fs.Int("max-depth", 0, "")
+	leapfrog := fs.Int("leapfrog", 0, "")
+	sampleHyper := fs.Bool("sample-hyper", false, "")
 	seed, fitSeed := seedFlag{1}, seedFlag{1}
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
-	epochs := fs.Int("epochs", 15000, "")
+	epochs := fs.Int("epochs", 0, "")
 	jsonPath := fs.String("json", "", "")
 
 	bad := func(format string, a ...any) int { return report(stderr, "hmc", usagef(format, a...)) }
@@ -85,32 +108,59 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "hmc", err)
 	}
-	if len(positional) == 1 && positional[0] != "regression" {
-		if q, err := pde.New(positional[0], pde.Options{}); err == nil && len(q.Unknowns) > 0 {
-			hs := &bayes.HMCSettings{Samples: *samples, BurnIn: *burnIn, NoBurnIn: *burnIn == 0,
-				Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v}
-			return hmcUnknowns(q, fitSeed.v, hs, stdout, stderr)
+	if len(positional) == 0 {
+		return bad(`missing the problem, e.g. "regression" or "heat"`)
+	}
+	if len(positional) > 1 {
+		return bad("one problem expected, got %q", positional)
+	}
+	p, perr := pde.New(positional[0], pde.Options{})
+	if perr != nil {
+		return report(stderr, "hmc", usagef("%v", perr))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *sampler == "" {
+		*sampler = string(mcmc.NUTS)
+		if set["leapfrog"] {
+			*sampler = string(mcmc.HMC)
 		}
 	}
-	p, perr := pde.New("regression", pde.Options{})
+	// Unset flags take bayes.DefaultSampler's values for the sampler.
+	defaults := bayes.DefaultSampler(mcmc.Settings{Sampler: mcmc.Sampler(*sampler)})
+	ds := defaults.Resolved()
+	if !set["samples"] {
+		*samples = ds.Samples
+	}
+	if !set["burn-in"] {
+		*burnIn = ds.Warmup
+	}
+	if !set["target-accept"] {
+		*target = ds.TargetAccept
+	}
+	if !set["max-depth"] {
+		*maxDepth = ds.MaxDepth
+	}
 	switch {
-	case perr != nil:
-		return report(stderr, "hmc", perr)
-	case len(positional) == 0:
-		return bad(`missing the problem: only "regression" is supported`)
-	case len(positional) > 1:
-		return bad("one problem expected, got %q", positional)
-	case positional[0] != "regression":
-		return bad(`unknown problem %q: only "regression" is supported`, positional[0])
+	case *sampler != string(mcmc.NUTS) && *sampler != string(mcmc.HMC):
+		return bad("--sampler is %q: use nuts or hmc", *sampler)
+	case set["leapfrog"] && *sampler != string(mcmc.HMC):
+		return bad("--leapfrog is for --sampler hmc; NUTS chooses its trajectory lengths (see --max-depth)")
+	case *metric != string(mcmc.Dense) && *metric != string(mcmc.Diag) && *metric != string(mcmc.Unit):
+		return bad("--metric is %q: use dense, diag or unit", *metric)
 	case *samples <= 0:
 		return bad("--samples is %d: need at least 1", *samples)
 	case *burnIn < 0:
 		return bad("--burn-in is %d: need 0 or more", *burnIn)
 	case *chains <= 0:
 		return bad("--chains is %d: need at least 1", *chains)
-	case *leapfrog <= 0:
+	case set["leapfrog"] && *leapfrog <= 0:
 		return bad("--leapfrog is %d: need at least 1", *leapfrog)
-	case *epochs < p.Defaults.HyperStart:
+	case !(*target > 0 && *target < 1):
+		return bad("--target-accept is %g: need a probability in (0, 1), e.g. 0.9", *target)
+	case *maxDepth < 1 || *maxDepth > 20:
+		return bad("--max-depth is %d: need 1 to 20", *maxDepth)
+	case set["epochs"] && *epochs < p.Defaults.HyperStart:
 		return bad("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *epochs, p.Defaults.HyperStart)
 	}
 	if *jsonPath != "" {
@@ -120,12 +170,19 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	}
 	fail := func(err error) int { return report(stderr, "hmc", err) } // exit 1: none is a usage error
 
-	// The paper's comparison: HMC at the alpha and beta of the paper's recipe.
+	hs := &mcmc.Settings{Sampler: mcmc.Sampler(*sampler), Metric: mcmc.Metric(*metric),
+		Samples: *samples, Warmup: *burnIn, NoWarmup: *burnIn == 0, Chains: *chains,
+		Leapfrog: *leapfrog, MaxDepth: *maxDepth, TargetAccept: *target, Seed: seed.v}
+	if len(p.Unknowns) > 0 { // an inverse problem: the unknowns' marginals (docs/inverse.md)
+		return hmcUnknowns(p, fitSeed.v, hs, stdout, stderr)
+	}
+
+	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe.
 	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: bayes.RecipePaper}
 	if s, err = s.Resolve(p); err != nil {
 		return bad("%v", err)
 	}
-	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit (%d epochs, seed %d)\n", *epochs, fitSeed.v)
+	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%d epochs, seed %d)\n", p.Name, s.Epochs, fitSeed.v)
 	fit, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return fail(err)
@@ -133,13 +190,15 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	if fit.Laplace == nil || fit.Status == bayes.StatusDiverged {
 		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", fitSeed.v, fit.Status, fit.Reason))
 	}
-	hs := &bayes.HMCSettings{Samples: *samples, BurnIn: *burnIn, NoBurnIn: *burnIn == 0,
-		Chains: *chains, Leapfrog: *leapfrog, Seed: seed.v}
 	var barDone func()
 	hs.Progress, barDone = hmcProgress(stderr, *chains)
-	fmt.Fprintf(stderr, "bpinn hmc: sampling %s x %d samples after %d burn-in, %d leapfrog steps\n",
-		nouns(*chains, "chain"), *samples, *burnIn, *leapfrog)
-	cmp, err := bayes.CompareHMC(fit, hs, nil)
+	what := fmt.Sprintf("max depth %d", *maxDepth)
+	if hs.Sampler == mcmc.HMC {
+		what = nouns(hs.Resolved().Leapfrog, "leapfrog step")
+	}
+	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
+		*sampler, *metric, what, nouns(*chains, "chain"), *samples, *burnIn)
+	cmp, err := bayes.CompareHMC(interrupt, fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper})
 	barDone()
 	if err != nil {
 		return fail(err)
@@ -196,32 +255,56 @@ func hmcProgress(w io.Writer, chains int) (progress func(chain, done, total int)
 func printHMCSummary(w io.Writer, r *hmcReport) {
 	c := r.Comparison
 	h := c.HMC
-	fmt.Fprintf(w, "Laplace vs HMC on %s: alpha %s, beta %s (fit seed %d, %d epochs, %s)\n",
-		c.Problem, floats(c.Alpha), floats(c.Beta), r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
-	fmt.Fprintf(w, "HMC: %s x %d samples after %d burn-in, %d leapfrog steps, seed %d\n\n",
-		nouns(h.Chains, "chain"), h.Samples, h.BurnIn, h.Leapfrog, h.Seed)
+	held := "held"
+	if h.SampleHyper {
+		held = "sampled; fit's"
+	}
+	fmt.Fprintf(w, "Laplace vs %s on %s: alpha %s, beta %s (%s; fit seed %d, %d epochs, %s)\n",
+		h.Sampler, c.Problem, floats(c.Alpha), floats(c.Beta), held, r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
+	what := fmt.Sprintf("max depth %d", h.MaxDepth)
+	if h.Sampler == string(mcmc.HMC) {
+		what = nouns(h.Leapfrog, "leapfrog step")
+	}
+	fmt.Fprintf(w, "%s: %s x %d draws after %d warm-up, %s metric, %s, target accept %g, seed %d\n\n",
+		h.Sampler, nouns(h.Chains, "chain"), h.Samples, h.BurnIn, h.Metric, what, h.TargetAccept, h.Seed)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tinside data\toutside\tall\t")
 	row := func(name string, r bayes.Regions) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, hmcNum(r.Inside), hmcNum(r.Outside), hmcNum(r.All))
 	}
-	row("sigma ratio Laplace/HMC", c.WidthRatio)
+	row("sigma ratio Laplace/sampled", c.WidthRatio)
 	row("2-sigma coverage Laplace", c.CoverageLaplace)
-	row("2-sigma coverage HMC", c.CoverageHMC)
+	row("2-sigma coverage sampled", c.CoverageHMC)
 	tw.Flush()
-	fmt.Fprintf(w, "|mean Laplace - mean HMC| / sigma HMC: max %s, mean %s\n\n", hmcNum(c.MaxGap), hmcNum(c.MeanGap))
+	fmt.Fprintf(w, "|mean Laplace - mean sampled| / sd sampled: max %s, mean %s\n\n", hmcNum(c.MaxGap), hmcNum(c.MeanGap))
+
+	if hc := c.Hyper; hc != nil {
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "hyperparameter\tln at fit\tOccam sigma\tsampled mean\tsampled sd\tgap/Occam\tR-hat\tESS\t")
+		for _, m := range slices.Concat(hc.Alpha, hc.Beta) {
+			fmt.Fprintf(tw, "ln %s\t%.4g\t%s\t%.4g\t%.3g\t%s\t%s\t%s\t\n", m.Name, m.Evidence, hmcNum(m.Occam),
+				m.Mean, m.SD, hmcNum(m.Z), hmcNum(m.RHat), hmcNum(m.ESS))
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
 
 	d := c.Diagnostics
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "chain\taccept\tstep size\tdivergent\tburn-in divergent\t")
+	fmt.Fprintln(tw, "chain\taccept\tstep size\tleapfrog/draw\ttree depth\tat max depth\tE-BFMI\tdivergent\twarm-up divergent\t")
 	for i := range d.Accept {
-		fmt.Fprintf(tw, "%d\t%.3f\t%.3g\t%d\t%d\t\n", i, d.Accept[i], d.StepSize[i], d.Divergent[i], d.BurnInDivergent[i])
+		depth, atMax := "-", "-"
+		if i < len(d.TreeDepth) {
+			depth, atMax = fmt.Sprintf("%.2f", d.TreeDepth[i]), fmt.Sprint(d.AtMaxDepth[i])
+		}
+		fmt.Fprintf(tw, "%d\t%.3f\t%.3g\t%.1f\t%s\t%s\t%s\t%d\t%d\t\n", i, d.Accept[i], d.StepSize[i], d.Leapfrog[i],
+			depth, atMax, hmcNum(d.EBFMI[i]), d.Divergent[i], d.BurnInDivergent[i])
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "predictive: min ESS %s, max R-hat %s\n", hmcNum(d.MinESS), hmcNum(d.MaxRHat))
-	fmt.Fprintf(w, "HMC: %.3g s, %d gradients, %.4g samples/s, ESS/s %s (predictive %.3g s, fit %.3g s)\n",
-		d.Seconds, d.Gradients, d.SamplesPerSecond, hmcNum(d.ESSPerSecond), d.PredictiveSeconds, r.Fit.Seconds)
+	fmt.Fprintf(w, "predictive: min bulk ESS %s, min tail ESS %s, max R-hat %s\n", hmcNum(d.MinESS), hmcNum(d.MinTailESS), hmcNum(d.MaxRHat))
+	fmt.Fprintf(w, "%s: %.3g s, %d gradients, %.4g samples/s, ESS/s %s, ESS per 1000 gradients %s (predictive %.3g s, fit %.3g s)\n",
+		h.Sampler, d.Seconds, d.Gradients, d.SamplesPerSecond, hmcNum(d.ESSPerSecond), hmcNum(d.ESSPerKGradient), d.PredictiveSeconds, r.Fit.Seconds)
 }
 
 // floats formats one value per hyperparameter group, comma-separated.

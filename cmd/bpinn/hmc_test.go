@@ -17,7 +17,12 @@ func TestHMCBadInput(t *testing.T) {
 		want string
 	}{
 		{"no problem", nil, "missing the problem"},
-		{"unknown problem", []string{"heat"}, `only "regression" is supported`},
+		{"unknown problem", []string{"nosuch"}, `nosuch`},
+		{"bad sampler", []string{"regression", "--sampler", "gibbs"}, "--sampler is \"gibbs\""},
+		{"leapfrog with nuts", []string{"regression", "--sampler", "nuts", "--leapfrog", "20"}, "--leapfrog is for --sampler hmc"},
+		{"bad metric", []string{"regression", "--metric", "full"}, "--metric is \"full\""},
+		{"target 1", []string{"regression", "--target-accept", "1"}, "--target-accept is 1"},
+		{"depth 0", []string{"regression", "--max-depth", "0"}, "--max-depth is 0"},
 		{"two problems", []string{"regression", "regression"}, "one problem expected"},
 		{"zero samples", []string{"regression", "--samples", "0"}, "--samples is 0"},
 		{"negative samples", []string{"regression", "--samples=-5"}, "--samples is -5"},
@@ -62,8 +67,8 @@ func TestHMCHelp(t *testing.T) {
 		if code := cmdHMC([]string{arg}, &stdout, &stderr); code != 0 {
 			t.Errorf("%s: exit code %d, want 0", arg, code)
 		}
-		for _, want := range []string{"usage: bpinn hmc regression", "--samples", "--burn-in", "--chains",
-			"--leapfrog", "--seed", "--fit-seed", "--epochs", "--json"} {
+		for _, want := range []string{"usage: bpinn hmc PROBLEM", "--sampler", "--samples", "--burn-in", "--chains",
+			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--seed", "--fit-seed", "--epochs", "--json"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%s: usage lacks %q", arg, want)
 			}
@@ -79,13 +84,13 @@ func TestHMCRun(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hmc.json")
 	var stdout, stderr bytes.Buffer
-	code := cmdHMC([]string{"regression", "--samples", "300", "--burn-in", "300", "--chains", "2",
-		"--leapfrog", "10", "--epochs", "3000", "--seed", "2", "--json", path}, &stdout, &stderr)
+	code := cmdHMC([]string{"regression", "--samples", "200", "--burn-in", "200", "--chains", "2",
+		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--json", path}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"Laplace vs HMC on regression", "sigma ratio Laplace/HMC",
-		"2-sigma coverage HMC", "max R-hat", "samples/s", "predictive", "wrote " + path} {
+	for _, want := range []string{"Laplace vs nuts on regression", "sigma ratio Laplace/sampled",
+		"2-sigma coverage sampled", "max R-hat", "E-BFMI", "tree depth", "ESS per 1000 gradients", "predictive", "wrote " + path} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
@@ -125,7 +130,11 @@ func TestHMCRun(t *testing.T) {
 	var x []float64
 	var hmc struct{ Mean, Std []float64 }
 	var diag struct {
-		Accept []float64 `json:"accept"`
+		Accept    []float64  `json:"accept"`
+		StepSize  []float64  `json:"step_size"`
+		Divergent []int      `json:"divergent"`
+		TreeDepth []float64  `json:"tree_depth"`
+		EBFMI     []*float64 `json:"ebfmi"`
 	}
 	for k, v := range map[string]any{"x": &x, "hmc": &hmc, "diagnostics": &diag} {
 		if err := json.Unmarshal(rep.Comparison[k], v); err != nil {
@@ -135,8 +144,8 @@ func TestHMCRun(t *testing.T) {
 	if len(x) != 201 || len(hmc.Mean) != 201 || len(hmc.Std) != 201 {
 		t.Errorf("got %d grid points, %d means, %d stds, want 201 each", len(x), len(hmc.Mean), len(hmc.Std))
 	}
-	if len(diag.Accept) != 2 {
-		t.Errorf("diagnostics.accept: got %d chains, want 2", len(diag.Accept))
+	if len(diag.Accept) != 2 || len(diag.StepSize) != 2 || len(diag.Divergent) != 2 || len(diag.TreeDepth) != 2 || len(diag.EBFMI) != 2 {
+		t.Errorf("diagnostics: got %+v, want 2 chains of accept, step size, divergent, tree depth, E-BFMI", diag)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("output directory holds %d files, want only hmc.json", len(entries))
@@ -165,7 +174,7 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "hmc.json")
-	stdout := &removeOn{mark: "Laplace vs HMC", dir: dir}
+	stdout := &removeOn{mark: "Laplace vs hmc", dir: dir}
 	var stderr bytes.Buffer
 	code := cmdHMC([]string{"regression", "--samples", "100", "--burn-in", "100", "--chains", "1",
 		"--leapfrog", "5", "--epochs", "3000", "--seed", "3", "--json", path}, stdout, &stderr)
@@ -192,5 +201,42 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 	}
 	if err := json.Unmarshal(b, &rep); err != nil || rep.Command != "hmc" || rep.Comparison["hmc"] == nil {
 		t.Errorf("rescued file %s: command %q, err %v", saved, rep.Command, err)
+	}
+}
+
+// TestHMCHeatQuick samples a PDE posterior in the quick mode: heat, with
+// the hyperparameters sampled too, a few draws of one chain; the grid is
+// 21 x 21 and the hyperparameters' marginals are printed and recorded.
+func TestHMCHeatQuick(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "heat.json")
+	var stdout, stderr bytes.Buffer
+	code := cmdHMC([]string{"heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
+		"--target-accept", "0.8", "--sample-hyper", "--epochs", "5000", "--json", path}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Comparison struct {
+			Points [][]float64 `json:"points"`
+			Hyper  struct {
+				Alpha, Beta []map[string]any
+			} `json:"hyper"`
+		} `json:"comparison"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Comparison; len(c.Points) != 441 || len(c.Hyper.Alpha) == 0 || len(c.Hyper.Beta) == 0 {
+		t.Errorf("got %d grid points, %d alpha and %d beta marginals; want 441 and at least 1 each", len(c.Points), len(c.Hyper.Alpha), len(c.Hyper.Beta))
 	}
 }

@@ -23,7 +23,7 @@ const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [flags]
 Runs every study of the paper, one after another, each with a progress bar
 on stderr (plain lines when stderr is not a terminal):
 
-  hmc           regression fits, the best by evidence against HMC (Fig. 2)
+  hmc           regression fits, the best by evidence against NUTS (Fig. 2)
   heat          heat equation (Table 1, Figs. 3-5)
   heat-lhs      heat with the same 50 + 50 points drawn as a Latin hypercube
                 (--sampling lhs)
@@ -36,7 +36,7 @@ on stderr (plain lines when stderr is not a terminal):
   wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
 
-Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; HMC writes
+Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; NUTS writes
 DIR/hmc.json. At the end DIR/report.html holds every figure (interactive,
 the echarts library inlined: no network needed), the paper's Tables 1-3
 rebuilt from the run with the paper's numbers beside, the settings, seeds
@@ -44,12 +44,13 @@ and times; DIR/figures/*.png are the static figures, DIR/results.md the
 tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, HMC 4 chains x 15000 samples: 1020 fits, about 14 minutes
-on 2 idle cores, most of it Burgers (measured: hmc 12 s, heat 12 s,
+size in the scan, NUTS with bpinn hmc's defaults (4 chains x 500 draws,
+about 55 s of CPU): 1020 fits, about 14 minutes on 2 idle cores, most of it
+Burgers (measured with the paper's HMC, before NUTS: hmc 12 s, heat 12 s,
 heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
-heat-fixed 7 s, wave-fixed 15 s, scan 38 s).
+heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-HMC 2 chains x 4000 samples: about 2 minutes on 2 idle cores.
+NUTS 2 chains x 500 draws: about 2.5 minutes on 2 idle cores.
 
 flags:
   --quick          the short run (make reproduce)

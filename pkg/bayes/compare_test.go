@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/floats/scalar"
 
+	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -56,15 +57,16 @@ func TestCompareHMCRegression(t *testing.T) {
 
 	// The data points first, then a coarse grid over the domain.
 	data := f.Model.Problem.Terms[0].Points
-	var grid []float64
-	for _, x := range data {
-		grid = append(grid, x[0])
-	}
+	var grid [][]float64
+	grid = append(grid, data...)
 	for i := range 41 {
-		grid = append(grid, -1+2*float64(i)/40)
+		grid = append(grid, []float64{-1 + 2*float64(i)/40})
 	}
-	const chains, samples, leapfrog = 2, 1500, 20
-	c, err := CompareHMC(f, &HMCSettings{Chains: chains, Samples: samples, Seed: 1}, grid)
+	const chains, samples, warmup = 2, 500, 500
+	// Stan's target and a short depth: this short fit's posterior is wider
+	// and easier than the full fit's, and the test stays small.
+	s := mcmc.Settings{Chains: chains, Samples: samples, Warmup: warmup, TargetAccept: 0.8, MaxDepth: 8, Seed: 1}
+	c, err := CompareHMC(t.Context(), f, &s, &CompareOptions{Grid: grid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,12 +93,12 @@ func TestCompareHMCRegression(t *testing.T) {
 			t.Errorf("chain %d: acceptance %.3f, want in (0.5, 1) (target 0.8)", ch, a)
 		}
 	}
-	if want := chains * (defaultBurnIn + samples) * leapfrog; d.Gradients < want {
+	if want := chains * (warmup + samples); d.Gradients < want {
 		t.Errorf("gradients: got %d, want at least %d", d.Gradients, want)
 	}
 	for i := range grid {
 		if !(c.Laplace.Sigma[i] > 0 && c.Sampled.Std[i] > 0) {
-			t.Errorf("x = %.3f: Laplace sigma %g, HMC std %g, want both > 0", grid[i], c.Laplace.Sigma[i], c.Sampled.Std[i])
+			t.Errorf("x = %.3f: Laplace sigma %g, sampled sd %g, want both > 0", grid[i][0], c.Laplace.Sigma[i], c.Sampled.Std[i])
 		}
 	}
 	// Every grid point of the data is inside, and the coarse grid has
@@ -135,15 +137,17 @@ func checkComparisonJSON(t *testing.T, c *Comparison) {
 	}
 	for _, path := range []string{
 		"problem", "alpha", "beta", "data_intervals", "x", "truth",
-		"hmc_settings.samples", "hmc_settings.burn_in", "hmc_settings.chains", "hmc_settings.leapfrog", "hmc_settings.seed",
+		"hmc_settings.sampler", "hmc_settings.metric", "hmc_settings.samples", "hmc_settings.burn_in", "hmc_settings.chains",
+		"hmc_settings.max_depth", "hmc_settings.target_accept", "hmc_settings.seed",
 		"laplace.mean", "laplace.sigma",
-		"hmc.mean", "hmc.std", "hmc.mcse", "hmc.ess", "hmc.rhat",
+		"hmc.mean", "hmc.std", "hmc.mcse", "hmc.ess", "hmc.tail_ess", "hmc.rhat",
 		"max_gap_sigma", "mean_gap_sigma",
 		"width_ratio.inside", "width_ratio.outside", "width_ratio.all",
 		"coverage_laplace.inside", "coverage_laplace.outside", "coverage_laplace.all",
 		"coverage_hmc.inside", "coverage_hmc.outside", "coverage_hmc.all",
 		"diagnostics.accept", "diagnostics.step_size", "diagnostics.divergent", "diagnostics.burn_in_divergent",
-		"diagnostics.min_ess", "diagnostics.max_rhat", "diagnostics.seconds", "diagnostics.gradients",
+		"diagnostics.tree_depth", "diagnostics.at_max_depth", "diagnostics.leapfrog", "diagnostics.ebfmi",
+		"diagnostics.min_ess", "diagnostics.min_tail_ess", "diagnostics.max_rhat", "diagnostics.ess_per_1000_gradients", "diagnostics.seconds", "diagnostics.gradients",
 		"diagnostics.samples_per_second", "diagnostics.ess_per_second", "diagnostics.predictive_seconds",
 	} {
 		var v any = m
@@ -182,23 +186,24 @@ func TestCompareHMCErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	twoD := &Fit{Model: hm, Alpha: []float64{1}, Beta: []float64{1}, Laplace: f.Laplace}
+	threeD := &Fit{Model: hm, Alpha: []float64{1}, Beta: []float64{1}, Laplace: f.Laplace}
+	threeD.Model.Problem = &pde.Problem{Name: "cube", Inputs: []string{"x", "y", "z"}}
 
 	for _, tc := range []struct {
 		name string
 		f    *Fit
-		s    *HMCSettings
-		grid []float64
+		s    *mcmc.Settings
+		grid [][]float64
 		want string
 	}{
 		{"nil fit", nil, nil, nil, "no Model"},
 		{"no Laplace", &noLaplace, nil, nil, "no Laplace approximation"},
-		{"2-D problem", twoD, nil, nil, "1-D problems"},
-		{"negative samples", f, &HMCSettings{Samples: -1}, nil, "Samples"},
-		{"empty grid", f, &HMCSettings{Samples: 1, NoBurnIn: true, Chains: 1}, []float64{}, "grid is empty"},
+		{"3-D problem", threeD, nil, nil, "pass a grid"},
+		{"negative samples", f, &mcmc.Settings{Samples: -1}, nil, "Samples"},
+		{"empty grid", f, &mcmc.Settings{Samples: 1, NoWarmup: true, Chains: 1}, [][]float64{}, "grid is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := CompareHMC(tc.f, tc.s, tc.grid)
+			c, err := CompareHMC(t.Context(), tc.f, tc.s, &CompareOptions{Grid: tc.grid})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got (%v, %v), want an error containing %q", c != nil, err, tc.want)
 			}
@@ -206,12 +211,20 @@ func TestCompareHMCErrors(t *testing.T) {
 	}
 }
 
-// TestNewPotential checks U and its gradient against a hand-written E_T of
-// the 1-6-1 network and against central finite differences.
-func TestNewPotential(t *testing.T) {
+// TestNewLogDensity checks -ln p = E_T and its gradient against a
+// hand-written E_T of the 1-6-1 network and against central finite
+// differences.
+func TestNewLogDensity(t *testing.T) {
 	t.Parallel()
 	f := mustRegressionFit(t)
-	u := f.NewPotential()
+	lp := f.NewLogDensity()
+	u := func(w, g []float64) float64 {
+		l := lp(w, g)
+		for k := range g {
+			g[k] = -g[k]
+		}
+		return -l
+	}
 	hand := handPotential(f)
 	rng := rand.New(rand.NewPCG(3, 3))
 	P := len(f.Model.Net.W)
@@ -240,7 +253,7 @@ func TestNewPotential(t *testing.T) {
 
 // handPotential is E_T of a one-hidden-layer network on a data-only problem
 // with one alpha and one beta, written out by hand: the reference of
-// TestNewPotential and, in BenchmarkHMCRegressionChainHandGrad, a potential
+// TestNewLogDensity and, in BenchmarkHMCRegressionChainHandGrad, a density
 // that costs almost nothing, so that the benchmark measures the sampler.
 // The layout of w is nn.MLP's: W1 (H x 1), b1 (H), W2 (1 x H), b2.
 func handPotential(f *Fit) func(w, grad []float64) float64 {
@@ -311,8 +324,76 @@ func TestRegionMeans(t *testing.T) {
 	}
 }
 
+// TestJointLogDensity checks the density of (w, ln alpha, ln beta)
+// against -E_T + (W/2) ln alpha + (N/2) ln beta and its gradient against
+// central finite differences.
+func TestJointLogDensity(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	joint := f.NewJointLogDensity()
+	P := len(f.Model.Net.W)
+	W, N := float64(P), float64(len(f.Model.Problem.Terms[0].Points))
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := range 3 {
+		x := slices.Clone(f.Model.Net.W)
+		for k := range x {
+			x[k] += 0.2 * float64(trial) * rng.NormFloat64()
+		}
+		la, lb := math.Log(f.Alpha[0])+0.3*float64(trial), math.Log(f.Beta[0])-0.2*float64(trial)
+		x = append(x, la, lb)
+		g := make([]float64, len(x))
+		got := joint(x, g)
+		at := *f
+		at.Alpha, at.Beta = []float64{math.Exp(la)}, []float64{math.Exp(lb)}
+		want := at.NewLogDensity()(x[:P], make([]float64, P)) + W/2*la + N/2*lb
+		if !scalar.EqualWithinAbsOrRel(got, want, 1e-9, 1e-12) {
+			t.Errorf("trial %d: ln p = %.12g, want -E_T + W/2 ln alpha + N/2 ln beta = %.12g", trial, got, want)
+		}
+		num := fd.Gradient(nil, func(y []float64) float64 { return joint(y, make([]float64, len(y))) }, x,
+			&fd.Settings{Formula: fd.Central, Step: 1e-6})
+		for k := range g {
+			if !scalar.EqualWithinAbsOrRel(g[k], num[k], 1e-5, 1e-5) {
+				t.Errorf("trial %d: d ln p/dx[%d] = %.10g, finite differences %.10g", trial, k, g[k], num[k])
+			}
+		}
+	}
+}
+
+// TestCompareSampleHyper samples (w, ln alpha, ln beta) of the tests'
+// regression fit briefly and checks that the hyperparameters' marginals
+// are reported against the fit's values and Occam widths: the sampled
+// spreads are of the Occam widths' order, and ln alpha lies within 4
+// widths of the fit's. The short fit's beta (3000 epochs) is still
+// climbing to the evidence's optimum, so only its width is checked here;
+// docs/hmc.md has the full fit's numbers.
+func TestCompareSampleHyper(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	s := mcmc.Settings{Chains: 2, Samples: 150, Warmup: 150, TargetAccept: 0.8, MaxDepth: 7, Seed: 2}
+	c, err := CompareHMC(t.Context(), f, &s, &CompareOptions{SampleHyper: true, Grid: [][]float64{{-0.5}, {0}, {0.5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Hyper == nil || len(c.Hyper.Alpha) != 1 || len(c.Hyper.Beta) != 1 {
+		t.Fatalf("got hyper %+v, want one alpha and one beta", c.Hyper)
+	}
+	for i, m := range []HyperMarginal{c.Hyper.Alpha[0], c.Hyper.Beta[0]} {
+		if m.Occam == nil || m.Z == nil || !(m.SD > 0) {
+			t.Errorf("%s: got Occam %s, gap %s, sd %g; want all defined", m.Name, fmtPtr(m.Occam), fmtPtr(m.Z), m.SD)
+			continue
+		}
+		if r := m.SD / *m.Occam; r < 0.3 || r > 3 {
+			t.Errorf("%s: sampled sd of ln h %.3f, Occam width %.3f: want the same order (ratio in [0.3, 3])", m.Name, m.SD, *m.Occam)
+		}
+		if i == 0 && math.Abs(*m.Z) > 4 {
+			t.Errorf("%s: sampled ln h %.3f, fit's %.3f: %.1f Occam widths apart, want within 4", m.Name, m.Mean, m.Evidence, *m.Z)
+		}
+	}
+	checkComparisonJSON(t, c)
+}
+
 // ExampleCompareHMC compares the Laplace band of a short regression fit
-// with 2 HMC chains on the same posterior.
+// with 2 NUTS chains on the same posterior.
 func ExampleCompareHMC() {
 	p, _ := pde.New("regression", pde.Options{})
 	fit, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper})
@@ -320,7 +401,8 @@ func ExampleCompareHMC() {
 		fmt.Println(err)
 		return
 	}
-	c, err := CompareHMC(fit, &HMCSettings{Chains: 2, Samples: 1000, Seed: 1}, nil)
+	s := &mcmc.Settings{Chains: 2, Samples: 500, Warmup: 500, TargetAccept: 0.8, MaxDepth: 8, Seed: 1}
+	c, err := CompareHMC(context.Background(), fit, s, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -335,24 +417,36 @@ func ExampleCompareHMC() {
 	// Laplace/HMC width inside the data in [0.5, 2]: true
 }
 
-// Benchmarks of one HMC chain on the regression posterior. One op is one
-// HMC iteration (Leapfrog = 20 gradients) after a fixed-step start, so
-// ns/op times 16000 is the paper's chain (15000 samples after 1000 burn-in;
-// burn-in iterations cost the same); s/chain16k reports that product.
+// Benchmarks of one static HMC chain on the regression posterior. One op
+// is one HMC iteration (Leapfrog = 20 gradients) after a fixed-step start,
+// so ns/op times 16000 is the paper's chain (15000 samples after 1000
+// burn-in; burn-in iterations cost the same); s/chain16k reports that
+// product.
 
 func BenchmarkHMCRegressionChain(b *testing.B) {
-	benchHMCChain(b, func(f *Fit) func() Potential { return f.NewPotential })
+	benchHMCChain(b, func(f *Fit) func() mcmc.LogDensity { return f.NewLogDensity })
 }
 
 func BenchmarkHMCRegressionChainHandGrad(b *testing.B) {
-	benchHMCChain(b, func(f *Fit) func() Potential { return func() Potential { return handPotential(f) } })
+	benchHMCChain(b, func(f *Fit) func() mcmc.LogDensity {
+		return func() mcmc.LogDensity {
+			u := handPotential(f)
+			return func(w, g []float64) float64 {
+				l := -u(w, g)
+				for k := range g {
+					g[k] = -g[k]
+				}
+				return l
+			}
+		}
+	})
 }
 
 // BenchmarkRegressionPotential is one evaluation of E_T and its gradient
 // through pkg/ad: 20 of them make an HMC iteration.
 func BenchmarkRegressionPotential(b *testing.B) {
 	f := mustRegressionFit(b)
-	u := f.NewPotential()
+	u := f.NewLogDensity()
 	w := slices.Clone(f.Model.Net.W)
 	g := make([]float64, len(w))
 	b.ReportAllocs()
@@ -361,13 +455,12 @@ func BenchmarkRegressionPotential(b *testing.B) {
 	}
 }
 
-func benchHMCChain(b *testing.B, potential func(*Fit) func() Potential) {
+func benchHMCChain(b *testing.B, density func(*Fit) func() mcmc.LogDensity) {
 	f := mustRegressionFit(b)
-	newU := potential(f)
 	b.ReportAllocs()
 	b.ResetTimer()
-	_, err := HMC(newU, f.Model.Net.W, &HMCSettings{
-		Samples: b.N, NoBurnIn: true, Chains: 1, Leapfrog: defaultLeapfrog,
+	_, err := mcmc.Sample(b.Context(), density(f), f.Model.Net.W, &mcmc.Settings{
+		Sampler: mcmc.HMC, Samples: b.N, NoWarmup: true, Chains: 1,
 		// About the adapted step of this fit, so the trajectories (and
 		// their early stops on divergence) are those of a real run.
 		StepSize: 0.01, NoStepAdapt: true, Seed: 1,
@@ -375,5 +468,5 @@ func benchHMCChain(b *testing.B, potential func(*Fit) func() Potential) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*float64(defaultSamples+defaultBurnIn), "s/chain16k")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*16000, "s/chain16k")
 }

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 )
 
 // SampledUnknown is an unknown's marginal posterior from samples of the
@@ -30,11 +33,11 @@ type SampledUnknown struct {
 	Laplace Unknown `json:"-"`
 }
 
-// sampleJoint draws from exp(-U) started at w0. It is the one call into
-// the sampler, kept apart so that moving HMC to its own package changes
-// this function alone.
-func sampleJoint(newU func() Potential, w0 []float64, s *HMCSettings) (*HMCResult, error) {
-	return HMC(newU, w0, s)
+// sampleJoint draws from the density started at x0: the one call into the
+// sampler, kept apart so that a change of sampler changes this function
+// alone.
+func sampleJoint(ctx context.Context, newDensity func() mcmc.LogDensity, x0 []float64, s *mcmc.Settings) (*mcmc.Result, error) {
+	return mcmc.Sample(ctx, newDensity, x0, s)
 }
 
 // SampleUnknowns samples the joint posterior exp(-E_T(w, theta)) of the
@@ -42,17 +45,18 @@ func sampleJoint(newU func() Potential, w0 []float64, s *HMCSettings) (*HMCResul
 // and beta, from the fit's mode, and returns each unknown's marginal with
 // the Laplace one beside it: where the two agree, the Laplace interval is
 // the posterior's (docs/inverse.md). It returns the sampler's result too
-// (diagnostics, its draws mapped back to the parameters). It is an error
-// for a fit without unknowns or without a Laplace approximation.
+// (diagnostics, its draws mapped back to the parameters). Zero fields of s
+// take DefaultSampler's values. It is an error for a fit without unknowns
+// or without a Laplace approximation.
 //
 // The sampler runs in whitened coordinates z, parameters = mode + L^-T z
-// with A = L L^T: HMC with the dense mass matrix A. The posterior is
+// with A = L L^T: a dense metric A fixed from the fit. The posterior is
 // exactly the same (a linear map, a constant Jacobian); its scales, which
 // differ by 1e6 and more when a beta sits at the clamp (heat-inverse's
 // boundary), are about 1 where it is close to the Laplace Gaussian. With a
-// diagonal mass matrix alone the chains did not move (ESS 3 of 600 draws);
+// diagonal metric alone the chains did not move (ESS 3 of 600 draws);
 // whitened, they still mix poorly on heat-inverse (docs/inverse.md).
-func (f *Fit) SampleUnknowns(s *HMCSettings) ([]SampledUnknown, *HMCResult, error) {
+func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings) ([]SampledUnknown, *mcmc.Result, error) {
 	lap := f.Unknowns()
 	if len(lap) == 0 {
 		return nil, nil, fmt.Errorf("problem %q has no unknown coefficients to sample", f.Model.Problem.Name)
@@ -60,22 +64,26 @@ func (f *Fit) SampleUnknowns(s *HMCSettings) ([]SampledUnknown, *HMCResult, erro
 	if f.Laplace == nil {
 		return nil, nil, fmt.Errorf("the fit has no Laplace approximation (status %s): nothing to start from", f.Status)
 	}
-	newU, toTheta := f.whitened()
-	res, err := sampleJoint(newU, make([]float64, len(f.Model.Theta)), s)
+	var set mcmc.Settings
+	if s != nil {
+		set = *s
+	}
+	set = DefaultSampler(set)
+	newDensity, toTheta := f.whitened()
+	res, err := sampleJoint(ctx, newDensity, make([]float64, len(f.Model.Theta)), &set)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, d := range res.Draws {
+	for c := range res.Draws {
 		for i := 0; i < res.Len(); i++ {
-			toTheta(d[i*res.dim : (i+1)*res.dim])
+			toTheta(res.Sample(c, i))
 		}
 	}
 	nw := f.Model.Net.NumWeights()
 	out := make([]SampledUnknown, len(lap))
 	var tr [][]float64
 	for k, l := range lap {
-		j := nw + k
-		tr = res.trace(tr, j)
+		tr = res.Trace(tr, nw+k)
 		var all []float64
 		for _, c := range tr {
 			all = append(all, c...)
@@ -86,9 +94,37 @@ func (f *Fit) SampleUnknowns(s *HMCSettings) ([]SampledUnknown, *HMCResult, erro
 		out[k] = SampledUnknown{Name: l.Name, Mean: mean, SD: sd,
 			Lo95: UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
 			Hi95: UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
-			ESS:  BulkESS(tr), RHat: RankRHat(tr), Laplace: l}
+			ESS:  mcmc.BulkESS(tr), RHat: mcmc.RankRHat(tr), Laplace: l}
 	}
 	return out, res, nil
+}
+
+// whitened returns the fit's log density in the coordinates z of
+// SampleUnknowns (one per chain, with its own buffers) and the map z ->
+// parameters, in place.
+func (f *Fit) whitened() (newDensity func() mcmc.LogDensity, toTheta func(z []float64)) {
+	var L mat.TriDense
+	f.Laplace.Chol.LTo(&L)
+	lt := L.RawTriangular()
+	mode := slices.Clone(f.Model.Theta)
+	toTheta = func(z []float64) {
+		blas64.Trsv(blas.Trans, lt, blas64.Vector{N: len(z), Data: z, Inc: 1}) // L^T x = z
+		for j := range z {
+			z[j] += mode[j]
+		}
+	}
+	newDensity = func() mcmc.LogDensity {
+		lp := f.NewLogDensity()
+		theta := make([]float64, len(mode))
+		return func(z, grad []float64) float64 {
+			copy(theta, z)
+			toTheta(theta)
+			v := lp(theta, grad)
+			blas64.Trsv(blas.NoTrans, lt, blas64.Vector{N: len(grad), Data: grad, Inc: 1}) // d/dz = L^-1 d/dtheta
+			return v
+		}
+	}
+	return newDensity, toTheta
 }
 
 // String compares the sampled marginal with the Laplace one.
@@ -103,32 +139,4 @@ func truthNote(t *float64) string {
 		return ""
 	}
 	return fmt.Sprintf("; truth %.6g", *t)
-}
-
-// whitened returns the fit's potential in the coordinates z of
-// SampleUnknowns (one Potential per chain, with its own buffers) and the
-// map z -> parameters, in place.
-func (f *Fit) whitened() (newU func() Potential, toTheta func(z []float64)) {
-	var L mat.TriDense
-	f.Laplace.Chol.LTo(&L)
-	lt := L.RawTriangular()
-	mode := slices.Clone(f.Model.Theta)
-	toTheta = func(z []float64) {
-		blas64.Trsv(blas.Trans, lt, blas64.Vector{N: len(z), Data: z, Inc: 1}) // L^T x = z
-		for j := range z {
-			z[j] += mode[j]
-		}
-	}
-	newU = func() Potential {
-		u := f.NewPotential()
-		theta := make([]float64, len(mode))
-		return func(z, grad []float64) float64 {
-			copy(theta, z)
-			toTheta(theta)
-			e := u(theta, grad)
-			blas64.Trsv(blas.NoTrans, lt, blas64.Vector{N: len(grad), Data: grad, Inc: 1}) // dU/dz = L^-1 dU/dtheta
-			return e
-		}
-	}
-	return newU, toTheta
 }

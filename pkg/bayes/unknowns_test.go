@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -165,7 +166,7 @@ func TestInverseFitRestore(t *testing.T) {
 func TestSampleUnknowns(t *testing.T) {
 	t.Parallel()
 	f := resultTestFit(t, "heat-inverse", Settings{Epochs: 1000, HyperStart: 300, Hidden: []int{6}})
-	su, res, err := f.SampleUnknowns(&HMCSettings{Chains: 2, Samples: 300, BurnIn: 200, Seed: 1})
+	su, res, err := f.SampleUnknowns(context.Background(), &mcmc.Settings{Chains: 2, Samples: 300, Warmup: 200, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestSampleUnknowns(t *testing.T) {
 		t.Errorf("sampled %v: want within 3 Laplace sd of the mode and a comparable width", s)
 	}
 	g := resultTestFit(t, "heat", Settings{Epochs: 200, HyperStart: 100})
-	if _, _, err := g.SampleUnknowns(nil); err == nil || !strings.Contains(err.Error(), "no unknown coefficients") {
+	if _, _, err := g.SampleUnknowns(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "no unknown coefficients") {
 		t.Errorf("a forward problem: %v", err)
 	}
 }

@@ -5,7 +5,7 @@
 // Every function takes one trace per chain of any scalar quantity: a
 // weight, U, a prediction. All chains must have the same length.
 
-package bayes
+package mcmc
 
 import (
 	"cmp"
@@ -107,12 +107,12 @@ func RankRHat(chains [][]float64) float64 {
 // shorter than 4 or hold a non-finite value.
 func splitChains(chains [][]float64) (split [][]float64, ok bool) {
 	if len(chains) == 0 {
-		panic("bayes: no chains")
+		panic("mcmc: no chains")
 	}
 	n := len(chains[0])
 	for i, c := range chains {
 		if len(c) != n {
-			panic(fmt.Sprintf("bayes: chain %d has %d values, chain 0 has %d", i, len(c), n))
+			panic(fmt.Sprintf("mcmc: chain %d has %d values, chain 0 has %d", i, len(c), n))
 		}
 	}
 	if n < 4 {
@@ -310,4 +310,109 @@ func median(x []float64) float64 {
 		return x[n/2]
 	}
 	return (x[n/2-1] + x[n/2]) / 2
+}
+
+// TailESS returns the tail effective sample size (Stan's ess_tail): the
+// smaller ESS of the indicators of the 5% and 95% quantiles, I(x <= q05)
+// and I(x <= q95), on split chains (Vehtari et al. 2021). It says how well
+// the chains resolve the 90% interval. NaN and panics are as for ESS.
+func TailESS(chains [][]float64) float64 {
+	split, ok := splitChains(chains)
+	if !ok {
+		return math.NaN()
+	}
+	var all []float64
+	for _, c := range split {
+		all = append(all, c...)
+	}
+	slices.Sort(all)
+	ess := math.Inf(1)
+	ind := make([][]float64, len(split))
+	for _, prob := range []float64{0.05, 0.95} {
+		q := quantile(all, prob)
+		for i, c := range split {
+			ind[i] = make([]float64, len(c))
+			for j, v := range c {
+				if v <= q {
+					ind[i][j] = 1
+				}
+			}
+		}
+		ess = math.Min(ess, essSplit(ind))
+	}
+	return ess
+}
+
+// quantile returns the quantile prob of sorted x, interpolated linearly
+// (R's type 7, as Stan's posterior package).
+func quantile(sorted []float64, prob float64) float64 {
+	h := float64(len(sorted)-1) * prob
+	lo := int(math.Floor(h))
+	if lo+1 >= len(sorted) {
+		return sorted[lo]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// EBFMI returns the energy Bayesian fraction of missing information of one
+// chain's energies (Betancourt 2016): sum (E_n - E_{n-1})² / sum (E_n -
+// Ē)². Below 0.3 the momentum resampling explores the energy levels slowly
+// (heavy tails; Stan warns). NaN for fewer than 2 energies or constant ones.
+func EBFMI(energy []float64) float64 {
+	if len(energy) < 2 {
+		return math.NaN()
+	}
+	mean, _ := meanStd(energy)
+	var num, den float64
+	for i, e := range energy {
+		if i > 0 {
+			d := e - energy[i-1]
+			num += d * d
+		}
+		den += (e - mean) * (e - mean)
+	}
+	if !(den > 0) {
+		return math.NaN()
+	}
+	return num / den
+}
+
+// Summary is what a Stan user reads for one scalar quantity over all
+// chains.
+type Summary struct {
+	Mean, SD float64
+	// MCSE is the Monte Carlo standard error of Mean, SD/sqrt(ESS) with
+	// the ESS of the mean (ESS, not BulkESS).
+	MCSE float64
+	// BulkESS and TailESS are the effective sample sizes of the bulk and
+	// of the 5% and 95% quantiles; RHat the rank-normalized split R-hat.
+	BulkESS, TailESS, RHat float64
+}
+
+// Summarize returns the Summary of one scalar's chains. NaN fields are
+// those undefined for these chains (see ESS); panics are as for ESS.
+func Summarize(chains [][]float64) Summary {
+	var all []float64
+	for _, c := range chains {
+		all = append(all, c...)
+	}
+	var s Summary
+	s.Mean, s.SD = meanStd(all)
+	s.MCSE = s.SD / math.Sqrt(ESS(chains))
+	s.BulkESS = BulkESS(chains)
+	s.TailESS = TailESS(chains)
+	s.RHat = RankRHat(chains)
+	return s
+}
+
+// meanStd returns the mean and the standard deviation (N-1 denominator).
+func meanStd(x []float64) (m, s float64) {
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(s / float64(len(x)-1))
 }
