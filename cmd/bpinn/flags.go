@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -209,6 +210,7 @@ type fitFlags struct {
 	hessian, alphas, betas          choice
 	updater, activation             choice
 	recipe, sampling, polishMethod  choice
+	curvature                       choice
 	finalHyper, untieAt, polishIter posInt
 	resample                        int
 	hidden                          sizes
@@ -233,9 +235,11 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.dataSeed = seedFlag{1}
 	ff.sampling = choice{pde.Uniform, pde.Samplings()}
 	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}
+	ff.curvature = choice{"", append([]string{bayes.CurvatureAuto}, curvKinds()...)}
 	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
 	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
 	fs.Var(&ff.hyperEvery, "hyper-every", "`epochs` between hyperparameter steps (default 25)")
+	fs.Var(&ff.curvature, "curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band stay dense up to 3000 weights")
 	fs.Var(&ff.hessian, "hessian", "data Hessian in A and the evidence: Gauss-Newton (J^T J, always positive semi-definite) or exact (default gauss-newton)")
 	fs.Var(&ff.alphas, "alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)")
 	fs.Var(&ff.betas, "betas", "single: one beta for all terms; split: one per term group, e.g. pde, boundary, data (default: the problem's)")
@@ -280,7 +284,8 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 	s = bayes.Settings{
 		Seed: seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
-		Hessian: bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
+		Curvature: ff.curvature.v,
+		Hessian:   bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
@@ -480,4 +485,12 @@ func checkWritable(path string) error {
 	tmp.Close()
 	os.Remove(tmp.Name())
 	return nil
+}
+
+func curvKinds() []string {
+	var out []string
+	for _, k := range curv.Kinds() {
+		out = append(out, string(k))
+	}
+	return out
 }

@@ -196,14 +196,7 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 			h.ComputeTo(hs[k])
 		}
 	default:
-		if m.jac == nil {
-			for i, r := range m.res {
-				j := ad.NewJacobian(r, m.ps)
-				m.feed(j.Prog)
-				m.jac = append(m.jac, j)
-				m.jbuf = append(m.jbuf, make([]float64, len(m.Problem.Terms[i].Points)*P))
-			}
-		}
+		m.jacobians()
 		for k := range hs {
 			for i := range hs[k] {
 				hs[k][i] = 0
@@ -211,7 +204,6 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 		}
 		tmp := make([]float64, P*P)
 		for i, j := range m.jac {
-			j.ComputeTo(m.jbuf[i])
 			nn.GaussNewtonTo(tmp, m.jbuf[i], j.Rows(), P)
 			h := hs[m.TermGroup[i]]
 			for k, v := range tmp {
@@ -219,6 +211,46 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 			}
 		}
 	}
+}
+
+// jacobians computes each term's residual Jacobian (N_i x P, row-major)
+// into m.jbuf at the current weights.
+func (m *Model) jacobians() {
+	P := m.NumWeights()
+	if m.jac == nil {
+		for i, r := range m.res {
+			j := ad.NewJacobian(r, m.ps)
+			m.feed(j.Prog)
+			m.jac = append(m.jac, j)
+			m.jbuf = append(m.jbuf, make([]float64, len(m.Problem.Terms[i].Points)*P))
+		}
+	}
+	for i, j := range m.jac {
+		j.ComputeTo(m.jbuf[i])
+	}
+}
+
+// GroupJacobians returns each beta group's residual Jacobian (its terms'
+// rows stacked in term order, N_t x P row-major) at the current weights.
+func (m *Model) GroupJacobians() [][]float64 {
+	m.jacobians()
+	out := make([][]float64, len(m.BetaNames))
+	for i, j := range m.jbuf {
+		out[m.TermGroup[i]] = append(out[m.TermGroup[i]], j...)
+	}
+	return out
+}
+
+// Layers returns the weight ranges [lo, hi) of the network's layers.
+func (m *Model) Layers() [][2]int {
+	var out [][2]int
+	off := 0
+	for l := 0; l < m.Net.Layers(); l++ {
+		n := (m.Net.Sizes[l] + 1) * m.Net.Sizes[l+1]
+		out = append(out, [2]int{off, off + n})
+		off += n
+	}
+	return out
 }
 
 // Residuals returns each term's residual vector at the current weights.

@@ -235,3 +235,15 @@ func Compute(s *System, o Options) (*Traces, error) {
 	}
 	return tr, nil
 }
+
+// Auto chooses a structure for P weights and N residuals (measured in
+// docs/curvature.md).
+func Auto(P, N int) Kind {
+	switch {
+	case P <= 400:
+		return Dense
+	case N < P:
+		return Dual
+	}
+	return Diag
+}

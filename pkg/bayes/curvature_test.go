@@ -1,0 +1,107 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// On a small heat fit the curv package's dense traces are NewLaplace's, and
+// the exact structures (dual, low rank of full rank) match the dense
+// evidence and band to rounding: 1e-7 relative (the band 1e-6), as A's condition number
+// (beta_boundary ~ 1e5 against alpha ~ 1e-2) amplifies the different
+// summation orders of the two dense computations to about 1e-8.
+func TestCompareCurvatureExact(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
+	if err != nil || f.Laplace == nil {
+		t.Fatalf("fit: %v %v", err, f.Status)
+	}
+	tr, err := curv.Compute(f.system(), curv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := f.Laplace
+	for _, c := range [][2]float64{{tr.LogDet, l.LogDetA}, {tr.TrAlpha[0], l.TrAlpha[0]}, {tr.TrBeta[0], l.TrBeta[0]}} {
+		if rel(c[0], c[1]) > 1e-7 {
+			t.Errorf("curv dense %.15g, NewLaplace %.15g", c[0], c[1])
+		}
+	}
+	P := f.Model.NumWeights()
+	pts, _ := p.Grid(7)
+	rows, err := CompareCurvature(f, []curv.Options{{Kind: curv.Dual}, {Kind: curv.LowRank, Rank: P, Probes: 1}}, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		worst := math.Max(math.Max(r.LogDetA, r.Gamma), math.Max(r.Grad, r.Sigma))
+		if r.Options.Kind == curv.Dual { // low rank's Occam factors are Hutchinson's
+			worst = math.Max(worst, math.Abs(r.LogEv))
+		}
+		if r.Err != "" || !(worst < 1e-6) {
+			t.Errorf("%s: %+v, want every error < 1e-6", r.Options.Kind, r)
+		}
+	}
+}
+
+// TestCurvatureTable prints docs/curvature.md's table: every structure
+// against the dense A at the end of a default fit (seed 1) of each problem
+// in BPINN_CURV_TABLE (e.g. heat,burgers).
+func TestCurvatureTable(t *testing.T) {
+	which := os.Getenv("BPINN_CURV_TABLE")
+	if which == "" {
+		t.Skip("set BPINN_CURV_TABLE=heat,burgers to print the structures' errors")
+	}
+	opts := []curv.Options{{Kind: curv.Dual}, {Kind: curv.Diag}, {Kind: curv.LastLayer}, {Kind: curv.Layers},
+		{Kind: curv.LowRank, Rank: 16}, {Kind: curv.LowRank, Rank: 64},
+		{Kind: curv.Stochastic, Probes: 16, Steps: 100}, {Kind: curv.Stochastic, Probes: 64, Steps: 300}}
+	for _, name := range strings.Split(which, ",") {
+		p, err := pde.New(name, pde.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := Settings{Seed: 1}
+		if e := envInt(t, "BPINN_CURV_EPOCHS", 0); e > 0 {
+			s.Epochs, s.HyperStart = e, e/2
+		}
+		f, err := Train(p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts, _ := p.Grid(10)
+		rows, err := CompareCurvature(f, opts, pts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		N := 0
+		for _, n := range f.Model.N {
+			N += n
+		}
+		fmt.Printf("\n%s (P = %d, N = %d, status %s, ln Z = %.3f)\n\n", name, f.Model.NumWeights(), N, f.Status, f.Laplace.LogEvidence)
+		fmt.Println("| structure | ln\\|A\\| | gamma (worst group) | grad E_hyp | ln Z | ln Z - dense | band sigma (median) | J products | ms |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|")
+		for _, r := range rows {
+			label := string(r.Options.Kind)
+			switch r.Options.Kind {
+			case curv.LowRank:
+				label += fmt.Sprintf(" k=%d", r.Options.Rank)
+			case curv.Stochastic:
+				label += fmt.Sprintf(" %d probes, <= %d steps", r.Options.Probes, r.Options.Steps)
+			}
+			if r.Err != "" {
+				fmt.Printf("| %s | %s |\n", label, r.Err)
+				continue
+			}
+			fmt.Printf("| %s | %.2g | %.2g | %.2g | %.2g | %.3g | %.2g | %d | %.1f |\n", label, r.LogDetA, r.Gamma, r.Grad, r.LogEv, r.LogEvAbs, r.Sigma, r.Products, 1000*r.Seconds)
+		}
+	}
+}
