@@ -76,4 +76,4 @@ func BenchmarkHeldOutHeat(b *testing.B)             { benchRecord(b, "heat", "he
 func BenchmarkNewResultBurgers(b *testing.B)        { benchRecord(b, "burgers", "record") }
 func BenchmarkNewResultBurgersNoFresh(b *testing.B) { benchRecord(b, "burgers", "no-fresh") }
 func BenchmarkHeldOutBurgers(b *testing.B)          { benchRecord(b, "burgers", "held-out") }
-func BenchmarkDataLossBurgersWide(b *testing.B) { benchDataLoss(b, "burgers-wide") }
+func BenchmarkDataLossBurgersWide(b *testing.B)     { benchDataLoss(b, "burgers-wide") }

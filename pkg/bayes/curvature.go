@@ -15,12 +15,12 @@ type CurvatureRow struct {
 	Options curv.Options
 	Seconds float64 // computing the traces (with the squares)
 	// Relative errors against the dense computation.
-	LogDetA  float64 // |ln|A| - dense| / |dense|
-	Gamma    float64 // largest over the groups of |gamma - dense| / dense (alpha and beta groups)
+	LogDetA float64 // |ln|A| - dense| / |dense|
+	Gamma   float64 // largest over the groups of |gamma - dense| / dense (alpha and beta groups)
 	// |grad E_hyp - dense| / |(W_i/2, N_t/2)| (Euclidean over ln alpha, ln
 	// beta): relative to the size of the gradient's terms, since at the
 	// fixed point the gradient itself is about 0.
-	Grad float64
+	Grad     float64
 	LogEv    float64 // |ln Z - dense| / |dense|
 	LogEvAbs float64 // ln Z - dense
 	Sigma    float64 // median over the points of |sigma / sigma_dense - 1|

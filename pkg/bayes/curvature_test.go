@@ -105,3 +105,42 @@ func TestCurvatureTable(t *testing.T) {
 		}
 	}
 }
+
+// Settings.Curvature: "" and auto resolve to dense for the paper's nets (so
+// their fits are unchanged), bad names and the exact Hessian with a
+// structure are one-line errors, and a structured fit trains: its Adam-phase
+// steps move the hyperparameters like the dense ones, to within the
+// structure's error.
+func TestSettingsCurvature(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"", CurvatureAuto} {
+		if s, err := (Settings{Curvature: c}).Resolve(p); err != nil || s.Curvature != string(curv.Dense) {
+			t.Errorf("curvature %q resolves to %q, %v; want dense", c, s.Curvature, err)
+		}
+	}
+	for _, c := range []Settings{{Curvature: "kfac"}, {Curvature: "diag", Hessian: Exact}} {
+		if _, err := c.Resolve(p); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: error %v, want one line", c, err)
+		}
+	}
+	base := Settings{Seed: 3, Epochs: 800, HyperStart: 200, HyperEvery: 25, Recipe: RecipePaper}
+	dense, err := Train(p, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []curv.Kind{curv.Dual, curv.LowRank} { // exact on heat's 25 weights
+		s := base
+		s.Curvature = string(k)
+		f, err := Train(p, s)
+		if err != nil || f.Status != StatusOK {
+			t.Fatalf("%s: %v %s", k, err, f.Status)
+		}
+		if f.Hyper.Steps != dense.Hyper.Steps || rel(f.Alpha[0], dense.Alpha[0]) > 1e-4 || rel(f.Beta[0], dense.Beta[0]) > 1e-4 {
+			t.Errorf("%s: %d steps to alpha %g beta %g; dense %d steps to %g %g", k, f.Hyper.Steps, f.Alpha[0], f.Beta[0], dense.Hyper.Steps, dense.Alpha[0], dense.Beta[0])
+		}
+	}
+}

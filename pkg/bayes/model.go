@@ -231,12 +231,21 @@ func (m *Model) jacobians() {
 }
 
 // GroupJacobians returns each beta group's residual Jacobian (its terms'
-// rows stacked in term order, N_t x P row-major) at the current weights.
+// rows stacked in term order, N_t x P row-major) at the current weights;
+// a group of one term shares the model's buffer (valid until the next call).
 func (m *Model) GroupJacobians() [][]float64 {
 	m.jacobians()
 	out := make([][]float64, len(m.BetaNames))
+	terms := make([]int, len(m.BetaNames))
+	for _, g := range m.TermGroup {
+		terms[g]++
+	}
 	for i, j := range m.jbuf {
-		out[m.TermGroup[i]] = append(out[m.TermGroup[i]], j...)
+		if g := m.TermGroup[i]; terms[g] == 1 {
+			out[g] = j // the group's only term: its buffer, not a copy
+		} else {
+			out[g] = append(out[g], j...)
+		}
 	}
 	return out
 }
