@@ -217,6 +217,7 @@ type fitFlags struct {
 	polish, fixed                   bool
 	kappa, lr, hyperLR              posFloat
 	alpha0, beta0                   posFloat
+	fixedAlpha, fixedBeta           posFloat
 	knownNoise                      noiseFlag
 	dataSeed                        seedFlag
 	nanAt                           posInt // hidden: test-only NaN injection
@@ -254,6 +255,8 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
 	fs.IntVar(&ff.resample, "resample", 0, "move the collocation and boundary points to a new draw every `K` Adam epochs (measurements stay); the polish, rounds and evidence use the problem's points; 0 is never, as in the paper")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
+	fs.Var(&ff.fixedAlpha, "fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)")
+	fs.Var(&ff.fixedBeta, "fixed-beta", "with --fixed: the held `beta` of every term (default 1)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
 	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
@@ -290,6 +293,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
 		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
+		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {
@@ -299,7 +303,10 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 		return s, r, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
 	}
 	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
-		return s, r, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1")
+		return s, r, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")
+	}
+	if !ff.fixed && (ff.fixedAlpha.set || ff.fixedBeta.set) {
+		return s, r, usagef("--fixed-alpha and --fixed-beta need --fixed")
 	}
 	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
 	// fit at 1e150 ends "ok" with weights near 1e152.

@@ -32,6 +32,10 @@ on stderr (plain lines when stderr is not a terminal):
   burgers       Burgers' equation (Table 1, Figs. 11-12)
   burgers-deep  Burgers with the 2-6-6-6-1 net the evidence prefers, points
                 redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
+  burgers-wide  Burgers with DeepXDE's 2-20-20-20-1 net and points (921
+                weights), weights by the evidence (5 fits; --quick 1)
+  burgers-wide-fixed
+                the same with every loss weight 1 and no evidence
   heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size

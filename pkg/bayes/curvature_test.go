@@ -55,7 +55,8 @@ func TestCompareCurvatureExact(t *testing.T) {
 
 // TestCurvatureTable prints docs/curvature.md's table: every structure
 // against the dense A at the end of a default fit (seed 1) of each problem
-// in BPINN_CURV_TABLE (e.g. heat,burgers).
+// in BPINN_CURV_TABLE (e.g. heat,burgers), or at the fit recorded in the
+// JSON file BPINN_CURV_FIT_<problem> (dashes as underscores).
 func TestCurvatureTable(t *testing.T) {
 	which := os.Getenv("BPINN_CURV_TABLE")
 	if which == "" {
@@ -69,12 +70,18 @@ func TestCurvatureTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := Settings{Seed: 1}
-		if e := envInt(t, "BPINN_CURV_EPOCHS", 0); e > 0 {
-			s.Epochs, s.HyperStart = e, e/2
-		}
-		f, err := Train(p, s)
-		if err != nil {
+		var f *Fit
+		if path := os.Getenv("BPINN_CURV_FIT_" + strings.ReplaceAll(name, "-", "_")); path != "" {
+			// A recorded fit (bpinn fit --json), rebuilt: for nets whose
+			// fit takes long.
+			rs, _, err := ReadResults(path)
+			if err != nil || len(rs) == 0 {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if f, err = Restore(p, &rs[0]); err != nil {
+				t.Fatal(err)
+			}
+		} else if f, err = Train(p, Settings{Seed: 1}); err != nil {
 			t.Fatal(err)
 		}
 		pts, _ := p.Grid(10)

@@ -50,6 +50,9 @@ type Plan struct {
 	// Recipe is bayes.Settings.Recipe of every fit: "" is the toolkit's
 	// default (tuned), bayes.RecipePaper the paper's schedule alone.
 	Recipe string
+	// WideFits is the number of fits of each burgers-wide study (a 921-weight
+	// net: about a minute of CPU per fit); 0 leaves those studies out.
+	WideFits int
 	// HMC are the sampler settings of the Laplace-vs-HMC study; the zero
 	// value is the paper's run (4 chains x 15000 samples, 1000 burn-in).
 	HMC bayes.HMCSettings
@@ -58,20 +61,21 @@ type Plan struct {
 // Full is the paper's run: 100 fits per study with the paper's schedules,
 // HMC with 4 chains x 15000 samples; the scan has 20 fits per size.
 func Full() Plan {
-	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20}
+	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 5}
 }
 
 // Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
 // hyper start cut 2x, HMC 2 chains x 4000 samples after 1000 burn-in, 6
-// fits per scanned size.
+// fits per scanned size, one fit of each burgers-wide study.
 func Quick() Plan {
-	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6,
+	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 1,
 		HMC: bayes.HMCSettings{Chains: 2, Samples: 4000, BurnIn: 1000}}
 }
 
 // Tiny is for tests: every study and figure in a few seconds, numbers
 // meaningless (3 fits, 1% of the epochs, the paper's recipe without the
-// polish, a short HMC).
+// polish, a short HMC); the burgers-wide studies are left out (their dense
+// Laplace and grid band alone take seconds per fit).
 func Tiny() Plan {
 	return Plan{Name: "tiny", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3, Recipe: bayes.RecipePaper,
 		HMC: bayes.HMCSettings{Chains: 1, Samples: 100, BurnIn: 40, Leapfrog: 10}}
@@ -117,12 +121,19 @@ func burgersDeepText() string {
 	return fmt.Sprintf("%s-1 (preferred by the evidence to the paper's 2-8-8-1), points redrawn every %d Adam epochs", arch, burgersDeepResample)
 }
 
+// burgersWideText describes the burgers-wide studies.
+const burgersWideText = "DeepXDE's 2-20-20-20-1 net and 2540 + 80 + 160 points with burgers' 60 measurements"
+
+// isWide reports whether a study is one of the burgers-wide pair, which
+// Plan.WideFits sizes.
+func isWide(name string) bool { return name == "burgers-wide" || name == "burgers-wide-fixed" }
+
 // heatLHSText describes the heat-lhs study.
 const heatLHSText = "the same 50 + 50 points drawn as a Latin hypercube (stratified) instead of independently"
 
 // Names lists the studies in the order Run runs them.
 func Names() []string {
-	return []string{"hmc", "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "heat-fixed", "wave-fixed", "scan"}
+	return []string{"hmc", "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-fixed", "wave-fixed", "scan"}
 }
 
 // FitRecord is one finished fit, as kept in memory for the report (the
@@ -226,7 +237,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	rep := &Report{Config: cfg, Started: time.Now(), Version: bayes.Version()}
 	for _, name := range Names() {
-		if cfg.Only != nil && !slices.Contains(cfg.Only, name) {
+		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 {
 			continue
 		}
 		st := newStudy(name, &cfg)
@@ -268,6 +279,17 @@ func newStudy(name string, cfg *Config) *Study {
 		st.Title = "Burgers' equation, " + burgersDeepText()
 		st.Base.Hidden = slices.Clone(burgersDeepHidden)
 		st.Base.Resample = burgersDeepResample
+	case "burgers-wide":
+		st.Title = "Burgers' equation, " + burgersWideText + ", weights by the evidence"
+		st.Base.Curvature = bayes.CurvatureAuto
+		n = cfg.WideFits
+	case "burgers-wide-fixed":
+		// DeepXDE's default: every loss weight 1, no weight decay (alpha at
+		// its least), no evidence.
+		st.Problem, st.Label = "burgers-wide", name
+		st.Title = "Burgers' equation, " + burgersWideText + ", every loss weight 1 and no evidence (DeepXDE's default)"
+		st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta = true, bayes.MinHyper, 1
+		n = cfg.WideFits
 	case "heat-fixed", "wave-fixed":
 		st.Problem = name[:len(name)-len("-fixed")]
 		st.Title = st.Problem + " equation, fixed alpha = 0.05, beta = 1 (Table 3 baseline)"
