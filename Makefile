@@ -4,7 +4,7 @@ SHELL := /bin/bash
 GOBIN := $(shell go env GOPATH)/bin
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all setup build test test-short vet bench fuzz reproduce reproduce-full lab clean
+.PHONY: all setup build test test-short vet lint bench fuzz reproduce reproduce-full lab clean
 
 all: build
 
@@ -17,10 +17,15 @@ build:
 vet:
 	go vet ./...
 
-## test: installs what is missing, then vet and the whole test suite
-## (the notebooks are executed headless by notebooks/notebooks_test.go).
+## lint: go vet and staticcheck (pinned as a go.mod tool).
+lint: vet
+	go tool staticcheck ./...
+
+## test: installs what is missing, then vet, staticcheck and the whole test
+## suite (the notebooks are executed headless by notebooks/notebooks_test.go).
 test: setup
 	go vet ./...
+	go tool staticcheck ./...
 	go test -count=1 -timeout 60m ./...
 
 test-short:

@@ -149,14 +149,10 @@ func TestNotebooks(t *testing.T) {
 			if nb == nil {
 				return
 			}
-			allow := allowedStderr(expect[name])
-			if fails := nb.failures(allow); len(fails) > 0 {
+			if fails := nb.failures(); len(fails) > 0 {
 				t.Errorf("%s failed in %d cell(s):\n%s", name, len(fails), strings.Join(fails, "\n"))
 			}
 			for _, c := range expect[name] {
-				if c.run == nil {
-					continue
-				}
 				if err := c.run(nb); err != nil {
 					t.Errorf("%s: %s: %v", name, c.desc, err)
 				}
@@ -189,11 +185,10 @@ func setupCell(t *testing.T) string {
 // # Checks
 
 // A check is one assertion on an executed notebook, built by printed, hasPNG,
-// hasSVG, hasHTML, hasHTMLChart or allowStderr.
+// hasHTML or hasHTMLChart.
 type check struct {
-	desc   string
-	run    func(nb *notebook) error // nil for allowStderr
-	stderr *regexp.Regexp           // set by allowStderr
+	desc string
+	run  func(nb *notebook) error
 }
 
 // A bound is a condition on a printed number: below, above, within, near.
@@ -276,18 +271,6 @@ func hasPNG() check {
 	}}
 }
 
-// hasSVG requires at least one image/svg+xml output.
-func hasSVG() check {
-	return check{desc: "hasSVG()", run: func(nb *notebook) error {
-		for _, o := range nb.outputs("image/svg+xml") {
-			if strings.Contains(o.text, "<svg") {
-				return nil
-			}
-		}
-		return errors.New("no image/svg+xml output")
-	}}
-}
-
 // hasHTML requires a text/html output containing substr.
 func hasHTML(substr string) check {
 	return check{desc: fmt.Sprintf("hasHTML(%q)", substr), run: func(nb *notebook) error {
@@ -305,23 +288,6 @@ func hasHTMLChart() check {
 	c := hasHTML("echarts")
 	c.desc = "hasHTMLChart()"
 	return c
-}
-
-// allowStderr lets stderr lines that match pattern pass (by default any
-// stderr output fails the notebook), e.g. allowStderr(`^\d+% \|`) for a
-// progress bar.
-func allowStderr(pattern string) check {
-	return check{desc: fmt.Sprintf("allowStderr(%q)", pattern), stderr: regexp.MustCompile(pattern)}
-}
-
-func allowedStderr(checks []check) []*regexp.Regexp {
-	var res []*regexp.Regexp
-	for _, c := range checks {
-		if c.stderr != nil {
-			res = append(res, c.stderr)
-		}
-	}
-	return res
 }
 
 // # The kernel and nbconvert
@@ -587,10 +553,10 @@ func (nb *notebook) text() string {
 	return sb.String()
 }
 
-// failures describes every cell with an error output, or with stderr lines
-// that match none of allow: the cell's position (from 1, markdown cells
+// failures describes every cell with an error output or stderr output: the
+// cell's position (from 1, markdown cells
 // included) and In [n] (GoNB's Cell[n]), its first line, then the error.
-func (nb *notebook) failures(allow []*regexp.Regexp) []string {
+func (nb *notebook) failures() []string {
 	const maxText = 4000
 	var res []string
 	for i, c := range nb.Cells {
@@ -602,16 +568,8 @@ func (nb *notebook) failures(allow []*regexp.Regexp) []string {
 			switch o.kind {
 			case "error":
 				msgs = append(msgs, o.text)
-			case "stderr":
-				var bad []string
-				for _, line := range strings.Split(strings.TrimRight(o.text, "\n"), "\n") {
-					if !slices.ContainsFunc(allow, func(re *regexp.Regexp) bool { return re.MatchString(line) }) {
-						bad = append(bad, line)
-					}
-				}
-				if len(bad) > 0 {
-					msgs = append(msgs, "stderr:\n"+strings.Join(bad, "\n"))
-				}
+			case "stderr": // any stderr output fails the notebook
+				msgs = append(msgs, "stderr:\n"+strings.TrimRight(o.text, "\n"))
 			}
 		}
 		if len(msgs) == 0 {

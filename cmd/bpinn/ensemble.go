@@ -206,6 +206,10 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 			firstErr = fmt.Errorf("seed %d: %v", seed, fo.err)
 			return
 		}
+		if fo.r.Status == bayes.StatusCancelled { // not written: --resume runs it again
+			firstErr = fmt.Errorf("interrupted: %d fits ended and are kept; run again with --resume to finish", len(results))
+			return
+		}
 		if file != nil {
 			if err := bayes.AppendResult(file, *fo.r); err != nil {
 				firstErr = err

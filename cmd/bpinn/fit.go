@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strings"
 
@@ -129,7 +128,7 @@ func afterAdam(s bayes.Settings) string {
 
 // runFit trains and records one fit.
 func runFit(p *pde.Problem, s bayes.Settings, dataSeed uint64) (*bayes.Result, error) {
-	f, err := bayes.Train(p, s)
+	f, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +141,9 @@ func printFit(w io.Writer, r *bayes.Result) {
 	fmt.Fprintf(w, "%s seed %d: status %s after %d of %d epochs (%.2f s)\n", r.Problem, r.Seed, r.Status, r.Epochs, r.EpochsPlan, r.Seconds)
 	if r.Reason != "" {
 		fmt.Fprintf(w, "  reason: %s\n", r.Reason)
+	}
+	for _, warning := range r.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warning)
 	}
 	if e := r.Errors; e != nil {
 		fmt.Fprintf(w, "  rel L2 = %s  mse = %s  max |err| = %s  coverage(2 sigma) = %s  on %d grid points\n",
@@ -161,12 +163,7 @@ func printFit(w io.Writer, r *bayes.Result) {
 	h := r.Hyper
 	fmt.Fprintf(w, "  hyper steps %d (not PD %d, rejected %d, Occam-invalid %d)\n", h.Steps, h.NotPD, h.Rejected, h.OccamBad)
 	if h.FinalRounds > 0 || h.FinalBackoff != "" {
-		conv := ""
-		capped := settingNum(r.Settings, "FinalHyper") <= float64(h.FinalRounds)
-		if tol := settingNum(r.Settings, "FinalTol"); capped && h.FinalMove > tol && h.FinalBackoff == "" {
-			conv = fmt.Sprintf("; not settled: the cap --final-hyper was reached before the moves fell below %.3g", tol)
-		}
-		fmt.Fprintf(w, "  final MacKay rounds %d (last relative move %.3g%s)\n", h.FinalRounds, h.FinalMove, conv)
+		fmt.Fprintf(w, "  final MacKay rounds %d (last relative move %.3g)\n", h.FinalRounds, h.FinalMove)
 	}
 	if h.FinalBackoff != "" {
 		fmt.Fprintf(w, "  stepped back: %s\n", h.FinalBackoff)
@@ -175,18 +172,6 @@ func printFit(w io.Writer, r *bayes.Result) {
 		fmt.Fprintf(w, "  polish: E_T %s before the first (at the hyperparameters after Adam), %s after the last (at the final ones); %d iterations in all (%s)\n",
 			num(p.F0, "%.6g"), num(p.F, "%.6g"), p.Iterations, p.Status)
 	}
-}
-
-// settingNum reads a number of a record's settings map: an int or a
-// float64 in memory, a float64 once decoded; NaN when absent.
-func settingNum(m map[string]any, key string) float64 {
-	switch v := m[key].(type) {
-	case int:
-		return float64(v)
-	case float64:
-		return v
-	}
-	return math.NaN()
 }
 
 func num(p *float64, f string) string {

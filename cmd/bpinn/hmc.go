@@ -113,7 +113,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit (%d epochs, seed %d)\n", *epochs, fitSeed.v)
-	fit, err := bayes.Train(p, s)
+	fit, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return fail(err)
 	}

@@ -15,20 +15,31 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 func main() {
 	stop := startProfile(os.Getenv("BPINN_CPUPROFILE"), os.Stderr)
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	interrupt = ctx
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	cancel()
 	stop()
 	os.Exit(code)
 }
+
+// interrupt ends with the first Ctrl-C or SIGTERM: a fit stops at its next
+// epoch as cancelled and is still recorded, an ensemble keeps the fits that
+// ended (a second Ctrl-C kills the process as usual).
+var interrupt = context.Background()
 
 // startProfile writes a CPU profile of the whole command to path (the
 // environment variable BPINN_CPUPROFILE; docs/benchmarks.md) when it is set.

@@ -127,7 +127,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	cfg.Progress = func(study string, total int) rpt.Progress { return newStudyProgress(stderr, study, total) }
 
 	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", plan.Name, *out)
-	rep, err := rpt.Run(cfg)
+	rep, err := rpt.Run(interrupt, cfg)
 	if err != nil {
 		return report(stderr, "reproduce", err)
 	}

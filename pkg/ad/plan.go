@@ -198,6 +198,7 @@ func (p *Program) plan() {
 	// Polynomials in topological order; an operand is inlined into its
 	// consumer when it is a polynomial node used once, or a cheap monomial.
 	polys := make([]*poly, nn)
+	//lint:ignore S1021 the closure calls itself, so it is declared first
 	var operand func(n, x *Node) *poly
 	operand = func(n, x *Node) *poly {
 		switch {

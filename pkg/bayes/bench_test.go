@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -47,7 +48,7 @@ func benchRecord(b *testing.B, name, what string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := Train(p, Settings{Seed: 1, Epochs: 600, HyperStart: 300})
+	f, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: 600, HyperStart: 300})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -227,7 +227,9 @@ func CompareHMC(f *Fit, s *HMCSettings, grid []float64) (*Comparison, error) {
 			c.Truth[i] = p.Exact(x)
 		}
 	}
-	c.Laplace.Mean, c.Laplace.Sigma = f.Predict(points)
+	if c.Laplace.Mean, c.Laplace.Sigma, err = f.Predict(points); err != nil {
+		return nil, err
+	}
 
 	// Each chain counts its own gradients; HMC waits for the chains, so
 	// the counts are read after they are written.

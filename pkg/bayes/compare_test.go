@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -30,7 +31,7 @@ var regressionFit = sync.OnceValues(func() (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Train(p, Settings{Seed: 1, Epochs: compareEpochs, Recipe: RecipePaper})
+	return Train(context.Background(), p, Settings{Seed: 1, Epochs: compareEpochs, Recipe: RecipePaper})
 })
 
 func mustRegressionFit(t testing.TB) *Fit {
@@ -314,7 +315,7 @@ func TestRegionMeans(t *testing.T) {
 // with 2 HMC chains on the same posterior.
 func ExampleCompareHMC() {
 	p, _ := pde.New("regression", pde.Options{})
-	fit, err := Train(p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper})
+	fit, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper})
 	if err != nil {
 		fmt.Println(err)
 		return

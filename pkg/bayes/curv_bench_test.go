@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -150,7 +151,7 @@ func BenchmarkFit(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("P=%d/%s", P, kind), func(b *testing.B) {
 				reportCPU(b, func() {
-					f, err := Train(p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, HyperStart: 25, Curvature: kind, Recipe: RecipePaper})
+					f, err := Train(context.Background(), p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, HyperStart: 25, Curvature: kind, Recipe: RecipePaper})
 					if err != nil || f.Status == StatusDiverged {
 						b.Fatal(err, f.Status)
 					}

@@ -51,7 +51,10 @@ func CompareCurvature(f *Fit, opts []curv.Options, points [][]float64) ([]Curvat
 		gradScale += float64(n*n) / 4
 	}
 	gradScale = math.Sqrt(gradScale)
-	_, J := f.meanJacobian(points)
+	_, J, err := f.meanJacobian(points, output)
+	if err != nil {
+		return nil, err
+	}
 	sigmas := func(tr *curv.Traces) []float64 {
 		P := m.NumWeights()
 		s, x := make([]float64, len(points)), make([]float64, P)

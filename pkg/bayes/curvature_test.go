@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -22,7 +23,7 @@ func TestCompareCurvatureExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
+	f, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
 	if err != nil || f.Laplace == nil {
 		t.Fatalf("fit: %v %v", err, f.Status)
 	}
@@ -81,7 +82,7 @@ func TestCurvatureTable(t *testing.T) {
 			if f, err = Restore(p, &rs[0]); err != nil {
 				t.Fatal(err)
 			}
-		} else if f, err = Train(p, Settings{Seed: 1}); err != nil {
+		} else if f, err = Train(context.Background(), p, Settings{Seed: 1}); err != nil {
 			t.Fatal(err)
 		}
 		pts, _ := p.Grid(10)
@@ -135,14 +136,14 @@ func TestSettingsCurvature(t *testing.T) {
 		}
 	}
 	base := Settings{Seed: 3, Epochs: 800, HyperStart: 200, HyperEvery: 25, Recipe: RecipePaper}
-	dense, err := Train(p, base)
+	dense, err := Train(context.Background(), p, base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []curv.Kind{curv.Dual, curv.LowRank} { // exact on heat's 25 weights
 		s := base
 		s.Curvature = string(k)
-		f, err := Train(p, s)
+		f, err := Train(context.Background(), p, s)
 		if err != nil || f.Status != StatusOK {
 			t.Fatalf("%s: %v %s", k, err, f.Status)
 		}

@@ -3,11 +3,14 @@ package bayes
 import (
 	"gonum.org/v1/gonum/stat"
 
+	"context"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -43,31 +46,65 @@ func Ensemble[T any](seeds []uint64, workers int, fit func(seed uint64) T, done 
 	wg.Wait()
 }
 
+// EnsembleOptions configure TrainEnsemble. The zero value runs one worker
+// per core and writes nothing.
+type EnsembleOptions struct {
+	// Workers is the number of fits run at once; 0 means one per core.
+	Workers int
+	// Out, if not nil, receives each fit as one JSON line (NewResult on the
+	// paper's 100 x 100 grid) the moment it ends, so an interrupted run
+	// keeps the fits that ended; an *os.File is synced after each line.
+	Out io.Writer
+	// Progress, if not nil, is called as the fits run, never concurrently,
+	// with the epochs run so far summed over the fits and the number of
+	// fits done; a fit that ends (diverged or not) counts all its planned
+	// epochs, so the last call has epochs = len(seeds) * the resolved
+	// Epochs.
+	Progress func(epochs, fits int)
+	// FitProgress, if not nil, is called for each fit as Settings.Progress
+	// would be (every HistoryEvery epochs), never concurrently.
+	FitProgress func(seed uint64, epoch, epochs int)
+}
+
+// EnsembleRun is what TrainEnsemble returns: every fit, in the order of the
+// seeds, and the one of highest log evidence.
+type EnsembleRun struct {
+	Fits []*Fit // Fits[i] is seed i's fit (nil when Train returned an error)
+	// Best has the highest defined log evidence, ties broken by the lower
+	// seed.
+	Best *Fit
+}
+
 // TrainEnsemble trains one fit of p per seed (s with its Seed set; s.Progress
-// is not used) on one goroutine per core and returns the fit of highest log
-// evidence, ties broken by the lower seed, or nil when no fit has a defined
-// one. Unless out is nil, each fit is appended to out as one JSON line
-// (NewResult on the paper's 100 x 100 grid, AppendResult) the moment it
-// ends, so an interrupted run keeps the fits that ended.
-//
-// progress, if not nil, is called as the fits run, never concurrently, with
-// the epochs run so far summed over the fits and the number of fits done; a
-// fit that ends (diverged or not) counts all its planned epochs, so the
-// last call has epochs = len(seeds) * the resolved s.Epochs.
-//
-// The error is the first of Train (invalid settings) or of writing out;
-// the fits running then finish, and nothing more is appended.
-func TrainEnsemble(p *pde.Problem, s Settings, seeds []uint64, out *os.File, progress func(epochs, fits int)) (*Fit, error) {
+// is not used: see FitProgress) and ranks them by log evidence. The error is
+// the first of Train (invalid settings) or of writing Out (the fits running
+// then finish, and nothing more is written), the context's when it ended the
+// run (the fits then end as cancelled and the run holds them), or, when no
+// fit has a defined log evidence, one that counts their statuses.
+func TrainEnsemble(ctx context.Context, p *pde.Problem, s Settings, seeds []uint64, opt EnsembleOptions) (*EnsembleRun, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := s.Resolve(p); err != nil {
+		return nil, err
+	}
 	var (
 		mu          sync.Mutex // guards the counts, updated from every fit's goroutine
 		at          = make(map[uint64]int, len(seeds))
 		epochs, ran int
+		index       = make(map[uint64]int, len(seeds))
 	)
+	for i, seed := range seeds {
+		if _, dup := index[seed]; dup {
+			return nil, fmt.Errorf("seed %d is given twice: every fit of an ensemble needs its own seed", seed)
+		}
+		index[seed] = i
+	}
 	update := func(seed uint64, epoch int) { // mu is held
 		epochs += epoch - at[seed]
 		at[seed] = epoch
-		if progress != nil {
-			progress(epochs, ran)
+		if opt.Progress != nil {
+			opt.Progress(epochs, ran)
 		}
 	}
 	type outcome struct {
@@ -75,38 +112,40 @@ func TrainEnsemble(p *pde.Problem, s Settings, seeds []uint64, out *os.File, pro
 		r   Result
 		err error
 	}
-	var (
-		best     *Fit
-		firstErr error
-	)
-	Ensemble(seeds, 0, func(seed uint64) outcome {
+	run := &EnsembleRun{Fits: make([]*Fit, len(seeds))}
+	var firstErr error
+	Ensemble(seeds, opt.Workers, func(seed uint64) outcome {
 		s := s
 		s.Seed = seed
-		s.Progress = func(epoch, _ int) {
+		s.Progress = func(epoch, total int) {
 			mu.Lock()
 			defer mu.Unlock()
 			update(seed, epoch)
+			if opt.FitProgress != nil {
+				opt.FitProgress(seed, epoch, total)
+			}
 		}
-		f, err := Train(p, s)
+		f, err := Train(ctx, p, s)
 		if err != nil {
 			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
 		}
 		o := outcome{f: f}
-		if out != nil {
+		if opt.Out != nil {
 			o.r = NewResult(f, 100)
 		}
 		return o
 	}, func(seed uint64, o outcome) {
-		if o.err == nil && out != nil && firstErr == nil {
-			o.err = AppendResult(out, o.r)
+		if o.err == nil && opt.Out != nil && firstErr == nil {
+			o.err = AppendResult(opt.Out, o.r)
 		}
 		if o.err != nil && firstErr == nil {
 			firstErr = o.err
 		}
-		if l := o.f.laplaceOK(); o.err == nil && l != nil {
-			if b := best; b == nil || l.LogEvidence > b.Laplace.LogEvidence ||
+		run.Fits[index[seed]] = o.f
+		if l := o.f.laplaceOK(); o.err == nil && l != nil && o.f.Status != StatusCancelled {
+			if b := run.Best; b == nil || l.LogEvidence > b.Laplace.LogEvidence ||
 				l.LogEvidence == b.Laplace.LogEvidence && seed < b.Settings.Seed {
-				best = o.f
+				run.Best = o.f
 			}
 		}
 		mu.Lock()
@@ -118,7 +157,44 @@ func TrainEnsemble(p *pde.Problem, s Settings, seeds []uint64, out *os.File, pro
 		}
 		update(seed, planned)
 	})
-	return best, firstErr
+	switch {
+	case firstErr != nil:
+		return run, firstErr
+	case ctx.Err() != nil:
+		return run, fmt.Errorf("ensemble of %d fits: %w", len(seeds), context.Cause(ctx))
+	case run.Best == nil && len(seeds) > 0:
+		return run, fmt.Errorf("no fit of %d has a defined log evidence (%s): %s", len(seeds), countStatuses(run.Fits), firstReason(run.Fits))
+	}
+	return run, nil
+}
+
+// countStatuses is "3 diverged, 1 not-positive-definite".
+func countStatuses(fits []*Fit) string {
+	n := map[string]int{}
+	for _, f := range fits {
+		switch {
+		case f == nil:
+		case f.Status == StatusOK: // ok but no evidence: only an invalid Occam factor does that
+			n[StatusOccamInvalid]++
+		default:
+			n[f.Status]++
+		}
+	}
+	var parts []string
+	for _, k := range sortedKeys(n) {
+		parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// firstReason is the first fit's reason, the example an error gives.
+func firstReason(fits []*Fit) string {
+	for _, f := range fits {
+		if f != nil && f.Reason != "" {
+			return fmt.Sprintf("seed %d: %s", f.Settings.Seed, f.Reason)
+		}
+	}
+	return "no reason recorded"
 }
 
 // laplaceOK returns the fit's Laplace approximation if its log evidence is
@@ -190,4 +266,13 @@ func ranks(x []float64) []float64 {
 		i = j + 1
 	}
 	return r
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -123,7 +123,7 @@ func TestPredictSigmaDense(t *testing.T) {
 		t.Fatalf("no Laplace approximation: %s %s", f.Status, f.Reason)
 	}
 	pts := [][]float64{{0.13, 0.8}, {0.5, 0.5}, {0.91, 0.02}, {0.3, 0.37}}
-	mean, sigma := f.Predict(pts)
+	mean, sigma := mustPredict(t, f, pts)
 	inv := denseAInv(t, f.Curvature(), f.Alpha, f.Beta)
 	net := f.Model.Net.Clone()
 	P := len(net.W)

@@ -205,8 +205,8 @@ func TestPredictOnePoint(t *testing.T) {
 	t.Parallel()
 	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper})
 	pts := [][]float64{{0.3, 0.4}, {0.7, 0.1}}
-	m2, s2 := f.Predict(pts)
-	m1, s1 := f.Predict(pts[:1])
+	m2, s2 := mustPredict(t, f, pts)
+	m1, s1 := mustPredict(t, f, pts[:1])
 	if m1[0] != m2[0] || !scalar.EqualWithinAbsOrRel(s1[0], s2[0], 1e-12, 1e-9) {
 		t.Errorf("one point: mean %g sigma %g, in a batch: mean %g sigma %g", m1[0], s1[0], m2[0], s2[0])
 	}

@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -59,12 +60,12 @@ type Settings struct {
 	Seed       uint64      // network initialization; 0 means 1
 	Hidden     []int       // hidden layers; nil means the problem's default
 	Activation string      // "" means tanh
-	Epochs     int         // 0 means the problem's default (paper)
-	HyperStart int         // 0 means the problem's default
-	HyperEvery int         // 0 means the problem's default (25)
+	Epochs     int         // 0 means the problem's default (paper); none is an error
+	HyperStart int         // 0 means the problem's default (scaled to Epochs when Epochs alone is set below it), else Epochs/3
+	HyperEvery int         // 0 means the problem's default, else 25
 	Hessian    HessianKind // "" means gauss-newton (measured: see docs/results.md)
-	AlphaMode  string      // "" means the problem's default
-	BetaMode   string      // "" means the problem's default
+	AlphaMode  string      // "" means the problem's default, else single
+	BetaMode   string      // "" means the problem's default, else split when its terms name groups
 	Updater    Updater     // "" means adam
 	Alpha0     float64     // initial alphas; 0 means 0.01 (the paper starts low)
 	Beta0      float64     // initial betas; 0 means 1
@@ -144,26 +145,46 @@ const DenseLimit = 3000
 const CurvatureAuto = "auto"
 
 // Resolve fills the zero fields from the problem's defaults and checks the
-// result; errors name the field and the fix.
+// result; errors name the field and the fix. What neither the settings nor
+// the problem give is defaulted where a default is safe (written on each
+// field) and refused where none is: no epochs, no hidden layer.
 func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	d := p.Defaults
 	if s.Seed == 0 {
 		s.Seed = 1
 	}
 	if s.Hidden == nil {
+		if d.Hidden == nil {
+			return s, fmt.Errorf("problem %q: no hidden layers: set Settings.Hidden or the problem's Defaults.Hidden (e.g. []int{8}); an empty, non-nil slice asks for none", p.Name)
+		}
 		s.Hidden = append([]int(nil), d.Hidden...)
 	}
 	if s.Activation == "" {
 		s.Activation = string(nn.Tanh)
 	}
+	userEpochs := s.Epochs != 0
 	if s.Epochs == 0 {
 		s.Epochs = d.Epochs
 	}
+	if s.Epochs == 0 {
+		return s, fmt.Errorf("problem %q: no epochs: set Settings.Epochs or the problem's Defaults.Epochs (the paper's problems train 15000 to 20000)", p.Name)
+	}
 	if s.HyperStart == 0 {
 		s.HyperStart = d.HyperStart
+		if userEpochs && d.Epochs > 0 && s.HyperStart > s.Epochs {
+			// Epochs set alone below the default start: the start keeps
+			// its share of the epochs (a start beyond them is refused).
+			s.HyperStart = max(1, int(int64(d.HyperStart)*int64(s.Epochs)/int64(d.Epochs)))
+		}
+	}
+	if s.HyperStart == 0 {
+		s.HyperStart = max(1, s.Epochs/3)
 	}
 	if s.HyperEvery == 0 {
 		s.HyperEvery = d.HyperEvery
+	}
+	if s.HyperEvery == 0 {
+		s.HyperEvery = 25
 	}
 	switch s.Recipe {
 	case "", RecipeTuned:
@@ -188,8 +209,11 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	if s.AlphaMode == "" {
 		s.AlphaMode = d.AlphaMode
 	}
+	if s.AlphaMode == "" {
+		s.AlphaMode = string(nn.AlphaSingle)
+	}
 	if s.BetaMode == "" {
-		s.BetaMode = d.BetaMode
+		s.BetaMode = p.DefaultBetaMode()
 	}
 	if err := s.checkKnownNoise(p); err != nil {
 		return s, err
@@ -310,8 +334,9 @@ const (
 	StatusNotPD        = "not-positive-definite" // final A not positive definite: no evidence
 	StatusOccamInvalid = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
 	StatusPolishFailed = "polish-failed"
+	StatusCancelled    = "cancelled" // the context ended the fit: the fit so far
 	// StatusNoLaplace: more than DenseLimit weights, so no dense Laplace
-	// approximation (no band); the evidence is the structure's.
+	// approximation (no band, no log evidence).
 	StatusNoLaplace = "no-laplace"
 )
 
@@ -357,6 +382,11 @@ type Fit struct {
 	Hyper    HyperStats
 	Polish   *nn.PolishResult
 	Seconds  float64
+	// Warnings say what an ok status does not: a hyperparameter held at
+	// the clamp [MinHyper, MaxHyper] (the log evidence is then computed at
+	// the clamp, not at a fixed point), final rounds that stopped before
+	// settling. Empty when there is nothing to say.
+	Warnings []string
 	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
 }
 
@@ -425,9 +455,14 @@ func (f *Fit) inferred(t int) bool { return f.known == nil || math.IsNaN(f.known
 
 // Train builds a network and runs the paper's training: Adam on E_T, and from
 // HyperStart every HyperEvery epochs a hyperparameter step on E_hyp. A fit
-// that diverges stops at that epoch with status "diverged". Only invalid
-// settings or problems return an error.
-func Train(p *pde.Problem, s Settings) (*Fit, error) {
+// that diverges stops at that epoch with status "diverged"; a fit whose
+// context ends stops at the next epoch (or final round) with status
+// "cancelled" and what it has so far. Only an invalid problem or settings
+// return an error, before anything is built.
+func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	s, err := s.Resolve(p)
 	if err != nil {
 		return nil, err
@@ -463,7 +498,12 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 	hyper := newHyperStepper(m, s)
 	lastEHyp := 0.0
 	decay := math.Log(s.LRDecay) / float64(s.Epochs)
+	done := ctx.Done()
 	for epoch := 1; epoch <= s.Epochs; epoch++ {
+		if cancelled(done) {
+			f.cancel(p, epoch-1, start, ctx)
+			return f, nil
+		}
 		if s.LRDecay != 1 {
 			opt.S.LR = s.LR * math.Exp(decay*float64(epoch-1))
 		}
@@ -505,6 +545,10 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 	var good *fitState // the latest round's state at which A factorized
 	if s.FinalRounds() {
 		for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
+			if cancelled(done) {
+				f.cancel(p, s.Epochs, start, ctx)
+				return f, nil
+			}
 			before := f.state()
 			move, ok := f.finalHyperStep()
 			if !ok {
@@ -528,8 +572,54 @@ func Train(p *pde.Problem, s Settings) (*Fit, error) {
 		f.Hyper.FinalBackoff = fmt.Sprintf("after round %d: %s; reported at round %d",
 			f.Hyper.FinalRounds+1, strings.TrimPrefix(reason, "at the end of training: "), f.Hyper.FinalRounds)
 	}
+	f.warn()
 	f.Seconds = time.Since(start).Seconds()
 	return f, nil
+}
+
+// cancelled reports whether done is closed, without waiting.
+func cancelled(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// cancel ends a fit whose context ended after epochs epochs: the Laplace
+// approximation at the weights so far (when A factorizes), status cancelled.
+func (f *Fit) cancel(p *pde.Problem, epochs int, start time.Time, ctx context.Context) {
+	f.Epochs = epochs
+	f.endResample(p)
+	f.finish()
+	f.Status, f.Reason = StatusCancelled, fmt.Sprintf("%v after %d of %d epochs", context.Cause(ctx), epochs, f.Settings.Epochs)
+	f.Seconds = time.Since(start).Seconds()
+}
+
+// warn lists what an ok fit's status does not say: hyperparameters at the
+// clamp, final rounds that hit their cap before settling.
+func (f *Fit) warn() {
+	if f.Status != StatusOK || f.Settings.Fixed {
+		return
+	}
+	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
+		for i, v := range vals {
+			if inferred(i) && atClamp(v) {
+				f.Warnings = append(f.Warnings, fmt.Sprintf("%s %s = %g is at the clamp [%g, %g]: the log evidence is computed there, not at a fixed point", kind, names[i], v, MinHyper, MaxHyper))
+			}
+		}
+	}
+	alphaNames := make([]string, len(f.Model.Alphas))
+	for i, g := range f.Model.Alphas {
+		alphaNames[i] = g.Name
+	}
+	at("alpha", alphaNames, f.Alpha, func(int) bool { return true })
+	at("beta", f.Model.BetaNames, f.Beta, f.inferred)
+	s := f.Settings
+	if s.FinalRounds() && f.Hyper.FinalBackoff == "" && f.Hyper.FinalRounds >= s.FinalHyper && f.Hyper.FinalMove > s.FinalTol {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("the final rounds did not settle: %d rounds (the cap) ended moving a hyperparameter by %.3g (tolerance %g); raise FinalHyper or read the evidence as approximate", f.Hyper.FinalRounds, f.Hyper.FinalMove, s.FinalTol))
+	}
 }
 
 // endResample puts the problem's own points back after a resampled Adam
@@ -675,6 +765,8 @@ func (f *Fit) lossAndGrad(grad []float64) float64 {
 	}
 	return et
 }
+
+func notFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
 
 func firstBad(et float64, grad []float64) string {
 	if math.IsNaN(et) || math.IsInf(et, 0) {
@@ -856,31 +948,55 @@ func (f *Fit) system() *curv.System {
 }
 
 // Predict returns the network's mean and the Laplace standard deviation
-// sqrt(g^T A^-1 g) at points (sigma is nil without a Laplace approximation).
-func (f *Fit) Predict(points [][]float64) (mean, sigma []float64) {
-	mean, J := f.meanJacobian(points)
-	if J == nil {
-		return mean, nil
-	}
-	return mean, f.Laplace.sigmas(J, len(points))
+// sqrt(g^T A^-1 g) at points, each a slice of the problem's inputs in order
+// (sigma is nil without a Laplace approximation). Points of the wrong width
+// are an error.
+func (f *Fit) Predict(points [][]float64) (mean, sigma []float64, err error) {
+	return f.PredictQuantity(points, output)
 }
 
-// meanJacobian returns the network's output at points and, when f has a
-// Laplace approximation, its Jacobian g = du/dw there (n x P, row-major).
-func (f *Fit) meanJacobian(points [][]float64) (mean, J []float64) {
+// output is the quantity u itself.
+func output(v *pde.Vars) *ad.Node { return v.U }
+
+// PredictQuantity is Predict for any quantity built from the network's jet
+// at the points: a derivative (func(v *pde.Vars) *ad.Node { return
+// v.D("x") }), a flux, or a term's residual (a residual that reads targets
+// or fields cannot be predicted at new points). Its band comes from the same
+// Laplace posterior: sigma^2 = g^T A^-1 g with g the quantity's gradient
+// with respect to the weights.
+func (f *Fit) PredictQuantity(points [][]float64, q pde.Residual) (mean, sigma []float64, err error) {
+	mean, J, err := f.meanJacobian(points, q)
+	if err != nil || J == nil {
+		return mean, nil, err
+	}
+	return mean, f.Laplace.sigmas(J, len(points)), nil
+}
+
+// meanJacobian returns the quantity q at points and, when f has a Laplace
+// approximation, its Jacobian g = dq/dw there (n x P, row-major).
+func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float64, err error) {
 	m := f.Model
+	p := m.Problem
 	n := len(points)
 	mean = make([]float64, n)
 	if n == 0 {
-		return mean, nil
+		return mean, nil, nil
+	}
+	flat := make([]float64, 0, n*p.Dim())
+	for k, x := range points {
+		if len(x) != p.Dim() {
+			return nil, nil, fmt.Errorf("point %d has %d coordinates; problem %q has %d inputs (%s)", k, len(x), p.Name, p.Dim(), strings.Join(p.Inputs, ", "))
+		}
+		flat = append(flat, x...)
 	}
 	g := ad.NewGraph()
-	x := g.Input("x", n, m.Problem.Dim())
+	x := g.Input("x", n, p.Dim())
 	ps := m.Net.Params(g)
-	u := m.Net.Apply(ps, x)
-	flat := make([]float64, 0, n*m.Problem.Dim())
-	for _, p := range points {
-		flat = append(flat, p...)
+	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Unknowns: p.Unknowns,
+		Terms: []pde.Term{{Name: "prediction", Residual: q}}}
+	u, err := qp.BuildResidual(0, pde.ResidualInputs{U: m.Net.Apply(ps, x), X: x})
+	if err != nil {
+		return nil, nil, err
 	}
 	if f.Laplace == nil {
 		prog := g.Compile(u)
@@ -888,7 +1004,7 @@ func (f *Fit) meanJacobian(points [][]float64) (mean, J []float64) {
 		ps.Bind(prog, m.Net.W)
 		prog.Run()
 		copy(mean, prog.Value(u))
-		return mean, nil
+		return mean, nil, nil
 	}
 	jac := ad.NewJacobian(u, ps)
 	jac.Prog.Set(x, flat)
@@ -896,7 +1012,7 @@ func (f *Fit) meanJacobian(points [][]float64) (mean, J []float64) {
 	J = make([]float64, n*m.NumWeights())
 	jac.ComputeTo(J)
 	copy(mean, jac.Prog.Value(u))
-	return mean, J
+	return mean, J, nil
 }
 
 // Errors of a fit on a grid against the exact solution.
@@ -910,11 +1026,21 @@ type Errors struct {
 
 // GridErrors evaluates the fit on the problem's n x n grid.
 func (f *Fit) GridErrors(n int) (Errors, error) {
-	pts, exact := f.Model.Problem.Grid(n)
+	p := f.Model.Problem
+	pts, exact := p.Grid(n)
 	if exact == nil {
-		return Errors{}, fmt.Errorf("problem %q has no exact solution", f.Model.Problem.Name)
+		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
 	}
-	mean, sigma := f.Predict(pts)
+	if k := slices.IndexFunc(exact, notFinite); k >= 0 {
+		return Errors{}, fmt.Errorf("problem %q: the exact solution at %v is %v", p.Name, pts[k], exact[k])
+	}
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		return Errors{}, err
+	}
+	if k := slices.IndexFunc(mean, notFinite); k >= 0 {
+		return Errors{}, fmt.Errorf("problem %q: the fit's mean at %v is %v", p.Name, pts[k], mean[k])
+	}
 	return ComputeErrors(mean, sigma, exact), nil
 }
 

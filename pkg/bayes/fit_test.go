@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func TestFitExactHessianNotPD(t *testing.T) {
 		{"adam-long", 15000, 1000, UpdaterAdam, true, false, StatusNotPD},
 		{"mackay", 8000, 4000, UpdaterMacKay, true, true, StatusOccamInvalid},
 	} {
-		f, err := Train(p, Settings{Seed: 1, Epochs: c.epochs, HyperStart: c.start, Hessian: Exact,
+		f, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: c.epochs, HyperStart: c.start, Hessian: Exact,
 			Recipe: RecipePaper, Updater: c.up, HistoryEvery: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -222,9 +223,9 @@ func TestTrainEnsembleAllDiverged(t *testing.T) {
 	}
 	defer out.Close()
 	var lastEpochs, lastFits int
-	best, err := TrainEnsemble(p, s, []uint64{1, 2, 3}, out, func(epochs, fits int) { lastEpochs, lastFits = epochs, fits })
-	if err != nil || best != nil {
-		t.Fatalf("got best %v, error %v; want nil, nil", best, err)
+	run, err := TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, EnsembleOptions{Out: out, Progress: func(epochs, fits int) { lastEpochs, lastFits = epochs, fits }})
+	if err == nil || !strings.Contains(err.Error(), "no fit of 3 has a defined log evidence (3 diverged)") || run.Best != nil || len(run.Fits) != 3 {
+		t.Fatalf("got best %v, error %v; want no best, 3 fits, and an error counting 3 diverged", run.Best, err)
 	}
 	if lastEpochs != 300 || lastFits != 3 {
 		t.Errorf("last progress (%d epochs, %d fits), want (300, 3)", lastEpochs, lastFits)
@@ -258,4 +259,14 @@ func TestSettingsFinalRounds(t *testing.T) {
 			t.Errorf("FinalHyper %d, Fixed %v: FinalRounds() = %v, want %v", c.s.FinalHyper, c.s.Fixed, got, c.want)
 		}
 	}
+}
+
+// mustPredict is f.Predict, failing the test on an error.
+func mustPredict(t testing.TB, f *Fit, pts [][]float64) (mean, sigma []float64) {
+	t.Helper()
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mean, sigma
 }

@@ -54,8 +54,8 @@ func TestHeldOut(t *testing.T) {
 		t.Errorf("restored fit's held-out coverage %g, the record's %g", *eb.Coverage2SHeldOut, *e.Coverage2SHeldOut)
 	}
 	pts, _ := p.Grid(15)
-	_, s := f.Predict(pts)
-	_, sh := g.Predict(pts)
+	_, s := mustPredict(t, f, pts)
+	_, sh := mustPredict(t, g, pts)
 	wider := 0
 	for i := range s {
 		if sh[i] < s[i]*(1-1e-9) {

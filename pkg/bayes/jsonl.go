@@ -21,18 +21,25 @@ import (
 // the fits ended; everything derived from a file (ranking, summary, merge)
 // depends only on the set of records, sorted by seed.
 
-// AppendResult writes r as one complete JSON line to f and fsyncs f before
-// returning. A failed write leaves at most a torn last line.
-func AppendResult(f *os.File, r Result) error {
+// AppendResult writes r as one complete JSON line to w with one write call
+// and, when w can (an *os.File), syncs it before returning. A failed write
+// leaves at most a torn last line.
+func AppendResult(w io.Writer, r Result) error {
 	line, err := r.MarshalLine()
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(line); err != nil {
-		return fmt.Errorf("append seed %d to %s: %v", r.Seed, f.Name(), err)
+	name := "the output"
+	if n, ok := w.(interface{ Name() string }); ok {
+		name = n.Name()
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("fsync %s: %v", f.Name(), err)
+	if _, err := w.Write(line); err != nil {
+		return fmt.Errorf("append seed %d to %s: %v", r.Seed, name, err)
+	}
+	if f, ok := w.(interface{ Sync() error }); ok {
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("fsync %s: %v", name, err)
+		}
 	}
 	return nil
 }

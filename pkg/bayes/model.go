@@ -50,6 +50,7 @@ type Model struct {
 	ps      ad.Params
 	x       []*ad.Node // per term
 	target  []*ad.Node // per term, nil without data
+	fields  []map[string]*ad.Node
 	res     []*ad.Node // per term residual (N x 1)
 	ed      []*ad.Node // per beta group: 1/2 sum r^2 (1x1)
 	betaIn  []*ad.Node // per beta group, 1x1 Params feeding the loss
@@ -85,6 +86,9 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 	m.g = g
 	m.ps = net.Params(g)
 	m.ed = make([]*ad.Node, len(names))
+	if len(p.Unknowns) > 0 {
+		return nil, fmt.Errorf("problem %q: unknown coefficients (%s, ...) cannot be inferred by this version", p.Name, p.Unknowns[0].Name)
+	}
 	for i, t := range p.Terms {
 		n := len(t.Points)
 		x := g.Input("x_"+t.Name, n, p.Dim())
@@ -92,10 +96,15 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 		if t.Target != nil {
 			target = g.Input("target_"+t.Name, n, 1)
 		}
-		r := t.Residual(ad.NewJet(net.Apply(m.ps, x), x), target)
-		if r.Shape() != (ad.Shape{Rows: n, Cols: 1}) {
-			return nil, fmt.Errorf("problem %q term %q: residual has shape %v, want %dx1", p.Name, t.Name, r.Shape(), n)
+		fields := map[string]*ad.Node{}
+		for name := range t.Fields {
+			fields[name] = g.Input("field_"+t.Name+"_"+name, n, 1)
 		}
+		r, err := p.BuildResidual(i, pde.ResidualInputs{U: net.Apply(m.ps, x), X: x, Target: target, Fields: fields})
+		if err != nil {
+			return nil, err
+		}
+		m.fields = append(m.fields, fields)
 		m.x = append(m.x, x)
 		m.target = append(m.target, target)
 		m.res = append(m.res, r)
@@ -141,6 +150,11 @@ func (m *Model) feed(prog *ad.Program) {
 		}
 		if tn := m.target[i]; tn != nil && prog.Uses(tn) {
 			prog.Set(tn, t.Target)
+		}
+		for name, fn := range m.fields[i] {
+			if prog.Uses(fn) {
+				prog.Set(fn, t.Fields[name])
+			}
 		}
 	}
 	m.ps.Bind(prog, m.Net.W)

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"math"
 	"reflect"
 	"slices"
@@ -84,17 +85,17 @@ func TestResampleTrain(t *testing.T) {
 	}
 	before := slices.Clone(p.Terms[0].Points)
 	s := Settings{Seed: 2, Epochs: 300, HyperStart: 100, FinalHyper: 2, Resample: 50}
-	a, err := Train(p, s)
+	a, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Train(p, s)
+	b, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s0 := s
 	s0.Resample = 0
-	c, err := Train(p, s0)
+	c, err := Train(context.Background(), p, s0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestResampleTrain(t *testing.T) {
 		t.Errorf("E_D %g at the end, %g on the problem's points", a.ED[0], ed[0])
 	}
 
-	d, err := Train(p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Resample: 50, NaNAt: 120})
+	d, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Resample: 50, NaNAt: 120})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,12 +140,12 @@ func TestResampleErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Train(p, Settings{Resample: -1}); err == nil || !strings.Contains(err.Error(), "non-negative") {
+	if _, err := Train(context.Background(), p, Settings{Resample: -1}); err == nil || !strings.Contains(err.Error(), "non-negative") {
 		t.Errorf("resample -1: %v", err)
 	}
 	q := *p
 	q.Redraw = nil
-	if _, err := Train(&q, Settings{Resample: 100}); err == nil || !strings.Contains(err.Error(), "Redraw is nil") {
+	if _, err := Train(context.Background(), &q, Settings{Resample: 100}); err == nil || !strings.Contains(err.Error(), "Redraw is nil") {
 		t.Errorf("no Redraw: %v", err)
 	}
 }

@@ -81,6 +81,7 @@ func Restore(p *pde.Problem, r *Result) (*Fit, error) {
 	}
 	f.finish() // E_w, E_D and the Laplace approximation at the recorded weights
 	f.Status, f.Reason = r.Status, r.Reason
+	f.Warnings = slices.Clone(r.Warnings)
 	if r.Status == StatusNotPD {
 		f.Laplace = nil
 	}

@@ -1,6 +1,7 @@
 package bayes_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func ExampleRestore() {
 		panic(err)
 	}
 	s := bayes.Settings{Epochs: 200, HyperStart: 100}
-	trained, err := bayes.TrainEnsemble(p, s, []uint64{1, 2, 3}, out, nil)
+	run, err := bayes.TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, bayes.EnsembleOptions{Out: out})
 	out.Close()
 	if err != nil {
 		panic(err)
@@ -44,11 +45,17 @@ func ExampleRestore() {
 		panic(err)
 	}
 	fmt.Println("fits in the file:", len(rs))
-	fmt.Println("same best seed:", best.Settings.Seed == trained.Settings.Seed)
-	fmt.Println("same log evidence:", best.Laplace.LogEvidence == trained.Laplace.LogEvidence)
+	fmt.Println("same best seed:", best.Settings.Seed == run.Best.Settings.Seed)
+	fmt.Println("same log evidence:", best.Laplace.LogEvidence == run.Best.Laplace.LogEvidence)
 	x := [][]float64{{0.3, 0.5}}
-	m1, s1 := trained.Predict(x)
-	m2, s2 := best.Predict(x)
+	m1, s1, err := run.Best.Predict(x)
+	if err != nil {
+		panic(err)
+	}
+	m2, s2, err := best.Predict(x)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println("same band at (0.3, 0.5):", m1[0] == m2[0], fmt.Sprintf("%.6g", s1[0]) == fmt.Sprintf("%.6g", s2[0]))
 	// Output:
 	// fits in the file: 3

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -77,8 +78,8 @@ func TestRestore(t *testing.T) {
 				t.Errorf("history: got %d points, want %d with the same last E_hyp", len(g.History), len(f.History))
 			}
 			pts, _ := p.Grid(9)
-			m1, s1 := f.Predict(pts)
-			m2, s2 := g.Predict(pts)
+			m1, s1 := mustPredict(t, f, pts)
+			m2, s2 := mustPredict(t, g, pts)
 			for i := range pts {
 				if m1[i] != m2[i] || math.Abs(s1[i]-s2[i]) > 1e-12*s1[i] {
 					t.Fatalf("at %v: got u = %v ± %v, want %v ± %v", pts[i], m2[i], s2[i], m1[i], s1[i])
@@ -184,15 +185,21 @@ func TestTrainEnsemble(t *testing.T) {
 	}
 	defer out.Close()
 	var calls, lastEpochs, lastFits int
-	best, err := TrainEnsemble(p, s, seeds, out, func(epochs, fits int) {
+	run, err := TrainEnsemble(context.Background(), p, s, seeds, EnsembleOptions{Out: out, Workers: 2, Progress: func(epochs, fits int) {
 		calls++
 		if epochs < lastEpochs || fits < lastFits {
 			t.Errorf("progress went back: (%d, %d) after (%d, %d)", epochs, fits, lastEpochs, lastFits)
 		}
 		lastEpochs, lastFits = epochs, fits
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	best := run.Best
+	for i, f := range run.Fits {
+		if f == nil || f.Settings.Seed != seeds[i] {
+			t.Fatalf("fit %d of the run: %v, want seed %d", i, f, seeds[i])
+		}
 	}
 	if lastEpochs != len(seeds)*s.Epochs || lastFits != len(seeds) || calls < len(seeds)*s.Epochs/s.HistoryEvery {
 		t.Errorf("last progress (%d epochs, %d fits) after %d calls, want (%d, %d) after at least %d",
@@ -208,7 +215,7 @@ func TestTrainEnsemble(t *testing.T) {
 	}
 	// The same fit trained alone.
 	s.Seed = want.Seed
-	f, err := Train(p, s)
+	f, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,8 +225,8 @@ func TestTrainEnsemble(t *testing.T) {
 
 	// Invalid settings: every fit fails, nothing is written.
 	s.HyperStart = s.Epochs + 1
-	best, err = TrainEnsemble(p, s, seeds, nil, nil)
-	if err == nil || best != nil {
-		t.Errorf("got best %v, error %v; want nil and an error", best, err)
+	run, err = TrainEnsemble(context.Background(), p, s, seeds, EnsembleOptions{})
+	if err == nil || run != nil {
+		t.Errorf("got run %v, error %v; want nil and an error", run, err)
 	}
 }

@@ -245,6 +245,12 @@ type Result struct {
 	GammaAlpha     map[string]*float64 `json:"gamma_alpha"`
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
+	// Warnings are Fit.Warnings: what an ok status does not say.
+	Warnings []string `json:"warnings,omitempty"`
+	// EvidenceAtClamp says the log evidence was computed with a
+	// hyperparameter held at MinHyper or MaxHyper, not at a fixed point.
+	EvidenceAtClamp bool `json:"evidence_at_clamp,omitempty"`
+
 	Errors *GridErrors `json:"errors"` // null when the problem has no exact solution
 	// ResidualRMS per beta group, at the training points and at fresh ones
 	// (Fit.ResidualCheck); null when the problem has no Fresh.
@@ -258,6 +264,8 @@ type Result struct {
 	Terms   []TermData    `json:"terms"`
 	History []HistoryJSON `json:"history"`
 }
+
+func atClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
 
 // Num returns a pointer to x, or nil when x is NaN or infinite.
 func Num(x float64) *float64 {
@@ -328,6 +336,9 @@ func NewResult(f *Fit, gridN int) Result {
 		EW: numMap(alphaNames, f.EW), ED: numMap(betaNames, f.ED),
 		LogPConvention: LogPConvention,
 		Hyper:          f.Hyper, Seconds: f.Seconds, Version: Version(),
+		Warnings: slices.Clone(f.Warnings),
+		EvidenceAtClamp: f.Laplace != nil && !f.Settings.Fixed &&
+			(slices.ContainsFunc(f.Alpha, atClamp) || slices.ContainsFunc(f.Beta, atClamp)),
 	}
 	nTotal := 0
 	for _, n := range m.N {
@@ -429,7 +440,10 @@ func gridErrors(f *Fit, freshRMS []float64, gridN int) *GridErrors {
 		n = 2 * gridN
 	}
 	pts, exact := p.Grid(n)
-	mean, J := f.meanJacobian(pts)
+	mean, J, err := f.meanJacobian(pts, output)
+	if err != nil {
+		return nil
+	}
 	var sigma []float64
 	if J != nil {
 		sigma = f.Laplace.sigmas(J, len(pts))

@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -21,7 +22,7 @@ func resultTestFit(t *testing.T, name string, s Settings) *Fit {
 	if s.Epochs == 0 {
 		s.Epochs, s.HyperStart = 300, 100
 	}
-	f, err := Train(p, s)
+	f, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestResidualCheck(t *testing.T) {
 		if term.Target == nil || term.Name == "pde" {
 			continue
 		}
-		u, _ := f.Predict(term.Points)
+		u, _ := mustPredict(t, f, term.Points)
 		k := f.Model.TermGroup[i]
 		for j, y := range term.Target {
 			sq[k] += (u[j] - y) * (u[j] - y)

@@ -233,7 +233,7 @@ func TestResultValuesHeat(t *testing.T) {
 		t.Errorf("layer 0: W %d x %d, b %d; want 6 x 2 and 6", len(rows), len(rows[0].([]any)), len(rvFloats(t, "b", l0["b"])))
 	}
 	pts := [][]float64{{0.1, 0.2}, {0.5, 0.5}, {0.93, 0.07}, {0.3, 1}}
-	mean, _ := f.Predict(pts)
+	mean, _ := mustPredict(t, f, pts)
 	for i, x := range pts {
 		if got := rvTanhMLP(t, w, x); math.Abs(got-mean[i]) > 1e-12 {
 			t.Errorf("weights at %v give %.15g, the fit predicts %.15g", x, got, mean[i])

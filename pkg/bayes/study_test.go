@@ -35,6 +35,7 @@ package bayes
 // factor by which sigma would have to grow to cover 95 % is q95 / 1.96.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -133,7 +134,7 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 	}
 	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
 	s.Resample = envInt(t, "BPINN_STUDY_RESAMPLE", 0)
-	f, err := Train(p, s)
+	f, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,10 @@ func splitNear(terms []pde.Term, w float64) []pde.Term {
 // 95 % quantiles of |u - u*| / sigma (NaN without a Laplace approximation).
 func gridRatios(f *Fit, n int) (meanAbs, q50, q90, q95 float64) {
 	pts, exact := f.Model.Problem.Grid(n)
-	mean, sigma := f.Predict(pts)
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		panic(err)
+	}
 	var ratios []float64
 	for i, u := range mean {
 		d := math.Abs(u - exact[i])
@@ -450,7 +454,7 @@ func TestStudyEvidenceRanking(t *testing.T) {
 	fit := func(hidden []int) best {
 		b := best{lnZ: math.Inf(-1)}
 		for seed := uint64(1); seed <= 3; seed++ {
-			f, err := Train(p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, HyperStart: 1000})
+			f, err := Train(context.Background(), p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, HyperStart: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -518,11 +522,11 @@ func TestStudyDeterminism(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Settings{Seed: 5, Epochs: 300, HyperStart: 100, Polish: true, FinalHyper: 1}
-	a, err := Train(p, s)
+	a, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Train(p, s)
+	b, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,7 +548,7 @@ func TestStudyDeterminism(t *testing.T) {
 		t.Error("same seed, different log evidence")
 	}
 	s.Seed = 6
-	c, err := Train(p, s)
+	c, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -594,7 +598,7 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Settings{Seed: 1, Epochs: 1000, HyperStart: 500, AlphaMode: "classes", FinalHyper: 6}
-	f, err := Train(p, s)
+	f, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -606,7 +610,7 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 		t.Fatalf("rounds %d, backoff %q: want reported at round 5 after round 6 failed", f.Hyper.FinalRounds, f.Hyper.FinalBackoff)
 	}
 	s.FinalHyper = 5
-	g, err := Train(p, s)
+	g, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -677,12 +681,12 @@ func TestStudyKnownNoise(t *testing.T) {
 	for _, up := range []Updater{UpdaterAdam, UpdaterMacKay} {
 		s := Settings{Seed: 1, Epochs: 1500, HyperStart: 500, BetaMode: "split", Updater: up, Recipe: RecipePaper,
 			KnownNoise: map[string]float64{"boundary": 1e-3}}
-		f, err := Train(p, s)
+		f, err := Train(context.Background(), p, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.UntieAt = s.Epochs + 1
-		g, err := Train(p, s)
+		g, err := Train(context.Background(), p, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -703,7 +707,7 @@ func TestStudyKnownNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(r, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, KnownNoise: map[string]float64{"beta": 0.05}})
+	f, err := Train(context.Background(), r, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, KnownNoise: map[string]float64{"beta": 0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -730,11 +734,11 @@ func TestStudyGaussNewtonPolish(t *testing.T) {
 	base := Settings{Seed: 2, Epochs: 3000, HyperStart: 1000, Recipe: RecipePaper, Polish: true}
 	gnS, lbS := base, base
 	gnS.PolishMethod, lbS.PolishMethod = PolishGaussNewton, PolishLBFGS
-	gn, err := Train(p, gnS)
+	gn, err := Train(context.Background(), p, gnS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb, err := Train(p, lbS)
+	lb, err := Train(context.Background(), p, lbS)
 	if err != nil {
 		t.Fatal(err)
 	}

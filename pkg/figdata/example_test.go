@@ -1,6 +1,7 @@
 package figdata_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -23,7 +24,7 @@ func ExamplePoints() {
 // A short fit of the heat problem drawn as the paper's figures: training
 // history, solution slices with their 2σ band, and the error on the domain.
 func Example() {
-	f, err := bayes.Train(pde.Heat(pde.Options{}), bayes.Settings{Epochs: 200, HyperStart: 100})
+	f, err := bayes.Train(context.Background(), pde.Heat(pde.Options{}), bayes.Settings{Epochs: 200, HyperStart: 100})
 	if err != nil {
 		panic(err)
 	}

@@ -87,7 +87,7 @@ func Slices(f *bayes.Fit, fracs ...float64) []viz.Slice {
 			pts[i] = []float64{x, s.T}
 			s.Exact[i] = p.Exact(pts[i])
 		}
-		s.Pred, s.Sigma = f.Predict(pts)
+		s.Pred, s.Sigma = predict(f, pts)
 		out = append(out, s)
 	}
 	return out
@@ -109,7 +109,7 @@ func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
 			pts = append(pts, []float64{x, y})
 		}
 	}
-	u.Z, _ = f.Predict(pts)
+	u.Z, _ = predict(f, pts)
 	absErr = viz.Field{X: u.X, Y: u.Y, Z: make([]float64, len(pts))}
 	for i, x := range pts {
 		absErr.Z[i] = math.Abs(u.Z[i] - p.Exact(x))
@@ -185,4 +185,14 @@ func Comparison(p *pde.Problem, c *bayes.Comparison) viz.Comparison {
 		{Name: "Laplace (evidence)", Mean: c.Laplace.Mean, Sigma: c.Laplace.Sigma},
 		{Name: "HMC", Mean: c.Sampled.Mean, Sigma: c.Sampled.Std},
 	}}
+}
+
+// predict is f.Predict at points built here with the problem's inputs, so
+// an error is a bug of this package.
+func predict(f *bayes.Fit, pts [][]float64) (mean, sigma []float64) {
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		panic(fmt.Sprintf("figdata: %v", err))
+	}
+	return mean, sigma
 }

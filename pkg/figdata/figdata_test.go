@@ -1,6 +1,7 @@
 package figdata_test
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -18,7 +19,7 @@ var short = bayes.Settings{Seed: 3, Epochs: 200, HyperStart: 100, Recipe: bayes.
 
 // heatFit is one short fit of the heat problem (one alpha, one beta).
 var heatFit = sync.OnceValues(func() (*bayes.Fit, error) {
-	return bayes.Train(pde.Heat(pde.Options{}), short)
+	return bayes.Train(context.Background(), pde.Heat(pde.Options{}), short)
 })
 
 // waveFullFit is one short fit of the wave problem with 4 alphas and 2 betas.
@@ -27,7 +28,7 @@ var waveFullFit = sync.OnceValues(func() (*bayes.Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bayes.Train(p, short)
+	return bayes.Train(context.Background(), p, short)
 })
 
 func fit(t *testing.T, get func() (*bayes.Fit, error)) *bayes.Fit {
@@ -149,7 +150,7 @@ func TestSlices(t *testing.T) {
 			}
 			i := 37
 			x := []float64{s.X[i], s.T}
-			mean, sigma := f.Predict([][]float64{x})
+			mean, sigma := mustPredict(t, f, [][]float64{x})
 			if !close(s.Pred[i], mean[0]) || !close(s.Sigma[i], sigma[0]) || s.Exact[i] != p.Exact(x) {
 				t.Errorf("slice %d at x = %g: got (%g, %g, %g), want (%g, %g, %g) as exact, Predict", k, x[0],
 					s.Exact[i], s.Pred[i], s.Sigma[i], p.Exact(x), mean[0], sigma[0])
@@ -178,7 +179,7 @@ func TestFields(t *testing.T) {
 	}
 	i, j := 2, 5 // Z is row-major over Y
 	x := []float64{u.X[i], u.Y[j]}
-	mean, _ := f.Predict([][]float64{x})
+	mean, _ := mustPredict(t, f, [][]float64{x})
 	if got := u.Z[j*n+i]; !close(got, mean[0]) {
 		t.Errorf("u at %v: got %g, want %g", x, got, mean[0])
 	}
@@ -282,4 +283,14 @@ func TestPanics(t *testing.T) {
 			call()
 		}()
 	}
+}
+
+// mustPredict is f.Predict, failing the test on an error.
+func mustPredict(t testing.TB, f *bayes.Fit, pts [][]float64) (mean, sigma []float64) {
+	t.Helper()
+	mean, sigma, err := f.Predict(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mean, sigma
 }

@@ -12,10 +12,11 @@ import (
 // termResidual evaluates tm's residual for the function u that build makes
 // from the input columns, the way pkg/bayes builds a model: the jet of u at
 // the term's points, the targets fed as an input node.
-func termResidual(t *testing.T, tm Term, dim int, build func(in []*ad.Node) *ad.Node) []float64 {
+func termResidual(t *testing.T, tm Term, inputs []string, build func(in []*ad.Node) *ad.Node) []float64 {
 	t.Helper()
 	g := ad.NewGraph()
 	n := len(tm.Points)
+	dim := len(inputs)
 	x := g.Input("x", n, dim)
 	cols := make([]*ad.Node, dim)
 	for i := range cols {
@@ -25,9 +26,10 @@ func termResidual(t *testing.T, tm Term, dim int, build func(in []*ad.Node) *ad.
 	if tm.Target != nil {
 		target = g.Input("target", n, 1)
 	}
-	r := tm.Residual(ad.NewJet(build(cols), x), target)
-	if r.Shape() != (ad.Shape{Rows: n, Cols: 1}) {
-		t.Fatalf("term %q: residual shape %v, want %dx1", tm.Name, r.Shape(), n)
+	p := &Problem{Name: "test", Inputs: inputs, Terms: []Term{tm}}
+	r, err := p.BuildResidual(0, ResidualInputs{U: build(cols), X: x, Target: target})
+	if err != nil {
+		t.Fatal(err)
 	}
 	prog := g.Compile(r)
 	flat := make([]float64, 0, n*dim)
@@ -111,7 +113,7 @@ func TestResiduals(t *testing.T) {
 			t.Errorf("%s: %d terms, want %d", c.name, len(c.p.Terms), c.terms)
 		}
 		for _, tm := range c.p.Terms {
-			r := termResidual(t, tm, c.p.Dim(), c.u)
+			r := termResidual(t, tm, c.p.Inputs, c.u)
 			for k, x := range tm.Points {
 				var target float64
 				if tm.Target != nil {

@@ -2,25 +2,26 @@ package pde
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 )
 
-// Residual builds a term's residual (N x 1) from the network's jet at the
-// term's points and the term's targets (N x 1, nil for a term without data).
-// The squared residuals are the term's loss E_D = 1/2 sum r^2.
-type Residual func(j *ad.Jet, target *ad.Node) *ad.Node
-
 // Term is one loss term: points in the domain, optional targets, and the
-// residual; Group names the beta hyperparameter the term is weighted by when
-// betas are split ("pde", "boundary", "data").
+// residual; Group names the beta hyperparameter the term is weighted by
+// ("pde", "boundary", "data"): terms of one group share a beta.
 type Term struct {
-	Name     string
-	Group    string
-	Points   [][]float64 // one row per point, in the problem's input order
-	Target   []float64   // one value per point, or nil
+	Name   string
+	Group  string
+	Points [][]float64 // one row per point, in the problem's input order
+	Target []float64   // one value per point, or nil
+	// Fields are named values at the points (one per point) that the
+	// residual reads with Vars.Field: a source or a coefficient known only
+	// as numbers.
+	Fields   map[string][]float64
 	Residual Residual
 	// Measured marks observations: targets measured at given points (with
 	// noise), not a condition that holds wherever one looks. Training that
@@ -35,7 +36,10 @@ type Defaults struct {
 	HyperStart int    // first epoch with a hyperparameter update
 	HyperEvery int    // epochs between hyperparameter updates
 	AlphaMode  string // "single" or "classes"
-	BetaMode   string // "single" or "split"
+	// BetaMode is "single" (one beta for every term) or "split" (one beta
+	// per Group); "" means split when the terms name groups, single when
+	// none does.
+	BetaMode string
 	// FinalHyper caps the tuned recipe's final MacKay rounds where the
 	// default (20) does not suit the problem; 0 means the default.
 	FinalHyper int
@@ -48,6 +52,9 @@ type Problem struct {
 	Inputs []string  // input names in order, e.g. x, t
 	Lo, Hi []float64 // the domain box
 	Params map[string]float64
+	// Unknowns are coefficients inferred with the weights (inverse
+	// problems); residuals read them with Vars.Unknown.
+	Unknowns []Unknown
 	// Sampling is how the paper's problems drew their points (Uniform or
 	// LatinHypercube); "" for points given otherwise.
 	Sampling string
@@ -71,16 +78,47 @@ type Problem struct {
 // Dim is the number of inputs.
 func (p *Problem) Dim() int { return len(p.Inputs) }
 
+// Priors of an unknown coefficient.
+const (
+	PriorFlat     = "flat"     // no prior term: the unknown adds nothing to E_W
+	PriorGaussian = "gaussian" // a zero-mean Gaussian on the inferred scale, with its own alpha
+)
+
+// Unknown is a scalar coefficient of the problem inferred with the weights
+// (an inverse problem): a diffusivity, a viscosity, a wave speed.
+type Unknown struct {
+	Name string
+	// Init is the starting value on the natural scale; it must be positive
+	// for a Positive unknown.
+	Init float64
+	// Positive unknowns are inferred as ln(value): their standard deviation
+	// is on that scale and their interval is exp of its ends.
+	Positive bool
+	// Prior is PriorFlat ("" means flat) or PriorGaussian.
+	Prior string
+	// Truth is the value that made the data, where it is known (a study
+	// with synthetic data); nil otherwise.
+	Truth *float64
+}
+
 // BetaGroups returns the beta group names for a mode, and for each term the
-// index of its group: "single" puts every term in one group "beta".
+// index of its group: "single" puts every term in one group "beta", "split"
+// gives each Group its beta "beta_<group>", "" is split when the terms name
+// groups and single when none does.
 func (p *Problem) BetaGroups(mode string) (names []string, termGroup []int, err error) {
+	if mode == "" {
+		mode = p.DefaultBetaMode()
+	}
 	switch mode {
-	case "single", "":
+	case "single":
 		return []string{"beta"}, make([]int, len(p.Terms)), nil
 	case "split":
 		idx := map[string]int{}
 		termGroup = make([]int, len(p.Terms))
 		for i, t := range p.Terms {
+			if t.Group == "" {
+				return nil, nil, fmt.Errorf("problem %q term %q: no Group, and betas are split by group: name its Group or set BetaMode single", p.Name, t.Name)
+			}
 			k, ok := idx[t.Group]
 			if !ok {
 				k = len(names)
@@ -94,48 +132,180 @@ func (p *Problem) BetaGroups(mode string) (names []string, termGroup []int, err 
 	return nil, nil, fmt.Errorf("unknown beta mode %q: use single or split", mode)
 }
 
-// Validate checks the problem's data: at least one term, every term with
-// points of the right dimension inside the domain, targets matching points,
-// finite values. Errors name the term and the field.
-func (p *Problem) Validate() error {
-	if p.Dim() < 1 || p.Dim() > 3 {
-		return fmt.Errorf("problem %q: %d inputs; a problem has 1 to 3 inputs", p.Name, p.Dim())
+// DefaultBetaMode is the problem's BetaMode, or split when any term names a
+// group and single when none does.
+func (p *Problem) DefaultBetaMode() string {
+	if p.Defaults.BetaMode != "" {
+		return p.Defaults.BetaMode
 	}
-	if len(p.Lo) != p.Dim() || len(p.Hi) != p.Dim() {
-		return fmt.Errorf("problem %q: domain Lo/Hi need %d values each", p.Name, p.Dim())
-	}
-	for i := range p.Lo {
-		if !(p.Lo[i] < p.Hi[i]) {
-			return fmt.Errorf("problem %q: domain of %s is [%g, %g]; need Lo < Hi", p.Name, p.Inputs[i], p.Lo[i], p.Hi[i])
+	for _, t := range p.Terms {
+		if t.Group != "" {
+			return "split"
 		}
+	}
+	return "single"
+}
+
+// MaxInputs is the most inputs a problem has (three space dimensions and
+// time).
+const MaxInputs = 4
+
+// Validate checks the problem before anything is built: inputs and domain,
+// every term's points, targets and fields, the unknowns, and each residual,
+// built once on a small stand-in network so that a name the problem does not
+// have, a panic or a residual that ignores u is an error here. Errors are
+// one line naming the problem, the term and the field.
+func (p *Problem) Validate() error {
+	if err := p.validateDomain(); err != nil {
+		return err
 	}
 	if len(p.Terms) == 0 {
 		return fmt.Errorf("problem %q: no loss terms; add at least one Term", p.Name)
 	}
+	if err := p.validateUnknowns(); err != nil {
+		return err
+	}
+	names := map[string]bool{}
 	for _, t := range p.Terms {
-		if len(t.Points) == 0 {
-			return fmt.Errorf("problem %q term %q: no points; give it at least one point", p.Name, t.Name)
+		if t.Name == "" {
+			return fmt.Errorf("problem %q: a term has no Name; name every term", p.Name)
 		}
-		if t.Residual == nil {
-			return fmt.Errorf("problem %q term %q: no Residual function", p.Name, t.Name)
+		if names[t.Name] {
+			return fmt.Errorf("problem %q: two terms are named %q; give each term its own name", p.Name, t.Name)
 		}
-		if t.Target != nil && len(t.Target) != len(t.Points) {
-			return fmt.Errorf("problem %q term %q: %d targets for %d points", p.Name, t.Name, len(t.Target), len(t.Points))
+		names[t.Name] = true
+		if err := p.validateTerm(t); err != nil {
+			return err
 		}
-		for k, x := range t.Points {
-			if len(x) != p.Dim() {
-				return fmt.Errorf("problem %q term %q: point %d has %d coordinates, want %d (%v)", p.Name, t.Name, k, len(x), p.Dim(), p.Inputs)
+	}
+	if _, _, err := p.BetaGroups(p.Defaults.BetaMode); err != nil {
+		return err
+	}
+	return p.validateResiduals()
+}
+
+func (p *Problem) validateDomain() error {
+	if p.Dim() < 1 || p.Dim() > MaxInputs {
+		return fmt.Errorf("problem %q: %d inputs; a problem has 1 to %d inputs: set Inputs, e.g. []string{\"x\", \"t\"}", p.Name, p.Dim(), MaxInputs)
+	}
+	seen := map[string]bool{}
+	for _, in := range p.Inputs {
+		if in == "" || seen[in] {
+			return fmt.Errorf("problem %q: inputs %q: every input needs its own non-empty name", p.Name, p.Inputs)
+		}
+		seen[in] = true
+	}
+	if len(p.Lo) != p.Dim() || len(p.Hi) != p.Dim() {
+		return fmt.Errorf("problem %q: domain Lo/Hi need %d values each (one per input %v)", p.Name, p.Dim(), p.Inputs)
+	}
+	for i := range p.Lo {
+		if math.IsInf(p.Lo[i], 0) || math.IsInf(p.Hi[i], 0) || !(p.Lo[i] < p.Hi[i]) {
+			return fmt.Errorf("problem %q: domain of %s is [%g, %g]; need finite Lo < Hi", p.Name, p.Inputs[i], p.Lo[i], p.Hi[i])
+		}
+	}
+	return nil
+}
+
+func (p *Problem) validateTerm(t Term) error {
+	if len(t.Points) == 0 {
+		return fmt.Errorf("problem %q term %q: no points; give it at least one point", p.Name, t.Name)
+	}
+	if t.Residual == nil {
+		return fmt.Errorf("problem %q term %q: no Residual function", p.Name, t.Name)
+	}
+	if t.Target != nil && len(t.Target) != len(t.Points) {
+		return fmt.Errorf("problem %q term %q: %d targets for %d points", p.Name, t.Name, len(t.Target), len(t.Points))
+	}
+	for k, x := range t.Points {
+		if len(x) != p.Dim() {
+			return fmt.Errorf("problem %q term %q: point %d has %d coordinates, want %d (%v)", p.Name, t.Name, k, len(x), p.Dim(), p.Inputs)
+		}
+		for i, v := range x {
+			if math.IsNaN(v) || v < p.Lo[i] || v > p.Hi[i] {
+				return fmt.Errorf("problem %q term %q: point %d has %s = %g outside [%g, %g]", p.Name, t.Name, k, p.Inputs[i], v, p.Lo[i], p.Hi[i])
 			}
-			for i, v := range x {
-				if math.IsNaN(v) || v < p.Lo[i] || v > p.Hi[i] {
-					return fmt.Errorf("problem %q term %q: point %d has %s = %g outside [%g, %g]", p.Name, t.Name, k, p.Inputs[i], v, p.Lo[i], p.Hi[i])
-				}
-			}
 		}
-		for k, v := range t.Target {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("problem %q term %q: target %d is %v", p.Name, t.Name, k, v)
-			}
+	}
+	if k := badIndex(t.Target); k >= 0 {
+		return fmt.Errorf("problem %q term %q: target %d is %v", p.Name, t.Name, k, t.Target[k])
+	}
+	for _, name := range sortedKeys(t.Fields) {
+		f := t.Fields[name]
+		if len(f) != len(t.Points) {
+			return fmt.Errorf("problem %q term %q: field %q has %d values for %d points", p.Name, t.Name, name, len(f), len(t.Points))
+		}
+		if k := badIndex(f); k >= 0 {
+			return fmt.Errorf("problem %q term %q: field %q value %d is %v", p.Name, t.Name, name, k, f[k])
+		}
+	}
+	return nil
+}
+
+// badIndex is the index of the first value that is not finite, or -1.
+func badIndex(v []float64) int {
+	for k, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return k
+		}
+	}
+	return -1
+}
+
+func (p *Problem) validateUnknowns() error {
+	seen := map[string]bool{}
+	for _, u := range p.Unknowns {
+		switch {
+		case u.Name == "":
+			return fmt.Errorf("problem %q: an unknown has no Name; name every unknown", p.Name)
+		case seen[u.Name]:
+			return fmt.Errorf("problem %q: two unknowns are named %q", p.Name, u.Name)
+		case slices.Contains(p.Inputs, u.Name):
+			return fmt.Errorf("problem %q unknown %q: the name is also an input; rename the unknown", p.Name, u.Name)
+		case math.IsNaN(u.Init) || math.IsInf(u.Init, 0):
+			return fmt.Errorf("problem %q unknown %q: initial value %v; give a finite Init", p.Name, u.Name, u.Init)
+		case u.Positive && !(u.Init > 0):
+			return fmt.Errorf("problem %q unknown %q: initial value %g for a positive unknown; give Init > 0", p.Name, u.Name, u.Init)
+		case u.Prior != "" && u.Prior != PriorFlat && u.Prior != PriorGaussian:
+			return fmt.Errorf("problem %q unknown %q: prior %q; use %s or %s", p.Name, u.Name, u.Prior, PriorFlat, PriorGaussian)
+		}
+		seen[u.Name] = true
+	}
+	return nil
+}
+
+// validateResiduals builds every residual on a stand-in network u =
+// tanh(x W) at the term's points (W a D x 1 parameter), so that errors in a
+// residual show before any training: bad names, panics, wrong shapes, a
+// residual that does not depend on u, and unknowns that no residual reads.
+func (p *Problem) validateResiduals() error {
+	used := map[string]bool{}
+	for i, t := range p.Terms {
+		g := ad.NewGraph()
+		n := len(t.Points)
+		x := g.Input("x", n, p.Dim())
+		w := g.Param("w", p.Dim(), 1)
+		in := ResidualInputs{U: ad.Tanh(ad.MatMul(x, w)), X: x, Fields: map[string]*ad.Node{}, Unknowns: map[string]*ad.Node{}}
+		if t.Target != nil {
+			in.Target = g.Input("target", n, 1)
+		}
+		for name := range t.Fields {
+			in.Fields[name] = g.Input("field_"+name, n, 1)
+		}
+		for _, u := range p.Unknowns {
+			in.Unknowns[u.Name] = g.Param(u.Name, 1, 1)
+		}
+		r, u, err := p.buildResidual(i, in)
+		if err != nil {
+			return err
+		}
+		if !g.Compile(r).Uses(w) {
+			return fmt.Errorf("problem %q term %q: the residual does not depend on u; build it from v.U or its derivatives", p.Name, t.Name)
+		}
+		maps.Copy(used, u)
+	}
+	for _, u := range p.Unknowns {
+		if !used[u.Name] {
+			return fmt.Errorf("problem %q unknown %q: no residual reads it; use v.Unknown(%q) in a term or remove it", p.Name, u.Name, u.Name)
 		}
 	}
 	return nil
@@ -191,16 +361,6 @@ func lerp(lo, hi float64, i, n int) float64 {
 		return (lo + hi) / 2
 	}
 	return lo + (hi-lo)*float64(i)/float64(n-1)
-}
-
-// Fit residual builders shared by the problems.
-
-// DataResidual is u - target.
-func DataResidual(j *ad.Jet, target *ad.Node) *ad.Node { return ad.Sub(j.U, target) }
-
-// DerivativeResidual returns the residual d u/d x_i - target.
-func DerivativeResidual(i int) Residual {
-	return func(j *ad.Jet, target *ad.Node) *ad.Node { return ad.Sub(j.D(i), target) }
 }
 
 func uniform(rng *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }

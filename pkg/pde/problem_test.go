@@ -17,8 +17,8 @@ func TestUserProblem3D(t *testing.T) {
 	p := &Problem{
 		Name: "laplace-3d", Inputs: []string{"x", "y", "z"}, Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 1},
 		Terms: []Term{{Name: "pde", Group: "pde", Points: [][]float64{{0.5, 0.5, 0.5}, {0.1, 0.2, 0.3}},
-			Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
-				return ad.Add(ad.Add(j.D2(0, 0), j.D2(1, 1)), j.D2(2, 2))
+			Residual: func(v *Vars) *ad.Node {
+				return ad.Add(ad.Add(v.D2("x", "x"), v.D2("y", "y")), v.D2("z", "z"))
 			}}},
 		Exact: func(x []float64) float64 { return x[0] * x[1] * x[2] },
 	}
@@ -48,7 +48,7 @@ func TestUserProblem3D(t *testing.T) {
 			return ad.Add(ad.Mul(ad.Square(x(in)), y(in)), ad.Pow(z(in), 3))
 		}, func(p []float64) float64 { return 2*p[1] + 6*p[2] }},
 	} {
-		r := termResidual(t, p.Terms[0], p.Dim(), c.u)
+		r := termResidual(t, p.Terms[0], p.Inputs, c.u)
 		for k, pt := range p.Terms[0].Points {
 			if want := c.lap(pt); math.Abs(r[k]-want) > 1e-12 {
 				t.Errorf("u = %s: Laplace residual at %v is %g, want %g", c.name, pt, r[k], want)

@@ -188,8 +188,8 @@ func Heat(o Options) *Problem {
 		Name: "heat", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"kappa": kappa},
 		Terms: []Term{
-			{Name: "pde", Group: "pde", Points: interior, Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
-				return ad.Sub(j.D(1), ad.Scale(j.D2(0, 0), kappa))
+			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *Vars) *ad.Node {
+				return ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), kappa))
 			}},
 			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: DataResidual},
 		},
@@ -226,12 +226,12 @@ func Wave(o Options) *Problem {
 	return withDraws(&Problem{
 		Name: "wave", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Params: map[string]float64{}, Sampling: smp.name,
 		Terms: []Term{
-			{Name: "pde", Group: "pde", Points: interior, Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
-				return ad.Sub(j.D2(1, 1), j.D2(0, 0))
+			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *Vars) *ad.Node {
+				return ad.Sub(v.D2("t", "t"), v.D2("x", "x"))
 			}},
 			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: DataResidual},
 			{Name: "initial", Group: "boundary", Points: init, Target: itgt, Residual: DataResidual},
-			{Name: "initial-velocity", Group: "boundary", Points: vel, Target: make([]float64, 25), Residual: DerivativeResidual(1)},
+			{Name: "initial-velocity", Group: "boundary", Points: vel, Target: make([]float64, 25), Residual: DerivativeResidual("t")},
 		},
 		Exact: func(x []float64) float64 { return WaveExact(x[0], x[1]) },
 		Defaults: Defaults{Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25,
@@ -293,8 +293,8 @@ func Burgers(o Options) *Problem {
 		Name: "burgers", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"nu": nu, "noise_std": noise},
 		Terms: []Term{
-			{Name: "pde", Group: "pde", Points: interior, Residual: func(j *ad.Jet, _ *ad.Node) *ad.Node {
-				return ad.Sub(ad.Add(j.D(1), ad.Mul(j.U, j.D(0))), ad.Scale(j.D2(0, 0), nu))
+			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *Vars) *ad.Node {
+				return ad.Sub(ad.Add(v.D("t"), ad.Mul(v.U, v.D("x"))), ad.Scale(v.D2("x", "x"), nu))
 			}},
 			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: DataResidual},
 			{Name: "data", Group: "data", Points: data, Target: dtgt, Residual: DataResidual, Measured: true},

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"html"
 	"math"
 	"os"
@@ -101,7 +102,7 @@ func checkPage(t *testing.T, page []byte, want map[string][]string) {
 func TestRunTiny(t *testing.T) {
 	fakeECharts(t)
 	dir := t.TempDir()
-	rep, err := Run(Config{Plan: Tiny(), Out: dir, Workers: 2})
+	rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: dir, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestRunTiny(t *testing.T) {
 func TestFailedStudy(t *testing.T) {
 	fakeECharts(t)
 	dir := t.TempDir()
-	rep, err := Run(Config{Plan: Tiny(), Out: dir, Workers: 2, Only: []string{"heat", "wave"}, FailStudy: "wave"})
+	rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: dir, Workers: 2, Only: []string{"heat", "wave"}, FailStudy: "wave"})
 	if err != nil {
 		t.Fatal(err)
 	}

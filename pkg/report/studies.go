@@ -20,6 +20,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -155,6 +156,7 @@ type FitRecord struct {
 	BetaNames       []string
 	Gamma           float64
 	Seconds         float64
+	Warnings        []string // bayes.Fit.Warnings
 }
 
 // Study is one study of the paper and what came of it.
@@ -230,7 +232,7 @@ func (c *Config) defaults() {
 
 // Run runs the studies of cfg and returns them; a study's failure is in its
 // Err. The error is non-nil only when cfg.Out cannot be created.
-func Run(cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
@@ -242,7 +244,7 @@ func Run(cfg Config) (*Report, error) {
 		}
 		st := newStudy(name, &cfg)
 		start := time.Now()
-		st.Err = runStudy(st, &cfg)
+		st.Err = runStudy(ctx, st, &cfg)
 		st.Seconds = time.Since(start).Seconds()
 		rep.Studies = append(rep.Studies, st)
 	}
@@ -306,7 +308,7 @@ func newStudy(name string, cfg *Config) *Study {
 }
 
 // runStudy runs one study, turning a panic into its error.
-func runStudy(st *Study, cfg *Config) (err error) {
+func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
@@ -337,7 +339,7 @@ func runStudy(st *Study, cfg *Config) (err error) {
 	}
 	defer prog.Finish()
 
-	if err := runFits(st, p, cfg, prog); err != nil {
+	if err := runFits(ctx, st, p, cfg, prog); err != nil {
 		return err
 	}
 	if st.Name == "hmc" {
@@ -353,7 +355,7 @@ func (nopProgress) Finish()     {}
 
 // runFits trains the study's fits on cfg.Workers goroutines, appends each
 // to DIR/<study>.jsonl as it ends, and keeps the best fit by evidence.
-func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
+func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 	path := filepath.Join(cfg.Out, st.Name+".jsonl")
 	file, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -382,7 +384,7 @@ func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 			i := int(seed - cfg.SeedBase)
 			s.Hidden = []int{cfg.ScanHidden[i%len(cfg.ScanHidden)]}
 		}
-		f, err := bayes.Train(p, s)
+		f, err := bayes.Train(ctx, p, s)
 		if err != nil {
 			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
 		}
@@ -415,7 +417,7 @@ func runFits(st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 
 // record extracts what the report needs from a fit.
 func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
-	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds,
+	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma)}
 	rec.CoverageHeldOut = math.NaN()

@@ -155,7 +155,7 @@ func (r *Report) Tables() []Table {
 // the fixed baseline) with the paper's numbers beside.
 func (r *Report) summaryTable() Table {
 	t := Table{ID: "summary", Caption: "Every study: the best fit by evidence (fixed baseline: by error)",
-		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "coverage, held-out β", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "paper"}}
+		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "coverage, held-out β", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "warnings (best fit)", "paper"}}
 	for _, st := range r.Studies {
 		if st.Err != nil && len(st.Fits) == 0 {
 			row := []Cell{txt(st.Name), txt("failed")}
@@ -167,24 +167,27 @@ func (r *Report) summaryTable() Table {
 		}
 		rk := ranked(st)
 		row := []Cell{txt(st.Name), txt(fmt.Sprintf("%d (%d)", len(st.Fits), okCount(st.Fits)))}
+		warnings := ""
 		if len(rk) == 0 {
 			row = append(row, txt("none"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"))
 		} else {
 			b := rk[0]
 			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.CoverageHeldOut, 3),
 				txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
+			warnings = strings.Join(b.Warnings, "; ")
 		}
 		min := math.NaN()
 		if e := byError(st.Fits); len(e) > 0 {
 			min = e[0].RelL2
 		}
-		row = append(row, fixed(rho(st.Fits), 2), num(min, 3), num(meanSeconds(st.Fits), 3), txt(paperNote(st.Name)))
+		row = append(row, fixed(rho(st.Fits), 2), num(min, 3), num(meanSeconds(st.Fits), 3), txt(warnings), txt(paperNote(st.Name)))
 		t.Rows = append(t.Rows, row)
 	}
 	t.Note = "rel L2 = ||u - u*|| / ||u*|| on the 100 x 100 grid (200 points for regression, over [-1, 1] where much holds no data); " +
 		"coverage = share of grid points with |u - u*| <= 2σ (σ Laplace, no noise term; 0.954 if calibrated); " +
 		"held-out β: the same band with each β from the residuals at fresh points (bayes.Fit.HeldOut, not the paper's; wider); " +
-		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency."
+		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency; " +
+		"warnings: what the best fit's ok status does not say (a hyperparameter at the clamp, final rounds that did not settle)."
 	return t
 }
 

@@ -152,7 +152,6 @@ func (f *Figure) Draw(c draw.Canvas) {
 	// data areas, so a plot's own title would float at a height set by its
 	// tick labels. Shallow copies without titles leave the caller's plots
 	// untouched.
-	tsty := textStyle(12)
 	var titleH vg.Length
 	plots := make([][]*plot.Plot, rows)
 	for j, row := range f.Plots {
@@ -162,8 +161,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 				continue
 			}
 			if p.Title.Text != "" {
-				tsty = p.Title.TextStyle
-				titleH = max(titleH, tsty.Height(p.Title.Text)+p.Title.Padding)
+				titleH = max(titleH, p.Title.TextStyle.Height(p.Title.Text)+p.Title.Padding)
 			}
 			cp := *p
 			cp.Title.Text = ""

@@ -1,0 +1,227 @@
+package bayes
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// poisson1D is -u” = pi^2 sin(pi x) on [0, 1] with u(0) = u(1) = 0 (exact
+// u = sin(pi x)), its source built from the coordinate: the smallest
+// problem a user writes.
+func poisson1D() *pde.Problem {
+	var xs [][]float64
+	for i := range 16 {
+		xs = append(xs, []float64{(float64(i) + 0.5) / 16})
+	}
+	return &pde.Problem{
+		Name: "poisson-1d", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Points: xs, Residual: func(v *pde.Vars) *ad.Node {
+				f := ad.Scale(ad.Sin(ad.Scale(v.X("x"), math.Pi)), math.Pi*math.Pi)
+				return ad.Add(v.D2("x", "x"), f) // u'' + f
+			}},
+			{Name: "boundary", Group: "boundary", Points: [][]float64{{0}, {1}}, Target: []float64{0, 0}, Residual: pde.DataResidual},
+		},
+		Exact: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) },
+		// One beta: a group of two boundary points would have its own beta
+		// determined by gamma close to its N (docs/problems.md).
+		Defaults: pde.Defaults{Hidden: []int{6}, Epochs: 400, HyperStart: 200, BetaMode: "single"},
+	}
+}
+
+// TestBadInput: every mistake a user can make in a problem or its settings
+// is a one-line error from Train naming what is wrong, never a panic and
+// never a silent fit.
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		edit func(p *pde.Problem, s *Settings)
+		want string
+	}{
+		{"no defaults, no settings", func(p *pde.Problem, s *Settings) { p.Defaults = pde.Defaults{} }, "no hidden layers: set Settings.Hidden"},
+		{"no epochs", func(p *pde.Problem, s *Settings) { p.Defaults = pde.Defaults{Hidden: []int{4}} }, "no epochs: set Settings.Epochs"},
+		{"hyper-start beyond epochs", func(p *pde.Problem, s *Settings) { s.Epochs, s.HyperStart = 100, 200 }, "hyper-start = 200 is beyond epochs = 100"},
+		{"inputs nil", func(p *pde.Problem, s *Settings) { p.Inputs = nil }, "0 inputs; a problem has 1 to 4 inputs"},
+		{"five inputs", func(p *pde.Problem, s *Settings) { p.Inputs = []string{"a", "b", "c", "d", "e"} }, "5 inputs"},
+		{"infinite bound", func(p *pde.Problem, s *Settings) { p.Hi[0] = math.Inf(1) }, "need finite Lo < Hi"},
+		{"duplicate input", func(p *pde.Problem, s *Settings) {
+			p.Inputs, p.Lo, p.Hi = []string{"x", "x"}, []float64{0, 0}, []float64{1, 1}
+		}, "every input needs its own non-empty name"},
+		{"duplicate term", func(p *pde.Problem, s *Settings) { p.Terms[1].Name = "pde" }, `two terms are named "pde"`},
+		{"empty group, split betas", func(p *pde.Problem, s *Settings) { p.Terms[1].Group, s.BetaMode = "", "split" }, `term "boundary": no Group, and betas are split`},
+		{"unknown input name", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return v.D("t") }
+		}, `term "pde": D("t"): no input named "t"; the inputs are x`},
+		{"unknown name in D2", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return v.D2("x", "y") }
+		}, `D2("y"): no input named "y"`},
+		{"derivative by index beyond the inputs", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return v.Jet().D(2) }
+		}, `term "pde": the residual panicked: ad: Jet.D: input 2 of 1`},
+		{"a residual that panics", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { panic("my bug") }
+		}, `term "pde": the residual panicked: my bug`},
+		{"data residual without targets", func(p *pde.Problem, s *Settings) { p.Terms[1].Target = nil }, `term "boundary": DataResidual needs targets`},
+		{"residual ignores u", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return v.X("x") }
+		}, `term "pde": the residual does not depend on u`},
+		{"nil residual result", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return nil }
+		}, "the residual returned nil"},
+		{"residual of the wrong shape", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sum(v.U) }
+		}, "the residual has shape 1x1, want 16x1"},
+		{"unknown field", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sub(v.D2("x", "x"), v.Field("f")) }
+		}, `Field("f"): the term has no field "f"; its fields are none`},
+		{"field of the wrong length", func(p *pde.Problem, s *Settings) { p.Terms[0].Fields = map[string][]float64{"f": {1}} }, `field "f" has 1 values for 16 points`},
+		{"unknown coefficient not declared", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sub(v.D2("x", "x"), v.Unknown("k")) }
+		}, `Unknown("k"): the problem has no unknown "k"`},
+		{"unknown coefficient no residual reads", func(p *pde.Problem, s *Settings) {
+			p.Unknowns = []pde.Unknown{{Name: "k", Init: 1}}
+		}, `unknown "k": no residual reads it`},
+		{"unknown named like an input", func(p *pde.Problem, s *Settings) {
+			p.Unknowns = []pde.Unknown{{Name: "x", Init: 1}}
+		}, `unknown "x": the name is also an input`},
+		{"positive unknown at zero", func(p *pde.Problem, s *Settings) {
+			p.Unknowns = []pde.Unknown{{Name: "k", Positive: true}}
+		}, `unknown "k": initial value 0 for a positive unknown`},
+		{"beta mode", func(p *pde.Problem, s *Settings) { s.BetaMode = "each" }, `unknown beta mode "each"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := poisson1D()
+			s := Settings{}
+			c.edit(p, &s)
+			var f *Fit
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("Train panicked: %v", r)
+					}
+				}()
+				f, err = Train(context.Background(), p, s)
+			}()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got fit %v, error %v; want an error containing %q", f != nil, err, c.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q spans lines", err)
+			}
+		})
+	}
+}
+
+// TestSettingsDefaults: what Resolve fills in for a problem that says
+// little: one beta per named group, a hyperparameter start inside the
+// epochs when only Epochs is set, the step every 25 epochs.
+func TestSettingsDefaults(t *testing.T) {
+	t.Parallel()
+	p := poisson1D()
+	p.Defaults = pde.Defaults{Hidden: []int{4}, Epochs: 15000, HyperStart: 5000}
+	s, err := Settings{Epochs: 300}.Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HyperStart != 100 || s.HyperEvery != 25 || s.BetaMode != "split" || s.AlphaMode != "single" {
+		t.Errorf("resolved start %d, every %d, betas %q, alphas %q; want 100, 25, split, single", s.HyperStart, s.HyperEvery, s.BetaMode, s.AlphaMode)
+	}
+	p.Defaults = pde.Defaults{Hidden: []int{4}, Epochs: 900} // no beta mode: split by the named groups
+	if s, err = (Settings{}).Resolve(p); err != nil || s.HyperStart != 300 {
+		t.Errorf("no start anywhere: got %d (%v), want a third of the epochs, 300", s.HyperStart, err)
+	}
+	if s, err = (Settings{}).Resolve(p); err != nil || s.BetaMode != "split" {
+		t.Errorf("terms with groups: beta mode %q (%v), want split", s.BetaMode, err)
+	}
+	p.Terms[0].Group, p.Terms[1].Group = "", ""
+	if s, err = (Settings{}).Resolve(p); err != nil || s.BetaMode != "single" {
+		t.Errorf("terms without groups: beta mode %q (%v), want single", s.BetaMode, err)
+	}
+	if s, err = (Settings{Hidden: []int{}}).Resolve(p); err != nil || len(s.Hidden) != 0 {
+		t.Errorf("an empty hidden list asked for: got %v (%v), want none", s.Hidden, err)
+	}
+}
+
+// TestUserProblemFits: the problem a user writes in a few lines trains,
+// with a beta per named group and a solution near the exact one.
+func TestUserProblemFits(t *testing.T) {
+	t.Parallel()
+	p := poisson1D()
+	f, err := Train(context.Background(), p, Settings{Epochs: 3000, HyperStart: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != StatusOK {
+		t.Fatalf("status %s (%s), want ok", f.Status, f.Reason)
+	}
+	e, err := f.GridErrors(101)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.RelL2 > 0.02 {
+		t.Errorf("rel L2 %.3g, want below 0.02", e.RelL2)
+	}
+	// Its derivative u' = pi cos(pi x) with a band from the same posterior.
+	pts := [][]float64{{0.25}, {0.5}}
+	du, sd, err := f.PredictQuantity(pts, func(v *pde.Vars) *ad.Node { return v.D("x") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range pts {
+		want := math.Pi * math.Cos(math.Pi*x[0])
+		if math.Abs(du[i]-want) > 0.1 || !(sd[i] > 0) {
+			t.Errorf("u'(%g) = %.4g ± %.2g, want %.4g with a positive sigma", x[0], du[i], sd[i], want)
+		}
+	}
+	if _, _, err := f.Predict([][]float64{{0.5, 0.5}}); err == nil || !strings.Contains(err.Error(), "point 0 has 2 coordinates") {
+		t.Errorf("predict at a 2-D point: %v, want an error naming the width", err)
+	}
+}
+
+// TestWarnings: a hyperparameter at the clamp and final rounds that hit
+// their cap are listed on a fit whose status is ok.
+func TestWarnings(t *testing.T) {
+	t.Parallel()
+	f, err := Train(context.Background(), poisson1D(), Settings{Epochs: 200, HyperStart: 100, FinalHyper: 1, FinalTol: 1e-12})
+	if err != nil || f.Status != StatusOK {
+		t.Fatalf("fit: %v %v", f.Status, err)
+	}
+	if len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], "the final rounds did not settle: 1 rounds") {
+		t.Errorf("warnings %q, want one saying the rounds did not settle", f.Warnings)
+	}
+	f.Warnings = nil
+	f.Beta[0] = MaxHyper
+	f.Hyper.FinalMove = 0
+	f.warn()
+	if len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], "beta beta = 1e+08 is at the clamp") {
+		t.Errorf("warnings %q, want one naming beta at the clamp", f.Warnings)
+	}
+}
+
+// TestCancel: a fit whose context ends returns promptly with what it has,
+// marked cancelled.
+func TestCancel(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := Settings{Epochs: 1 << 30, HyperStart: 100}
+	s.Progress = func(epoch, _ int) {
+		if epoch == 500 {
+			cancel()
+		}
+	}
+	f, err := Train(ctx, poisson1D(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != StatusCancelled || f.Epochs != 500 || !strings.Contains(f.Reason, "context canceled after 500 of") {
+		t.Errorf("status %s after %d epochs (%s), want cancelled after 500", f.Status, f.Epochs, f.Reason)
+	}
+}

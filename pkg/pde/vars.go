@@ -1,0 +1,205 @@
+package pde
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+)
+
+// Residual builds a term's residual (N x 1) from what the term sees at its
+// points: the network's output and its input derivatives by input name, the
+// coordinates, the term's targets and fields, and the problem's unknown
+// coefficients. The squared residuals are the term's loss E_D = 1/2 sum r^2.
+//
+//	func(v *pde.Vars) *ad.Node { // u_t - kappa u_xx
+//		return ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), 0.1))
+//	}
+type Residual func(v *Vars) *ad.Node
+
+// Vars is what a residual sees at its term's N points. Every method returns
+// an N x 1 node of the graph, so anything built from them is differentiated
+// with respect to the weights (and the unknowns) like the network itself.
+//
+// A name that the problem does not have never panics: the first one is
+// recorded, a placeholder is returned so the residual can be built to the
+// end, and Problem.Validate (or BuildResidual) returns an error naming the
+// term and the name.
+type Vars struct {
+	U      *ad.Node // the network's output u
+	Target *ad.Node // the term's targets; nil for a term without Target
+
+	p        *Problem
+	term     string
+	jet      *ad.Jet
+	fields   map[string]*ad.Node
+	unknowns map[string]*ad.Node // 1 x 1 Params on the inferred scale
+	used     map[string]bool     // unknowns read
+	err      error
+}
+
+// N is the number of points of the term.
+func (v *Vars) N() int { return v.U.Shape().Rows }
+
+// Jet is the underlying jet: derivatives by input index, for code that
+// builds residuals from pkg/ad directly. Its index errors panic; Validate and
+// BuildResidual turn such a panic into an error naming the term.
+func (v *Vars) Jet() *ad.Jet { return v.jet }
+
+func (v *Vars) fail(format string, args ...any) *ad.Node {
+	if v.err == nil {
+		v.err = fmt.Errorf("problem %q term %q: %s", v.p.Name, v.term, fmt.Sprintf(format, args...))
+	}
+	return v.U
+}
+
+// input returns the index of the named input.
+func (v *Vars) input(op, name string) (int, bool) {
+	i := slices.Index(v.p.Inputs, name)
+	if i < 0 {
+		v.fail("%s(%q): no input named %q; the inputs are %s", op, name, name, strings.Join(v.p.Inputs, ", "))
+	}
+	return i, i >= 0
+}
+
+// X returns the coordinate of the named input at the points: a source term
+// or a variable coefficient is built from it with pkg/ad's functions, e.g.
+// ad.Sin(ad.Scale(v.X("x"), math.Pi)).
+func (v *Vars) X(name string) *ad.Node {
+	i, ok := v.input("X", name)
+	if !ok {
+		return v.U
+	}
+	return v.jet.In(i)
+}
+
+// D returns du/d name.
+func (v *Vars) D(name string) *ad.Node {
+	i, ok := v.input("D", name)
+	if !ok {
+		return v.U
+	}
+	return v.jet.D(i)
+}
+
+// D2 returns the second derivative d2u / d a d b.
+func (v *Vars) D2(a, b string) *ad.Node {
+	i, ok := v.input("D2", a)
+	k, ok2 := v.input("D2", b)
+	if !ok || !ok2 {
+		return v.U
+	}
+	return v.jet.D2(i, k)
+}
+
+// Field returns the term's named values at its points (Term.Fields): a
+// source or a coefficient known only as numbers.
+func (v *Vars) Field(name string) *ad.Node {
+	f, ok := v.fields[name]
+	if !ok {
+		return v.fail("Field(%q): the term has no field %q; its fields are %s", name, name, listOr(sortedKeys(v.fields), "none (set Term.Fields)"))
+	}
+	return f
+}
+
+// Unknown returns the named unknown coefficient of the problem
+// (Problem.Unknowns) on its natural scale, the same value at every point.
+func (v *Vars) Unknown(name string) *ad.Node {
+	k := slices.IndexFunc(v.p.Unknowns, func(u Unknown) bool { return u.Name == name })
+	theta, ok := v.unknowns[name]
+	if k < 0 || !ok {
+		names := make([]string, len(v.p.Unknowns))
+		for i, u := range v.p.Unknowns {
+			names[i] = u.Name
+		}
+		return v.fail("Unknown(%q): the problem has no unknown %q; its unknowns are %s", name, name, listOr(names, "none (declare it in Problem.Unknowns)"))
+	}
+	v.used[name] = true
+	// The Param enters through Broadcast first, the one way a per-row
+	// Jacobian can see a parameter shared by all points.
+	b := ad.Broadcast(theta, ad.Shape{Rows: v.N(), Cols: 1})
+	if v.p.Unknowns[k].Positive {
+		return ad.Exp(b)
+	}
+	return b
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func listOr(names []string, none string) string {
+	if len(names) == 0 {
+		return none
+	}
+	return strings.Join(names, ", ")
+}
+
+// ResidualInputs are the graph nodes a term's residual is built from.
+type ResidualInputs struct {
+	U, X   *ad.Node // the network's output (N x 1) at the Input X (N x D)
+	Target *ad.Node // N x 1, nil for a term without Target
+	// Fields holds one N x 1 Input per name of the term's Fields.
+	Fields map[string]*ad.Node
+	// Unknowns holds one 1 x 1 Param per Problem.Unknowns name, on the
+	// scale it is inferred on (ln of the value for a Positive unknown).
+	Unknowns map[string]*ad.Node
+}
+
+// BuildResidual builds term i's residual from in. A panic inside the
+// user's residual, a name the problem does not have, a nil result or a
+// result of the wrong shape is an error naming the term.
+func (p *Problem) BuildResidual(i int, in ResidualInputs) (*ad.Node, error) {
+	r, _, err := p.buildResidual(i, in)
+	return r, err
+}
+
+// buildResidual is BuildResidual that also returns which unknowns the
+// residual read.
+func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[string]bool, err error) {
+	t := p.Terms[i]
+	v := &Vars{U: in.U, Target: in.Target, p: p, term: t.Name, jet: ad.NewJet(in.U, in.X),
+		fields: in.Fields, unknowns: in.Unknowns, used: map[string]bool{}}
+	defer func() {
+		if e := recover(); e != nil {
+			r, err = nil, fmt.Errorf("problem %q term %q: the residual panicked: %v", p.Name, t.Name, e)
+		}
+	}()
+	r = t.Residual(v)
+	n := in.U.Shape().Rows
+	switch {
+	case v.err != nil:
+		return nil, nil, v.err
+	case r == nil:
+		return nil, nil, fmt.Errorf("problem %q term %q: the residual returned nil; return an N x 1 node built from v", p.Name, t.Name)
+	case r.Shape() != (ad.Shape{Rows: n, Cols: 1}):
+		return nil, nil, fmt.Errorf("problem %q term %q: the residual has shape %v, want %dx1 (one value per point)", p.Name, t.Name, r.Shape(), n)
+	case r.Graph() != in.U.Graph():
+		return nil, nil, fmt.Errorf("problem %q term %q: the residual is not built from v's nodes", p.Name, t.Name)
+	}
+	return r, v.used, nil
+}
+
+// DataResidual is u - target.
+func DataResidual(v *Vars) *ad.Node {
+	if v.Target == nil {
+		return v.fail("DataResidual needs targets: set the term's Target (one value per point)")
+	}
+	return ad.Sub(v.U, v.Target)
+}
+
+// DerivativeResidual returns the residual du/d name - target.
+func DerivativeResidual(name string) Residual {
+	return func(v *Vars) *ad.Node {
+		if v.Target == nil {
+			return v.fail("DerivativeResidual(%q) needs targets: set the term's Target", name)
+		}
+		return ad.Sub(v.D(name), v.Target)
+	}
+}
