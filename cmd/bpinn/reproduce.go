@@ -33,7 +33,8 @@ on stderr (plain lines when stderr is not a terminal):
   burgers-deep  Burgers with the 2-6-6-6-1 net the evidence prefers, points
                 redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
   burgers-wide  Burgers with DeepXDE's 2-20-20-20-1 net and points (921
-                weights), weights by the evidence (5 fits; --quick 1)
+                weights), weights by the evidence (3 fits; --quick 1 at a
+                tenth of the epochs)
   burgers-wide-fixed
                 the same with every loss weight 1 and no evidence
   heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
