@@ -156,3 +156,23 @@ func TestSettingsCurvature(t *testing.T) {
 		}
 	}
 }
+
+// The polish defaults to Gauss-Newton up to GaussNewtonPolishLimit weights
+// (every paper study) and to L-BFGS above; a chosen method stays.
+func TestPolishDefaultBySize(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("burgers-wide", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		hidden []int
+		method string
+		want   string
+	}{{[]int{20, 20, 20}, "", PolishLBFGS}, {[]int{6, 6, 6}, "", PolishGaussNewton}, {[]int{20, 20, 20}, PolishGaussNewton, PolishGaussNewton}} {
+		s, err := Settings{Hidden: c.hidden, PolishMethod: c.method}.Resolve(p)
+		if err != nil || s.PolishMethod != c.want {
+			t.Errorf("hidden %v, method %q: %q, %v; want %s", c.hidden, c.method, s.PolishMethod, err, c.want)
+		}
+	}
+}

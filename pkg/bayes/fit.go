@@ -84,7 +84,8 @@ type Settings struct {
 	// wave reach it; docs/results.md measures shorter and longer ones).
 	PolishIter int
 	// PolishMethod is PolishGaussNewton ("" means Gauss-Newton: measured
-	// more accurate and cheaper, docs/results.md) or PolishLBFGS.
+	// more accurate and cheaper, docs/results.md; above
+	// GaussNewtonPolishLimit weights L-BFGS) or PolishLBFGS.
 	PolishMethod string
 	// LRDecay is the factor by which the Adam learning rate has decayed at
 	// the last epoch (exponential decay, LR * LRDecay^(epoch/Epochs)); 0
@@ -237,6 +238,9 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	}
 	if s.PolishMethod == "" {
 		s.PolishMethod = PolishGaussNewton
+		if numWeights(p.Dim(), s.Hidden) > GaussNewtonPolishLimit {
+			s.PolishMethod = PolishLBFGS
+		}
 	}
 	if s.PolishMethod != PolishLBFGS && s.PolishMethod != PolishGaussNewton {
 		return s, fmt.Errorf("unknown polish method %q: use %s or %s", s.PolishMethod, PolishLBFGS, PolishGaussNewton)
@@ -286,14 +290,27 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	return s, nil
 }
 
-// resolveCurvature turns "" into dense and auto into curv.Auto's choice,
-// and checks what the size allows.
-func (s *Settings) resolveCurvature(p *pde.Problem) error {
-	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
-	P, N := 0, 0
+// GaussNewtonPolishLimit is the most weights for which the polish defaults
+// to Gauss-Newton: at 921 weights one Gauss-Newton iteration costs about
+// 1.3 s of CPU (forming sum beta J^T J) against about 30 ms for L-BFGS, and
+// 20 of them did not move burgers-wide's E_T (docs/results.md section 10).
+const GaussNewtonPolishLimit = 400
+
+// numWeights is P of a network with dim inputs, the hidden layers and one
+// output.
+func numWeights(dim int, hidden []int) int {
+	sizes := append(append([]int{dim}, hidden...), 1)
+	P := 0
 	for l := 0; l+1 < len(sizes); l++ {
 		P += (sizes[l] + 1) * sizes[l+1]
 	}
+	return P
+}
+
+// resolveCurvature turns "" into dense and auto into curv.Auto's choice,
+// and checks what the size allows.
+func (s *Settings) resolveCurvature(p *pde.Problem) error {
+	P, N := numWeights(p.Dim(), s.Hidden), 0
 	for _, t := range p.Terms {
 		N += len(t.Points)
 	}
