@@ -1,6 +1,8 @@
 package bayes
 
 import (
+	"maps"
+
 	"gonum.org/v1/gonum/stat"
 
 	"context"
@@ -181,7 +183,7 @@ func countStatuses(fits []*Fit) string {
 		}
 	}
 	var parts []string
-	for _, k := range sortedKeys(n) {
+	for _, k := range slices.Sorted(maps.Keys(n)) {
 		parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
 	}
 	return strings.Join(parts, ", ")
@@ -266,13 +268,4 @@ func ranks(x []float64) []float64 {
 		i = j + 1
 	}
 	return r
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

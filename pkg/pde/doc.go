@@ -1,7 +1,21 @@
 // Package pde defines the problems of the toolkit and their exact and
 // reference solutions.
 //
-// # Overview
+// # Writing a problem
+//
+// A [Problem] is data: named inputs and a box domain, loss terms and
+// optionally an exact solution and unknown coefficients. A [Term] has
+// points, optional targets and fields (values per point), a beta group, and
+// a [Residual] built from [Vars]: u (v.U), its derivatives by input name
+// (v.D("t"), v.D2("x", "x")), the coordinates (v.X("x"), for sources and
+// variable coefficients), the targets (v.Target), the term's fields
+// (v.Field("f")) and the problem's unknowns (v.Unknown("kappa")).
+// [Problem.Validate] builds every residual once on a stand-in network, so a
+// misspelt name, a panic, a residual of the wrong shape or one that does
+// not depend on u is an error naming the term before anything trains.
+// docs/problems.md is the guide.
+//
+// # The paper's problems
 //
 // Exact solutions, used as ground truth for the figures and error norms:
 //

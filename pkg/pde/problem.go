@@ -27,6 +27,9 @@ type Term struct {
 	// noise), not a condition that holds wherever one looks. Training that
 	// redraws the points of the other terms (Problem.Redraw) keeps these.
 	Measured bool
+	// Draw, if not nil, says how Problem.Sample draws the term's Points
+	// and Target: a region of the domain, a count and a sampler.
+	Draw *Draw
 }
 
 // Defaults are the paper's settings for a problem.
@@ -55,8 +58,10 @@ type Problem struct {
 	// Unknowns are coefficients inferred with the weights (inverse
 	// problems); residuals read them with Vars.Unknown.
 	Unknowns []Unknown
-	// Sampling is how the paper's problems drew their points (Uniform or
-	// LatinHypercube); "" for points given otherwise.
+	// Sampling is how the points were drawn (a Sampler's name: Uniform,
+	// LatinHypercube, Halton; "+"-joined when terms differ), "" for points
+	// given otherwise. Before Sample it is the sampler of the Draw terms
+	// that name none ("" there means Uniform).
 	Sampling string
 	Terms    []Term
 	// Exact returns the exact or reference solution at a point (nil if none).
@@ -207,8 +212,11 @@ func (p *Problem) validateDomain() error {
 }
 
 func (p *Problem) validateTerm(t Term) error {
+	if len(t.Points) == 0 && t.Draw != nil {
+		return fmt.Errorf("problem %q term %q: a Draw but no points yet; draw them with p.Sample(seed) and use the problem it returns", p.Name, t.Name)
+	}
 	if len(t.Points) == 0 {
-		return fmt.Errorf("problem %q term %q: no points; give it at least one point", p.Name, t.Name)
+		return fmt.Errorf("problem %q term %q: no points; give it Points or a Draw", p.Name, t.Name)
 	}
 	if t.Residual == nil {
 		return fmt.Errorf("problem %q term %q: no Residual function", p.Name, t.Name)
@@ -229,7 +237,7 @@ func (p *Problem) validateTerm(t Term) error {
 	if k := badIndex(t.Target); k >= 0 {
 		return fmt.Errorf("problem %q term %q: target %d is %v", p.Name, t.Name, k, t.Target[k])
 	}
-	for _, name := range sortedKeys(t.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(t.Fields)) {
 		f := t.Fields[name]
 		if len(f) != len(t.Points) {
 			return fmt.Errorf("problem %q term %q: field %q has %d values for %d points", p.Name, t.Name, name, len(f), len(t.Points))
@@ -322,30 +330,27 @@ func (p *Problem) NumPoints() int {
 
 // Grid returns a grid over the domain with the exact solution at each point
 // (nil if the problem has none): n points in 1-D, n x n in 2-D, and in 3-D
-// m x m x m with m = round(n^(2/3)), about as many points as in 2-D.
+// and 4-D m^d points with m = max(2, round(n^(2/d))), about as many points as
+// in 2-D. The first input varies fastest.
 func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
-	switch p.Dim() {
-	case 1:
-		for i := 0; i < n; i++ {
-			pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], i, n)})
+	d := p.Dim()
+	if d < 1 || d > MaxInputs {
+		panic(fmt.Sprintf("pde: Grid: %d inputs; a problem has 1 to %d inputs", d, MaxInputs))
+	}
+	m := max(n, 0)
+	if d > 2 {
+		m = max(2, int(math.Round(math.Pow(float64(n), 2/float64(d)))))
+	}
+	total := 1
+	for range d {
+		total *= m
+	}
+	for i := 0; i < total; i++ {
+		x := make([]float64, d)
+		for k, r := 0, i; k < d; k, r = k+1, r/m {
+			x[k] = lerp(p.Lo[k], p.Hi[k], r%m, m)
 		}
-	case 2:
-		for i := 0; i < n; i++ {
-			for k := 0; k < n; k++ {
-				pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], k, n), lerp(p.Lo[1], p.Hi[1], i, n)})
-			}
-		}
-	case 3:
-		m := max(2, int(math.Round(math.Pow(float64(n), 2.0/3))))
-		for i := 0; i < m; i++ {
-			for j := 0; j < m; j++ {
-				for k := 0; k < m; k++ {
-					pts = append(pts, []float64{lerp(p.Lo[0], p.Hi[0], k, m), lerp(p.Lo[1], p.Hi[1], j, m), lerp(p.Lo[2], p.Hi[2], i, m)})
-				}
-			}
-		}
-	default:
-		panic(fmt.Sprintf("pde: Grid: %d inputs; a problem has 1 to 3 inputs", p.Dim()))
+		pts = append(pts, x)
 	}
 	if p.Exact != nil {
 		exact = make([]float64, len(pts))

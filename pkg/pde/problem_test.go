@@ -66,7 +66,7 @@ func TestValidateErrors(t *testing.T) {
 		want string
 	}{
 		{"no terms", func(p *Problem) { p.Terms = nil }, "no loss terms"},
-		{"empty points", func(p *Problem) { p.Terms[0].Points = nil }, "no points"},
+		{"empty points", func(p *Problem) { p.Terms[0].Points = nil }, "no points; give it Points or a Draw"},
 		{"outside", func(p *Problem) { p.Terms[0].Points[0] = []float64{2, 0.5} }, "outside"},
 		{"dimension", func(p *Problem) { p.Terms[0].Points[0] = []float64{0.5} }, "coordinates"},
 		{"targets", func(p *Problem) { p.Terms[1].Target = p.Terms[1].Target[:3] }, "targets for"},

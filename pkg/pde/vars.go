@@ -2,6 +2,7 @@ package pde
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -98,7 +99,7 @@ func (v *Vars) D2(a, b string) *ad.Node {
 func (v *Vars) Field(name string) *ad.Node {
 	f, ok := v.fields[name]
 	if !ok {
-		return v.fail("Field(%q): the term has no field %q; its fields are %s", name, name, listOr(sortedKeys(v.fields), "none (set Term.Fields)"))
+		return v.fail("Field(%q): the term has no field %q; its fields are %s", name, name, listOr(slices.Sorted(maps.Keys(v.fields)), "none (set Term.Fields)"))
 	}
 	return f
 }
@@ -123,15 +124,6 @@ func (v *Vars) Unknown(name string) *ad.Node {
 		return ad.Exp(b)
 	}
 	return b
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func listOr(names []string, none string) string {

@@ -1,0 +1,264 @@
+package pde
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distmv"
+	"gonum.org/v1/gonum/stat/samplemv"
+)
+
+// Sampler names a scheme that draws points of the unit cube [0,1]^d:
+// Uniform, LatinHypercube or Halton. Its values are the strings of
+// Problem.Sampling and Options.Sampling, so the same name says how the
+// points of a problem were drawn wherever it is recorded.
+type Sampler string
+
+// Halton draws a randomized Halton sequence (a low-discrepancy, quasi-Monte
+// Carlo set): gonum's Owen scrambling with fresh random digit permutations
+// per draw, so every draw is a new set with the sequence's even spread.
+const Halton = "halton"
+
+// Samplers lists the schemes a Sampler can name (Samplings lists the two
+// that the paper's problems know).
+func Samplers() []Sampler { return []Sampler{Uniform, LatinHypercube, Halton} }
+
+// ParseSampler returns the sampler of a name: uniform, lhs or halton.
+func ParseSampler(name string) (Sampler, error) {
+	s := Sampler(name)
+	if !slices.Contains(Samplers(), s) {
+		return "", fmt.Errorf("unknown sampler %q: use uniform, lhs or halton", name)
+	}
+	return s, nil
+}
+
+// Unit returns n points of the unit cube [0,1]^d drawn from src: the same
+// source state gives the same points. d = 0 gives n empty points (the one
+// point of a 0-dimensional face).
+func (s Sampler) Unit(src rand.Source, n, d int) ([][]float64, error) {
+	if _, err := ParseSampler(string(s)); err != nil {
+		return nil, err
+	}
+	if n < 0 || d < 0 {
+		return nil, fmt.Errorf("sampler %s: %d points of dimension %d; need n >= 0 and d >= 0", s, n, d)
+	}
+	pts := make([][]float64, n)
+	if n == 0 || d == 0 {
+		for i := range pts {
+			pts[i] = []float64{}
+		}
+		return pts, nil
+	}
+	if s == Uniform {
+		rng := rand.New(src)
+		for i := range pts {
+			pts[i] = make([]float64, d)
+			for k := range pts[i] {
+				pts[i][k] = rng.Float64()
+			}
+		}
+		return pts, nil
+	}
+	batch := mat.NewDense(n, d, nil)
+	q := distmv.NewUnitUniform(d, nil)
+	if s == LatinHypercube {
+		samplemv.LatinHypercube{Q: q, Src: src}.Sample(batch)
+	} else {
+		samplemv.Halton{Kind: samplemv.Owen, Q: q, Src: src}.Sample(batch)
+	}
+	for i := range pts {
+		pts[i] = batch.RawRowView(i)
+	}
+	return pts, nil
+}
+
+// Draw says how Problem.Sample fills a term: N points of a region drawn by a
+// sampler, and the targets (and noise) at them.
+type Draw struct {
+	Region Region
+	N      int
+	// Sampler draws the points; "" is the problem's Sampling, and Uniform
+	// when that is "" too.
+	Sampler Sampler
+	// Value, if not nil, gives the term's target at each drawn point:
+	// boundary values, initial values, manufactured data.
+	Value func(x []float64) float64
+	// Fields give the term's Fields at the drawn points, by name: a source
+	// f(x) the residual reads with Vars.Field("f").
+	Fields map[string]func(x []float64) float64
+	// Noise is the standard deviation of Gaussian noise added to Value:
+	// measurements. A term with Noise > 0 is Measured: Redraw keeps its
+	// points and noise, Fresh draws both anew.
+	Noise float64
+}
+
+// drawStream separates the random streams of the terms of one seed: term i
+// draws from PCG(seed, drawStream+i).
+const drawStream = 0xd7a3
+
+// Sample returns a copy of p in which every term with a Draw has its Points
+// and Target drawn, deterministically from seed, and sets the copy's Fresh
+// (the draw of seed + FreshSeedOffset: new points and new noise in every
+// drawn term) and Redraw(k) (the draw of seed + k*RedrawSeedStride for the
+// terms that are not measured; measured ones keep the copy's points and
+// targets). Terms without a Draw are kept as they are. The copy's Sampling
+// is the scheme the draws used ("+"-joined when they differ). Errors name
+// the term and what to change. A problem without Draw terms is returned as
+// a copy with its Fresh and Redraw unchanged.
+func (p *Problem) Sample(seed uint64) (*Problem, error) {
+	tmpl := *p
+	tmpl.Terms = slices.Clone(p.Terms)
+	var used []string
+	for i, t := range tmpl.Terms {
+		if t.Draw == nil {
+			continue
+		}
+		s, err := p.drawSampler(t)
+		if err != nil {
+			return nil, err
+		}
+		d := *t.Draw // the template keeps the draw as it is now
+		d.Sampler = s
+		tmpl.Terms[i].Draw = &d
+		if !slices.Contains(used, string(s)) {
+			used = append(used, string(s))
+		}
+	}
+	if used == nil {
+		return &tmpl, nil
+	}
+	tmpl.Sampling = strings.Join(used, "+")
+	q, err := tmpl.drawTerms(seed, nil)
+	if err != nil {
+		return nil, err
+	}
+	q.Fresh = func() (*Problem, error) { return tmpl.Sample(seed + FreshSeedOffset) }
+	q.Redraw = func(k uint64) (*Problem, error) {
+		r, err := tmpl.drawTerms(seed+k*RedrawSeedStride, q)
+		if err != nil {
+			return nil, err
+		}
+		r.Fresh, r.Redraw = q.Fresh, q.Redraw
+		return r, nil
+	}
+	return q, nil
+}
+
+// drawSampler is the sampler of a Draw term: its own, the problem's, or
+// Uniform.
+func (p *Problem) drawSampler(t Term) (Sampler, error) {
+	name := t.Draw.Sampler
+	if name == "" {
+		name = Sampler(p.Sampling)
+	}
+	if name == "" {
+		name = Uniform
+	}
+	s, err := ParseSampler(string(name))
+	if err != nil {
+		return "", fmt.Errorf("problem %q term %q: %v", p.Name, t.Name, err)
+	}
+	return s, nil
+}
+
+// drawTerms returns a copy of the template p (its draws' samplers set by
+// Sample) with the Draw terms drawn from seed; with keep, measured terms
+// take keep's points and targets instead.
+func (p *Problem) drawTerms(seed uint64, keep *Problem) (*Problem, error) {
+	if err := p.validateDomain(); err != nil {
+		return nil, err
+	}
+	q := *p
+	q.Terms = slices.Clone(p.Terms)
+	for i := range q.Terms {
+		t := &q.Terms[i]
+		if t.Draw == nil {
+			continue
+		}
+		if err := p.checkDraw(*t); err != nil {
+			return nil, err
+		}
+		if t.Draw.Noise > 0 {
+			t.Measured = true
+		}
+		if keep != nil && t.Measured {
+			k := keep.Terms[i]
+			t.Points, t.Target, t.Fields = k.Points, k.Target, k.Fields
+			continue
+		}
+		if err := p.drawTerm(t, rand.New(rand.NewPCG(seed, drawStream+uint64(i)))); err != nil {
+			return nil, fmt.Errorf("problem %q term %q: %v", p.Name, t.Name, err)
+		}
+	}
+	return &q, nil
+}
+
+// drawTerm draws t's points, then its targets (with noise) and fields.
+func (p *Problem) drawTerm(t *Term, rng *rand.Rand) error {
+	d := t.Draw
+	pts, err := d.Region.points(p, d.Sampler, rng, d.N)
+	if err != nil {
+		return err
+	}
+	t.Points, t.Target = pts, nil
+	if d.Value != nil {
+		if t.Target, err = values("Draw.Value", d.Value, pts); err != nil {
+			return err
+		}
+		for k := range t.Target {
+			t.Target[k] += d.Noise * rng.NormFloat64()
+		}
+	}
+	if d.Fields != nil {
+		t.Fields = maps.Clone(t.Fields)
+		if t.Fields == nil {
+			t.Fields = map[string][]float64{}
+		}
+		for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
+			if t.Fields[name], err = values(fmt.Sprintf("Draw.Fields[%q]", name), d.Fields[name], pts); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// values is f at every point, with a panic in f (a user's function) as an
+// error naming it.
+func values(name string, f func([]float64) float64, pts [][]float64) (v []float64, err error) {
+	k := 0
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its %s panicked at %v: %v", name, pts[k], r)
+		}
+	}()
+	v = make([]float64, len(pts))
+	for ; k < len(pts); k++ {
+		v[k] = f(slices.Clone(pts[k]))
+	}
+	return v, nil
+}
+
+// checkDraw checks a Draw's fields other than its region.
+func (p *Problem) checkDraw(t Term) error {
+	d := t.Draw
+	switch {
+	case d.N <= 0:
+		return fmt.Errorf("problem %q term %q: draw of %d points; set Draw.N >= 1", p.Name, t.Name, d.N)
+	case math.IsNaN(d.Noise) || math.IsInf(d.Noise, 0) || d.Noise < 0:
+		return fmt.Errorf("problem %q term %q: draw noise %v; set Draw.Noise to a standard deviation >= 0", p.Name, t.Name, d.Noise)
+	case d.Noise > 0 && d.Value == nil:
+		return fmt.Errorf("problem %q term %q: draw noise %g without a Value; set Draw.Value, the noise-free measurement", p.Name, t.Name, d.Noise)
+	}
+	for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
+		if d.Fields[name] == nil {
+			return fmt.Errorf("problem %q term %q: Draw.Fields[%q] is nil; give it a function of the point or remove it", p.Name, t.Name, name)
+		}
+	}
+	return nil
+}
