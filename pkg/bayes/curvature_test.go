@@ -176,3 +176,45 @@ func TestPolishDefaultBySize(t *testing.T) {
 		}
 	}
 }
+
+// The approximate structures on a small heat fit, within thresholds about
+// 1.5x their measured errors there (docs/curvature.md has the table): a
+// structure that got worse fails.
+func TestCompareCurvatureApprox(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
+	if err != nil || f.Laplace == nil {
+		t.Fatalf("fit: %v %v", err, f.Status)
+	}
+	pts, _ := p.Grid(5)
+	cases := []struct {
+		o                 curv.Options
+		logDet, gamma, sg float64 // thresholds
+	}{
+		{curv.Options{Kind: curv.Diag}, 1.0, 0.2, 1.0},
+		{curv.Options{Kind: curv.LastLayer}, 1.0, 0.2, 0.8},
+		{curv.Options{Kind: curv.Layers}, 0.45, 0.2, 0.3},
+		{curv.Options{Kind: curv.LowRank, Rank: 12}, 0.35, 0.5, 0.2},
+		// the worst gamma group is off by 0.79 at 32 probes (the table's fit: 0.009)
+		{curv.Options{Kind: curv.Stochastic, Probes: 32, Steps: 100}, 0.01, 1.2, 0.01},
+	}
+	var opts []curv.Options
+	for _, c := range cases {
+		opts = append(opts, c.o)
+	}
+	rows, err := CompareCurvature(f, opts, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		c := cases[i]
+		t.Logf("%s: ln|A| %.3g gamma %.3g sigma %.3g", r.Options.Kind, r.LogDetA, r.Gamma, r.Sigma)
+		if r.Err != "" || !(r.LogDetA <= c.logDet) || !(r.Gamma <= c.gamma) || !(r.Sigma <= c.sg) {
+			t.Errorf("%s: ln|A| %.3g, gamma %.3g, band %.3g (%s); want <= %g, %g, %g", r.Options.Kind, r.LogDetA, r.Gamma, r.Sigma, r.Err, c.logDet, c.gamma, c.sg)
+		}
+	}
+}
