@@ -70,18 +70,21 @@ var expect = map[string][]check{
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"02-heat.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.5, 1)),
 		printed(`rel_l2 = `+num, below(0.03)),      // (0.0059)
 		printed(`coverage = `+num, within(0.3, 1)), // (0.85)
 		printed(`log_evidence = `+num, above(200)), // (347)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"03-wave.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.5, 1)),
 		printed(`rel_l2 = `+num, below(0.03)),      // (0.0064)
 		printed(`coverage = `+num, within(0.2, 1)), // (0.58)
 		printed(`log_evidence = `+num, above(300)), // (587)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"04-wave-full.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.3, 1)),
 		printed(`rel_l2 \(full\) = `+num, below(0.05)),      // (0.010)
 		printed(`rel_l2 \(single\) = `+num, below(0.03)),    // (0.0064)
 		printed(`log_evidence \(full\) = `+num, above(300)), // (628)
@@ -89,6 +92,7 @@ var expect = map[string][]check{
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"05-burgers.ipynb": {
+		printed(`coverage_calibrated = `+num, within(0.3, 1)),
 		printed(`u_x\(0, 1.6037/pi\) = `+num, near(-152.00516, 1e-4)),
 		printed(`rel_l2 = `+num, below(0.6)), // (0.29)
 		printed(`beta\[beta_data\] = `+num, above(1)),
@@ -101,6 +105,24 @@ var expect = map[string][]check{
 		printed(`rel_l2 = `+num, below(0.02)),          // (0.0033)
 		printed(`spearman = `+num, below(0)),           // (-0.92 over 10 fits)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
+	},
+	"07-your-own-pde.ipynb": {
+		printed(`poisson-2d: rel_l2 = `+num+`, coverage = `+num, below(0.002), within(0.5, 1)),           // (0.00062, 0.99; the best of 4 seeds)
+		printed(`poisson-2d: log_evidence = `+num, above(150)),                                           // (231; the two poor seeds: -156, -158)
+		printed(`poisson-2d: betas = `+num, near(2, 0)),                                                  // beta_pde, beta_boundary
+		printed(`poisson-2d: flux rel_l2 = `+num, below(0.01)),                                           // (0.0023)
+		printed(`advection-diffusion: rel_l2 = `+num+`, coverage = `+num, below(0.0015), within(0.5, 1)), // (0.00037, 0.91)
+		printed(`advection-diffusion: log_evidence = `+num, above(500)),                                  // (709)
+		printed(`advection-diffusion: betas = `+num, near(2, 0)),
+		printed(`advection-diffusion: flux rel_l2 = `+num, below(0.002)),                    // (0.00043)
+		printed(`advection-diffusion: beta_pde rms residual: .*\(ratio `+num, below(3)),     // (1.24: fresh points)
+		printed(`reaction: rel_l2 = `+num+`, coverage = `+num, below(0.01), within(0.5, 1)), // (0.0031, 1.0)
+		printed(`reaction: log_evidence = `+num, above(40)),                                 // (81)
+		printed(`reaction: betas = `+num, near(2, 0)),
+		printed(`reaction: noise from beta_data = `+num, within(0.035, 0.075)), // (0.054; the data's noise is 0.05)
+		printed(`reaction: gamma_data = `+num, within(0.7, 1.3)),               // (1.0: the data fix the missing condition)
+		printed(`reaction: u' rel_l2 = `+num, below(0.003)),                    // (0.0008)
+		hasPNG(), hasHTML("<progress"), // a progress bar
 	},
 }
 

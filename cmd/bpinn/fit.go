@@ -156,6 +156,13 @@ func printFit(w io.Writer, r *bayes.Result) {
 		fmt.Fprintf(w, "  with beta from the fresh residuals (not the paper's band): coverage(2 sigma) = %.3f, sigma x%.3g (median)\n",
 			*e.Coverage2SHeldOut, *e.SigmaRatioHeldOut)
 	}
+	if e := r.Errors; e != nil && e.Q95 != nil {
+		fmt.Fprintf(w, "  q95 of |u - u*|/sigma = %.2f (1.96 for a calibrated band)\n", *e.Q95)
+	}
+	if e := r.Errors; e != nil && e.Coverage2SCalibrated != nil && e.Q95Calibrated != nil && e.SigmaRatioCalibrated != nil {
+		fmt.Fprintf(w, "  calibrated band (no exact solution used): coverage(2 sigma) = %.3f, q95 = %.2f, sigma x%.3g (median)\n",
+			*e.Coverage2SCalibrated, *e.Q95Calibrated, *e.SigmaRatioCalibrated)
+	}
 	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
 	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta))
 	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; the paper's convention: the constant -N/2 ln 2pi = %s is left out)\n",

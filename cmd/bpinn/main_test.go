@@ -270,7 +270,8 @@ func TestFitJSON(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("fit %s: exit %d: %s", problem, code, errOut)
 		}
-		for _, w := range []string{"status ok", "rel L2", "coverage", "rms residual, training -> fresh points", "alpha", "beta", "log evidence"} {
+		for _, w := range []string{"status ok", "rel L2", "coverage", "rms residual, training -> fresh points", "q95 of |u - u*|/sigma",
+			"calibrated band (no exact solution used)", "alpha", "beta", "log evidence"} {
 			if !strings.Contains(out, w) {
 				t.Errorf("fit %s: summary lacks %q:\n%s", problem, w, out)
 			}
@@ -285,6 +286,10 @@ func TestFitJSON(t *testing.T) {
 		var m map[string]any
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatalf("fit %s: %v", problem, err)
+		}
+		warnings, _ := m["warnings"].([]any)
+		if n := strings.Count(out, "  warning: "); n != len(warnings) {
+			t.Errorf("fit %s: %d warnings printed, the record has %d", problem, n, len(warnings))
 		}
 		for _, k := range []string{"problem", "seed", "status", "epochs", "inputs", "params", "architecture", "activation",
 			"hessian", "updater", "alpha_mode", "beta_mode", "alpha", "beta", "log_evidence", "log_p", "log_p_convention",

@@ -27,6 +27,7 @@ func tanh8(y, a *float64, n int)
 
 // tanhK holds the constants of tanh8, 4 copies each (one YMM operand), in
 // the order of the K_ offsets of kernels_amd64.s.
+//
 //lint:ignore U1000 read by kernels_amd64.s (staticcheck does not read assembly)
 var tanhK = func() (k [28][4]float64) {
 	c := []float64{

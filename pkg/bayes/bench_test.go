@@ -42,7 +42,9 @@ func BenchmarkDataLossBurgers(b *testing.B) { benchDataLoss(b, "burgers") }
 // benchRecord times what an ensemble does after each fit: the record
 // (NewResult: the 100 x 100 grid errors, the residual check at fresh points
 // and the held-out band's coverage), the record of a problem without fresh
-// points (neither of the last two), and the held-out band alone.
+// points (neither of the last two), and the held-out and the calibrated
+// band alone (the calibrated one rebuilds A only where the fresh residuals
+// exceed OverconfidentRatio times the training ones: both fits here do).
 func benchRecord(b *testing.B, name, what string) {
 	p, err := pde.New(name, pde.Options{})
 	if err != nil {
@@ -59,14 +61,26 @@ func benchRecord(b *testing.B, name, what string) {
 	if what == "no-fresh" {
 		f.Model.Problem.Fresh = nil
 	}
+	d, err := NewFreshDraw(q)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if what == "held-out" {
-			if _, err := f.HeldOut(q); err != nil {
-				b.Fatal(err)
+		var err error
+		switch what {
+		case "held-out":
+			_, err = f.HeldOut(q)
+		case "calibrated":
+			var g *Fit
+			if g, err = f.Calibrated(d); err == nil && g.Laplace == f.Laplace {
+				b.Fatal("the calibrated band is the paper's here: this times nothing")
 			}
-		} else {
+		default:
 			NewResult(f, 100)
+		}
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 }
@@ -77,4 +91,6 @@ func BenchmarkHeldOutHeat(b *testing.B)             { benchRecord(b, "heat", "he
 func BenchmarkNewResultBurgers(b *testing.B)        { benchRecord(b, "burgers", "record") }
 func BenchmarkNewResultBurgersNoFresh(b *testing.B) { benchRecord(b, "burgers", "no-fresh") }
 func BenchmarkHeldOutBurgers(b *testing.B)          { benchRecord(b, "burgers", "held-out") }
+func BenchmarkCalibratedHeat(b *testing.B)          { benchRecord(b, "heat", "calibrated") }
+func BenchmarkCalibratedBurgers(b *testing.B)       { benchRecord(b, "burgers", "calibrated") }
 func BenchmarkDataLossBurgersWide(b *testing.B)     { benchDataLoss(b, "burgers-wide") }

@@ -227,18 +227,36 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 	}
 }
 
+// buildJacobians compiles the per-term residual Jacobians on first use.
+func (m *Model) buildJacobians() {
+	if m.jac != nil {
+		return
+	}
+	P := m.NumWeights()
+	for i, r := range m.res {
+		j := ad.NewJacobian(r, m.ps)
+		m.feed(j.Prog)
+		m.jac = append(m.jac, j)
+		m.jbuf = append(m.jbuf, make([]float64, len(m.Problem.Terms[i].Points)*P))
+	}
+}
+
+// termJacobians returns each term's residual r_t and its Jacobian dr_t/dw
+// (N_t x P, row-major) at the current weights (the candidate bands of
+// calib_study_test.go use them).
+func (m *Model) termJacobians() (res, jac [][]float64) {
+	m.jacobians()
+	for i, j := range m.jac {
+		jac = append(jac, slices.Clone(m.jbuf[i]))
+		res = append(res, slices.Clone(j.Prog.Value(m.res[i])))
+	}
+	return res, jac
+}
+
 // jacobians computes each term's residual Jacobian (N_i x P, row-major)
 // into m.jbuf at the current weights.
 func (m *Model) jacobians() {
-	P := m.NumWeights()
-	if m.jac == nil {
-		for i, r := range m.res {
-			j := ad.NewJacobian(r, m.ps)
-			m.feed(j.Prog)
-			m.jac = append(m.jac, j)
-			m.jbuf = append(m.jbuf, make([]float64, len(m.Problem.Terms[i].Points)*P))
-		}
-	}
+	m.buildJacobians()
 	for i, j := range m.jac {
 		j.ComputeTo(m.jbuf[i])
 	}

@@ -143,6 +143,17 @@ type GridErrors struct {
 	// absent without fresh points or a Laplace approximation.
 	Coverage2SHeldOut *float64 `json:"coverage_2sigma_heldout,omitempty"`
 	SigmaRatioHeldOut *float64 `json:"sigma_ratio_heldout,omitempty"`
+	// Q95 is the 95 % quantile over the grid of |u - u*| / sigma for the
+	// paper's band (1.96 for a calibrated Gaussian band); absent without a
+	// Laplace approximation.
+	Q95 *float64 `json:"q95,omitempty"`
+	// The same for the band of Fit.Calibrated (beta from the training and
+	// the fresh residuals, no exact solution used), and its sigma over the
+	// paper's, median over the grid; absent without fresh points or a
+	// Laplace approximation.
+	Coverage2SCalibrated *float64 `json:"coverage_2sigma_calibrated,omitempty"`
+	Q95Calibrated        *float64 `json:"q95_calibrated,omitempty"`
+	SigmaRatioCalibrated *float64 `json:"sigma_ratio_calibrated,omitempty"`
 }
 
 // PolishJSON is the L-BFGS polish as recorded.
@@ -245,7 +256,9 @@ type Result struct {
 	GammaAlpha     map[string]*float64 `json:"gamma_alpha"`
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
-	// Warnings are Fit.Warnings: what an ok status does not say.
+	// Warnings are Fit.Warnings, what an ok status does not say, and the
+	// record's own, found without the exact solution: a 2-sigma band that
+	// is likely overconfident (OverconfidentRatio).
 	Warnings []string `json:"warnings,omitempty"`
 	// EvidenceAtClamp says the log evidence was computed with a
 	// hyperparameter held at MinHyper or MaxHyper, not at a fixed point.
@@ -379,17 +392,22 @@ func NewResult(f *Fit, gridN int) Result {
 	}
 	if finiteW {
 		r.Weights = m.Net.Clone()
-		var freshRMS []float64 // per beta group at fresh points; nil without them
+		var trainRMS, freshRMS []float64 // per beta group; nil without fresh points
 		if q := freshProblem(p); q != nil {
 			if train, fresh, err := f.ResidualCheck(q); err == nil {
 				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
 				for t, n := range betaNames {
 					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
 				}
-				freshRMS = fresh
+				trainRMS, freshRMS = train, fresh
+				for _, w := range overconfidenceWarnings(betaNames, f.inferred, train, fresh) {
+					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
+						r.Warnings = append(r.Warnings, w)
+					}
+				}
 			}
 		}
-		r.Errors = gridErrors(f, freshRMS, gridN)
+		r.Errors = gridErrors(f, trainRMS, freshRMS, gridN)
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -427,10 +445,11 @@ func freshProblem(p *pde.Problem) *pde.Problem {
 	return q
 }
 
-// gridErrors is the record's errors on the grid; freshRMS, if not nil (the
-// rms residual of each beta group at fresh points), adds the coverage of
-// the held-out band (the same Jacobian, another A).
-func gridErrors(f *Fit, freshRMS []float64, gridN int) *GridErrors {
+// gridErrors is the record's errors on the grid; trainRMS and freshRMS, if
+// not nil (the rms residual of each beta group at the training and at fresh
+// points), add the held-out and the calibrated band (the same Jacobian,
+// another A).
+func gridErrors(f *Fit, trainRMS, freshRMS []float64, gridN int) *GridErrors {
 	p := f.Model.Problem
 	if p.Exact == nil || p.Dim() > 2 {
 		return nil
@@ -454,26 +473,58 @@ func gridErrors(f *Fit, freshRMS []float64, gridN int) *GridErrors {
 		return g
 	}
 	g.Coverage2S = Num(e.Coverage2S)
+	g.Q95 = Num(quantileZ(mean, sigma, exact, 0.95))
 	if freshRMS == nil {
 		return g
 	}
-	held, _, err := f.heldOutLaplace(freshRMS)
-	if err != nil { // the record then says nothing of the held-out band
-		return g
+	// The other bands: the same Jacobian, another A. A band whose A does
+	// not factorize is left out of the record.
+	if held, _, err := f.heldOutLaplace(freshRMS); err == nil {
+		hs := held.sigmas(J, len(pts))
+		g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
+		g.SigmaRatioHeldOut = medianRatio(hs, sigma)
 	}
-	hs := held.sigmas(J, len(pts))
-	g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
+	if cal, _, err := f.calibratedLaplace(trainRMS, freshRMS); err == nil {
+		cs := cal.sigmas(J, len(pts))
+		g.Coverage2SCalibrated = Num(ComputeErrors(mean, cs, exact).Coverage2S)
+		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
+		g.SigmaRatioCalibrated = medianRatio(cs, sigma)
+	}
+	return g
+}
+
+// medianRatio is the median of s[i]/base[i] over the points where it is
+// finite; nil when there is none.
+func medianRatio(s, base []float64) *float64 {
 	var ratio []float64
-	for i := range hs {
-		if q := hs[i] / sigma[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
+	for i := range s {
+		if q := s[i] / base[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
 			ratio = append(ratio, q)
 		}
 	}
-	if len(ratio) > 0 {
-		slices.Sort(ratio)
-		g.SigmaRatioHeldOut = Num(ratio[len(ratio)/2])
+	if len(ratio) == 0 {
+		return nil
 	}
-	return g
+	slices.Sort(ratio)
+	return Num(ratio[len(ratio)/2])
+}
+
+// quantileZ is the q-quantile of |mean - exact| / sigma over the points
+// (the lower order statistic; +Inf counts where sigma is 0), NaN when empty.
+func quantileZ(mean, sigma, exact []float64, q float64) float64 {
+	z := make([]float64, 0, len(mean))
+	for i, u := range mean {
+		d := math.Abs(u - exact[i])
+		if d > 0 { // 0 where the prediction is exact, even with sigma 0
+			d /= sigma[i]
+		}
+		z = append(z, d)
+	}
+	if len(z) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(z)
+	return z[min(len(z)-1, int(q*float64(len(z))))]
 }
 
 // RelL2 returns the grid's relative L2 error, NaN when undefined.

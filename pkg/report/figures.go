@@ -74,6 +74,14 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Label + ": error and 2σ"})
 			})
 		}
+		add("error-band-calibrated", "The same error with the calibrated 2σ band (bayes.Fit.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
+			cal, err := calibrated(best)
+			if err != nil {
+				return nil, nil, err
+			}
+			cs := figdata.Slices(cal)
+			return both(viz.ErrorBandChart, viz.ErrorBand, cs, viz.Labels{Title: st.Label + ": error and calibrated 2σ"})
+		})
 		add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (viz.Chart, *viz.Figure, error) {
 			_, absErr := figdata.Fields(best, 60)
 			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", Z: "|error|"})
@@ -104,6 +112,23 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		})
 	}
 	return figs, errs
+}
+
+// calibrated is f's calibrated band on the fresh draw of its problem.
+func calibrated(f *bayes.Fit) (*bayes.Fit, error) {
+	p := f.Model.Problem
+	if p.Fresh == nil {
+		return nil, fmt.Errorf("calibrated band: problem %q has no fresh points (Problem.Fresh)", p.Name)
+	}
+	q, err := p.Fresh()
+	if err != nil {
+		return nil, err
+	}
+	d, err := bayes.NewFreshDraw(q)
+	if err != nil {
+		return nil, err
+	}
+	return f.Calibrated(d)
 }
 
 // addEnsemble adds the histogram of the relative log evidence and the

@@ -33,12 +33,12 @@ func fakeECharts(t *testing.T) {
 // wantFigures are the figures of a complete run, by study.
 var wantFigures = map[string][]string{
 	"hmc":          {"laplace-vs-hmc", "evidence-histogram", "evidence-vs-error"},
-	"heat":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
-	"heat-lhs":     {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
-	"wave":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
-	"wave-full":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-map"},
-	"burgers":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
-	"burgers-deep": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-map"},
+	"heat":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
+	"heat-lhs":     {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
+	"wave":         {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-band-calibrated", "error-map"},
+	"wave-full":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band", "error-band-calibrated", "error-map"},
+	"burgers":      {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
+	"burgers-deep": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
 	"scan":         {"evidence-vs-hidden", "evidence-vs-error"},
 }
 

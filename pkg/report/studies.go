@@ -165,12 +165,16 @@ type FitRecord struct {
 	// CoverageHeldOut is the coverage of the band with beta from residuals
 	// at fresh points (bayes.Fit.HeldOut); NaN when undefined.
 	CoverageHeldOut float64
-	Alpha, Beta     []float64
-	AlphaNames      []string
-	BetaNames       []string
-	Gamma           float64
-	Seconds         float64
-	Warnings        []string // bayes.Fit.Warnings
+	// CoverageCalibrated and Q95Calibrated are those of the calibrated band
+	// (bayes.Fit.Calibrated), Q95 the paper band's 95 % quantile of
+	// |u - u*|/sigma; NaN when undefined.
+	CoverageCalibrated, Q95, Q95Calibrated float64
+	Alpha, Beta                            []float64
+	AlphaNames                             []string
+	BetaNames                              []string
+	Gamma                                  float64
+	Seconds                                float64
+	Warnings                               []string // bayes.Result.Warnings
 }
 
 // Study is one study of the paper and what came of it.
@@ -441,10 +445,11 @@ func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) Fit
 	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma)}
-	rec.CoverageHeldOut = math.NaN()
-	if r.Errors != nil {
-		rec.MSE = val(r.Errors.MSE)
-		rec.CoverageHeldOut = val(r.Errors.Coverage2SHeldOut)
+	rec.CoverageHeldOut, rec.CoverageCalibrated, rec.Q95, rec.Q95Calibrated = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	if e := r.Errors; e != nil {
+		rec.MSE = val(e.MSE)
+		rec.CoverageHeldOut = val(e.Coverage2SHeldOut)
+		rec.CoverageCalibrated, rec.Q95, rec.Q95Calibrated = val(e.Coverage2SCalibrated), val(e.Q95), val(e.Q95Calibrated)
 	}
 	if r.Weights != nil && exact != nil {
 		var sum float64

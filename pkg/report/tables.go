@@ -155,7 +155,7 @@ func (r *Report) Tables() []Table {
 // the fixed baseline) with the paper's numbers beside.
 func (r *Report) summaryTable() Table {
 	t := Table{ID: "summary", Caption: "Every study: the best fit by evidence (fixed baseline: by error)",
-		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "coverage, held-out β", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "warnings (best fit)", "paper"}}
+		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "q95", "coverage, held-out β", "coverage, calibrated", "q95, calibrated", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "warnings (best fit)", "paper"}}
 	for _, st := range r.Studies {
 		if st.Err != nil && len(st.Fits) == 0 {
 			row := []Cell{txt(st.Name), txt("failed")}
@@ -169,11 +169,14 @@ func (r *Report) summaryTable() Table {
 		row := []Cell{txt(st.Name), txt(fmt.Sprintf("%d (%d)", len(st.Fits), okCount(st.Fits)))}
 		warnings := ""
 		if len(rk) == 0 {
-			row = append(row, txt("none"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"))
+			row = append(row, txt("none"))
+			for range 9 {
+				row = append(row, txt("n/a"))
+			}
 		} else {
 			b := rk[0]
-			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.CoverageHeldOut, 3),
-				txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
+			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.Q95, 2), fixed(b.CoverageHeldOut, 3),
+				fixed(b.CoverageCalibrated, 3), fixed(b.Q95Calibrated, 2), txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
 			warnings = strings.Join(b.Warnings, "; ")
 		}
 		min := math.NaN()
@@ -185,9 +188,11 @@ func (r *Report) summaryTable() Table {
 	}
 	t.Note = "rel L2 = ||u - u*|| / ||u*|| on the 100 x 100 grid (200 points for regression, over [-1, 1] where much holds no data); " +
 		"coverage = share of grid points with |u - u*| <= 2σ (σ Laplace, no noise term; 0.954 if calibrated); " +
+		"q95 = 95 % quantile of |u - u*|/σ (1.96 if calibrated); " +
 		"held-out β: the same band with each β from the residuals at fresh points (bayes.Fit.HeldOut, not the paper's; wider); " +
+		"calibrated: β the geometric mean of the fitted and the held-out one where the fresh residuals exceed bayes.OverconfidentRatio times the training ones, else the paper's (bayes.Fit.Calibrated, no exact solution used); " +
 		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency; " +
-		"warnings: what the best fit's ok status does not say (a hyperparameter at the clamp, final rounds that did not settle)."
+		"warnings: what the best fit's ok status does not say (a hyperparameter at the clamp, final rounds that did not settle, a band likely overconfident)."
 	return t
 }
 

@@ -1,0 +1,169 @@
+package bayes
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// The calibrated band never sees an exact solution: a FreshDraw drops it,
+// one that carries it (or none at all) is an error, and a fit whose own
+// problem and fresh draw hold an exact solution that fails the test when
+// evaluated gives the same band, bit for bit, as with no exact solution.
+// Outside the package a FreshDraw can only come from NewFreshDraw (its
+// field is unexported), so handing the method the solution does not
+// compile.
+func TestCalibratedBlind(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{Seed: 2})
+	p := f.Model.Problem
+	q, err := p.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.p.Exact != nil || d.p.Fresh != nil || d.p.Redraw != nil || q.Exact == nil {
+		t.Fatalf("NewFreshDraw kept the exact solution or the draws, or changed its argument")
+	}
+	truth := 0.1
+	withUnknown := *q
+	withUnknown.Unknowns = []pde.Unknown{{Name: "kappa", Init: 1, Truth: &truth}}
+	if du, err := NewFreshDraw(&withUnknown); err != nil || du.p.Unknowns[0].Truth != nil || withUnknown.Unknowns[0].Truth == nil {
+		t.Errorf("NewFreshDraw kept an unknown's true value or changed its argument (%v)", err)
+	}
+	if _, err := f.Calibrated(FreshDraw{}); err == nil || !strings.Contains(err.Error(), "NewFreshDraw") {
+		t.Errorf("zero FreshDraw: err %v, want one naming NewFreshDraw", err)
+	}
+	if _, err := f.Calibrated(FreshDraw{p: q}); err == nil || !strings.Contains(err.Error(), "exact solution") {
+		t.Errorf("a draw with its exact solution: err %v, want an error", err)
+	}
+	if _, err := NewFreshDraw(nil); err == nil {
+		t.Errorf("NewFreshDraw(nil): no error")
+	}
+	pts, _ := p.Grid(12)
+	g, err := f.Calibrated(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := g.Predict(pts)
+
+	exact := p.Exact
+	calls := 0
+	p.Exact = func(x []float64) float64 { calls++; return math.NaN() }
+	q.Exact = p.Exact
+	d2, err := NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, err := f.Calibrated(d2)
+	p.Exact = exact
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, _ := g2.Predict(pts)
+	if calls != 0 || !slices.Equal(got, want) {
+		t.Errorf("the band evaluated the exact solution %d times or changed with it", calls)
+	}
+}
+
+// With one beta and fresh residuals over OverconfidentRatio times the
+// training ones, the calibrated band lies between the evidence's and the
+// held-out band (A is monotone in beta), beta_cal is the geometric mean of
+// the fitted beta and 1/rms_fresh^2, and the record carries its coverage
+// and q95 beside the paper band's and the warning. On its own training
+// points (ratio 1) the calibrated band is the paper's.
+func TestCalibratedBetween(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{Seed: 92, Epochs: 15000, HyperStart: 5000}) // the selected fit of docs/results.md
+	q, err := f.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := NewFreshDraw(q)
+	c, err := f.Calibrated(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := f.HeldOut(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, held, _ := f.ResidualCheck(q)
+	if held[0] < OverconfidentRatio*train[0] {
+		t.Fatalf("heat seed 92: fresh rms %g, training %g: want a ratio over %g", held[0], train[0], OverconfidentRatio)
+	}
+	if want := math.Min(f.Beta[0], math.Sqrt(f.Beta[0])/held[0]); c.Beta[0] != want || !(h.Beta[0] < c.Beta[0] && c.Beta[0] < f.Beta[0]) {
+		t.Fatalf("beta: calibrated %g (want %g), fitted %g, held-out %g", c.Beta[0], want, f.Beta[0], h.Beta[0])
+	}
+	own, _ := NewFreshDraw(f.Model.Problem)
+	if same, err := f.Calibrated(own); err != nil || same.Laplace != f.Laplace || !slices.Equal(same.Beta, f.Beta) {
+		t.Errorf("on its own training points: beta %v (%v), want the paper's band", same.Beta, err)
+	}
+	pts, _ := f.Model.Problem.Grid(10)
+	_, s, _ := f.Predict(pts)
+	_, sc, _ := c.Predict(pts)
+	_, sh, _ := h.Predict(pts)
+	for i := range s {
+		if !(s[i] <= sc[i]*(1+1e-9) && sc[i] <= sh[i]*(1+1e-9)) {
+			t.Fatalf("at %v: sigma %g, calibrated %g, held-out %g: not in order", pts[i], s[i], sc[i], sh[i])
+		}
+	}
+	r := NewResult(f, 20)
+	if n := overconfidentCount(r.Warnings); n != 1 {
+		t.Errorf("record warnings %q: %d overconfidence warnings, want 1", r.Warnings, n)
+	}
+	back, err := Restore(f.Model.Problem, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb := NewResult(back, 20); !slices.Equal(rb.Warnings, r.Warnings) {
+		t.Errorf("restored fit's record warns %q, the original %q", rb.Warnings, r.Warnings)
+	}
+	e := r.Errors
+	if e.Q95 == nil || e.Coverage2SCalibrated == nil || e.Q95Calibrated == nil || e.SigmaRatioCalibrated == nil ||
+		*e.Coverage2SCalibrated < *e.Coverage2S || *e.Q95Calibrated > *e.Q95 || *e.SigmaRatioCalibrated < 1 {
+		t.Errorf("record: coverage %v -> %v, q95 %v -> %v, sigma x%v", Val(e.Coverage2S), Val(e.Coverage2SCalibrated),
+			Val(e.Q95), Val(e.Q95Calibrated), Val(e.SigmaRatioCalibrated))
+	}
+}
+
+// calibratedBetas keeps known and already-low betas; quantileZ is the order
+// statistic; the warning fires above OverconfidentRatio on inferred groups only.
+func TestCalibratedPieces(t *testing.T) {
+	inferred := func(t int) bool { return t != 1 }
+	got := calibratedBetas([]float64{1e4, 1e4, 1e4, 100}, inferred, []float64{0.1, 0.1, 0.001, 0.5})
+	want := []float64{1000, 1e4, 1e4, 20}
+	for k := range want {
+		if math.Abs(got[k]-want[k]) > 1e-9*want[k] {
+			t.Errorf("calibratedBetas[%d] = %g, want %g", k, got[k], want[k])
+		}
+	}
+	mean := []float64{1, 2, 3, 4}
+	if z := quantileZ(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4}, 0.5); z != 2 {
+		t.Errorf("quantileZ = %g, want 2", z)
+	}
+	names := []string{"beta_pde", "beta_data"}
+	if w := overconfidenceWarnings(names, inferred, []float64{1, 1}, []float64{1.5, 9}); w != nil {
+		t.Errorf("known group over the ratio, inferred under: warned %q", w)
+	}
+	w := overconfidenceWarnings(names, func(int) bool { return true }, []float64{1, 1}, []float64{1.5, 9})
+	if len(w) != 1 || !strings.Contains(w[0], "beta_data") || !strings.Contains(w[0], "x9") {
+		t.Errorf("warning %q, want one naming beta_data x9", w)
+	}
+}
+
+func overconfidentCount(warnings []string) int {
+	n := 0
+	for _, w := range warnings {
+		if strings.Contains(w, "likely overconfident") {
+			n++
+		}
+	}
+	return n
+}

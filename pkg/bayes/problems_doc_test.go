@@ -1,0 +1,188 @@
+package bayes_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// The code blocks of docs/problems.md are the functions below between
+// "// problems.md:begin NAME" and "// problems.md:end": TestProblemsDoc
+// checks that the guide shows each of them verbatim, so every snippet of the
+// guide compiles, and runs them on a small problem.
+
+// problems.md:begin variable
+// diffusion is -(k u')' = f on [0, 1] with k(x) = 1 + x, u(0) = u(1) = 0 and
+// the source f made from u* = sin(pi x): k is built from the coordinate with
+// pkg/ad, f is plain Go evaluated at the drawn points into the field "f".
+func diffusion() *pde.Problem {
+	exact := func(x []float64) float64 { return math.Sin(math.Pi * x[0]) }
+	source := func(x []float64) float64 { // -(k u*')' = -u*' - (1 + x) u*''
+		return -math.Pi*math.Cos(math.Pi*x[0]) + (1+x[0])*math.Pi*math.Pi*math.Sin(math.Pi*x[0])
+	}
+	return &pde.Problem{
+		Name: "variable-diffusion", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Sampling: pde.LatinHypercube,
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Residual: func(v *pde.Vars) *ad.Node { // -(k u'' + k' u') - f, k' = 1
+				k := ad.AddConst(v.X("x"), 1)
+				return ad.Neg(ad.Add(ad.Add(ad.Mul(k, v.D2("x", "x")), v.D("x")), v.Field("f")))
+			}, Draw: &pde.Draw{Region: pde.Interior(), N: 30, Fields: map[string]func([]float64) float64{"f": source}}},
+			// Two points: they share the equation's beta (see "Terms and groups").
+			{Name: "ends", Group: "pde", Residual: pde.DataResidual,
+				Draw: &pde.Draw{Region: pde.Faces("x"), N: 2, Value: exact}},
+		},
+		Exact:    exact,
+		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 4000},
+	}
+}
+
+// problems.md:end
+
+// problems.md:begin read
+// describe prints what to read from a fit: its status and warnings, the
+// hyperparameters and the evidence, the band of u and of u' at x = 0.5, and
+// the residuals at fresh points against those at the training points.
+func describe(w io.Writer, f *bayes.Fit) error {
+	fmt.Fprintf(w, "status %s %s\n", f.Status, f.Reason) // Reason says what went wrong, when something did
+	for _, msg := range f.Warnings {
+		fmt.Fprintln(w, "warning:", msg)
+	}
+	if f.Laplace == nil { // no positive-definite A: no band, no evidence
+		return nil
+	}
+	for i, name := range f.Model.BetaNames {
+		fmt.Fprintf(w, "%s = %.4g (gamma %.2f)\n", name, f.Beta[i], f.Laplace.GammaBeta[i])
+	}
+	fmt.Fprintf(w, "ln Z = %.2f, alpha = %.3g\n", f.Laplace.LogEvidence, f.Alpha[0])
+	pts := [][]float64{{0.5}}
+	u, su, err := f.Predict(pts)
+	if err != nil {
+		return err
+	}
+	du, sdu, err := f.PredictQuantity(pts, func(v *pde.Vars) *ad.Node { return v.D("x") })
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "u(0.5) = %.4f ± %.2g, u'(0.5) = %.4f ± %.2g (2 sigma)\n", u[0], 2*su[0], du[0], 2*sdu[0])
+	fresh, err := f.Model.Problem.Fresh() // the same terms at new points (Sample sets Fresh)
+	if err != nil {
+		return err
+	}
+	train, held, err := f.ResidualCheck(fresh)
+	if err != nil {
+		return err
+	}
+	for i, name := range f.Model.BetaNames {
+		fmt.Fprintf(w, "%s rms residual: training %.3g, fresh %.3g\n", name, train[i], held[i])
+	}
+	return nil
+}
+
+// problems.md:end
+
+// problems.md:begin cancel
+// trainFor trains p for at most d of wall time: past it, Train returns the
+// fit so far with status cancelled (and its band, where A factorizes).
+func trainFor(p *pde.Problem, d time.Duration) (*bayes.Fit, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return bayes.Train(ctx, p, bayes.Settings{Seed: 1})
+}
+
+// problems.md:end
+
+// problems.md:begin ensemble
+// bestOf trains p with seeds 1..n, two at a time, writes every fit as a JSON
+// line to out (bayes.ReadResults reads them back) and returns the fit of
+// highest log evidence.
+func bestOf(ctx context.Context, p *pde.Problem, n int, out io.Writer) (*bayes.Fit, error) {
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = uint64(i + 1)
+	}
+	run, err := bayes.TrainEnsemble(ctx, p, bayes.Settings{}, seeds, bayes.EnsembleOptions{Workers: 2, Out: out})
+	if err != nil { // invalid input, a cancelled context, or no fit with a defined evidence
+		return nil, err
+	}
+	for _, f := range run.Fits { // every fit, in the order of the seeds
+		if f.Status != bayes.StatusOK {
+			fmt.Printf("seed %d: %s (%s)\n", f.Settings.Seed, f.Status, f.Reason)
+		}
+	}
+	return run.Best, nil
+}
+
+// problems.md:end
+
+func TestProblemsDoc(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("problems_doc_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/problems.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile(`(?s)// problems\.md:begin (\w+)\n(.*?)// problems\.md:end`).FindAllStringSubmatch(string(src), -1)
+	if len(blocks) != 4 {
+		t.Fatalf("%d marked blocks, want 4", len(blocks))
+	}
+	for _, b := range blocks {
+		want := strings.TrimSuffix(b[2], "\n")
+		if !strings.Contains(string(doc), "```go\n"+want+"```\n") {
+			t.Errorf("docs/problems.md does not show block %q of problems_doc_test.go; paste:\n%s", b[1], want)
+		}
+	}
+
+	p := diffusion()
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "a Draw but no points yet") {
+		t.Errorf("the unsampled problem validates (%v); want the error saying to call Sample", err)
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := describe(&sb, f); err != nil {
+		t.Fatal(err)
+	}
+	e, err := f.GridErrors(101)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != bayes.StatusOK || len(f.Beta) != 1 || e.RelL2 > 0.01 || !strings.Contains(sb.String(), "beta_pde = ") {
+		t.Errorf("status %s, betas %v, rel L2 %.3g; want ok, one beta, below 0.01; describe printed:\n%s", f.Status, f.Model.BetaNames, e.RelL2, sb.String())
+	}
+	t.Logf("variable-diffusion: rel L2 %.3g, coverage %.3f\n%s", e.RelL2, e.Coverage2S, sb.String())
+
+	if c, err := trainFor(q, time.Nanosecond); err != nil || c.Status != bayes.StatusCancelled {
+		t.Errorf("trainFor 1ns: error %v; want a fit with status cancelled", err)
+	}
+
+	var lines strings.Builder
+	short := *q
+	short.Defaults.Epochs = 300 // a short ensemble: it only has to run
+	best, err := bestOf(context.Background(), &short, 2, &lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(lines.String(), "\n"); best == nil || n != 2 {
+		t.Errorf("ensemble: best %v, %d result lines; want a best fit and 2 lines", best != nil, n)
+	}
+}
