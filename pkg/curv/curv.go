@@ -242,7 +242,7 @@ func Auto(P, N int) Kind {
 	switch {
 	case P <= 400:
 		return Dense
-	case N < P:
+	case N < P && N <= 1000: // exact at O(N^2 P + N^3): a second or so
 		return Dual
 	}
 	return Diag

@@ -304,3 +304,15 @@ func TestSolve(t *testing.T) {
 		}
 	}
 }
+
+func TestAuto(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		P, N int
+		want curv.Kind
+	}{{109, 460, curv.Dense}, {921, 2840, curv.Diag}, {921, 300, curv.Dual}, {9937, 2840, curv.Diag}} {
+		if got := curv.Auto(c.P, c.N); got != c.want {
+			t.Errorf("Auto(%d weights, %d residuals) = %s, want %s", c.P, c.N, got, c.want)
+		}
+	}
+}
