@@ -52,9 +52,12 @@ Full run (the default): 100 fits per study with the paper's epochs, 20 per
 size in the scan, HMC 4 chains x 15000 samples: 1020 fits, about 14 minutes
 on 2 idle cores, most of it Burgers (measured: hmc 12 s, heat 12 s,
 heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
-heat-fixed 7 s, wave-fixed 15 s, scan 38 s).
+heat-fixed 7 s, wave-fixed 15 s, scan 38 s), plus the burgers-wide pair:
+3 fits each of 15000 epochs at about 25 ms of CPU per epoch (6-8 min per
+fit; not yet measured in a full run).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-HMC 2 chains x 4000 samples: about 2 minutes on 2 idle cores.
+HMC 2 chains x 4000 samples: about 2 minutes on 2 idle cores, plus one
+burgers-wide fit of each kind at 1500 epochs (about a minute of CPU each).
 
 flags:
   --quick          the short run (make reproduce)
