@@ -93,3 +93,4 @@ func BenchmarkNewResultBurgersNoFresh(b *testing.B) { benchRecord(b, "burgers", 
 func BenchmarkHeldOutBurgers(b *testing.B)          { benchRecord(b, "burgers", "held-out") }
 func BenchmarkCalibratedHeat(b *testing.B)          { benchRecord(b, "heat", "calibrated") }
 func BenchmarkCalibratedBurgers(b *testing.B)       { benchRecord(b, "burgers", "calibrated") }
+func BenchmarkDataLossBurgersWide(b *testing.B)     { benchDataLoss(b, "burgers-wide") }

@@ -67,7 +67,9 @@ func (o Options) sampler() (sampler, error) {
 }
 
 // Names lists the problems that New knows, with the CLI's spelling.
-func Names() []string { return []string{"regression", "heat", "wave", "wave-full", "burgers"} }
+func Names() []string {
+	return []string{"regression", "heat", "wave", "wave-full", "burgers", "burgers-wide"}
+}
 
 // FreshSeedOffset is added to the data seed for the held-out points of
 // Problem.Fresh.
@@ -96,6 +98,8 @@ func New(name string, o Options) (*Problem, error) {
 		return waveFull(o), nil
 	case "burgers":
 		return Burgers(o), nil
+	case "burgers-wide":
+		return BurgersWide(o), nil
 	}
 	names := Names()
 	sort.Strings(names)
