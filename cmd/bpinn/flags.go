@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -209,6 +210,7 @@ type fitFlags struct {
 	hessian, alphas, betas          choice
 	updater, activation             choice
 	recipe, sampling, polishMethod  choice
+	curvature                       choice
 	finalHyper, untieAt, polishIter posInt
 	resample                        int
 	hidden                          sizes
@@ -217,6 +219,7 @@ type fitFlags struct {
 	reaction                        float64
 	dataFile                        string
 	alpha0, beta0                   posFloat
+	fixedAlpha, fixedBeta           posFloat
 	knownNoise                      noiseFlag
 	dataSeed                        seedFlag
 	nanAt                           posInt // hidden: test-only NaN injection
@@ -235,9 +238,11 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.dataSeed = seedFlag{1}
 	ff.sampling = choice{pde.Uniform, pde.Samplings()}
 	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}
+	ff.curvature = choice{"", append([]string{bayes.CurvatureAuto}, curvKinds()...)}
 	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
 	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
 	fs.Var(&ff.hyperEvery, "hyper-every", "`epochs` between hyperparameter steps (default 25)")
+	fs.Var(&ff.curvature, "curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band stay dense up to 3000 weights")
 	fs.Var(&ff.hessian, "hessian", "data Hessian in A and the evidence: Gauss-Newton (J^T J, always positive semi-definite) or exact (default gauss-newton)")
 	fs.Var(&ff.alphas, "alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)")
 	fs.Var(&ff.betas, "betas", "single: one beta for all terms; split: one per term group, e.g. pde, boundary, data (default: the problem's)")
@@ -252,6 +257,8 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
 	fs.IntVar(&ff.resample, "resample", 0, "move the collocation and boundary points to a new draw every `K` Adam epochs (measurements stay); the polish, rounds and evidence use the problem's points; 0 is never, as in the paper")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
+	fs.Var(&ff.fixedAlpha, "fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)")
+	fs.Var(&ff.fixedBeta, "fixed-beta", "with --fixed: the held `beta` of every term (default 1)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
 	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
@@ -302,11 +309,13 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 	s = bayes.Settings{
 		Seed: seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
-		Hessian: bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
+		Curvature: ff.curvature.v,
+		Hessian:   bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
 		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
+		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {
@@ -316,7 +325,10 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 		return s, r, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
 	}
 	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
-		return s, r, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1")
+		return s, r, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")
+	}
+	if !ff.fixed && (ff.fixedAlpha.set || ff.fixedBeta.set) {
+		return s, r, usagef("--fixed-alpha and --fixed-beta need --fixed")
 	}
 	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
 	// fit at 1e150 ends "ok" with weights near 1e152.
@@ -502,4 +514,12 @@ func checkWritable(path string) error {
 	tmp.Close()
 	os.Remove(tmp.Name())
 	return nil
+}
+
+func curvKinds() []string {
+	var out []string
+	for _, k := range curv.Kinds() {
+		out = append(out, string(k))
+	}
+	return out
 }

@@ -32,6 +32,11 @@ on stderr (plain lines when stderr is not a terminal):
   burgers       Burgers' equation (Table 1, Figs. 11-12)
   burgers-deep  Burgers with the 2-6-6-6-1 net the evidence prefers, points
                 redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
+  burgers-wide  Burgers with DeepXDE's 2-20-20-20-1 net and points (921
+                weights), weights by the evidence (3 fits; --quick 1 at a
+                tenth of the epochs)
+  burgers-wide-fixed
+                the same with every loss weight 1 and no evidence
   heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
@@ -48,9 +53,12 @@ size in the scan, NUTS with bpinn hmc's defaults (4 chains x 500 draws,
 about 55 s of CPU): 1020 fits, about 14 minutes on 2 idle cores, most of it
 Burgers (measured with the paper's HMC, before NUTS: hmc 12 s, heat 12 s,
 heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
-heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s).
+heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s), plus the
+burgers-wide pair: 3 fits each of 15000 epochs at about 25 ms of CPU per
+epoch (6-8 min per fit; not yet measured in a full run).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-NUTS 2 chains x 500 draws: about 2.5 minutes on 2 idle cores.
+NUTS 2 chains x 500 draws: about 2.5 minutes on 2 idle cores, plus one
+burgers-wide fit of each kind at 1500 epochs (about a minute of CPU each).
 
 flags:
   --quick          the short run (make reproduce)

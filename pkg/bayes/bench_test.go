@@ -93,6 +93,7 @@ func BenchmarkNewResultBurgersNoFresh(b *testing.B) { benchRecord(b, "burgers", 
 func BenchmarkHeldOutBurgers(b *testing.B)          { benchRecord(b, "burgers", "held-out") }
 func BenchmarkCalibratedHeat(b *testing.B)          { benchRecord(b, "heat", "calibrated") }
 func BenchmarkCalibratedBurgers(b *testing.B)       { benchRecord(b, "burgers", "calibrated") }
+func BenchmarkDataLossBurgersWide(b *testing.B)     { benchDataLoss(b, "burgers-wide") }
 
 // benchInverse times whole fits (the problem's default schedule) of an
 // inverse problem and of the same problem with the coefficients known

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 )
 
 // Curvature is what the evidence needs at w_MP: the loss parts and the data
@@ -38,26 +40,11 @@ type Laplace struct {
 	TrAlpha []float64 // tr_i(A^-1), the trace of A^-1 over group i
 	TrBeta  []float64 // tr(A^-1 H_t)
 
-	EHyp         float64
-	GradLogAlpha []float64 // dE_hyp/d ln alpha_i
-	GradLogBeta  []float64 // dE_hyp/d ln beta_t
+	// The evidence from these traces (pkg/curv): E_hyp, its gradient,
+	// gamma, the Occam factors, LogP and LogEvidence.
+	curv.Hyper
 
-	GammaAlpha []float64 // W_i - alpha_i tr_i(A^-1)
-	GammaBeta  []float64 // beta_t tr(A^-1 H_t)
-	// Gamma is the effective number of parameters, sum_i GammaAlpha plus
-	// one per parameter in no alpha group (a flat-prior unknown).
-	Gamma float64
-
-	// The Occam terms' arguments W_i/2 - 1/2 alpha_i^2 tr((A^-1 P_i)^2) and
-	// N_t/2 - 1/2 beta_t^2 tr((A^-1 H_t)^2), i.e. -alpha^2 d2 ln p/d alpha^2.
-	OccamArgAlpha, OccamArgBeta []float64
-	LnSigmaAlpha, LnSigmaBeta   []float64 // -1/2 ln(arg); 0 where arg <= 0 (see OccamOK)
-	OccamOK                     bool      // every argument positive
-
-	Comb        float64 // sum_l (ln M_l! + M_l ln 2)
-	LogP        float64 // ln p(D|alpha,beta) = -EHyp
-	LogPConst   float64 // -N/2 ln(2 pi), dropped from LogP
-	LogEvidence float64 // LogP + sum ln sigma + Comb; valid only when OccamOK
+	Comb float64 // sum_l (ln M_l! + M_l ln 2)
 }
 
 // ErrNotPositiveDefinite reports that A could not be factorized, holds a
@@ -183,70 +170,21 @@ func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
 		l.TrBeta[t], trSqBeta[t] = s, s2
 	}
 
-	l.EHyp = 0.5 * l.LogDetA
-	l.GradLogAlpha = make([]float64, nA)
-	l.GammaAlpha = make([]float64, nA)
-	l.OccamArgAlpha = make([]float64, nA)
-	l.LnSigmaAlpha = make([]float64, nA)
-	l.OccamOK = true
-	for i, al := range alpha {
-		W := float64(c.W[i])
-		l.EHyp += al*c.EW[i] - W/2*math.Log(al)
-		l.GradLogAlpha[i] = al*c.EW[i] + 0.5*al*l.TrAlpha[i] - W/2
-		l.GammaAlpha[i] = W - al*l.TrAlpha[i]
-		l.Gamma += l.GammaAlpha[i]
-		l.OccamArgAlpha[i] = W/2 - 0.5*al*al*trSqAlpha[i]
-		l.LnSigmaAlpha[i], l.OccamOK = lnSigma(l.OccamArgAlpha[i], l.OccamOK)
-	}
+	l.Comb = Comb(c.Hidden)
+	l.Hyper = curv.NewHyper(l.LogDetA, l.TrAlpha, l.TrBeta, trSqAlpha, trSqBeta, alpha, beta, c.loss(l.Comb))
 	// A flat-prior parameter has no alpha to shrink it: it is fully
 	// determined by the data and counts 1 (sum_t GammaBeta = Gamma).
 	l.Gamma += float64(flat)
-	l.GradLogBeta = make([]float64, nB)
-	l.GammaBeta = make([]float64, nB)
-	l.OccamArgBeta = make([]float64, nB)
-	l.LnSigmaBeta = make([]float64, nB)
-	nTotal := 0
-	for t, b := range beta {
-		N := float64(c.N[t])
-		nTotal += c.N[t]
-		l.EHyp += b*c.ED[t] - N/2*math.Log(b)
-		l.GradLogBeta[t] = b*c.ED[t] + 0.5*b*l.TrBeta[t] - N/2
-		l.GammaBeta[t] = b * l.TrBeta[t]
-		l.OccamArgBeta[t] = N/2 - 0.5*b*b*trSqBeta[t]
-		l.LnSigmaBeta[t], l.OccamOK = lnSigma(l.OccamArgBeta[t], l.OccamOK)
-	}
-	l.Comb = Comb(c.Hidden)
-	l.LogP = -l.EHyp
-	l.LogPConst = -float64(nTotal) / 2 * math.Log(2*math.Pi)
-	l.LogEvidence = l.LogP + l.Comb
-	for _, v := range l.LnSigmaAlpha {
-		l.LogEvidence += v
-	}
-	for _, v := range l.LnSigmaBeta {
-		l.LogEvidence += v
-	}
 	return l, nil
-}
-
-func lnSigma(arg float64, ok bool) (float64, bool) {
-	if !(arg > 0) {
-		return 0, false
-	}
-	return -0.5 * math.Log(arg), ok
 }
 
 // MacKay returns the fixed-point update alpha_i = gamma_i/(2 E_w^i),
 // beta_t = (N_t - gamma_t)/(2 E_D^t), where the gradient of E_hyp vanishes.
-func (l *Laplace) MacKay(c *Curvature) (alpha, beta []float64) {
-	alpha = make([]float64, len(l.Alpha))
-	for i := range alpha {
-		alpha[i] = l.GammaAlpha[i] / (2 * c.EW[i])
-	}
-	beta = make([]float64, len(l.Beta))
-	for t := range beta {
-		beta[t] = (float64(c.N[t]) - l.GammaBeta[t]) / (2 * c.ED[t])
-	}
-	return alpha, beta
+func (l *Laplace) MacKay(c *Curvature) (alpha, beta []float64) { return l.Hyper.MacKay(c.loss(l.Comb)) }
+
+// loss is what curv.NewHyper needs of c.
+func (c *Curvature) loss(comb float64) curv.Loss {
+	return curv.Loss{EW: c.EW, ED: c.ED, W: c.W, N: c.N, Comb: comb}
 }
 
 // sigmas returns sqrt(g^T A^-1 g) for the n rows g of J.

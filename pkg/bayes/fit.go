@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -83,7 +84,8 @@ type Settings struct {
 	// wave reach it; docs/results.md measures shorter and longer ones).
 	PolishIter int
 	// PolishMethod is PolishGaussNewton ("" means Gauss-Newton: measured
-	// more accurate and cheaper, docs/results.md) or PolishLBFGS.
+	// more accurate and cheaper, docs/results.md; above
+	// GaussNewtonPolishLimit weights L-BFGS) or PolishLBFGS.
 	PolishMethod string
 	// LRDecay is the factor by which the Adam learning rate has decayed at
 	// the last epoch (exponential decay, LR * LRDecay^(epoch/Epochs)); 0
@@ -126,7 +128,22 @@ type Settings struct {
 	// the polish, the final rounds and the evidence use the problem's own
 	// points. 0 means never (the paper).
 	Resample int
+	// Curvature is the structure of A at the hyperparameter steps of the
+	// Adam phase (pkg/curv, measured in docs/curvature.md): "" means dense
+	// (the paper's A, every earlier result); CurvatureAuto picks by the
+	// number of weights P and of residuals N (curv.Auto); or a curv.Kind.
+	// The final MacKay rounds and the reported evidence and band use the
+	// dense A while P <= DenseLimit, the structure beyond it.
+	Curvature string
 }
+
+// DenseLimit is the most weights for which a fit computes the dense A
+// (P x P, O(P^3)) after the Adam phase: at 3000 weights one factorization
+// costs seconds and the matrices about 0.2 GB.
+const DenseLimit = 3000
+
+// CurvatureAuto chooses a structure by the network's size.
+const CurvatureAuto = "auto"
 
 // Resolve fills the zero fields from the problem's defaults and checks the
 // result; errors name the field and the fix. What neither the settings nor
@@ -221,6 +238,9 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	}
 	if s.PolishMethod == "" {
 		s.PolishMethod = PolishGaussNewton
+		if numWeights(p.Dim(), s.Hidden) > GaussNewtonPolishLimit {
+			s.PolishMethod = PolishLBFGS
+		}
 	}
 	if s.PolishMethod != PolishLBFGS && s.PolishMethod != PolishGaussNewton {
 		return s, fmt.Errorf("unknown polish method %q: use %s or %s", s.PolishMethod, PolishLBFGS, PolishGaussNewton)
@@ -261,10 +281,60 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	if _, err := ParseHessian(string(s.Hessian)); err != nil {
 		return s, err
 	}
+	if err := s.resolveCurvature(p); err != nil {
+		return s, err
+	}
 	if _, err := nn.ParseActivation(s.Activation); err != nil {
 		return s, err
 	}
 	return s, nil
+}
+
+// GaussNewtonPolishLimit is the most weights for which the polish defaults
+// to Gauss-Newton: at 921 weights one Gauss-Newton iteration costs about
+// 1.3 s of CPU (forming sum beta J^T J) against about 30 ms for L-BFGS, and
+// 20 of them did not move burgers-wide's E_T (docs/results.md section 10).
+const GaussNewtonPolishLimit = 400
+
+// numWeights is P of a network with dim inputs, the hidden layers and one
+// output.
+func numWeights(dim int, hidden []int) int {
+	sizes := append(append([]int{dim}, hidden...), 1)
+	P := 0
+	for l := 0; l+1 < len(sizes); l++ {
+		P += (sizes[l] + 1) * sizes[l+1]
+	}
+	return P
+}
+
+// resolveCurvature turns "" into dense and auto into curv.Auto's choice,
+// and checks what the size allows.
+func (s *Settings) resolveCurvature(p *pde.Problem) error {
+	P, N := numWeights(p.Dim(), s.Hidden), 0
+	for _, t := range p.Terms {
+		N += len(t.Points)
+	}
+	switch s.Curvature {
+	case "":
+		s.Curvature = string(curv.Dense)
+	case CurvatureAuto:
+		s.Curvature = string(curv.Auto(P, N))
+	}
+	if _, err := curv.ParseKind(s.Curvature); err != nil {
+		return fmt.Errorf("curvature: %v (or auto)", err)
+	}
+	if s.Hessian == Exact && s.Curvature != string(curv.Dense) {
+		return fmt.Errorf("curvature %s needs the Gauss-Newton hessian: drop hessian exact or use curvature dense", s.Curvature)
+	}
+	if len(p.Unknowns) > 0 && s.Curvature != string(curv.Dense) {
+		// The structured curvatures know alpha groups of weights only; a
+		// flat-prior unknown is in none (docs/inverse.md).
+		return fmt.Errorf("curvature %s: problem %q has unknown coefficients (%s), which only the dense curvature handles; use curvature dense", s.Curvature, p.Name, p.Unknowns[0].Name)
+	}
+	if P > DenseLimit && s.Polish && s.PolishMethod == PolishGaussNewton {
+		return fmt.Errorf("%d weights: the Gauss-Newton polish factors the %d x %d matrix (limit %d weights); use polish-method lbfgs", P, P, P, DenseLimit)
+	}
+	return nil
 }
 
 func setDefault(x *float64, d float64) {
@@ -287,6 +357,9 @@ const (
 	StatusOccamInvalid = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
 	StatusPolishFailed = "polish-failed"
 	StatusCancelled    = "cancelled" // the context ended the fit: the fit so far
+	// StatusNoLaplace: more than DenseLimit weights, so no dense Laplace
+	// approximation (no band, no log evidence).
+	StatusNoLaplace = "no-laplace"
 )
 
 // HistoryPoint is the state every HistoryEvery epochs.
@@ -665,12 +738,15 @@ func (f *Fit) gaussNewtonMatrix() func(h *mat.SymDense) {
 // beta_pde would go past 1e8, and the cap reads it as a residual noise
 // floor of 1e-4.
 func (f *Fit) finalHyperStep() (move float64, ok bool) {
-	c := f.Curvature()
-	l, err := NewLaplace(c, f.Alpha, f.Beta)
+	kind := curv.Dense
+	if f.Model.NumWeights() > DenseLimit {
+		kind = curv.Kind(f.Settings.Curvature)
+	}
+	hy, loss, err := f.evidence(kind, false)
 	if err != nil {
 		return 0, false
 	}
-	alpha, beta := l.MacKay(c)
+	alpha, beta := hy.MacKay(loss)
 	f.holdKnown(beta)
 	next := append(append([]float64(nil), alpha...), beta...)
 	prev := append(append([]float64(nil), f.Alpha...), f.Beta...)
@@ -747,6 +823,15 @@ func (f *Fit) Curvature() *Curvature {
 
 // finish computes the final Laplace approximation and the status.
 func (f *Fit) finish() {
+	if P := f.Model.NumWeights(); P > DenseLimit {
+		f.Model.DataLoss(f.Beta, f.ED, make([]float64, P))
+		f.Model.WeightLoss(f.EW)
+		if f.Status == StatusOK {
+			f.Status = StatusNoLaplace
+			f.Reason = fmt.Sprintf("%d weights > %d: no dense Laplace approximation (no band, no log evidence)", P, DenseLimit)
+		}
+		return
+	}
 	c := f.Curvature()
 	copy(f.EW, c.EW)
 	copy(f.ED, c.ED)
@@ -787,13 +872,12 @@ func newHyperStepper(m *Model, s Settings) *hyperStepper {
 // update pools gamma, E_w and E_D over the groups.
 func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 	f.Hyper.Steps++
-	c := f.Curvature()
-	l, err := NewLaplace(c, f.Alpha, f.Beta)
+	l, c, err := f.evidence(curv.Kind(h.s.Curvature), false)
 	if err != nil {
 		f.Hyper.NotPD++
 		return 0, false
 	}
-	if !l.OccamOK {
+	if l.OccamArgAlpha != nil && !l.OccamOK { // only the dense A has the Occam factors here
 		f.Hyper.OccamBad++
 	}
 	nA := len(f.Alpha)
@@ -853,6 +937,38 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 	copy(f.Alpha, alpha)
 	copy(f.Beta, beta)
 	return l.EHyp, true
+}
+
+// evidence evaluates the evidence at the current weights and
+// hyperparameters with A under kind: the dense kind through NewLaplace
+// (H_t from Settings.Hessian, Occam factors included), the others through
+// pkg/curv from the residual Jacobians (the Occam factors only with
+// squares). seed varies the stochastic structures between steps.
+func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
+	if kind == curv.Dense {
+		c := f.Curvature()
+		l, err := NewLaplace(c, f.Alpha, f.Beta)
+		if err != nil {
+			return nil, curv.Loss{}, err
+		}
+		return &l.Hyper, c.loss(l.Comb), nil
+	}
+	m := f.Model
+	loss := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: Comb(m.Net.Hidden())}
+	m.DataLoss(f.Beta, loss.ED, make([]float64, m.NumWeights()))
+	m.WeightLoss(loss.EW)
+	tr, err := curv.Compute(f.system(), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
+	if err != nil {
+		return nil, loss, err
+	}
+	hy := curv.Evidence(tr, f.Alpha, f.Beta, loss)
+	return &hy, loss, nil
+}
+
+// system is A at the current weights and hyperparameters for pkg/curv.
+func (f *Fit) system() *curv.System {
+	m := f.Model
+	return &curv.System{P: m.NumWeights(), J: m.GroupJacobians(), Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
 }
 
 // Predict returns the network's mean and the Laplace standard deviation

@@ -288,7 +288,7 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 			h.ComputeTo(hs[k])
 		}
 	default:
-		m.buildJacobians()
+		m.jacobians()
 		for k := range hs {
 			for i := range hs[k] {
 				hs[k][i] = 0
@@ -296,7 +296,6 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 		}
 		tmp := make([]float64, P*P)
 		for i, j := range m.jac {
-			j.ComputeTo(m.jbuf[i])
 			nn.GaussNewtonTo(tmp, m.jbuf[i], j.Rows(), P)
 			h := hs[m.TermGroup[i]]
 			for k, v := range tmp {
@@ -324,13 +323,53 @@ func (m *Model) buildJacobians() {
 // (N_t x P, row-major) at the current weights (the candidate bands of
 // calib_study_test.go use them).
 func (m *Model) termJacobians() (res, jac [][]float64) {
-	m.buildJacobians()
+	m.jacobians()
 	for i, j := range m.jac {
-		j.ComputeTo(m.jbuf[i])
 		jac = append(jac, slices.Clone(m.jbuf[i]))
 		res = append(res, slices.Clone(j.Prog.Value(m.res[i])))
 	}
 	return res, jac
+}
+
+// jacobians computes each term's residual Jacobian (N_i x P, row-major)
+// into m.jbuf at the current weights.
+func (m *Model) jacobians() {
+	m.buildJacobians()
+	for i, j := range m.jac {
+		j.ComputeTo(m.jbuf[i])
+	}
+}
+
+// GroupJacobians returns each beta group's residual Jacobian (its terms'
+// rows stacked in term order, N_t x P row-major) at the current weights;
+// a group of one term shares the model's buffer (valid until the next call).
+func (m *Model) GroupJacobians() [][]float64 {
+	m.jacobians()
+	out := make([][]float64, len(m.BetaNames))
+	terms := make([]int, len(m.BetaNames))
+	for _, g := range m.TermGroup {
+		terms[g]++
+	}
+	for i, j := range m.jbuf {
+		if g := m.TermGroup[i]; terms[g] == 1 {
+			out[g] = j // the group's only term: its buffer, not a copy
+		} else {
+			out[g] = append(out[g], j...)
+		}
+	}
+	return out
+}
+
+// Layers returns the weight ranges [lo, hi) of the network's layers.
+func (m *Model) Layers() [][2]int {
+	var out [][2]int
+	off := 0
+	for l := 0; l < m.Net.Layers(); l++ {
+		n := (m.Net.Sizes[l] + 1) * m.Net.Sizes[l+1]
+		out = append(out, [2]int{off, off + n})
+		off += n
+	}
+	return out
 }
 
 // Residuals returns each term's residual vector at the current weights.

@@ -80,25 +80,27 @@ func TestUnknownBadInput(t *testing.T) {
 		return p
 	}
 	for _, c := range []struct {
-		name string
-		p    *pde.Problem
-		want string
+		name      string
+		p         *pde.Problem
+		want      string
+		curvature string
 	}{
 		{"unused", heat(func(p *pde.Problem) {
 			p.Unknowns = append(p.Unknowns, pde.Unknown{Name: "q", Init: 1})
-		}), `unknown "q": no residual reads it`},
-		{"non-positive init", heat(func(p *pde.Problem) { p.Unknowns[0].Init = 0 }), `unknown "kappa": initial value 0 for a positive unknown`},
-		{"negative init", heat(func(p *pde.Problem) { p.Unknowns[0].Init = -0.1 }), `initial value -0.1 for a positive unknown; give Init > 0`},
+		}), `unknown "q": no residual reads it`, ""},
+		{"non-positive init", heat(func(p *pde.Problem) { p.Unknowns[0].Init = 0 }), `unknown "kappa": initial value 0 for a positive unknown`, ""},
+		{"negative init", heat(func(p *pde.Problem) { p.Unknowns[0].Init = -0.1 }), `initial value -0.1 for a positive unknown; give Init > 0`, ""},
 		{"clash with an input", heat(func(p *pde.Problem) {
 			p.Unknowns[0].Name = "x"
 			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sub(v.D("t"), ad.Mul(v.Unknown("x"), v.D2("x", "x"))) }
-		}), `unknown "x": the name is also an input`},
+		}), `unknown "x": the name is also an input`, ""},
 		{"unknown not declared", heat(func(p *pde.Problem) {
 			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sub(v.D("t"), ad.Mul(v.Unknown("kapa"), v.D2("x", "x"))) }
-		}), `Unknown("kapa"): the problem has no unknown "kapa"; its unknowns are kappa`},
-		{"bad prior", heat(func(p *pde.Problem) { p.Unknowns[0].Prior = "cauchy" }), `prior "cauchy"`},
+		}), `Unknown("kapa"): the problem has no unknown "kapa"; its unknowns are kappa`, ""},
+		{"bad prior", heat(func(p *pde.Problem) { p.Unknowns[0].Prior = "cauchy" }), `prior "cauchy"`, ""},
+		{"structured curvature", heat(func(*pde.Problem) {}), "only the dense curvature handles", "diag"},
 	} {
-		_, err := Train(context.Background(), c.p, Settings{Epochs: 10})
+		_, err := Train(context.Background(), c.p, Settings{Epochs: 10, Curvature: c.curvature})
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line containing %q", c.name, err, c.want)
 		}

@@ -72,7 +72,7 @@ func (o Options) sampler() (sampler, error) {
 
 // Names lists the problems that New knows, with the CLI's spelling.
 func Names() []string {
-	return []string{"regression", "heat", "wave", "wave-full", "burgers",
+	return []string{"regression", "heat", "wave", "wave-full", "burgers", "burgers-wide",
 		"heat-inverse", "burgers-inverse", "wave-inverse", "heat2-inverse", "heat2-reaction"}
 }
 
@@ -103,6 +103,8 @@ func New(name string, o Options) (*Problem, error) {
 		return waveFull(o), nil
 	case "burgers":
 		return Burgers(o), nil
+	case "burgers-wide":
+		return BurgersWide(o), nil
 	case "heat-inverse":
 		return HeatInverse(o), nil
 	case "heat2-inverse":

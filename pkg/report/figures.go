@@ -52,7 +52,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 				})
 		}
 		addEnsemble(add, st, logZ, relErr)
-	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "heat-inverse", "wave-inverse", "burgers-inverse":
+	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-inverse", "wave-inverse", "burgers-inverse":
 		if best != nil {
 			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
 				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points"})

@@ -281,3 +281,26 @@ func TestMarkdownEscapesBars(t *testing.T) {
 		t.Errorf("got\n%s", md)
 	}
 }
+
+// The burgers-wide pair: WideFits fits each with the settings of the
+// study (evidence with the structure auto and the data noise held; the
+// baseline every weight 1, alpha at its least), left out of a plan
+// without them.
+func TestWideStudies(t *testing.T) {
+	t.Parallel()
+	cfg := Config{Plan: Quick()}
+	w, f := newStudy("burgers-wide", &cfg), newStudy("burgers-wide-fixed", &cfg)
+	if len(w.Seeds) != 1 || len(f.Seeds) != 1 || w.Problem != "burgers-wide" || f.Problem != "burgers-wide" {
+		t.Errorf("quick: %d and %d fits of %s, %s; want 1 of burgers-wide each", len(w.Seeds), len(f.Seeds), w.Problem, f.Problem)
+	}
+	if w.Base.Curvature != bayes.CurvatureAuto || w.Base.KnownNoise["data"] != wideDataNoise || w.Base.Fixed {
+		t.Errorf("burgers-wide settings %+v", w.Base)
+	}
+	if !f.Base.Fixed || f.Base.FixedAlpha != bayes.MinHyper || f.Base.FixedBeta != 1 {
+		t.Errorf("burgers-wide-fixed settings %+v", f.Base)
+	}
+	rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: t.TempDir(), Only: []string{"burgers-wide", "burgers-wide-fixed"}})
+	if err != nil || len(rep.Studies) != 0 {
+		t.Errorf("tiny plan ran %d wide studies (%v), want none", len(rep.Studies), err)
+	}
+}

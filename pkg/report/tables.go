@@ -206,6 +206,8 @@ func paperNote(study string) string {
 		return fmt.Sprintf("Table 1: %g", paperTable1[study][0])
 	case "burgers-deep":
 		return fmt.Sprintf("Table 1 (2-8-8-1): %g", paperTable1["burgers"][0])
+	case "burgers-wide", "burgers-wide-fixed":
+		return "(not in the paper)"
 	case "heat-lhs":
 		return fmt.Sprintf("Table 1 (uniform points): %g", paperTable1["heat"][0])
 	case "heat-fixed", "wave-fixed":
@@ -227,9 +229,9 @@ func paperProblem(study string) string {
 func (r *Report) table1() Table {
 	t := Table{ID: "table1", Caption: "Table 1: L2 of the best model by evidence and time per fit, ours beside the paper's",
 		Head: []string{"problem", "fits", "rel L2 (ours)", "MSE (ours)", "L2 (paper)", "s/fit (ours)", "s/fit (paper)"}}
-	for _, name := range []string{"heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep"} {
+	for _, name := range []string{"heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed"} {
 		st := r.Study(name)
-		p := paperTable1[paperProblem(name)]
+		p, inPaper := paperTable1[paperProblem(name)]
 		row := []Cell{txt(name)}
 		if st == nil || len(st.Fits) == 0 {
 			row = append(row, txt("not run"), txt("n/a"), txt("n/a"))
@@ -240,19 +242,26 @@ func (r *Report) table1() Table {
 			}
 			row = append(row, integer(len(st.Fits)), num(rl, 3), num(mse, 3))
 		}
-		row = append(row, num(p[0], 3))
+		paperCell := func(v float64) Cell {
+			if !inPaper {
+				return txt("n/a")
+			}
+			return num(v, 3)
+		}
+		row = append(row, paperCell(p[0]))
 		if st == nil {
 			row = append(row, txt("n/a"))
 		} else {
 			row = append(row, num(meanSeconds(st.Fits), 3))
 		}
-		row = append(row, num(p[1], 3))
+		row = append(row, paperCell(p[1]))
 		t.Rows = append(t.Rows, row)
 	}
 	t.Note = "The paper calls its L2 a \"mean square error\" without saying whether it is relative; we give both the relative L2 and the MSE. " +
 		"The paper's times are PyTorch on its hardware; ours are Go wall times of one fit, " + workersText(r.Config.Workers) + " running at once. " +
 		"heat-lhs: " + heatLHSText + "; its paper column is the paper's heat. " +
-		"burgers-deep: " + burgersDeepText() + "; its paper column is the paper's 2-8-8-1."
+		"burgers-deep: " + burgersDeepText() + "; its paper column is the paper's 2-8-8-1. " +
+		"burgers-wide: " + burgersWideText + " (not in the paper), weights by the evidence; burgers-wide-fixed: the same with every weight 1 and no evidence."
 	return t
 }
 

@@ -1,0 +1,249 @@
+// Package curv computes what a hyperparameter step of the evidence framework
+// needs from the posterior precision
+//
+//	A = sum_t beta_t J_t^T J_t + diag(alpha_g(k))
+//
+// (J_t the N_t x P Jacobian of beta group t's residuals, g(k) the alpha group
+// of weight k): ln|A|, tr(A^-1 H_t) per beta group (H_t = J_t^T J_t, giving
+// gamma_t), the trace of A^-1 over each alpha group (giving gamma_i), and for
+// the Occam factors of the log evidence tr((A^-1 H_t)^2) and tr((A^-1 P_i)^2).
+// Hyper turns these into E_hyp, its gradient, the effective parameters,
+// MacKay's update and the log evidence.
+//
+// Structures (Kind), by cost for N residuals, P weights:
+//
+//   - Dense: A formed and factorized, O(N P^2 + P^3), memory O(P^2). The
+//     reference.
+//   - Dual: Woodbury through the N x N matrix I + Jb D^-1 Jb^T (Jb the
+//     beta-weighted stacked Jacobian): exact, O(N^2 P + N^3); for N < P.
+//   - Diag: A replaced by its diagonal (the diagonal of the Gauss-Newton
+//     matrix plus alpha), O(N P).
+//   - LastLayer: the output layer's block of A exact and dense, every other
+//     weight diagonal (block-diagonal A), O(N P + N L^2 + L^3).
+//   - Layers: every layer's block of A exact and dense (block-diagonal A by
+//     layer), O(N sum L_l^2 + sum L_l^3).
+//   - LowRank: the Gauss-Newton matrix G = sum beta J^T J by k steps of
+//     Lanczos (matrix-vector products J^T(J v), fully reorthogonalized) as
+//     U Lambda U^T, plus the diagonal G lost by it, plus alpha; the rank-k
+//     Woodbury identity then gives every quantity, O(k N P + k^2 P).
+//   - Stochastic: Hutchinson's estimator for the traces, stochastic Lanczos
+//     quadrature for ln|A| from the same Jacobi-preconditioned conjugate
+//     gradient runs (one per Rademacher probe), O(probes steps N P).
+//
+// Kronecker-factored blocks (K-FAC) are not offered: they factor a layer's
+// block as the Kronecker product of the layer's input and output-gradient
+// second moments, which holds for a loss of the network output alone. A
+// PINN residual mixes u with its input derivatives (u_t + u u_x - nu u_xx),
+// whose Jacobian rows are sums of several such products per point, so the
+// single Kronecker factorization is an approximation of unknown quality;
+// Layers gives the exact per-layer blocks that K-FAC would approximate.
+//
+// The Jacobians are held explicitly (N x P, row-major); the matrix-free
+// structures use them only through products J v and J^T u, never forming A.
+package curv
+
+import (
+	"fmt"
+	"math"
+)
+
+// Kind names a curvature structure.
+type Kind string
+
+// The structures (see the package comment).
+const (
+	Dense      Kind = "dense"
+	Dual       Kind = "dual"
+	Diag       Kind = "diag"
+	LastLayer  Kind = "last-layer"
+	Layers     Kind = "layers"
+	LowRank    Kind = "lowrank"
+	Stochastic Kind = "stochastic"
+)
+
+// Kinds lists the structures.
+func Kinds() []Kind { return []Kind{Dense, Dual, Diag, LastLayer, Layers, LowRank, Stochastic} }
+
+// ParseKind checks a structure's name.
+func ParseKind(s string) (Kind, error) {
+	for _, k := range Kinds() {
+		if string(k) == s {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown curvature %q: use one of dense, dual, diag, last-layer, layers, lowrank, stochastic", s)
+}
+
+// System is A = sum_t Beta[t] J[t]^T J[t] + diag(Alpha[AlphaOf[k]]).
+type System struct {
+	P       int
+	J       [][]float64 // per beta group, N_t x P row-major
+	Beta    []float64
+	Alpha   []float64 // per alpha group
+	AlphaOf []int     // weight -> alpha group
+	// Layers are the contiguous weight ranges [lo, hi) of the network's
+	// layers in order, the output layer last (LastLayer and Layers use
+	// them).
+	Layers [][2]int
+}
+
+// Rows is N_t.
+func (s *System) Rows(t int) int { return len(s.J[t]) / s.P }
+
+// N is the total number of residuals.
+func (s *System) N() int {
+	n := 0
+	for t := range s.J {
+		n += s.Rows(t)
+	}
+	return n
+}
+
+func (s *System) check() error {
+	if s.P <= 0 || len(s.AlphaOf) != s.P {
+		return fmt.Errorf("curv: %d weights, %d alpha-group indices", s.P, len(s.AlphaOf))
+	}
+	if len(s.J) != len(s.Beta) {
+		return fmt.Errorf("curv: %d Jacobians for %d betas", len(s.J), len(s.Beta))
+	}
+	for t, j := range s.J {
+		if len(j)%s.P != 0 {
+			return fmt.Errorf("curv: Jacobian %d has %d values, not a multiple of P = %d", t, len(j), s.P)
+		}
+	}
+	for _, g := range s.AlphaOf {
+		if g < 0 || g >= len(s.Alpha) {
+			return fmt.Errorf("curv: alpha group %d of %d", g, len(s.Alpha))
+		}
+	}
+	for _, v := range append(append([]float64(nil), s.Alpha...), s.Beta...) {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("curv: hyperparameter %v: every alpha and beta must be positive and finite", v)
+		}
+	}
+	return nil
+}
+
+// alphaDiag is alpha per weight.
+func (s *System) alphaDiag() []float64 {
+	d := make([]float64, s.P)
+	for k, g := range s.AlphaOf {
+		d[k] = s.Alpha[g]
+	}
+	return d
+}
+
+// Options choose a structure and its budget.
+type Options struct {
+	Kind Kind // "" means Dense
+	// Squares also computes tr((A^-1 H_t)^2) and tr((A^-1 P_i)^2), which
+	// only the Occam factors of the log evidence need (a hyperparameter
+	// step does not). LowRank and Stochastic estimate them by Hutchinson.
+	Squares bool
+	Rank    int     // LowRank: Lanczos steps; 0 means 64
+	Probes  int     // Stochastic (and the squares of LowRank): probe vectors; 0 means 16
+	Steps   int     // Stochastic: most conjugate-gradient steps per solve; 0 means 200
+	Tol     float64 // Stochastic: relative residual ending a solve; 0 means 1e-8
+	Seed    uint64  // LowRank and Stochastic: the random start and probes; 0 means 1
+}
+
+func (o Options) resolve() Options {
+	if o.Kind == "" {
+		o.Kind = Dense
+	}
+	if o.Rank == 0 {
+		o.Rank = 64
+	}
+	if o.Probes == 0 {
+		o.Probes = 16
+	}
+	if o.Steps == 0 {
+		o.Steps = 200
+	}
+	if o.Tol == 0 {
+		o.Tol = 1e-8
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	return o
+}
+
+// Traces are the quantities of A that the evidence needs. H_t is the
+// unweighted J_t^T J_t.
+type Traces struct {
+	LogDet  float64
+	TrAlpha []float64 // tr(A^-1 P_i): the trace of A^-1 over alpha group i
+	TrBeta  []float64 // tr(A^-1 H_t)
+	// With Options.Squares (else nil):
+	TrSqAlpha []float64 // tr((A^-1 P_i)^2) = sum_{a,b in i} (A^-1)_ab^2
+	TrSqBeta  []float64 // tr((A^-1 H_t)^2)
+	// Products counts the products of a Jacobian with a vector (J v or
+	// J^T u), the matrix-free structures' unit of work.
+	Products int
+	// Solve writes A^-1 b into dst under the structure (for the band
+	// sigma^2 = g^T A^-1 g); Stochastic solves by conjugate gradients.
+	Solve func(dst, b []float64)
+}
+
+// NotPositiveDefinite reports that A (or the small matrix that stands for
+// it) could not be factorized.
+type NotPositiveDefinite struct{ Kind Kind }
+
+func (e NotPositiveDefinite) Error() string {
+	return fmt.Sprintf("curv: A is not positive definite (%s)", e.Kind)
+}
+
+// Compute returns A's traces under o's structure.
+func Compute(s *System, o Options) (*Traces, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	o = o.resolve()
+	tr := &Traces{TrAlpha: make([]float64, len(s.Alpha)), TrBeta: make([]float64, len(s.Beta))}
+	if o.Squares {
+		tr.TrSqAlpha = make([]float64, len(s.Alpha))
+		tr.TrSqBeta = make([]float64, len(s.Beta))
+	}
+	var err error
+	switch o.Kind {
+	case Dense:
+		err = dense(s, tr)
+	case Dual:
+		err = dual(s, tr)
+	case Diag:
+		err = blockDiag(s, nil, tr)
+	case LastLayer:
+		if len(s.Layers) == 0 {
+			return nil, fmt.Errorf("curv: last-layer needs System.Layers")
+		}
+		err = blockDiag(s, s.Layers[len(s.Layers)-1:], tr)
+	case Layers:
+		if len(s.Layers) == 0 {
+			return nil, fmt.Errorf("curv: layers needs System.Layers")
+		}
+		err = blockDiag(s, s.Layers, tr)
+	case LowRank:
+		err = lowRank(s, o, tr)
+	case Stochastic:
+		err = stochastic(s, o, tr)
+	default:
+		_, err = ParseKind(string(o.Kind))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
+
+// Auto chooses a structure for P weights and N residuals (measured in
+// docs/curvature.md).
+func Auto(P, N int) Kind {
+	switch {
+	case P <= 400:
+		return Dense
+	case N < P && N <= 1000: // exact at O(N^2 P + N^3): a second or so
+		return Dual
+	}
+	return Diag
+}

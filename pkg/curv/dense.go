@@ -1,0 +1,128 @@
+package curv
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// dense forms A, factorizes it and adds its traces to tr (blockDiag calls
+// it on one block at a time, hence the sums).
+func dense(s *System, tr *Traces) error {
+	P := s.P
+	a := make([]float64, P*P)
+	for k, d := range s.alphaDiag() {
+		a[k*P+k] = d
+	}
+	impl := blas64.Implementation()
+	for t, j := range s.J {
+		if n := s.Rows(t); n > 0 {
+			impl.Dsyrk(blas.Upper, blas.Trans, P, n, s.Beta[t], j, P, 1, a, P)
+		}
+	}
+	var ch mat.Cholesky
+	if !finite(a) || !ch.Factorize(mat.NewSymDense(P, a)) {
+		return NotPositiveDefinite{Dense}
+	}
+	tr.LogDet += ch.LogDet()
+	tr.Solve = func(dst, b []float64) {
+		x := mat.NewVecDense(P, dst)
+		_ = ch.SolveVecTo(x, mat.NewVecDense(P, b)) // A factorized: cannot fail
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		return NotPositiveDefinite{Dense}
+	}
+	raw := inv.RawSymmetric() // upper triangle
+	for r := 0; r < P; r++ {
+		g := s.AlphaOf[r]
+		tr.TrAlpha[g] += raw.Data[r*raw.Stride+r]
+		if tr.TrSqAlpha == nil {
+			continue
+		}
+		for c := r; c < P; c++ {
+			if s.AlphaOf[c] == g {
+				v := raw.Data[r*raw.Stride+c]
+				if c != r {
+					v *= math.Sqrt2
+				}
+				tr.TrSqAlpha[g] += v * v
+			}
+		}
+	}
+	var L mat.TriDense
+	ch.LTo(&L)
+	lr := L.RawTriangular()
+	for t, j := range s.J {
+		n := s.Rows(t)
+		if n == 0 {
+			continue
+		}
+		// W = L^-1 J^T: tr(A^-1 H) = |W|_F^2, tr((A^-1 H)^2) = |W^T W|_F^2.
+		w := make([]float64, P*n)
+		for i := 0; i < n; i++ {
+			for k := 0; k < P; k++ {
+				w[k*n+i] = j[i*P+k]
+			}
+		}
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, blas64.General{Rows: P, Cols: n, Stride: n, Data: w})
+		tr.TrBeta[t] += dot(w, w)
+		if tr.TrSqBeta != nil {
+			tr.TrSqBeta[t] += gramFrob2(w, P, n)
+		}
+	}
+	return nil
+}
+
+// gramFrob2 returns |M^T M|_F^2 = |M M^T|_F^2 for the row-major r x c
+// matrix m, through the smaller Gram matrix.
+func gramFrob2(m []float64, r, c int) float64 {
+	impl := blas64.Implementation()
+	var g []float64
+	var n int
+	if c <= r {
+		n = c
+		g = make([]float64, n*n)
+		impl.Dsyrk(blas.Upper, blas.Trans, n, r, 1, m, c, 0, g, n)
+	} else {
+		n = r
+		g = make([]float64, n*n)
+		impl.Dsyrk(blas.Upper, blas.NoTrans, n, c, 1, m, c, 0, g, n)
+	}
+	s := 0.0
+	for i := 0; i < n; i++ {
+		s += g[i*n+i] * g[i*n+i]
+		for k := i + 1; k < n; k++ {
+			s += 2 * g[i*n+k] * g[i*n+k]
+		}
+	}
+	return s
+}
+
+func dot(a, b []float64) float64 {
+	return blas64.Implementation().Ddot(len(a), a, 1, b, 1)
+}
+
+func finite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// colSquares returns diag(J^T J) = the column sums of squares of the
+// row-major n x P matrix j.
+func colSquares(j []float64, P int) []float64 {
+	h := make([]float64, P)
+	for i := 0; i+P <= len(j); i += P {
+		row := j[i : i+P]
+		for k, v := range row {
+			h[k] += v * v
+		}
+	}
+	return h
+}
