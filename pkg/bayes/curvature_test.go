@@ -19,14 +19,7 @@ import (
 // summation orders of the two dense computations to about 1e-8.
 func TestCompareCurvatureExact(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
-	if err != nil || f.Laplace == nil {
-		t.Fatalf("fit: %v %v", err, f.Status)
-	}
+	f := smallHeatFit(t)
 	tr, err := curv.Compute(f.system(), curv.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +31,7 @@ func TestCompareCurvatureExact(t *testing.T) {
 		}
 	}
 	P := f.Model.NumWeights()
-	pts, _ := p.Grid(7)
+	pts, _ := f.Model.Problem.Grid(7)
 	rows, err := CompareCurvature(f, []curv.Options{{Kind: curv.Dual}, {Kind: curv.LowRank, Rank: P, Probes: 1}}, pts)
 	if err != nil {
 		t.Fatal(err)
@@ -182,15 +175,8 @@ func TestPolishDefaultBySize(t *testing.T) {
 // structure that got worse fails.
 func TestCompareCurvatureApprox(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
-	if err != nil || f.Laplace == nil {
-		t.Fatalf("fit: %v %v", err, f.Status)
-	}
-	pts, _ := p.Grid(5)
+	f := smallHeatFit(t)
+	pts, _ := f.Model.Problem.Grid(5)
 	cases := []struct {
 		o                 curv.Options
 		logDet, gamma, sg float64 // thresholds
@@ -217,4 +203,19 @@ func TestCompareCurvatureApprox(t *testing.T) {
 			t.Errorf("%s: ln|A| %.3g, gamma %.3g, band %.3g (%s); want <= %g, %g, %g", r.Options.Kind, r.LogDetA, r.Gamma, r.Sigma, r.Err, c.logDet, c.gamma, c.sg)
 		}
 	}
+}
+
+// smallHeatFit is a short heat fit with a Laplace approximation, the fit the
+// structures are compared on.
+func smallHeatFit(t *testing.T) *Fit {
+	t.Helper()
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
+	if err != nil || f.Laplace == nil {
+		t.Fatalf("fit: %v %v", err, f.Status)
+	}
+	return f
 }

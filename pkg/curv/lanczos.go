@@ -88,15 +88,8 @@ func lowRank(s *System, o Options, tr *Traces) error {
 		scale(v, 1/b)
 	}
 	m := len(diag)
-	t := mat.NewSymDense(m, nil)
-	for i := 0; i < m; i++ {
-		t.SetSym(i, i, diag[i])
-		if i+1 < m {
-			t.SetSym(i, i+1, off[i])
-		}
-	}
 	var eig mat.EigenSym
-	if !eig.Factorize(t, true) {
+	if !eig.Factorize(tridiagonal(diag, off), true) {
 		return NotPositiveDefinite{LowRank}
 	}
 	theta := eig.Values(nil)

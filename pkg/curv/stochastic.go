@@ -62,16 +62,8 @@ func stochastic(s *System, o Options, tr *Traces) error {
 
 // slq returns e1^T ln(T) e1 for the Lanczos tridiagonal T.
 func slq(diag, off []float64) (float64, error) {
-	n := len(diag)
-	t := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		t.SetSym(i, i, diag[i])
-		if i+1 < n {
-			t.SetSym(i, i+1, off[i])
-		}
-	}
 	var eig mat.EigenSym
-	if !eig.Factorize(t, true) {
+	if !eig.Factorize(tridiagonal(diag, off), true) {
 		return 0, NotPositiveDefinite{Stochastic}
 	}
 	var vecs mat.Dense
@@ -138,4 +130,18 @@ func (c *pcg) solve(x, b []float64) (diag, off []float64) {
 		prevAlpha, prevBeta = alpha, beta
 	}
 	return diag, off
+}
+
+// tridiagonal is the symmetric tridiagonal matrix of Lanczos: diag on the
+// diagonal, off beside it (len(off) >= len(diag)-1).
+func tridiagonal(diag, off []float64) *mat.SymDense {
+	n := len(diag)
+	t := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		t.SetSym(i, i, diag[i])
+		if i+1 < n {
+			t.SetSym(i, i+1, off[i])
+		}
+	}
+	return t
 }
