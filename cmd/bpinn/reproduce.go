@@ -57,8 +57,9 @@ heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s), plus the
 burgers-wide pair: 3 fits each of 15000 epochs at about 25 ms of CPU per
 epoch (6-8 min per fit; not yet measured in a full run).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-NUTS 2 chains x 500 draws: about 2.5 minutes on 2 idle cores, plus one
-burgers-wide fit of each kind at 1500 epochs (about a minute of CPU each).
+NUTS 2 chains x 500 draws, one burgers-wide fit of each kind at 1500 epochs,
+a third of the fits for the inverse studies: 7.5 minutes on 2 cores
+(measured 2026-11-25, 447 s of studies).
 
 flags:
   --quick          the short run (make reproduce)
