@@ -174,11 +174,7 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s Settings, seeds []uint
 func countStatuses(fits []*Fit) string {
 	n := map[string]int{}
 	for _, f := range fits {
-		switch {
-		case f == nil:
-		case f.Status == StatusOK: // ok but no evidence: only an invalid Occam factor does that
-			n[StatusOccamInvalid]++
-		default:
+		if f != nil {
 			n[f.Status]++
 		}
 	}

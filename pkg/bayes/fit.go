@@ -499,7 +499,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 		c.Terms = slices.Clone(p.Terms)
 		own = &c
 	}
-	m, err := NewModel(own, net, s.AlphaMode, s.BetaMode)
+	m, err := newModel(own, net, s.AlphaMode, s.BetaMode)
 	if err != nil {
 		return nil, err
 	}

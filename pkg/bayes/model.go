@@ -78,6 +78,12 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	return newModel(p, net, alphaMode, betaMode)
+}
+
+// newModel is NewModel for a problem already validated (Train validates
+// before it builds the network): Validate builds every residual once more.
+func newModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, error) {
 	if net.Sizes[0] != p.Dim() || net.Sizes[len(net.Sizes)-1] != 1 {
 		return nil, fmt.Errorf("network %v for problem %q: want %d inputs and 1 output", net.Sizes, p.Name, p.Dim())
 	}
