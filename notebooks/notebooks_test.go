@@ -55,10 +55,11 @@ var expect = map[string][]check{
 	// notebooks were written (in parentheses), so that a change of the
 	// training code that makes the fits clearly worse fails here.
 	"00-tour.ipynb": {
-		printed(`rel_l2 = `+num, below(0.1)),          // (0.028)
-		printed(`log_evidence = `+num, above(-5)),     // (5.8; nats, not a ratio)
-		printed(`coverage = `+num, within(0.5, 1)),    // (1.0)
-		printed(`(?m)^ 8  +`+num+` +`+num, above(-5)), // the scan's 8-unit row (5.8, 0.028)
+		printed(`rel_l2 = `+num, below(1e-4)),                         // (2.9e-08: no noise, beta at the clamp)
+		printed(`log_evidence = `+num, above(50)),                     // (107; nats, not a ratio)
+		printed(`coverage = `+num, within(0.5, 1)),                    // (1.0)
+		printed(`warning: beta = 1e\+08 is at the clamp`),             // explained in the notebook
+		printed(`(?m)^ 8  25 +`+num+` +`+num, above(50), below(1e-4)), // the scan's 8-unit row (107, 2.9e-08)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
 	"01-hmc-vs-laplace.ipynb": {
@@ -142,6 +143,10 @@ const (
 	notebookTimeout = 30 * time.Minute
 )
 
+// timeTolerance is how far a notebook's stated quick-mode time (statedTime)
+// may be from the measured one, as a factor either way.
+const timeTolerance = 3
+
 // smoke is the notebook that proves the wiring; it runs first.
 const smoke = "testdata/smoke.ipynb"
 
@@ -156,6 +161,9 @@ func TestNotebookFiles(t *testing.T) {
 			continue
 		}
 		if err := nb.checkSetupCell(setup); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if _, err := nb.statedTime(); err != nil && name != smoke {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -185,6 +193,11 @@ func TestNotebooks(t *testing.T) {
 			for _, c := range expect[name] {
 				if err := c.run(nb); err != nil {
 					t.Errorf("%s: %s: %v", name, c.desc, err)
+				}
+			}
+			if stated, err := nb.statedTime(); err == nil {
+				if ratio := nb.elapsed.Seconds() / stated.Seconds(); ratio > timeTolerance || ratio < 1/timeTolerance {
+					t.Errorf("%s says quick mode runs in about %v; it ran in %v (%.1fx): measure it again and correct the text", name, stated, nb.elapsed, ratio)
 				}
 			}
 		})
@@ -440,6 +453,7 @@ func (k *kernel) execute(t *testing.T, name string) *notebook {
 		t.Errorf("%s: reading the executed notebook: %v", name, err)
 		return nil
 	}
+	nb.elapsed = elapsed
 	t.Logf("%s: executed in %v; %s", name, elapsed, nb.timings())
 	return nb
 }
@@ -456,7 +470,8 @@ func tail(s string, lines int) string {
 
 // notebook is the part of an .ipynb file (nbformat 4) that the checks read.
 type notebook struct {
-	Cells []struct {
+	elapsed time.Duration // nbconvert's wall time, set by execute
+	Cells   []struct {
 		CellType       string    `json:"cell_type"`
 		Source         multiline `json:"source"`
 		ExecutionCount *int      `json:"execution_count"` // In [n]
@@ -518,6 +533,29 @@ func (nb *notebook) checkSetupCell(setup string) error {
 		return nil
 	}
 	return errors.New("no code cell")
+}
+
+// statedRE is how a notebook states its time in quick mode, in a markdown
+// cell: "In quick mode this notebook runs in about 15 s" (or "2 minutes").
+var statedRE = regexp.MustCompile(`quick mode this notebook runs in about (\d+) (s|seconds|minutes?)\b`)
+
+// statedTime returns the quick-mode running time the notebook states.
+func (nb *notebook) statedTime() (time.Duration, error) {
+	for _, c := range nb.Cells {
+		if c.CellType != "markdown" {
+			continue
+		}
+		m := statedRE.FindStringSubmatch(strings.Join(strings.Fields(string(c.Source)), " "))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		if strings.HasPrefix(m[2], "min") {
+			return time.Duration(n) * time.Minute, nil
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	return 0, errors.New(`no markdown cell states the quick-mode time ("In quick mode this notebook runs in about N s"): time a quick run and say it, so a student knows what to expect`)
 }
 
 // output is one output of a code cell, flattened.
