@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs, idempotently: Go modules, the Go tools
-# pinned in go.mod (GoNB, goimports), Jupyter's nbconvert (Debian) and the
-# echarts JavaScript (npm) used to render charts offline.
+# pinned in go.mod (GoNB, goimports, staticcheck) and tools/gopls (gopls),
+# Jupyter's nbconvert (Debian) and the echarts JavaScript (npm) used to
+# render charts offline.
 #
 #   scripts/setup.sh          everything
 #   scripts/setup.sh go       Go modules and tools only
@@ -26,6 +27,13 @@ if ! command -v gonb >/dev/null 2>&1 || ! command -v goimports >/dev/null 2>&1 |
 	[ go.mod -nt "$GOBIN_DIR/gonb" ]; then
 	log "installing GoNB and goimports into $GOBIN_DIR"
 	GOBIN="$GOBIN_DIR" go install tool
+fi
+# gopls (completion and inline help in the notebooks) is pinned in its own
+# module, tools/gopls: it needs an older golang.org/x/tools than go.mod's.
+gopls_version="$(cd tools/gopls && go list -m -f '{{.Version}}' golang.org/x/tools/gopls)"
+if ! "$GOBIN_DIR/gopls" version 2>/dev/null | grep -qF "$gopls_version"; then
+	log "installing gopls $gopls_version into $GOBIN_DIR"
+	(cd tools/gopls && GOBIN="$GOBIN_DIR" go install tool)
 fi
 [ "$what" = go ] && exit 0
 
