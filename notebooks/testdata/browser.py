@@ -125,7 +125,7 @@ def main():
     ap.add_argument("--chromium", required=True)
     ap.add_argument("--chromedriver", required=True)
     ap.add_argument("--out", required=True, help="directory for screenshots and notebooks")
-    ap.add_argument("--size", default="1366x900", help="window size in CSS pixels")
+    ap.add_argument("--size", default="1366x1200", help="window size in CSS pixels")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per notebook run")
     ap.add_argument("mode", choices=["notebook", "page"])
     ap.add_argument("urls", nargs="+")
@@ -222,7 +222,6 @@ def run_notebook(driver, args, res):
     # Cell > Run All, with the mouse.
     driver.find_element(By.ID, "celllink").click()
     driver.find_element(By.ID, "run_all_cells").click()
-    res["ran_at"] = time.time()
 
     def done():
         s = state()
