@@ -268,7 +268,7 @@ func findBrowser(t *testing.T) *browser {
 		return ""
 	}
 	b := &browser{
-		chromium:     find("chromium", "/usr/bin/chromium", "chromium-browser"),
+		chromium:     find("chromium", "/usr/bin/chromium"),
 		chromedriver: find("chromedriver", "/usr/bin/chromedriver"),
 	}
 	for _, py := range []string{"python3", "/usr/bin/python3"} {
