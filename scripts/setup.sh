@@ -55,6 +55,21 @@ if ! jupyter nbconvert --version >/dev/null 2>&1 &&
 	apt_install jupyter-nbconvert python3-ipykernel jupyter-notebook
 fi
 
+# Headless Chromium, its WebDriver and selenium for the browser test
+# (notebooks/browser_test.go). Only that test needs them, so without root
+# (e.g. docker/Dockerfile) this says what to install and goes on; the test
+# then skips, or fails in CI.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 ||
+	{ ! python3 -c 'import selenium' >/dev/null 2>&1 &&
+		! /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1; }; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		log "installing Chromium, chromium-driver and python3-selenium from Debian (the browser test)"
+		apt_install chromium chromium-driver python3-selenium
+	else
+		log "the browser test needs Debian's chromium, chromium-driver and python3-selenium: sudo apt-get install -y chromium chromium-driver python3-selenium"
+	fi
+fi
+
 # echarts for offline charts: fetched from the npm registry, never committed.
 ECHARTS_VERSION=5.6.0
 ECHARTS_DIR="${BPINN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpinn}"
