@@ -17,6 +17,11 @@
 //	bar.Start(epochs)
 //	for e := range epochs { ...; bar.Update(e+1, "E_T = 0.12") }
 //	bar.Done()
+//
+// Train and TrainEnsemble are bayes.Train and bayes.TrainEnsemble with a bar
+// over the whole fit: the epochs, then each step after them by name.
+//
+//	f, err := nb.Train(ctx, "", p, bayes.Settings{Seed: 1})
 package nb
 
 import (
