@@ -53,6 +53,9 @@ flags:
   --sample-hyper    sample ln alpha and ln beta jointly with the weights
                     (flat priors on the logs) and compare their marginals
                     with the evidence's optimum and Occam widths
+  --whiten          sample in coordinates whitened by the fit's Laplace
+                    precision A: z = L^T (w - w_MP), A = L L^T (the
+                    warm-up's metric then starts from A^-1)
   --seed S          sampler seed (default 1)
   --fit-seed S      seed of the network initialization of the fit (default 1)
   --epochs N        training epochs of the fit (default: the problem's)
@@ -93,6 +96,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	maxDepth := fs.Int("max-depth", 0, "")
 	leapfrog := fs.Int("leapfrog", 0, "")
 	sampleHyper := fs.Bool("sample-hyper", false, "")
+	whiten := fs.Bool("whiten", false, "")
 	seed, fitSeed := seedFlag{1}, seedFlag{1}
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
@@ -198,7 +202,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
 		*sampler, *metric, what, nouns(*chains, "chain"), *samples, *burnIn)
-	cmp, err := bayes.CompareHMC(interrupt, fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper})
+	cmp, err := bayes.CompareHMC(interrupt, fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper, Whiten: *whiten})
 	barDone()
 	if err != nil {
 		return fail(err)
