@@ -24,6 +24,7 @@ func TestHMCBadInput(t *testing.T) {
 		{"target 1", []string{"regression", "--target-accept", "1"}, "--target-accept is 1"},
 		{"depth 0", []string{"regression", "--max-depth", "0"}, "--max-depth is 0"},
 		{"two problems", []string{"regression", "regression"}, "one problem expected"},
+		{"bad recipe", []string{"regression", "--recipe", "fast"}, "--recipe fast: use tuned or paper"},
 		{"zero samples", []string{"regression", "--samples", "0"}, "--samples is 0"},
 		{"negative samples", []string{"regression", "--samples=-5"}, "--samples is -5"},
 		{"zero chains", []string{"regression", "--chains", "0"}, "--chains is 0"},
@@ -68,7 +69,7 @@ func TestHMCHelp(t *testing.T) {
 			t.Errorf("%s: exit code %d, want 0", arg, code)
 		}
 		for _, want := range []string{"usage: bpinn hmc PROBLEM", "--sampler", "--samples", "--burn-in", "--chains",
-			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--seed", "--fit-seed", "--epochs", "--json"} {
+			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--whiten", "--recipe", "--seed", "--fit-seed", "--epochs", "--json"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%s: usage lacks %q", arg, want)
 			}
