@@ -349,12 +349,19 @@ func TestJointLogDensity(t *testing.T) {
 		if !scalar.EqualWithinAbsOrRel(got, want, 1e-9, 1e-12) {
 			t.Errorf("trial %d: ln p = %.12g, want -E_T + W/2 ln alpha + N/2 ln beta = %.12g", trial, got, want)
 		}
-		num := fd.Gradient(nil, func(y []float64) float64 { return joint(y, make([]float64, len(y))) }, x,
-			&fd.Settings{Formula: fd.Central, Step: 1e-6})
-		for k := range g {
-			if !scalar.EqualWithinAbsOrRel(g[k], num[k], 1e-5, 1e-5) {
-				t.Errorf("trial %d: d ln p/dx[%d] = %.10g, finite differences %.10g", trial, k, g[k], num[k])
-			}
+		checkGradientFD(t, trial, "x", joint, x, g)
+	}
+}
+
+// checkGradientFD checks the gradient g of lp at x against central finite
+// differences.
+func checkGradientFD(t *testing.T, trial int, coord string, lp mcmc.LogDensity, x, g []float64) {
+	t.Helper()
+	num := fd.Gradient(nil, func(y []float64) float64 { return lp(y, make([]float64, len(y))) }, x,
+		&fd.Settings{Formula: fd.Central, Step: 1e-6})
+	for k := range g {
+		if !scalar.EqualWithinAbsOrRel(g[k], num[k], 1e-5, 1e-5) {
+			t.Errorf("trial %d: d ln p/d%s[%d] = %.10g, finite differences %.10g", trial, coord, k, g[k], num[k])
 		}
 	}
 }
@@ -502,13 +509,7 @@ func TestWhitenedDensity(t *testing.T) {
 		if !scalar.EqualWithinAbsOrRel(got, want, 1e-10, 1e-10) {
 			t.Errorf("trial %d: ln p in z %.12g, at x %.12g", trial, got, want)
 		}
-		num := fd.Gradient(nil, func(y []float64) float64 { return lpz(y, make([]float64, n)) }, z,
-			&fd.Settings{Formula: fd.Central, Step: 1e-6})
-		for k := range g {
-			if !scalar.EqualWithinAbsOrRel(g[k], num[k], 1e-5, 1e-5) {
-				t.Errorf("trial %d: d ln p/dz[%d] = %.10g, finite differences %.10g", trial, k, g[k], num[k])
-			}
-		}
+		checkGradientFD(t, trial, "z", lpz, z, g)
 	}
 }
 
