@@ -60,7 +60,9 @@ epoch (6-8 min per fit; not yet measured in a full run).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 NUTS 2 chains x 500 draws, one burgers-wide fit of each kind at 1500 epochs,
 a third of the fits for the inverse studies: 7.5 minutes on 2 cores
-(measured 2026-11-25, 447 s of studies).
+(measured 2026-11-25, 447 s of studies), plus NUTS on heat's best fit (2
+chains x 200 draws: about 10 s of CPU). The full run samples heat with 4 x
+500 draws after 1500 warm-up (about 150 s of CPU; docs/hmc.md).
 
 flags:
   --quick          the short run (make reproduce)

@@ -80,8 +80,8 @@ func Full() Plan {
 }
 
 // Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
-// hyper start cut 2x, NUTS 2 chains x 500 draws after 500 warm-up, 6
-// fits per scanned size, one fit of each burgers-wide study at a tenth of
+// hyper start cut 2x, NUTS 2 chains x 500 draws after 500 warm-up (heat:
+// 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size, one fit of each burgers-wide study at a tenth of
 // its epochs (about a minute of CPU each; numbers far from converged).
 func Quick() Plan {
 	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 1, WideEpochScale: 0.1,
