@@ -206,18 +206,19 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 }
 
 // TestHMCHeatQuick samples a PDE posterior in the quick mode: heat, with
-// the hyperparameters sampled too, a few draws of one chain; the grid is
-// 21 x 21 and the hyperparameters' marginals are printed and recorded.
+// the hyperparameters sampled too, in whitened coordinates, a few draws of
+// one chain; the grid is 21 x 21 and the hyperparameters' marginals are
+// printed and recorded.
 func TestHMCHeatQuick(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "heat.json")
 	var stdout, stderr bytes.Buffer
 	code := cmdHMC([]string{"heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
-		"--target-accept", "0.8", "--sample-hyper", "--epochs", "5000", "--json", path}, &stdout, &stderr)
+		"--target-accept", "0.8", "--sample-hyper", "--whiten", "--epochs", "5000", "--json", path}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma"} {
+	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma", "whitened by the fit's A"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
@@ -228,8 +229,11 @@ func TestHMCHeatQuick(t *testing.T) {
 	}
 	var rep struct {
 		Comparison struct {
-			Points [][]float64 `json:"points"`
-			Hyper  struct {
+			Points   [][]float64 `json:"points"`
+			Settings struct {
+				Whiten bool `json:"whiten"`
+			} `json:"hmc_settings"`
+			Hyper struct {
 				Alpha, Beta []map[string]any
 			} `json:"hyper"`
 		} `json:"comparison"`
@@ -237,7 +241,8 @@ func TestHMCHeatQuick(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if c := rep.Comparison; len(c.Points) != 441 || len(c.Hyper.Alpha) == 0 || len(c.Hyper.Beta) == 0 {
-		t.Errorf("got %d grid points, %d alpha and %d beta marginals; want 441 and at least 1 each", len(c.Points), len(c.Hyper.Alpha), len(c.Hyper.Beta))
+	if c := rep.Comparison; len(c.Points) != 441 || len(c.Hyper.Alpha) == 0 || len(c.Hyper.Beta) == 0 || !c.Settings.Whiten {
+		t.Errorf("got %d grid points, %d alpha and %d beta marginals, whiten %v; want 441, at least 1 each, true",
+			len(c.Points), len(c.Hyper.Alpha), len(c.Hyper.Beta), c.Settings.Whiten)
 	}
 }
