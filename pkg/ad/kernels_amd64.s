@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// AVX2+FMA kernels for products whose rows are 8 wide (a layer of 8
-// units). Each output sums its products in the same fixed order as the
+// AVX2+FMA kernels for the products of layers 8 or more units wide, and a
+// vector tanh. Each output sums its products in the same fixed order as the
 // pure-Go kernels (increasing i or r), with fused multiply-adds.
 
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
@@ -24,48 +24,201 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-4
 	MOVL AX, eax+0(FP)
 	RET
 
-// func mulRows8(y, a, b *float64, n, k int)
-// y (n x 8) = a (n x k) b (k x 8); n, k >= 1.
-TEXT ·mulRows8(SB), NOSPLIT, $0-40
+// The product kernels work on a block of 8 or 4 columns of y (one or two
+// YMM registers per row) inside matrices of row stride m; the Go callers
+// (kernels.go) loop over the blocks. Each output is one chain of fused
+// multiply-adds from zero in increasing i (mulCols) or r (tMulCols), the
+// same whichever kernel or block computes it.
+
+// func mulCols8(y, a, b *float64, n, k, m int)
+// y[r*m+c] = sum over i < k of a[r*k+i] b[i*m+c], for r < n, c < 8; 4 rows
+// at a time (8 accumulators), then one; n, k >= 1.
+TEXT ·mulCols8(SB), NOSPLIT, $0-48
 	MOVQ y+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), R8
 	MOVQ k+32(FP), R9
+	MOVQ m+40(FP), R10
+	SHLQ $3, R10                // row stride of y and b, bytes
+	MOVQ R9, R11
+	SHLQ $3, R11                // row stride of a, bytes
+	LEAQ (R11)(R11*2), R12
+	LEAQ (R10)(R10*2), R13
+	CMPQ R8, $4
+	JLT  m8rows1
 
-row:
+m8rows4:
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
-	MOVQ DX, BX
-	MOVQ R9, CX
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ   DX, BX
+	MOVQ   SI, AX
+	MOVQ   R9, CX
 
-inner:
-	VBROADCASTSD (SI), Y2
-	VFMADD231PD  (BX), Y2, Y0
-	VFMADD231PD  32(BX), Y2, Y1
-	ADDQ         $8, SI
-	ADDQ         $64, BX
+m8inner4:
+	VMOVUPD      (BX), Y8
+	VMOVUPD      32(BX), Y9
+	VBROADCASTSD (AX), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VFMADD231PD  Y9, Y10, Y1
+	VBROADCASTSD (AX)(R11*1), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VFMADD231PD  Y9, Y11, Y3
+	VBROADCASTSD (AX)(R11*2), Y12
+	VFMADD231PD  Y8, Y12, Y4
+	VFMADD231PD  Y9, Y12, Y5
+	VBROADCASTSD (AX)(R12*1), Y13
+	VFMADD231PD  Y8, Y13, Y6
+	VFMADD231PD  Y9, Y13, Y7
+	ADDQ         $8, AX
+	ADDQ         R10, BX
 	DECQ         CX
-	JNZ          inner
+	JNZ          m8inner4
 
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
-	ADDQ    $64, DI
+	VMOVUPD Y2, (DI)(R10*1)
+	VMOVUPD Y3, 32(DI)(R10*1)
+	VMOVUPD Y4, (DI)(R10*2)
+	VMOVUPD Y5, 32(DI)(R10*2)
+	VMOVUPD Y6, (DI)(R13*1)
+	VMOVUPD Y7, 32(DI)(R13*1)
+	LEAQ    (SI)(R11*4), SI
+	LEAQ    (DI)(R10*4), DI
+	SUBQ    $4, R8
+	CMPQ    R8, $4
+	JGE     m8rows4
+
+m8rows1:
+	TESTQ R8, R8
+	JZ    m8done
+
+m8row1:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ   DX, BX
+	MOVQ   SI, AX
+	MOVQ   R9, CX
+
+m8inner1:
+	VBROADCASTSD (AX), Y10
+	VFMADD231PD  (BX), Y10, Y0
+	VFMADD231PD  32(BX), Y10, Y1
+	ADDQ         $8, AX
+	ADDQ         R10, BX
+	DECQ         CX
+	JNZ          m8inner1
+
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ    R11, SI
+	ADDQ    R10, DI
 	DECQ    R8
-	JNZ     row
+	JNZ     m8row1
+
+m8done:
 	VZEROUPPER
 	RET
 
-// func tMulRows8x4(y, a, b *float64, n, k int)
-// Rows 0..3 of y (4 x 8) = sum over r of a[r*k+q] b[r*8:r*8+8], q = 0..3;
-// a points at the first of the 4 columns, k is its row stride; n >= 1.
-TEXT ·tMulRows8x4(SB), NOSPLIT, $0-40
+// func mulCols4(y, a, b *float64, n, k, m int)
+// mulCols8 for 4 columns: 4 rows at a time (4 accumulators), then one.
+TEXT ·mulCols4(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), R8
+	MOVQ k+32(FP), R9
+	MOVQ m+40(FP), R10
+	SHLQ $3, R10
+	MOVQ R9, R11
+	SHLQ $3, R11
+	LEAQ (R11)(R11*2), R12
+	LEAQ (R10)(R10*2), R13
+	CMPQ R8, $4
+	JLT  m4rows1
+
+m4rows4:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y2, Y2, Y2
+	VXORPD Y4, Y4, Y4
+	VXORPD Y6, Y6, Y6
+	MOVQ   DX, BX
+	MOVQ   SI, AX
+	MOVQ   R9, CX
+
+m4inner4:
+	VMOVUPD      (BX), Y8
+	VBROADCASTSD (AX), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VBROADCASTSD (AX)(R11*1), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VBROADCASTSD (AX)(R11*2), Y12
+	VFMADD231PD  Y8, Y12, Y4
+	VBROADCASTSD (AX)(R12*1), Y13
+	VFMADD231PD  Y8, Y13, Y6
+	ADDQ         $8, AX
+	ADDQ         R10, BX
+	DECQ         CX
+	JNZ          m4inner4
+
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y2, (DI)(R10*1)
+	VMOVUPD Y4, (DI)(R10*2)
+	VMOVUPD Y6, (DI)(R13*1)
+	LEAQ    (SI)(R11*4), SI
+	LEAQ    (DI)(R10*4), DI
+	SUBQ    $4, R8
+	CMPQ    R8, $4
+	JGE     m4rows4
+
+m4rows1:
+	TESTQ R8, R8
+	JZ    m4done
+
+m4row1:
+	VXORPD Y0, Y0, Y0
+	MOVQ   DX, BX
+	MOVQ   SI, AX
+	MOVQ   R9, CX
+
+m4inner1:
+	VBROADCASTSD (AX), Y10
+	VFMADD231PD  (BX), Y10, Y0
+	ADDQ         $8, AX
+	ADDQ         R10, BX
+	DECQ         CX
+	JNZ          m4inner1
+
+	VMOVUPD Y0, (DI)
+	ADDQ    R11, SI
+	ADDQ    R10, DI
+	DECQ    R8
+	JNZ     m4row1
+
+m4done:
+	VZEROUPPER
+	RET
+
+// func tMulCols8x4(y, a, b *float64, n, k, m int)
+// Rows q = 0..3 of y, columns c < 8 (row stride m): sum over r < n of
+// a[r*k+q] b[r*m+c]; a points at the first of the 4 columns of a, b at the
+// first of the 8 columns of b; n >= 1.
+TEXT ·tMulCols8x4(SB), NOSPLIT, $0-48
 	MOVQ y+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
 	MOVQ k+32(FP), R9
+	MOVQ m+40(FP), R10
 	SHLQ $3, R9
+	SHLQ $3, R10
+	LEAQ (R10)(R10*2), R13
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -75,7 +228,7 @@ TEXT ·tMulRows8x4(SB), NOSPLIT, $0-40
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 
-loop4:
+t84loop:
 	VMOVUPD      (DX), Y8
 	VMOVUPD      32(DX), Y9
 	VBROADCASTSD (SI), Y10
@@ -91,44 +244,110 @@ loop4:
 	VFMADD231PD  Y8, Y13, Y6
 	VFMADD231PD  Y9, Y13, Y7
 	ADDQ         R9, SI
-	ADDQ         $64, DX
+	ADDQ         R10, DX
 	DECQ         CX
-	JNZ          loop4
+	JNZ          t84loop
 
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVUPD Y6, 192(DI)
-	VMOVUPD Y7, 224(DI)
+	VMOVUPD Y2, (DI)(R10*1)
+	VMOVUPD Y3, 32(DI)(R10*1)
+	VMOVUPD Y4, (DI)(R10*2)
+	VMOVUPD Y5, 32(DI)(R10*2)
+	VMOVUPD Y6, (DI)(R13*1)
+	VMOVUPD Y7, 32(DI)(R13*1)
 	VZEROUPPER
 	RET
 
-// func tMulRows8x1(y, a, b *float64, n, k int)
-// y (1 x 8) = sum over r of a[r*k] b[r*8:r*8+8]; n >= 1.
-TEXT ·tMulRows8x1(SB), NOSPLIT, $0-40
+// func tMulCols8x1(y, a, b *float64, n, k, m int)
+// tMulCols8x4 for one row of y.
+TEXT ·tMulCols8x1(SB), NOSPLIT, $0-48
 	MOVQ y+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
 	MOVQ k+32(FP), R9
+	MOVQ m+40(FP), R10
 	SHLQ $3, R9
+	SHLQ $3, R10
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 
-loop1:
+t81loop:
 	VBROADCASTSD (SI), Y10
 	VFMADD231PD  (DX), Y10, Y0
 	VFMADD231PD  32(DX), Y10, Y1
 	ADDQ         R9, SI
-	ADDQ         $64, DX
+	ADDQ         R10, DX
 	DECQ         CX
-	JNZ          loop1
+	JNZ          t81loop
 
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func tMulCols4x4(y, a, b *float64, n, k, m int)
+// tMulCols8x4 for 4 columns.
+TEXT ·tMulCols4x4(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ k+32(FP), R9
+	MOVQ m+40(FP), R10
+	SHLQ $3, R9
+	SHLQ $3, R10
+	LEAQ (R10)(R10*2), R13
+	VXORPD Y0, Y0, Y0
+	VXORPD Y2, Y2, Y2
+	VXORPD Y4, Y4, Y4
+	VXORPD Y6, Y6, Y6
+
+t44loop:
+	VMOVUPD      (DX), Y8
+	VBROADCASTSD (SI), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VBROADCASTSD 8(SI), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VBROADCASTSD 16(SI), Y12
+	VFMADD231PD  Y8, Y12, Y4
+	VBROADCASTSD 24(SI), Y13
+	VFMADD231PD  Y8, Y13, Y6
+	ADDQ         R9, SI
+	ADDQ         R10, DX
+	DECQ         CX
+	JNZ          t44loop
+
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y2, (DI)(R10*1)
+	VMOVUPD Y4, (DI)(R10*2)
+	VMOVUPD Y6, (DI)(R13*1)
+	VZEROUPPER
+	RET
+
+// func tMulCols4x1(y, a, b *float64, n, k, m int)
+// tMulCols8x4 for one row and 4 columns.
+TEXT ·tMulCols4x1(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ k+32(FP), R9
+	MOVQ m+40(FP), R10
+	SHLQ $3, R9
+	SHLQ $3, R10
+	VXORPD Y0, Y0, Y0
+
+t41loop:
+	VBROADCASTSD (SI), Y10
+	VFMADD231PD  (DX), Y10, Y0
+	ADDQ         R9, SI
+	ADDQ         R10, DX
+	DECQ         CX
+	JNZ          t41loop
+
+	VMOVUPD Y0, (DI)
 	VZEROUPPER
 	RET
 

@@ -4,7 +4,10 @@ package ad
 
 var useAVX2 = false
 
-func mulRows8(y, a, b *float64, n, k int)    { panic("ad: no assembly kernels") }
-func tMulRows8x4(y, a, b *float64, n, k int) { panic("ad: no assembly kernels") }
-func tMulRows8x1(y, a, b *float64, n, k int) { panic("ad: no assembly kernels") }
-func tanh8(y, a *float64, n int)             { panic("ad: no assembly kernels") }
+func mulCols8(y, a, b *float64, n, k, m int)    { panic("ad: no assembly kernels") }
+func mulCols4(y, a, b *float64, n, k, m int)    { panic("ad: no assembly kernels") }
+func tMulCols8x4(y, a, b *float64, n, k, m int) { panic("ad: no assembly kernels") }
+func tMulCols8x1(y, a, b *float64, n, k, m int) { panic("ad: no assembly kernels") }
+func tMulCols4x4(y, a, b *float64, n, k, m int) { panic("ad: no assembly kernels") }
+func tMulCols4x1(y, a, b *float64, n, k, m int) { panic("ad: no assembly kernels") }
+func tanh8(y, a *float64, n int)                { panic("ad: no assembly kernels") }
