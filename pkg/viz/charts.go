@@ -99,18 +99,23 @@ func (p *patch) VisitSeriesOpt(s charts.MultiSeries) any {
 	return out
 }
 
-// Chart sizes in CSS pixels: fixed, because a notebook output may not be
-// laid out yet when its script runs.
+// Chart sizes in CSS pixels: fixed, because a notebook output is not laid
+// out yet when its script runs (Notebook 6 runs it in a detached element).
 const (
-	chartW      = 760
-	chartH      = 520
-	chartTop    = 95 // main title, legend, then panel titles
-	chartBottom = 50
-	chartLeft   = 70
-	chartRight  = 35
-	panelGapX   = 60
-	panelGapY   = 85
-	panelH      = 260
+	// MaxChartWidth is the widest chart drawn: it fits the output area of
+	// Notebook 6 (about 967 px), JupyterLab's in a 1024 px window and the
+	// report's column.
+	MaxChartWidth = 900
+	chartW        = 760
+	chartH        = 520
+	chartTop      = 95 // main title, legend, then panel titles
+	chartBottom   = 50
+	chartLeft     = 70
+	chartRight    = 35
+	panelGapX     = 60
+	panelGapY     = 85
+	panelH        = 260
+	chartCols     = 3 // panels in a row of a chart (maxCols is for the PNG figures)
 )
 
 func px(v int) string { return strconv.Itoa(v) + "px" }
@@ -131,7 +136,7 @@ func globalOpts(title string, w, h int) []charts.GlobalOpts {
 	}
 }
 
-// layout places n panels in rows of at most maxCols, returning the chart
+// layout places n panels in rows of at most chartCols, returning the chart
 // size, one grid per panel and the position of each panel's title.
 type layout struct {
 	w, h   int
@@ -142,11 +147,13 @@ type layout struct {
 }
 
 func panelLayout(n int) layout {
-	cols := min(n, maxCols)
-	rows := (n + cols - 1) / cols
-	w := map[int]int{1: chartW, 2: 900, 3: 1000}[cols]
-	if w == 0 {
-		w = 1150
+	// At most chartCols panels a row, rows as even as they go (4 panels:
+	// 2 x 2, not 3 + 1), so the chart stays within MaxChartWidth.
+	rows := (n + chartCols - 1) / chartCols
+	cols := (n + rows - 1) / rows
+	w := chartW
+	if cols > 1 {
+		w = MaxChartWidth
 	}
 	pw := (w - chartLeft - chartRight - (cols-1)*panelGapX) / cols
 	h := chartTop + rows*panelH + (rows-1)*panelGapY + chartBottom

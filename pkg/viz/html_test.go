@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -338,6 +339,26 @@ func TestBandStacksValues(t *testing.T) {
 	for _, want := range []string{`"dimensions":["value","x"]`, `"encode":{"x":1,"y":0}`} {
 		if got := strings.Count(js, want); got != stacked {
 			t.Errorf("%d band series carry %s, want all %d", got, want, stacked)
+		}
+	}
+}
+
+// TestChartsFitOutputArea: every chart, and every panel layout up to ten
+// panels, is at most viz.MaxChartWidth wide (Notebook 6's output area is
+// about 967 px; a wider chart is cut off there), and its panels lie inside it.
+func TestChartsFitOutputArea(t *testing.T) {
+	width := regexp.MustCompile(`style="width:(\d+)px`)
+	for i, c := range allCharts(t) {
+		frag, err := viz.HTMLCharts(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := width.FindSubmatch(frag)
+		if m == nil {
+			t.Fatalf("chart %d: no fixed width in its HTML", i)
+		}
+		if w, _ := strconv.Atoi(string(m[1])); w > viz.MaxChartWidth {
+			t.Errorf("chart %d is %d px wide, more than %d", i, w, viz.MaxChartWidth)
 		}
 	}
 }
