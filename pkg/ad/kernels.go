@@ -210,24 +210,17 @@ func tMulRows(y, a, b []float64, n, k, m int) {
 func tMulFMA(y, a, b []float64, n, k, m int) {
 	y = y[:k*m]
 	j := 0
-	for ; j+8 <= m; j += 8 {
+	for w := 8; j+4 <= m; j += w {
+		if j+8 > m {
+			w = 4
+		}
 		i := 0
 		for ; i+4 <= k; i += 4 {
-			tMulCols8x4(&y[i*m+j], &a[i], &b[j], n, k, m)
+			tMulCols4(&y[i*m+j], &a[i], &b[j], n, k, m, w)
 		}
 		for ; i < k; i++ {
-			tMulCols8x1(&y[i*m+j], &a[i], &b[j], n, k, m)
+			tMulCols1(&y[i*m+j], &a[i], &b[j], n, k, m, w)
 		}
-	}
-	if j+4 <= m { // direct calls: through a func value y would escape
-		i := 0
-		for ; i+4 <= k; i += 4 {
-			tMulCols4x4(&y[i*m+j], &a[i], &b[j], n, k, m)
-		}
-		for ; i < k; i++ {
-			tMulCols4x1(&y[i*m+j], &a[i], &b[j], n, k, m)
-		}
-		j += 4
 	}
 	for ; j < m; j++ {
 		for i := 0; i < k; i++ {

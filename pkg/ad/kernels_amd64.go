@@ -20,16 +20,10 @@ func mulCols8(y, a, b *float64, n, k, m int)
 func mulCols4(y, a, b *float64, n, k, m int)
 
 //go:noescape
-func tMulCols8x4(y, a, b *float64, n, k, m int)
+func tMulCols4(y, a, b *float64, n, k, m, w int)
 
 //go:noescape
-func tMulCols8x1(y, a, b *float64, n, k, m int)
-
-//go:noescape
-func tMulCols4x4(y, a, b *float64, n, k, m int)
-
-//go:noescape
-func tMulCols4x1(y, a, b *float64, n, k, m int)
+func tMulCols1(y, a, b *float64, n, k, m, w int)
 
 //go:noescape
 func tanh8(y, a *float64, n int)
