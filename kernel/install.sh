@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Registers the GoNB kernel ("Go (gonb)", kernelspec name gonb) with Jupyter,
-# idempotently: installs GoNB and goimports first (scripts/setup.sh go: the
-# versions pinned as tools in go.mod), then `gonb --install` into
+# idempotently: installs GoNB, goimports and gopls first (scripts/setup.sh go:
+# the versions pinned in go.mod and tools/gopls), then `gonb --install` into
 # $JUPYTER_DATA_DIR (default: `jupyter --data-dir`, ~/.local/share/jupyter).
 #
 #   kernel/install.sh                    the kernel users run in Jupyter
@@ -24,8 +24,10 @@ gobin="$(go env GOPATH)/bin"
 gorootbin="$(go env GOROOT)/bin"
 data_dir="${JUPYTER_DATA_DIR:-$("$jupyter" --data-dir)}"
 
-# gopls is optional (completion and hover in the notebook): --force_deps lets
-# GoNB install without it; it starts gopls whenever gopls is on PATH.
+# scripts/setup.sh go installs gopls (tools/gopls), which GoNB starts for
+# completion (Tab) and inline help (Shift-Tab); --force_deps lets GoNB
+# install even where gopls is not on this shell's PATH (the kernelspec's
+# PATH below has it).
 args=(--install --force_deps)
 [ "${BPINN_RAW_ERROR:-0}" = 1 ] && args+=(--raw_error)
 log="$(mktemp)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs, idempotently: Go modules, the Go tools
-# pinned in go.mod (GoNB, goimports), Jupyter's nbconvert (Debian) and the
-# echarts JavaScript (npm) used to render charts offline.
+# pinned in go.mod (GoNB, goimports, staticcheck) and tools/gopls (gopls),
+# Jupyter's nbconvert (Debian) and the echarts JavaScript (npm) used to
+# render charts offline.
 #
 #   scripts/setup.sh          everything
 #   scripts/setup.sh go       Go modules and tools only
@@ -27,6 +28,13 @@ if ! command -v gonb >/dev/null 2>&1 || ! command -v goimports >/dev/null 2>&1 |
 	log "installing GoNB and goimports into $GOBIN_DIR"
 	GOBIN="$GOBIN_DIR" go install tool
 fi
+# gopls (completion and inline help in the notebooks) is pinned in its own
+# module, tools/gopls: it needs an older golang.org/x/tools than go.mod's.
+gopls_version="$(cd tools/gopls && go list -m -f '{{.Version}}' golang.org/x/tools/gopls)"
+if ! "$GOBIN_DIR/gopls" version 2>/dev/null | grep -qF "$gopls_version"; then
+	log "installing gopls $gopls_version into $GOBIN_DIR"
+	(cd tools/gopls && GOBIN="$GOBIN_DIR" go install tool)
+fi
 [ "$what" = go ] && exit 0
 
 apt_install() {
@@ -45,6 +53,21 @@ if ! jupyter nbconvert --version >/dev/null 2>&1 &&
 	! /usr/bin/jupyter nbconvert --version >/dev/null 2>&1; then
 	log "installing Jupyter nbconvert and the notebook server from Debian"
 	apt_install jupyter-nbconvert python3-ipykernel jupyter-notebook
+fi
+
+# Headless Chromium, its WebDriver and selenium for the browser test
+# (notebooks/browser_test.go). Only that test needs them, so without root
+# (e.g. docker/Dockerfile) this says what to install and goes on; the test
+# then skips, or fails in CI.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 ||
+	{ ! python3 -c 'import selenium' >/dev/null 2>&1 &&
+		! /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1; }; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		log "installing Chromium, chromium-driver and python3-selenium from Debian (the browser test)"
+		apt_install chromium chromium-driver python3-selenium
+	else
+		log "the browser test needs Debian's chromium, chromium-driver and python3-selenium: sudo apt-get install -y chromium chromium-driver python3-selenium"
+	fi
 fi
 
 # echarts for offline charts: fetched from the npm registry, never committed.

@@ -65,7 +65,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 	if err != nil {
 		return nil, err
 	}
-	s, rs, err := ff.settings(p, seed)
+	s, _, err := ff.settings(p, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 		}
 	}
 	var done func()
-	s.Progress, done = fitProgress(stderr, p.Name, afterAdam(rs))
+	s.Progress, s.Stage, done = fitProgress(stderr, p.Name)
 	r, err := runFit(p, s, ff.dataSeed.v)
 	done()
 	if err != nil {
@@ -90,13 +90,15 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 }
 
 // fitProgress shows a fit's Adam epochs as a bar on a terminal (nothing
-// otherwise: a log gets the summary), then says what runs after them
-// (after, "" for nothing). done erases a bar the fit left unfinished.
-func fitProgress(w io.Writer, name, after string) (progress func(epoch, epochs int), done func()) {
+// otherwise: a log gets the summary), then each step after them on one
+// status line (Settings.Stage): the polish, each final round, the Laplace
+// approximation. done erases what the fit left on the line.
+func fitProgress(w io.Writer, name string) (progress func(epoch, epochs int), stage func(string), done func()) {
 	if !isTerminal(w) {
-		return nil, func() {}
+		return nil, nil, func() {}
 	}
 	var bar *progressbar.ProgressBar
+	status := false
 	progress = func(epoch, epochs int) {
 		if bar == nil {
 			bar = newBar(w, epochs, name+" epochs", progressbar.OptionClearOnFinish())
@@ -104,27 +106,18 @@ func fitProgress(w io.Writer, name, after string) (progress func(epoch, epochs i
 		bar.Set(epoch)
 		if epoch == epochs {
 			bar.Finish()
-			if after != "" {
-				fmt.Fprintf(w, "bpinn fit: Adam done; %s...\n", after)
-			}
 		}
 	}
-	return progress, func() { clearBar(bar) }
-}
-
-// afterAdam names what Train runs after the Adam epochs with settings s
-// (resolved), "" for nothing.
-func afterAdam(s bayes.Settings) string {
-	rounds := s.FinalRounds()
-	switch {
-	case s.Polish && rounds:
-		return "polish and final MacKay rounds"
-	case s.Polish:
-		return "polish"
-	case rounds:
-		return "final MacKay rounds"
+	stage = func(what string) {
+		fmt.Fprintf(w, "\r\033[K%s: Adam done; %s...", name, what)
+		status = true
 	}
-	return ""
+	return progress, stage, func() {
+		clearBar(bar)
+		if status {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
 }
 
 // runFit trains and records one fit.

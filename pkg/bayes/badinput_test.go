@@ -201,7 +201,7 @@ func TestWarnings(t *testing.T) {
 	f.Beta[0] = MaxHyper
 	f.Hyper.FinalMove = 0
 	f.warn()
-	if len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], "beta beta = 1e+08 is at the clamp") {
+	if len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], "beta = 1e+08 is at the clamp") {
 		t.Errorf("warnings %q, want one naming beta at the clamp", f.Warnings)
 	}
 }

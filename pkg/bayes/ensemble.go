@@ -59,9 +59,11 @@ type EnsembleOptions struct {
 	Out io.Writer
 	// Progress, if not nil, is called as the fits run, never concurrently,
 	// with the epochs run so far summed over the fits and the number of
-	// fits done; a fit that ends (diverged or not) counts all its planned
-	// epochs, so the last call has epochs = len(seeds) * the resolved
-	// Epochs.
+	// fits done. A fit's last epoch counts only when the fit has ended
+	// (its polish, final rounds and Laplace approximation run after it),
+	// and a fit that ends (diverged or not) counts all its planned epochs,
+	// so epochs reaches len(seeds) * the resolved Epochs with the last fit,
+	// not before.
 	Progress func(epochs, fits int)
 	// FitProgress, if not nil, is called for each fit as Settings.Progress
 	// would be (every HistoryEvery epochs), never concurrently.
@@ -122,7 +124,7 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s Settings, seeds []uint
 		s.Progress = func(epoch, total int) {
 			mu.Lock()
 			defer mu.Unlock()
-			update(seed, epoch)
+			update(seed, min(epoch, total-1))
 			if opt.FitProgress != nil {
 				opt.FitProgress(seed, epoch, total)
 			}

@@ -119,6 +119,11 @@ type Settings struct {
 	HistoryEvery int
 	// Progress, if set, is called every HistoryEvery epochs.
 	Progress func(epoch, epochs int)
+	// Stage, if set, is called as each step after the Adam epochs starts,
+	// with what runs: "polish", "final round k of at most n" and, last,
+	// "Laplace" (the evidence and the band), so that a progress display
+	// can go on after the last epoch.
+	Stage func(stage string)
 	// NaNAt injects a NaN into the loss at this epoch (tests of the
 	// divergence path); 0 means never.
 	NaNAt int
@@ -561,7 +566,13 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	}
 	f.Epochs = s.Epochs
 	f.endResample(p)
+	stage := func(name string) {
+		if s.Stage != nil {
+			s.Stage(name)
+		}
+	}
 	if s.Polish {
+		stage("polish")
 		f.polish()
 	}
 	var good *fitState // the latest round's state at which A factorized
@@ -571,6 +582,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 				f.cancel(p, s.Epochs, start, ctx)
 				return f, nil
 			}
+			stage(fmt.Sprintf("final round %d of at most %d", round+1, s.FinalHyper))
 			before := f.state()
 			move, ok := f.finalHyperStep()
 			if !ok {
@@ -586,6 +598,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 			}
 		}
 	}
+	stage("Laplace")
 	f.finish()
 	if f.Status == StatusNotPD && good != nil {
 		reason := f.Reason
@@ -628,7 +641,11 @@ func (f *Fit) warn() {
 	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
 		for i, v := range vals {
 			if inferred(i) && atClamp(v) {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("%s %s = %g is at the clamp [%g, %g]: the log evidence is computed there, not at a fixed point", kind, names[i], v, MinHyper, MaxHyper))
+				name := kind + " " + names[i] // "beta_pde" or "beta", not "beta beta_pde"
+				if names[i] == kind || strings.HasPrefix(names[i], kind+"_") {
+					name = names[i]
+				}
+				f.Warnings = append(f.Warnings, fmt.Sprintf("%s = %g is at the clamp [%g, %g]: the log evidence is computed there, not at a fixed point", name, v, MinHyper, MaxHyper))
 			}
 		}
 	}

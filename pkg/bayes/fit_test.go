@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -269,4 +270,33 @@ func mustPredict(t testing.TB, f *Fit, pts [][]float64) (mean, sigma []float64) 
 		t.Fatal(err)
 	}
 	return mean, sigma
+}
+
+// Stage reports every step after the last epoch, in order: the polish, each
+// final round (the polish after a round is part of it), then Laplace.
+func TestFitStages(t *testing.T) {
+	t.Parallel()
+	var events []string
+	s := Settings{Seed: 1, Epochs: 300, HyperStart: 100, HistoryEvery: 100}
+	s.Progress = func(epoch, epochs int) { events = append(events, "epoch "+strconv.Itoa(epoch)) }
+	s.Stage = func(stage string) { events = append(events, stage) }
+	f, err := Train(context.Background(), pde.Heat(pde.Options{}), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, _ := s.Resolve(pde.Heat(pde.Options{}))
+	want := []string{"epoch 100", "epoch 200", "epoch 300", "polish"}
+	for r := 1; r <= f.Hyper.FinalRounds; r++ {
+		want = append(want, fmt.Sprintf("final round %d of at most %d", r, rs.FinalHyper))
+	}
+	if f.Hyper.FinalRounds < rs.FinalHyper && f.Hyper.FinalMove > rs.FinalTol { // a round that did not complete
+		want = append(want, fmt.Sprintf("final round %d of at most %d", f.Hyper.FinalRounds+1, rs.FinalHyper))
+	}
+	want = append(want, "Laplace")
+	if !rs.Polish || !rs.FinalRounds() || f.Hyper.FinalRounds == 0 {
+		t.Fatalf("the default recipe should polish and run final rounds: polish %v, rounds %d", rs.Polish, f.Hyper.FinalRounds)
+	}
+	if !slices.Equal(events, want) {
+		t.Errorf("events\n%q\nwant\n%q", events, want)
+	}
 }

@@ -190,6 +190,9 @@ func TestTrainEnsemble(t *testing.T) {
 		if epochs < lastEpochs || fits < lastFits {
 			t.Errorf("progress went back: (%d, %d) after (%d, %d)", epochs, fits, lastEpochs, lastFits)
 		}
+		if epochs == len(seeds)*s.Epochs && fits < len(seeds) {
+			t.Errorf("progress complete (%d epochs) with %d of %d fits done: the last fits still run", epochs, fits, len(seeds))
+		}
 		lastEpochs, lastFits = epochs, fits
 	}})
 	if err != nil {

@@ -516,19 +516,32 @@ func medianRatio(s, base []float64) *float64 {
 // quantileZ is the q-quantile of |mean - exact| / sigma over the points
 // (the lower order statistic; +Inf counts where sigma is 0), NaN when empty.
 func quantileZ(mean, sigma, exact []float64, q float64) float64 {
+	return quantileOf(zScores(mean, sigma, exact), q)
+}
+
+// zScores is |mean - exact| / sigma at each point (0 where the prediction
+// is exact, even with sigma 0).
+func zScores(mean, sigma, exact []float64) []float64 {
 	z := make([]float64, 0, len(mean))
 	for i, u := range mean {
 		d := math.Abs(u - exact[i])
-		if d > 0 { // 0 where the prediction is exact, even with sigma 0
+		if d > 0 {
 			d /= sigma[i]
 		}
 		z = append(z, d)
 	}
+	return z
+}
+
+// quantileOf is the q-quantile of z (the lower order statistic), NaN when
+// empty.
+func quantileOf(z []float64, q float64) float64 {
 	if len(z) == 0 {
 		return math.NaN()
 	}
-	slices.Sort(z)
-	return z[min(len(z)-1, int(q*float64(len(z))))]
+	s := slices.Clone(z)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
 
 // RelL2 returns the grid's relative L2 error, NaN when undefined.

@@ -17,11 +17,17 @@
 //	bar.Start(epochs)
 //	for e := range epochs { ...; bar.Update(e+1, "E_T = 0.12") }
 //	bar.Done()
+//
+// Train and TrainEnsemble are bayes.Train and bayes.TrainEnsemble with a bar
+// over the whole fit: the epochs, then each step after them by name.
+//
+//	f, err := nb.Train(ctx, "", p, bayes.Settings{Seed: 1})
 package nb
 
 import (
 	"fmt"
 	"html"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -187,15 +193,24 @@ func (p *Progress) draw(final bool) {
 	if p.Title != "" {
 		fmt.Fprintf(&b, "<b>%s</b>", html.EscapeString(p.Title))
 	}
-	if p.total > 0 {
+	if p.total > 0 && !final && p.done >= p.total {
+		// The counted steps are done but Done was not called: the work
+		// after them runs (a fit's polish and final rounds), with no
+		// measure of its own; an indeterminate bar says so.
+		fmt.Fprintf(&b, `<progress style="width:40%%;"></progress><span>%d/%d, finishing</span><span>%s elapsed</span>`,
+			p.done, p.total, round(elapsed))
+	} else if p.total > 0 {
 		frac := float64(p.done) / float64(p.total)
 		frac = max(0, min(1, frac))
+		if !final { // 100 % only when Done says so
+			frac = min(frac, 0.99)
+		}
 		fmt.Fprintf(&b, `<progress value="%d" max="%d" style="width:40%%;"></progress><span>%d/%d (%.0f%%)</span>`,
-			min(max(p.done, 0), p.total), p.total, p.done, p.total, 100*frac)
+			min(max(p.done, 0), p.total), p.total, p.done, p.total, math.Floor(100*frac))
 		switch {
 		case final:
 			fmt.Fprintf(&b, "<span>done in %s</span>", round(elapsed))
-		case p.done > 0 && frac < 1:
+		case p.done > 0:
 			eta := time.Duration(float64(elapsed) * (1 - frac) / frac)
 			fmt.Fprintf(&b, "<span>%s elapsed, ~%s left</span>", round(elapsed), round(eta))
 		}

@@ -1,6 +1,7 @@
 package nb
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -175,8 +178,70 @@ func TestProgress(t *testing.T) {
 		if !strings.Contains(ups[1], "2/4 (50%)") || !strings.Contains(ups[1], "E_T &lt; 0.1") {
 			t.Errorf("update %q lacks 2/4 (50%%) or the escaped text", ups[1])
 		}
-		if !strings.Contains(ups[3], "done in 2s") {
+		// All steps counted but not Done (a fit's polish after its last
+		// epoch): an indeterminate bar, never 100 % before Done.
+		if !strings.Contains(ups[2], "4/4, finishing") || !strings.Contains(ups[2], "last") ||
+			strings.Contains(ups[2], "100%") || strings.Contains(ups[2], "value=") {
+			t.Errorf("update at the total %q: want an indeterminate bar saying finishing and the text", ups[2])
+		}
+		if !strings.Contains(ups[3], "4/4 (100%)") || !strings.Contains(ups[3], "done in 2s") {
 			t.Errorf("final %q lacks the elapsed time", ups[3])
+		}
+	}
+}
+
+// Train's bar goes on after the last epoch: "finishing" with each stage,
+// then done; its default title names the network the problem chose.
+func TestTrainProgress(t *testing.T) {
+	r := fakeNotebook(t, true)
+	p := pde.Heat(pde.Options{})
+	f, err := Train(context.Background(), "", p, bayes.Settings{Seed: 1, Epochs: 200, HyperStart: 100})
+	if err != nil || f.Status != bayes.StatusOK {
+		t.Fatalf("fit %v, error %v", f, err)
+	}
+	if len(r.updates) != 1 {
+		t.Fatalf("got %d bars, want 1", len(r.updates))
+	}
+	for _, ups := range r.updates {
+		if !strings.Contains(ups[0], "heat, 2-6-1 net") {
+			t.Errorf("first draw %q lacks the title heat, 2-6-1 net", ups[0])
+		}
+		var stages []string
+		for _, u := range ups[:len(ups)-1] {
+			if strings.Contains(u, "100%") {
+				t.Errorf("100%% before the fit ended: %q", u)
+			}
+			if strings.Contains(u, "200/200, finishing") {
+				stages = append(stages, u)
+			}
+		}
+		if len(stages) < 4 || !strings.Contains(stages[1], "polish") || !strings.Contains(stages[2], "final round 1 of") ||
+			!strings.Contains(stages[len(stages)-1], "Laplace") {
+			t.Errorf("stages after the last epoch: %q; want polish, the final rounds, Laplace", stages)
+		}
+		if last := ups[len(ups)-1]; !strings.Contains(last, "200/200 (100%)") || !strings.Contains(last, "done in") {
+			t.Errorf("last draw %q: want 100%% and done", last)
+		}
+	}
+	if _, err := Train(context.Background(), "", p, bayes.Settings{Epochs: -1}); err == nil {
+		t.Error("Train with Epochs -1: no error")
+	}
+}
+
+// TrainEnsemble's bar reaches its total with the last fit.
+func TestTrainEnsembleProgress(t *testing.T) {
+	r := fakeNotebook(t, true)
+	p := pde.Heat(pde.Options{})
+	run, err := TrainEnsemble(context.Background(), "", p, bayes.Settings{Epochs: 100, HyperStart: 50}, []uint64{1, 2}, bayes.EnsembleOptions{Workers: 2})
+	if err != nil || run.Best == nil {
+		t.Fatalf("run %v, error %v", run, err)
+	}
+	for _, ups := range r.updates {
+		if !strings.Contains(ups[0], "heat, 2-6-1 net, 2 fits") {
+			t.Errorf("first draw %q lacks the title", ups[0])
+		}
+		if last := ups[len(ups)-1]; !strings.Contains(last, "200/200 (100%)") || !strings.Contains(last, "2 of 2 fits done") {
+			t.Errorf("last draw %q: want 200/200 (100%%) and 2 of 2 fits done", last)
 		}
 	}
 }
