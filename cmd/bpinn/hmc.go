@@ -53,9 +53,16 @@ flags:
   --sample-hyper    sample ln alpha and ln beta jointly with the weights
                     (flat priors on the logs) and compare their marginals
                     with the evidence's optimum and Occam widths
+  --whiten          sample in coordinates whitened by the fit's Laplace
+                    precision A: z = L^T (w - w_MP), A = L L^T (the
+                    warm-up's metric then starts from A^-1)
   --seed S          sampler seed (default 1)
   --fit-seed S      seed of the network initialization of the fit (default 1)
   --epochs N        training epochs of the fit (default: the problem's)
+  --recipe R        paper (default: the paper's schedule, Adam with
+                    hyperparameter updates) or tuned (bpinn fit's default:
+                    then a Gauss-Newton polish and MacKay rounds, which end
+                    at a mode of the posterior)
   --json FILE       write the settings, per-chain diagnostics, both
                     predictive bands and the comparison to FILE (atomically)
 
@@ -93,10 +100,13 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	maxDepth := fs.Int("max-depth", 0, "")
 	leapfrog := fs.Int("leapfrog", 0, "")
 	sampleHyper := fs.Bool("sample-hyper", false, "")
+	whiten := fs.Bool("whiten", false, "")
 	seed, fitSeed := seedFlag{1}, seedFlag{1}
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
 	epochs := fs.Int("epochs", 0, "")
+	recipe := choice{bayes.RecipePaper, []string{bayes.RecipeTuned, bayes.RecipePaper}}
+	fs.Var(&recipe, "recipe", "")
 	jsonPath := fs.String("json", "", "")
 
 	bad := func(format string, a ...any) int { return report(stderr, "hmc", usagef(format, a...)) }
@@ -177,12 +187,13 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return hmcUnknowns(p, fitSeed.v, hs, stdout, stderr)
 	}
 
-	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe.
-	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: bayes.RecipePaper}
+	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe
+	// (or of the tuned one).
+	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: recipe.v}
 	if s, err = s.Resolve(p); err != nil {
 		return bad("%v", err)
 	}
-	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%d epochs, seed %d)\n", p.Name, s.Epochs, fitSeed.v)
+	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%s recipe, %d epochs, seed %d)\n", p.Name, recipe.v, s.Epochs, fitSeed.v)
 	fit, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return fail(err)
@@ -198,7 +209,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
 		*sampler, *metric, what, nouns(*chains, "chain"), *samples, *burnIn)
-	cmp, err := bayes.CompareHMC(interrupt, fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper})
+	cmp, err := bayes.CompareHMC(interrupt, fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper, Whiten: *whiten})
 	barDone()
 	if err != nil {
 		return fail(err)
@@ -265,8 +276,12 @@ func printHMCSummary(w io.Writer, r *hmcReport) {
 	if h.Sampler == string(mcmc.HMC) {
 		what = nouns(h.Leapfrog, "leapfrog step")
 	}
-	fmt.Fprintf(w, "%s: %s x %d draws after %d warm-up, %s metric, %s, target accept %g, seed %d\n\n",
-		h.Sampler, nouns(h.Chains, "chain"), h.Samples, h.BurnIn, h.Metric, what, h.TargetAccept, h.Seed)
+	metric := h.Metric + " metric"
+	if h.Whiten {
+		metric += " in coordinates whitened by the fit's A"
+	}
+	fmt.Fprintf(w, "%s: %s x %d draws after %d warm-up, %s, %s, target accept %g, seed %d\n\n",
+		h.Sampler, nouns(h.Chains, "chain"), h.Samples, h.BurnIn, metric, what, h.TargetAccept, h.Seed)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tinside data\toutside\tall\t")

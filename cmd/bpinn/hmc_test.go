@@ -24,6 +24,7 @@ func TestHMCBadInput(t *testing.T) {
 		{"target 1", []string{"regression", "--target-accept", "1"}, "--target-accept is 1"},
 		{"depth 0", []string{"regression", "--max-depth", "0"}, "--max-depth is 0"},
 		{"two problems", []string{"regression", "regression"}, "one problem expected"},
+		{"bad recipe", []string{"regression", "--recipe", "fast"}, "--recipe fast: use tuned or paper"},
 		{"zero samples", []string{"regression", "--samples", "0"}, "--samples is 0"},
 		{"negative samples", []string{"regression", "--samples=-5"}, "--samples is -5"},
 		{"zero chains", []string{"regression", "--chains", "0"}, "--chains is 0"},
@@ -68,7 +69,7 @@ func TestHMCHelp(t *testing.T) {
 			t.Errorf("%s: exit code %d, want 0", arg, code)
 		}
 		for _, want := range []string{"usage: bpinn hmc PROBLEM", "--sampler", "--samples", "--burn-in", "--chains",
-			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--seed", "--fit-seed", "--epochs", "--json"} {
+			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--whiten", "--recipe", "--seed", "--fit-seed", "--epochs", "--json"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%s: usage lacks %q", arg, want)
 			}
@@ -205,18 +206,19 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 }
 
 // TestHMCHeatQuick samples a PDE posterior in the quick mode: heat, with
-// the hyperparameters sampled too, a few draws of one chain; the grid is
-// 21 x 21 and the hyperparameters' marginals are printed and recorded.
+// the hyperparameters sampled too, in whitened coordinates, a few draws of
+// one chain; the grid is 21 x 21 and the hyperparameters' marginals are
+// printed and recorded.
 func TestHMCHeatQuick(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "heat.json")
 	var stdout, stderr bytes.Buffer
 	code := cmdHMC([]string{"heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
-		"--target-accept", "0.8", "--sample-hyper", "--epochs", "5000", "--json", path}, &stdout, &stderr)
+		"--target-accept", "0.8", "--sample-hyper", "--whiten", "--epochs", "5000", "--json", path}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma"} {
+	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma", "whitened by the fit's A"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
@@ -227,8 +229,11 @@ func TestHMCHeatQuick(t *testing.T) {
 	}
 	var rep struct {
 		Comparison struct {
-			Points [][]float64 `json:"points"`
-			Hyper  struct {
+			Points   [][]float64 `json:"points"`
+			Settings struct {
+				Whiten bool `json:"whiten"`
+			} `json:"hmc_settings"`
+			Hyper struct {
 				Alpha, Beta []map[string]any
 			} `json:"hyper"`
 		} `json:"comparison"`
@@ -236,7 +241,8 @@ func TestHMCHeatQuick(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if c := rep.Comparison; len(c.Points) != 441 || len(c.Hyper.Alpha) == 0 || len(c.Hyper.Beta) == 0 {
-		t.Errorf("got %d grid points, %d alpha and %d beta marginals; want 441 and at least 1 each", len(c.Points), len(c.Hyper.Alpha), len(c.Hyper.Beta))
+	if c := rep.Comparison; len(c.Points) != 441 || len(c.Hyper.Alpha) == 0 || len(c.Hyper.Beta) == 0 || !c.Settings.Whiten {
+		t.Errorf("got %d grid points, %d alpha and %d beta marginals, whiten %v; want 441, at least 1 each, true",
+			len(c.Points), len(c.Hyper.Alpha), len(c.Hyper.Beta), c.Settings.Whiten)
 	}
 }

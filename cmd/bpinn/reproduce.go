@@ -24,7 +24,8 @@ Runs every study of the paper, one after another, each with a progress bar
 on stderr (plain lines when stderr is not a terminal):
 
   hmc           regression fits, the best by evidence against NUTS (Fig. 2)
-  heat          heat equation (Table 1, Figs. 3-5)
+  heat          heat equation (Table 1, Figs. 3-5); its best fit against
+                NUTS in coordinates whitened by the fit's A (not in the paper)
   heat-lhs      heat with the same 50 + 50 points drawn as a Latin hypercube
                 (--sampling lhs)
   wave          wave equation, one alpha and one beta (Table 1, Figs. 6-9)
@@ -42,7 +43,7 @@ on stderr (plain lines when stderr is not a terminal):
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
 
 Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; NUTS writes
-DIR/hmc.json. At the end DIR/report.html holds every figure (interactive,
+DIR/hmc.json and DIR/hmc-heat.json (the report's sampling table). At the end DIR/report.html holds every figure (interactive,
 the echarts library inlined: no network needed), the paper's Tables 1-3
 rebuilt from the run with the paper's numbers beside, the settings, seeds
 and times; DIR/figures/*.png are the static figures, DIR/results.md the
@@ -59,7 +60,9 @@ epoch (2-3 min of CPU per fit; docs/results.md section 10).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 NUTS 2 chains x 500 draws, one burgers-wide fit of each kind at 1500 epochs,
 a third of the fits for the inverse studies: 7.5 minutes on 2 cores
-(measured 2026-11-25, 447 s of studies).
+(measured 2026-11-25, 447 s of studies), plus NUTS on heat's best fit (2
+chains x 200 draws: about 10 s of CPU). The full run samples heat with 4 x
+500 draws after 1500 warm-up (about 150 s of CPU; docs/hmc.md).
 
 flags:
   --quick          the short run (make reproduce)

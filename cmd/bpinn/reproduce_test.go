@@ -42,7 +42,7 @@ func checkReport(t *testing.T, dir string) []byte {
 			t.Errorf("figure %s has a PNG but no chart", id)
 		}
 	}
-	for _, id := range []string{"table1", "table2", "table3"} {
+	for _, id := range []string{"table1", "table2", "sampling", "table3"} {
 		if !bytes.Contains(page, []byte(`<section class="table" id="`+id+`">`)) {
 			t.Errorf("report.html lacks %s", id)
 		}
@@ -67,7 +67,7 @@ func TestReproduceTiny(t *testing.T) {
 	if bytes.Contains(page, []byte(`id="failures"`)) {
 		t.Error("failure section in a run without failures")
 	}
-	for _, f := range []string{"hmc.json", "hmc.jsonl", "heat.jsonl", "heat-lhs.jsonl", "wave.jsonl", "wave-full.jsonl", "burgers.jsonl", "burgers-deep.jsonl",
+	for _, f := range []string{"hmc.json", "hmc-heat.json", "hmc.jsonl", "heat.jsonl", "heat-lhs.jsonl", "wave.jsonl", "wave-full.jsonl", "burgers.jsonl", "burgers-deep.jsonl",
 		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "heat-inverse.jsonl", "wave-inverse.jsonl", "burgers-inverse.jsonl", "results.md"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty (%v)", f, err)
@@ -77,8 +77,8 @@ func TestReproduceTiny(t *testing.T) {
 		t.Errorf("stdout lacks Table 3:\n%s", out)
 	}
 	// Plain progress lines (stderr is not a terminal), one per fit.
-	if n := strings.Count(errOut, "bpinn reproduce: heat "); n != 4 { // 3 fits + done
-		t.Errorf("%d heat progress lines, want 4:\n%s", n, errOut)
+	if n := strings.Count(errOut, "bpinn reproduce: heat "); n != 5 { // 3 fits + NUTS + done
+		t.Errorf("%d heat progress lines, want 5:\n%s", n, errOut)
 	}
 	if !strings.Contains(errOut, "seed 5 ") { // seeds 3, 4, 5
 		t.Errorf("--seed-base 3 not applied:\n%s", errOut)

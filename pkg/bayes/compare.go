@@ -204,6 +204,9 @@ type HMCRun struct {
 	TargetAccept float64 `json:"target_accept"`
 	Seed         uint64  `json:"seed"`
 	SampleHyper  bool    `json:"sample_hyper,omitempty"`
+	// Whiten: the sampler ran in the fit's Laplace-whitened coordinates
+	// (CompareOptions.Whiten).
+	Whiten bool `json:"whiten,omitempty"`
 }
 
 // Band is a predictive mean with its standard deviation, per grid point.
@@ -302,6 +305,13 @@ type CompareOptions struct {
 	// weights (Fit.NewJointLogDensity) instead of holding them at the
 	// fit's values, and fills Comparison.Hyper.
 	SampleHyper bool
+	// Whiten, if true, samples in the coordinates z = L^T (w - w_MP) of
+	// the fit's Laplace precision A = L L^T (the metric adapted in warm-up
+	// starts from A^-1 instead of the identity); the draws are mapped back
+	// to w. The posterior is the same (a linear map); where it is close
+	// to the Laplace Gaussian it is about a standard normal in z. The
+	// hyperparameters of SampleHyper are not transformed.
+	Whiten bool
 }
 
 // CompareHMC samples the posterior exp(-E_T(w)) with alpha and beta fixed
@@ -356,7 +366,7 @@ func CompareHMC(ctx context.Context, f *Fit, s *mcmc.Settings, o *CompareOptions
 		Beta:    slices.Clone(f.Beta),
 		HMC: HMCRun{Sampler: string(rs.Sampler), Metric: string(rs.Metric), Samples: rs.Samples,
 			BurnIn: rs.Warmup, Chains: rs.Chains, TargetAccept: rs.TargetAccept, Seed: rs.Seed,
-			SampleHyper: o.SampleHyper},
+			SampleHyper: o.SampleHyper, Whiten: o.Whiten},
 		Points: points,
 	}
 	if rs.Sampler == mcmc.HMC {
@@ -403,12 +413,20 @@ func CompareHMC(ctx context.Context, f *Fit, s *mcmc.Settings, o *CompareOptions
 			x0 = append(x0, math.Log(b))
 		}
 	}
+	var toX func(z []float64)
+	if o.Whiten {
+		newDensity, toX = f.whitened(newDensity)
+		clear(x0[:len(f.Model.Theta)]) // z = 0 is w_MP
+	}
 	start := time.Now()
 	res, err := mcmc.Sample(ctx, newDensity, x0, s)
 	if err != nil {
 		return nil, err
 	}
 	secs := time.Since(start).Seconds()
+	if toX != nil {
+		mapDraws(res, toX)
+	}
 
 	start = time.Now()
 	eval := newGridEval(f, points)
@@ -447,6 +465,15 @@ func CompareHMC(ctx context.Context, f *Fit, s *mcmc.Settings, o *CompareOptions
 	}
 	c.Diagnostics = diagnostics(res, pred, secs, c.Diagnostics.PredictiveSeconds)
 	return c, nil
+}
+
+// mapDraws applies to, in place, to every draw of res.
+func mapDraws(res *mcmc.Result, to func(x []float64)) {
+	for c := range res.Draws {
+		for i := range res.Len() {
+			to(res.Sample(c, i))
+		}
+	}
 }
 
 // pointSummary is the predictive's summaries as a PointSummary.

@@ -349,12 +349,19 @@ func TestJointLogDensity(t *testing.T) {
 		if !scalar.EqualWithinAbsOrRel(got, want, 1e-9, 1e-12) {
 			t.Errorf("trial %d: ln p = %.12g, want -E_T + W/2 ln alpha + N/2 ln beta = %.12g", trial, got, want)
 		}
-		num := fd.Gradient(nil, func(y []float64) float64 { return joint(y, make([]float64, len(y))) }, x,
-			&fd.Settings{Formula: fd.Central, Step: 1e-6})
-		for k := range g {
-			if !scalar.EqualWithinAbsOrRel(g[k], num[k], 1e-5, 1e-5) {
-				t.Errorf("trial %d: d ln p/dx[%d] = %.10g, finite differences %.10g", trial, k, g[k], num[k])
-			}
+		checkGradientFD(t, trial, "x", joint, x, g)
+	}
+}
+
+// checkGradientFD checks the gradient g of lp at x against central finite
+// differences.
+func checkGradientFD(t *testing.T, trial int, coord string, lp mcmc.LogDensity, x, g []float64) {
+	t.Helper()
+	num := fd.Gradient(nil, func(y []float64) float64 { return lp(y, make([]float64, len(y))) }, x,
+		&fd.Settings{Formula: fd.Central, Step: 1e-6})
+	for k := range g {
+		if !scalar.EqualWithinAbsOrRel(g[k], num[k], 1e-5, 1e-5) {
+			t.Errorf("trial %d: d ln p/d%s[%d] = %.10g, finite differences %.10g", trial, coord, k, g[k], num[k])
 		}
 	}
 }
@@ -469,4 +476,63 @@ func benchHMCChain(b *testing.B, density func(*Fit) func() mcmc.LogDensity) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*16000, "s/chain16k")
+}
+
+// TestWhitenedDensity checks the Laplace-whitened coordinates of the joint
+// density: ln p at z is the density's at x = toX(z) (the weights mode +
+// L^-T z, the logs unchanged), z = 0 is the mode, and the gradient in z is
+// the finite differences'.
+func TestWhitenedDensity(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	newZ, toX := f.whitened(f.NewJointLogDensity)
+	lpz, lpx := newZ(), f.NewJointLogDensity()
+	P := len(f.Model.Theta)
+	n := P + 2
+	x0 := slices.Concat(f.Model.Theta, []float64{math.Log(f.Alpha[0]), math.Log(f.Beta[0])})
+	z := make([]float64, n)
+	z[P], z[P+1] = x0[P], x0[P+1]
+	x := slices.Clone(z)
+	toX(x)
+	if !slices.Equal(x, x0) {
+		t.Errorf("toX(0) = %v, want the mode %v", x, x0)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := range 3 {
+		for i := range z {
+			z[i] = x0[i]*float64(min(1, i/P)) + 0.5*rng.NormFloat64()
+		}
+		x = slices.Clone(z)
+		toX(x)
+		g := make([]float64, n)
+		got, want := lpz(z, g), lpx(x, make([]float64, n))
+		if !scalar.EqualWithinAbsOrRel(got, want, 1e-10, 1e-10) {
+			t.Errorf("trial %d: ln p in z %.12g, at x %.12g", trial, got, want)
+		}
+		checkGradientFD(t, trial, "z", lpz, z, g)
+	}
+}
+
+// TestCompareWhiten samples the regression in whitened coordinates: the
+// draws come back as weights (the sampled means on the data sit at the
+// Laplace ones, within 2 sampled sd, as unwhitened) and the run says it
+// was whitened.
+func TestCompareWhiten(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	data := f.Model.Problem.Terms[0].Points
+	s := mcmc.Settings{Chains: 2, Samples: 150, Warmup: 150, TargetAccept: 0.8, MaxDepth: 7, Seed: 3}
+	c, err := CompareHMC(t.Context(), f, &s, &CompareOptions{Whiten: true, Grid: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.HMC.Whiten {
+		t.Error("the comparison does not say it was whitened")
+	}
+	for i, x := range data {
+		mL, mH, sH := c.Laplace.Mean[i], c.Sampled.Mean[i], c.Sampled.Std[i]
+		if !(math.Abs(mL-mH) <= 2*sH) || !(sH < 1) {
+			t.Errorf("x = %.3f: Laplace mean %.4g, sampled %.4g ± %.3g: want within 2 sd and sd < 1", x[0], mL, mH, sH)
+		}
+	}
 }

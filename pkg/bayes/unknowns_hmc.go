@@ -69,16 +69,12 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings) ([]SampledUn
 		set = *s
 	}
 	set = DefaultSampler(set)
-	newDensity, toTheta := f.whitened()
+	newDensity, toTheta := f.whitened(f.NewLogDensity)
 	res, err := sampleJoint(ctx, newDensity, make([]float64, len(f.Model.Theta)), &set)
 	if err != nil {
 		return nil, nil, err
 	}
-	for c := range res.Draws {
-		for i := 0; i < res.Len(); i++ {
-			toTheta(res.Sample(c, i))
-		}
-	}
+	mapDraws(res, toTheta)
 	nw := f.Model.Net.NumWeights()
 	out := make([]SampledUnknown, len(lap))
 	var tr [][]float64
@@ -99,32 +95,36 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings) ([]SampledUn
 	return out, res, nil
 }
 
-// whitened returns the fit's log density in the coordinates z of
-// SampleUnknowns (one per chain, with its own buffers) and the map z ->
-// parameters, in place.
-func (f *Fit) whitened() (newDensity func() mcmc.LogDensity, toTheta func(z []float64)) {
+// whitened returns a log density in the coordinates z of SampleUnknowns
+// (one per chain, with its own buffers) and the map z -> x, in place: the
+// first len(Theta) coordinates are parameters = mode + L^-T z with A = L
+// L^T the fit's Laplace precision; the coordinates after them (CompareHMC's
+// ln alpha, ln beta) pass through unchanged. newLP is the density of x
+// (f.NewLogDensity, f.NewJointLogDensity).
+func (f *Fit) whitened(newLP func() mcmc.LogDensity) (newDensity func() mcmc.LogDensity, toX func(z []float64)) {
 	var L mat.TriDense
 	f.Laplace.Chol.LTo(&L)
 	lt := L.RawTriangular()
 	mode := slices.Clone(f.Model.Theta)
-	toTheta = func(z []float64) {
-		blas64.Trsv(blas.Trans, lt, blas64.Vector{N: len(z), Data: z, Inc: 1}) // L^T x = z
-		for j := range z {
-			z[j] += mode[j]
+	P := len(mode)
+	toX = func(z []float64) {
+		blas64.Trsv(blas.Trans, lt, blas64.Vector{N: P, Data: z[:P], Inc: 1}) // L^T x = z
+		for j, m := range mode {
+			z[j] += m
 		}
 	}
 	newDensity = func() mcmc.LogDensity {
-		lp := f.NewLogDensity()
-		theta := make([]float64, len(mode))
+		lp := newLP()
+		var x []float64
 		return func(z, grad []float64) float64 {
-			copy(theta, z)
-			toTheta(theta)
-			v := lp(theta, grad)
-			blas64.Trsv(blas.NoTrans, lt, blas64.Vector{N: len(grad), Data: grad, Inc: 1}) // d/dz = L^-1 d/dtheta
+			x = append(x[:0], z...)
+			toX(x)
+			v := lp(x, grad)
+			blas64.Trsv(blas.NoTrans, lt, blas64.Vector{N: P, Data: grad[:P], Inc: 1}) // d/dz = L^-1 d/dx
 			return v
 		}
 	}
-	return newDensity, toTheta
+	return newDensity, toX
 }
 
 // String compares the sampled marginal with the Laplace one.

@@ -107,14 +107,32 @@ func heatInverse(o Options, twoModes, reaction bool) *Problem {
 // the viscosity unknown: nu (true 0.01/pi) inferred on a log scale from
 // 0.01, flat prior.
 func BurgersInverse(o Options) *Problem {
-	p := Burgers(o)
-	p.Name = "burgers-inverse"
-	delete(p.Params, "nu")
+	return withDraws(unknownNu(Burgers(o), "burgers-inverse"), o, BurgersInverse)
+}
+
+// BurgersWideInverse is burgers-wide (DeepXDE's 2-20-20-20-1 network, 2540
+// equation points, 240 boundary and initial points, the Burgers study's
+// measurements) with the viscosity unknown, as BurgersInverse.
+func BurgersWideInverse(o Options) *Problem {
+	return withDraws(unknownNu(BurgersWide(o), "burgers-wide-inverse"), o, BurgersWideInverse)
+}
+
+// unknownNu renames a Burgers problem p and makes its viscosity the unknown
+// nu (true 0.01/pi), inferred on a log scale from 0.01 with a flat prior.
+func unknownNu(p *Problem, name string) *Problem {
+	p.Name = name
+	params := make(map[string]float64, len(p.Params))
+	for k, v := range p.Params {
+		if k != "nu" {
+			params[k] = v
+		}
+	}
+	p.Params = params
 	p.Unknowns = []Unknown{{Name: "nu", Init: 0.01, Positive: true, Prior: PriorFlat, Truth: truthOf(BurgersNu())}}
 	p.Terms[0].Residual = func(v *Vars) *ad.Node {
 		return ad.Sub(ad.Add(v.D("t"), ad.Mul(v.U, v.D("x"))), ad.Mul(v.Unknown("nu"), v.D2("x", "x")))
 	}
-	return withDraws(p, o, BurgersInverse)
+	return p
 }
 
 // WaveInverse is the wave problem with the wave speed unknown: u_tt = c^2

@@ -73,7 +73,7 @@ func (o Options) sampler() (sampler, error) {
 // Names lists the problems that New knows, with the CLI's spelling.
 func Names() []string {
 	return []string{"regression", "heat", "wave", "wave-full", "burgers", "burgers-wide",
-		"heat-inverse", "burgers-inverse", "wave-inverse", "heat2-inverse", "heat2-reaction"}
+		"heat-inverse", "burgers-inverse", "burgers-wide-inverse", "wave-inverse", "heat2-inverse", "heat2-reaction"}
 }
 
 // FreshSeedOffset is added to the data seed for the held-out points of
@@ -113,6 +113,8 @@ func New(name string, o Options) (*Problem, error) {
 		return Heat2Reaction(o), nil
 	case "burgers-inverse":
 		return BurgersInverse(o), nil
+	case "burgers-wide-inverse":
+		return BurgersWideInverse(o), nil
 	case "wave-inverse":
 		return WaveInverse(o), nil
 	}

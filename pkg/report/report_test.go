@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"html"
 	"math"
 	"os"
@@ -77,13 +79,13 @@ func checkPage(t *testing.T, page []byte, want map[string][]string) {
 	if len(got) != n {
 		t.Errorf("report.html has %d figures, want %d", len(got), n)
 	}
-	for _, id := range []string{"summary", "table1", "table2", "table3", "inverse", "settings"} {
+	for _, id := range []string{"summary", "table1", "table2", "sampling", "table3", "inverse", "settings"} {
 		if !strings.Contains(s, `<section class="table" id="`+id+`">`) {
 			t.Errorf("table %s missing", id)
 		}
 	}
-	if k := len(tableRE.FindAllString(s, -1)); k != 6 {
-		t.Errorf("%d tables, want 6", k)
+	if k := len(tableRE.FindAllString(s, -1)); k != 7 {
+		t.Errorf("%d tables, want 7", k)
 	}
 	cells := numRE.FindAllStringSubmatch(s, -1)
 	if len(cells) < 40 {
@@ -154,9 +156,7 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("%s.jsonl has %d fits, want %d", st.Name, len(rs), len(st.Seeds))
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "hmc.json")); err != nil {
-		t.Error(err)
-	}
+	checkSampling(t, dir, pg.Tables, rep)
 	// burgers-deep is the net the evidence prefers, with redrawn points.
 	if s := rep.Study("burgers-deep").Resolved; !slices.Equal(s.Hidden, []int{6, 6, 6}) || s.Resample != 100 || rep.Study("burgers-deep").Problem != "burgers" {
 		t.Errorf("burgers-deep: hidden %v, resample %d, want [6 6 6], 100", s.Hidden, s.Resample)
@@ -215,6 +215,58 @@ func TestFailedStudy(t *testing.T) {
 	sec := regexp.MustCompile(`(?s)<section class="failures" id="failures">.*?</section>`).Find(page)
 	if sec == nil || !bytes.Contains(sec, []byte("study wave")) || !bytes.Contains(sec, []byte("injected failure")) {
 		t.Errorf("no failure section naming study wave and why:\n%s", sec)
+	}
+}
+
+// checkSampling checks the sampled studies of a tiny run: the regression
+// and heat, each with its row in the sampling table (a grid of 201 and of
+// 21 x 21 points, the draws of its plan, a finite R-hat) and its record
+// (hmc.json, hmc-heat.json) holding the comparison.
+func checkSampling(t *testing.T, dir string, tables []Table, rep *Report) {
+	t.Helper()
+	var tb Table
+	for _, x := range tables {
+		if x.ID == "sampling" {
+			tb = x
+		}
+	}
+	plan := Tiny()
+	want := []struct {
+		study, file, points string
+		draws               int
+	}{{"hmc", "hmc.json", "201", plan.HMC.Samples}, {"heat", "hmc-heat.json", "441", plan.HeatHMC.Samples * plan.HeatHMC.Chains}}
+	if len(tb.Rows) != len(want) {
+		t.Fatalf("sampling table has %d rows, want %d", len(tb.Rows), len(want))
+	}
+	col := map[string]int{}
+	for i, h := range tb.Head {
+		col[h] = i
+	}
+	for i, w := range want {
+		row := tb.Rows[i]
+		if row[0].Text != w.study || row[col["grid points"]].Text != w.points || !strings.HasSuffix(row[col["divergent / draws"]].Text, fmt.Sprintf(" / %d", w.draws)) {
+			t.Errorf("sampling row %d: %q, %q points, %q; want %s, %s points, %d draws", i, row[0].Text, row[col["grid points"]].Text, row[col["divergent / draws"]].Text, w.study, w.points, w.draws)
+		}
+		if !row[col["max R-hat"]].Num || !row[col["2σ coverage, sampled"]].Num {
+			t.Errorf("sampling row %s: R-hat %q, coverage %q not numbers", w.study, row[col["max R-hat"]].Text, row[col["2σ coverage, sampled"]].Text)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, w.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct {
+			FitSeed    uint64            `json:"fit_seed"`
+			Comparison *bayes.Comparison `json:"comparison"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil || rec.Comparison == nil {
+			t.Fatalf("%s: %v", w.file, err)
+		}
+		st := rep.Study(w.study)
+		if c := rec.Comparison; rec.FitSeed != st.Best.Settings.Seed || c.Problem != st.Problem || len(c.Sampled.Mean) != len(st.HMC.Sampled.Mean) ||
+			c.Diagnostics.MaxRHat == nil {
+			t.Errorf("%s: fit seed %d problem %s, %d points; want the best fit %d of %s, %d points and an R-hat", w.file, rec.FitSeed, c.Problem,
+				len(c.Sampled.Mean), st.Best.Settings.Seed, st.Problem, len(st.HMC.Sampled.Mean))
+		}
 	}
 }
 

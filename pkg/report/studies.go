@@ -62,22 +62,31 @@ type Plan struct {
 	// fields take bayes.DefaultSampler's values (NUTS, 4 chains x 500 draws
 	// after 500 warm-up, target acceptance 0.99, depth 12).
 	HMC mcmc.Settings
+	// HeatHMC, if not nil, are the sampler settings of the heat study's
+	// Laplace-vs-NUTS comparison on its best fit (bpinn hmc heat --whiten),
+	// zero fields as HMC's; nil leaves it out.
+	HeatHMC *mcmc.Settings
 }
 
 // Full is the paper's run: 100 fits per study with the paper's schedules,
 // NUTS with bpinn hmc's defaults (the paper's HMC, 4 x 15000, did not
-// mix: docs/hmc.md); the scan has 20 fits per size.
+// mix: docs/hmc.md); the scan has 20 fits per size. Heat's best fit is
+// sampled with the settings that came closest to converging on it (4 x
+// 500 after 1500 warm-up, dense metric, target 0.9, depth 10: about 150 s
+// of CPU; not converged, docs/hmc.md).
 func Full() Plan {
-	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 3}
+	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 3,
+		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 500, Warmup: 1500, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense}}
 }
 
 // Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
-// hyper start cut 2x, NUTS 2 chains x 500 draws after 500 warm-up, 6
-// fits per scanned size, one fit of each burgers-wide study at a tenth of
-// its epochs (about 40 s of CPU each; numbers far from converged).
+// hyper start cut 2x, NUTS 2 chains x 500 draws after 500 warm-up (heat:
+// 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size,
+// one fit of each burgers-wide study at a tenth of its epochs (about 40 s
+// of CPU each; numbers far from converged).
 func Quick() Plan {
 	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 1, WideEpochScale: 0.1,
-		HMC: mcmc.Settings{Chains: 2}}
+		HMC: mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
 }
 
 // Tiny is for tests: every study and figure in a few seconds, numbers
@@ -86,7 +95,7 @@ func Quick() Plan {
 // Laplace and grid band alone take seconds per fit).
 func Tiny() Plan {
 	return Plan{Name: "tiny", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3, Recipe: bayes.RecipePaper,
-		HMC: mcmc.Settings{Chains: 1, Samples: 100, Warmup: 40, MaxDepth: 5}}
+		HMC: mcmc.Settings{Chains: 1, Samples: 100, Warmup: 40, MaxDepth: 5}, HeatHMC: &mcmc.Settings{Chains: 1, Samples: 30, Warmup: 30, MaxDepth: 4}}
 }
 
 // Config is one reproduction run.
@@ -208,7 +217,8 @@ type Study struct {
 	// Best is the fit of highest log evidence (nil if none has one); its
 	// figures are the study's.
 	Best *bayes.Fit
-	// HMC is the Laplace-vs-HMC comparison (study "hmc" only).
+	// HMC is the Laplace-vs-HMC comparison of the best fit (study "hmc";
+	// "heat" when Plan.HeatHMC is set).
 	HMC     *bayes.Comparison
 	Seconds float64 // wall time of the study
 	Err     error   // why the study failed; nil if it ran
@@ -373,8 +383,9 @@ func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 	if st.Resolved, err = st.Base.Resolve(p); err != nil {
 		return err
 	}
+	hs, sampled := sampledStudy(st.Name, cfg)
 	total := len(st.Seeds)
-	if st.Name == "hmc" {
+	if sampled {
 		total++
 	}
 	var prog Progress = nopProgress{}
@@ -386,10 +397,32 @@ func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 	if err := runFits(ctx, st, p, cfg, prog); err != nil {
 		return err
 	}
-	if st.Name == "hmc" {
-		return runHMC(ctx, st, cfg, prog)
+	if sampled {
+		return runHMC(ctx, st, cfg, hs, prog)
 	}
 	return nil
+}
+
+// sampledStudy returns the sampler settings of a study whose best fit is
+// compared with NUTS (hmc, and heat when the plan says so) and whether it
+// is one.
+func sampledStudy(name string, cfg *Config) (mcmc.Settings, bool) {
+	switch {
+	case name == "hmc":
+		return cfg.HMC, true
+	case name == "heat" && cfg.HeatHMC != nil:
+		return *cfg.HeatHMC, true
+	}
+	return mcmc.Settings{}, false
+}
+
+// comparisonFile is the file of a study's Laplace-vs-NUTS comparison:
+// hmc.json for the regression, hmc-<study>.json otherwise.
+func comparisonFile(study string) string {
+	if study == "hmc" {
+		return "hmc.json"
+	}
+	return "hmc-" + study + ".json"
 }
 
 type nopProgress struct{}
@@ -489,15 +522,17 @@ func val(p *float64) float64 {
 	return *p
 }
 
-// runHMC samples the posterior of the best regression fit by HMC and writes
-// DIR/hmc.json.
-func runHMC(ctx context.Context, st *Study, cfg *Config, prog Progress) error {
+// runHMC samples the posterior of the study's best fit with the settings
+// hs and writes DIR/<comparisonFile>.
+func runHMC(ctx context.Context, st *Study, cfg *Config, hs mcmc.Settings, prog Progress) error {
 	if st.Best == nil {
-		return fmt.Errorf("no regression fit has a defined evidence: nothing to compare HMC with")
+		return fmt.Errorf("no %s fit has a defined evidence: nothing to compare HMC with", st.Problem)
 	}
-	hs := cfg.HMC
 	hs.Seed = cfg.SeedBase
-	cmp, err := bayes.CompareHMC(ctx, st.Best, &hs, nil)
+	// Heat is sampled in the coordinates whitened by its fit's A, where
+	// warm-up starts from the Laplace covariance (docs/hmc.md); the
+	// regression as bpinn hmc regression does.
+	cmp, err := bayes.CompareHMC(ctx, st.Best, &hs, &bayes.CompareOptions{Whiten: st.Name != "hmc"})
 	if err != nil {
 		return err
 	}
@@ -512,7 +547,7 @@ func runHMC(ctx context.Context, st *Study, cfg *Config, prog Progress) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(cfg.Out, "hmc.json"), append(b, '\n'))
+	return atomicfile.Write(filepath.Join(cfg.Out, comparisonFile(st.Name)), append(b, '\n'))
 }
 
 // fmtG formats x with prec significant digits, "n/a" when undefined.
