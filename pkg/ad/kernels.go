@@ -31,12 +31,35 @@ func matMul(y, a, b []float64, n, k, m int) {
 		}
 		return
 	}
-	if m == 8 && useAVX2 {
-		y, a = y[:n*8], a[:n*k]
-		mulRows8(&y[0], &a[0], &b[0], n, k)
+	if m >= 8 && useAVX2 && n > 0 && k > 0 {
+		mulFMA(y, a, b, n, k, m)
 		return
 	}
 	rowTimes(y, a, b, n, k, m)
+}
+
+// mulFMA is matMul (m >= 8, n, k >= 1) by the assembly on blocks of 8 and
+// 4 columns of y, and math.FMA on the last m%4: every output is one chain
+// of fused multiply-adds from zero in increasing i.
+func mulFMA(y, a, b []float64, n, k, m int) {
+	y, a, b = y[:n*m], a[:n*k], b[:k*m]
+	j := 0
+	for ; j+8 <= m; j += 8 {
+		mulCols8(&y[j], &a[0], &b[j], n, k, m)
+	}
+	if j+4 <= m {
+		mulCols4(&y[j], &a[0], &b[j], n, k, m)
+		j += 4
+	}
+	for ; j < m; j++ {
+		for r := 0; r < n; r++ {
+			s := 0.0
+			for i, ai := range a[r*k : r*k+k] {
+				s = math.FMA(ai, b[i*m+j], s)
+			}
+			y[r*m+j] = s
+		}
+	}
 }
 
 // rowTimes: y (NxM) = a (NxK) b (KxM), with blocks of 8, 4 and 2 columns
@@ -94,8 +117,13 @@ func rowTimes(y, a, b []float64, n, k, m int) {
 }
 
 // maxSmall bounds the small matrices (the weights) that the kernels copy to
-// the stack: a transposed right operand, or a transposed result.
-const maxSmall = 256
+// the stack: a transposed right operand, or a transposed result; maxMid
+// bounds those of matMulT's second buffer (layers up to 64 wide), kept
+// apart so that the small products do not zero its 32 KB.
+const (
+	maxSmall = 256
+	maxMid   = 4096
+)
 
 // matMulT: y (NxM) = a (NxK) b^T, b is MxK.
 func matMulT(y, a, b []float64, n, k, m int) {
@@ -121,12 +149,11 @@ func matMulT(y, a, b []float64, n, k, m int) {
 		// same sums in the same order, with M accumulators instead of
 		// one dot product at a time.
 		var bt [maxSmall]float64
-		for j := 0; j < m; j++ {
-			for i, v := range b[j*k : j*k+k] {
-				bt[i*m+j] = v
-			}
-		}
-		matMul(y, a, bt[:k*m], n, k, m)
+		matMul(y, a, transposeTo(bt[:k*m], b, m, k), n, k, m)
+		return
+	case m >= 4 && m*k <= maxMid:
+		var bt [maxMid]float64
+		matMul(y, a, transposeTo(bt[:k*m], b, m, k), n, k, m)
 		return
 	}
 	for r := 0; r < n; r++ {
@@ -136,6 +163,16 @@ func matMulT(y, a, b []float64, n, k, m int) {
 			yr[j] = dot(ar, b[j*k:j*k+k])
 		}
 	}
+}
+
+// transposeTo: t (CxR) = x^T for x RxC; returns t.
+func transposeTo(t, x []float64, rows, cols int) []float64 {
+	for r := 0; r < rows; r++ {
+		for c, v := range x[r*cols : r*cols+cols] {
+			t[c*rows+r] = v
+		}
+	}
+	return t
 }
 
 // matTMul: y (KxM) = a^T b, a is NxK, b is NxM. Each output sums
@@ -150,11 +187,7 @@ func matTMul(y, a, b []float64, n, k, m int) {
 		// Accumulate y^T = b^T a, whose rows are longer, then transpose.
 		var t [maxSmall]float64
 		tMulRows(t[:m*k], b, a, n, m, k)
-		for j := 0; j < m; j++ {
-			for i, v := range t[j*k : j*k+k] {
-				y[i*m+j] = v
-			}
-		}
+		transposeTo(y, t[:m*k], m, k)
 	default:
 		tMulRows(y, a, b, n, k, m)
 	}
@@ -164,18 +197,40 @@ func matTMul(y, a, b []float64, n, k, m int) {
 // blocks of 8, 4, 2 and 1 columns of y held in registers.
 func tMulRows(y, a, b []float64, n, k, m int) {
 	a, b = a[:n*k], b[:n*m]
-	if m == 8 && useAVX2 {
-		y = y[:k*8]
-		i := 0
-		for ; i+4 <= k; i += 4 {
-			tMulRows8x4(&y[i*8], &a[i], &b[0], n, k)
-		}
-		for ; i < k; i++ {
-			tMulRows8x1(&y[i*8], &a[i], &b[0], n, k)
-		}
+	if m >= 8 && useAVX2 && n > 0 && k > 0 {
+		tMulFMA(y, a, b, n, k, m)
 		return
 	}
 	tMulRowsGo(y, a, b, n, k, m)
+}
+
+// tMulFMA is tMulRows (m >= 8, n, k >= 1) by the assembly on blocks of 4
+// or 1 rows and 8 or 4 columns of y, and math.FMA on the last m%4 columns:
+// every output is one chain of fused multiply-adds from zero in increasing r.
+func tMulFMA(y, a, b []float64, n, k, m int) {
+	y = y[:k*m]
+	j := 0
+	for w := 8; j+4 <= m; j += w {
+		if j+8 > m {
+			w = 4
+		}
+		i := 0
+		for ; i+4 <= k; i += 4 {
+			tMulCols4(&y[i*m+j], &a[i], &b[j], n, k, m, w)
+		}
+		for ; i < k; i++ {
+			tMulCols1(&y[i*m+j], &a[i], &b[j], n, k, m, w)
+		}
+	}
+	for ; j < m; j++ {
+		for i := 0; i < k; i++ {
+			s := 0.0
+			for r := 0; r < n; r++ {
+				s = math.FMA(a[r*k+i], b[r*m+j], s)
+			}
+			y[i*m+j] = s
+		}
+	}
 }
 
 // tMulRowsGo is tMulRows in Go.

@@ -4,8 +4,8 @@ package ad
 
 import "math"
 
-// Assembly kernels (kernels_amd64.s) for rows 8 wide, used when the CPU has
-// AVX2 and FMA. They use fused multiply-adds, so their last bits differ
+// Assembly kernels (kernels_amd64.s) for products with rows 8 or more wide,
+// used when the CPU has AVX2 and FMA. They use fused multiply-adds, so their last bits differ
 // from the pure-Go kernels; on one machine the choice is fixed, and a
 // Program gives the same bits every Run. Build with -tags purego to use the
 // Go kernels only.
@@ -14,13 +14,16 @@ func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax uint32)
 
 //go:noescape
-func mulRows8(y, a, b *float64, n, k int)
+func mulCols8(y, a, b *float64, n, k, m int)
 
 //go:noescape
-func tMulRows8x4(y, a, b *float64, n, k int)
+func mulCols4(y, a, b *float64, n, k, m int)
 
 //go:noescape
-func tMulRows8x1(y, a, b *float64, n, k int)
+func tMulCols4(y, a, b *float64, n, k, m, w int)
+
+//go:noescape
+func tMulCols1(y, a, b *float64, n, k, m, w int)
 
 //go:noescape
 func tanh8(y, a *float64, n int)

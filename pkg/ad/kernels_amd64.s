@@ -2,9 +2,111 @@
 
 #include "textflag.h"
 
-// AVX2+FMA kernels for products whose rows are 8 wide (a layer of 8
-// units). Each output sums its products in the same fixed order as the
+// AVX2+FMA kernels for the products of layers 8 or more units wide, and a
+// vector tanh. Each output sums its products in the same fixed order as the
 // pure-Go kernels (increasing i or r), with fused multiply-adds.
+
+// Macros of the product kernels (further down). PRODARGS: DI = y, SI = a, BX = b, R8 = n, R9 = k, R10 = 8m (the row
+// stride of y and b in bytes), R11 = 8k (that of a), R12 = 24k, R13 = 24m.
+#define PRODARGS \
+	MOVQ y+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), BX; \
+	MOVQ n+24(FP), R8; \
+	MOVQ k+32(FP), R9; \
+	MOVQ m+40(FP), R10; \
+	SHLQ $3, R10; \
+	MOVQ R9, R11; \
+	SHLQ $3, R11; \
+	LEAQ (R11)(R11*2), R12; \
+	LEAQ (R10)(R10*2), R13
+
+#define ZERO8 \
+	VXORPD Y0, Y0, Y0; \
+	VXORPD Y1, Y1, Y1; \
+	VXORPD Y2, Y2, Y2; \
+	VXORPD Y3, Y3, Y3; \
+	VXORPD Y4, Y4, Y4; \
+	VXORPD Y5, Y5, Y5; \
+	VXORPD Y6, Y6, Y6; \
+	VXORPD Y7, Y7, Y7
+
+// FMA8X4: 4 rows of 8 accumulators (Y0:Y1, Y2:Y3, Y4:Y5, Y6:Y7) += the
+// scalars at p0..p3 times the 8 values at (CX).
+#define FMA8X4(p0, p1, p2, p3) \
+	VMOVUPD      (CX), Y8; \
+	VMOVUPD      32(CX), Y9; \
+	VBROADCASTSD p0, Y10; \
+	VFMADD231PD  Y8, Y10, Y0; \
+	VFMADD231PD  Y9, Y10, Y1; \
+	VBROADCASTSD p1, Y11; \
+	VFMADD231PD  Y8, Y11, Y2; \
+	VFMADD231PD  Y9, Y11, Y3; \
+	VBROADCASTSD p2, Y12; \
+	VFMADD231PD  Y8, Y12, Y4; \
+	VFMADD231PD  Y9, Y12, Y5; \
+	VBROADCASTSD p3, Y13; \
+	VFMADD231PD  Y8, Y13, Y6; \
+	VFMADD231PD  Y9, Y13, Y7
+
+// FMA4X4: FMA8X4 for 4 values (Y0, Y2, Y4, Y6).
+#define FMA4X4(p0, p1, p2, p3) \
+	VMOVUPD      (CX), Y8; \
+	VBROADCASTSD p0, Y10; \
+	VFMADD231PD  Y8, Y10, Y0; \
+	VBROADCASTSD p1, Y11; \
+	VFMADD231PD  Y8, Y11, Y2; \
+	VBROADCASTSD p2, Y12; \
+	VFMADD231PD  Y8, Y12, Y4; \
+	VBROADCASTSD p3, Y13; \
+	VFMADD231PD  Y8, Y13, Y6
+
+// STORE8X4, STORE4X4: the accumulators to 4 rows of y at DI.
+#define STORE8X4 \
+	VMOVUPD Y0, (DI); \
+	VMOVUPD Y1, 32(DI); \
+	VMOVUPD Y2, (DI)(R10*1); \
+	VMOVUPD Y3, 32(DI)(R10*1); \
+	VMOVUPD Y4, (DI)(R10*2); \
+	VMOVUPD Y5, 32(DI)(R10*2); \
+	VMOVUPD Y6, (DI)(R13*1); \
+	VMOVUPD Y7, 32(DI)(R13*1)
+
+#define STORE4X4 \
+	VMOVUPD Y0, (DI); \
+	VMOVUPD Y2, (DI)(R10*1); \
+	VMOVUPD Y4, (DI)(R10*2); \
+	VMOVUPD Y6, (DI)(R13*1)
+
+// The loops of mulCols: ROWBEGIN starts a block of rows (CX walks b's
+// rows, AX a's columns, DX counts k), ROWSTEP moves to the next i,
+// NEXT4ROWS and NEXTROW to the next rows of a and y (R8 counts them).
+#define ROWBEGIN \
+	MOVQ BX, CX; \
+	MOVQ SI, AX; \
+	MOVQ R9, DX
+
+#define ROWSTEP \
+	ADDQ $8, AX; \
+	ADDQ R10, CX; \
+	DECQ DX
+
+#define NEXT4ROWS \
+	LEAQ (SI)(R11*4), SI; \
+	LEAQ (DI)(R10*4), DI; \
+	SUBQ $4, R8; \
+	CMPQ R8, $4
+
+// TSTEP: the next row r of a and b in tMulCols4 (R8 counts them).
+#define TSTEP \
+	ADDQ R11, SI; \
+	ADDQ R10, CX; \
+	DECQ R8
+
+#define NEXTROW \
+	ADDQ R11, SI; \
+	ADDQ R10, DI; \
+	DECQ R8
 
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
@@ -24,111 +126,161 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-4
 	MOVL AX, eax+0(FP)
 	RET
 
-// func mulRows8(y, a, b *float64, n, k int)
-// y (n x 8) = a (n x k) b (k x 8); n, k >= 1.
-TEXT ·mulRows8(SB), NOSPLIT, $0-40
-	MOVQ y+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), R8
-	MOVQ k+32(FP), R9
+// The product kernels work on a block of 8 or 4 columns of y (one or two
+// YMM registers per row) inside matrices of row stride m; the Go callers
+// (kernels.go) loop over the blocks. Each output is one chain of fused
+// multiply-adds from zero in increasing i (mulCols) or r (tMulCols), the
+// same whichever kernel or block computes it. They share their arguments
+// (y, a, b *float64, n, k, m int) and the macros at the top of the file.
 
-row:
+// func mulCols8(y, a, b *float64, n, k, m int)
+// y[r*m+c] = sum over i < k of a[r*k+i] b[i*m+c], for r < n, c < 8; 4 rows
+// at a time (8 accumulators), then one; n, k >= 1.
+TEXT ·mulCols8(SB), NOSPLIT, $0-48
+	PRODARGS
+	CMPQ R8, $4
+	JLT  m8rows1
+
+m8rows4:
+	ZERO8
+	ROWBEGIN
+
+m8inner4:
+	FMA8X4((AX), (AX)(R11*1), (AX)(R11*2), (AX)(R12*1))
+	ROWSTEP
+	JNZ  m8inner4
+
+	STORE8X4
+	NEXT4ROWS
+	JGE  m8rows4
+
+m8rows1:
+	TESTQ R8, R8
+	JZ    m8done
+
+m8row1:
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
-	MOVQ DX, BX
-	MOVQ R9, CX
+	ROWBEGIN
 
-inner:
-	VBROADCASTSD (SI), Y2
-	VFMADD231PD  (BX), Y2, Y0
-	VFMADD231PD  32(BX), Y2, Y1
-	ADDQ         $8, SI
-	ADDQ         $64, BX
-	DECQ         CX
-	JNZ          inner
+m8inner1:
+	VBROADCASTSD (AX), Y10
+	VFMADD231PD  (CX), Y10, Y0
+	VFMADD231PD  32(CX), Y10, Y1
+	ROWSTEP
+	JNZ          m8inner1
 
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
-	ADDQ    $64, DI
-	DECQ    R8
-	JNZ     row
+	NEXTROW
+	JNZ     m8row1
+
+m8done:
 	VZEROUPPER
 	RET
 
-// func tMulRows8x4(y, a, b *float64, n, k int)
-// Rows 0..3 of y (4 x 8) = sum over r of a[r*k+q] b[r*8:r*8+8], q = 0..3;
-// a points at the first of the 4 columns, k is its row stride; n >= 1.
-TEXT ·tMulRows8x4(SB), NOSPLIT, $0-40
-	MOVQ y+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	MOVQ k+32(FP), R9
-	SHLQ $3, R9
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+// func mulCols4(y, a, b *float64, n, k, m int)
+// mulCols8 for 4 columns: 4 rows at a time (4 accumulators), then one.
+TEXT ·mulCols4(SB), NOSPLIT, $0-48
+	PRODARGS
+	CMPQ R8, $4
+	JLT  m4rows1
 
-loop4:
-	VMOVUPD      (DX), Y8
-	VMOVUPD      32(DX), Y9
-	VBROADCASTSD (SI), Y10
-	VFMADD231PD  Y8, Y10, Y0
-	VFMADD231PD  Y9, Y10, Y1
-	VBROADCASTSD 8(SI), Y11
-	VFMADD231PD  Y8, Y11, Y2
-	VFMADD231PD  Y9, Y11, Y3
-	VBROADCASTSD 16(SI), Y12
-	VFMADD231PD  Y8, Y12, Y4
-	VFMADD231PD  Y9, Y12, Y5
-	VBROADCASTSD 24(SI), Y13
-	VFMADD231PD  Y8, Y13, Y6
-	VFMADD231PD  Y9, Y13, Y7
-	ADDQ         R9, SI
-	ADDQ         $64, DX
-	DECQ         CX
-	JNZ          loop4
+m4rows4:
+	ZERO8
+	ROWBEGIN
+
+m4inner4:
+	FMA4X4((AX), (AX)(R11*1), (AX)(R11*2), (AX)(R12*1))
+	ROWSTEP
+	JNZ  m4inner4
+
+	STORE4X4
+	NEXT4ROWS
+	JGE  m4rows4
+
+m4rows1:
+	TESTQ R8, R8
+	JZ    m4done
+
+m4row1:
+	VXORPD Y0, Y0, Y0
+	ROWBEGIN
+
+m4inner1:
+	VBROADCASTSD (AX), Y10
+	VFMADD231PD  (CX), Y10, Y0
+	ROWSTEP
+	JNZ          m4inner1
 
 	VMOVUPD Y0, (DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVUPD Y6, 192(DI)
-	VMOVUPD Y7, 224(DI)
+	NEXTROW
+	JNZ     m4row1
+
+m4done:
 	VZEROUPPER
 	RET
 
-// func tMulRows8x1(y, a, b *float64, n, k int)
-// y (1 x 8) = sum over r of a[r*k] b[r*8:r*8+8]; n >= 1.
-TEXT ·tMulRows8x1(SB), NOSPLIT, $0-40
-	MOVQ y+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	MOVQ k+32(FP), R9
-	SHLQ $3, R9
+// func tMulCols4(y, a, b *float64, n, k, m, w int)
+// Rows q = 0..3 of y, columns c < w (w = 8 or 4; row stride m): sum over
+// r < n of a[r*k+q] b[r*m+c]; a points at the first of the 4 columns of a,
+// b at the first of the w columns of b; n >= 1.
+TEXT ·tMulCols4(SB), NOSPLIT, $0-56
+	PRODARGS
+	ZERO8
+	MOVQ BX, CX
+	MOVQ w+48(FP), AX
+	CMPQ AX, $8
+	JNE  t44loop
+
+t84loop:
+	FMA8X4((SI), 8(SI), 16(SI), 24(SI))
+	TSTEP
+	JNZ t84loop
+	STORE8X4
+	JMP t4done
+
+t44loop:
+	FMA4X4((SI), 8(SI), 16(SI), 24(SI))
+	TSTEP
+	JNZ t44loop
+	STORE4X4
+
+t4done:
+	VZEROUPPER
+	RET
+
+// func tMulCols1(y, a, b *float64, n, k, m, w int)
+// tMulCols4 for one row of y.
+TEXT ·tMulCols1(SB), NOSPLIT, $0-56
+	PRODARGS
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
+	MOVQ   w+48(FP), AX
+	CMPQ   AX, $8
+	JNE    t41loop
 
-loop1:
+t81loop:
 	VBROADCASTSD (SI), Y10
-	VFMADD231PD  (DX), Y10, Y0
-	VFMADD231PD  32(DX), Y10, Y1
-	ADDQ         R9, SI
-	ADDQ         $64, DX
-	DECQ         CX
-	JNZ          loop1
+	VFMADD231PD  (BX), Y10, Y0
+	VFMADD231PD  32(BX), Y10, Y1
+	ADDQ         R11, SI
+	ADDQ         R10, BX
+	DECQ         R8
+	JNZ          t81loop
+	VMOVUPD      Y1, 32(DI)
+	JMP          t1done
 
+t41loop:
+	VBROADCASTSD (SI), Y10
+	VFMADD231PD  (BX), Y10, Y0
+	ADDQ         R11, SI
+	ADDQ         R10, BX
+	DECQ         R8
+	JNZ          t41loop
+
+t1done:
 	VMOVUPD Y0, (DI)
-	VMOVUPD Y1, 32(DI)
 	VZEROUPPER
 	RET
 

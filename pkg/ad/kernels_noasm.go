@@ -4,7 +4,8 @@ package ad
 
 var useAVX2 = false
 
-func mulRows8(y, a, b *float64, n, k int)    { panic("ad: no assembly kernels") }
-func tMulRows8x4(y, a, b *float64, n, k int) { panic("ad: no assembly kernels") }
-func tMulRows8x1(y, a, b *float64, n, k int) { panic("ad: no assembly kernels") }
-func tanh8(y, a *float64, n int)             { panic("ad: no assembly kernels") }
+func mulCols8(y, a, b *float64, n, k, m int)     { panic("ad: no assembly kernels") }
+func mulCols4(y, a, b *float64, n, k, m int)     { panic("ad: no assembly kernels") }
+func tMulCols4(y, a, b *float64, n, k, m, w int) { panic("ad: no assembly kernels") }
+func tMulCols1(y, a, b *float64, n, k, m, w int) { panic("ad: no assembly kernels") }
+func tanh8(y, a *float64, n int)                 { panic("ad: no assembly kernels") }

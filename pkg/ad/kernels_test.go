@@ -84,6 +84,75 @@ func TestKernels(t *testing.T) {
 	}
 }
 
+// fmaMatMul is y = a b (a NxK, b KxM) with each output one chain of fused
+// multiply-adds from zero in increasing i: what mulFMA computes.
+func fmaMatMul(a, b []float64, n, k, m int) []float64 {
+	y := make([]float64, n*m)
+	for r := 0; r < n; r++ {
+		for j := 0; j < m; j++ {
+			s := 0.0
+			for i := 0; i < k; i++ {
+				s = math.FMA(a[r*k+i], b[i*m+j], s)
+			}
+			y[r*m+j] = s
+		}
+	}
+	return y
+}
+
+// TestKernelsFMA checks the assembly products (layers 8 or more wide) bit
+// for bit against fmaMatMul: every block of 8 and 4 columns, of 4 and 1
+// rows, and the last m%4 columns in Go, at unaligned offsets; the results
+// must not depend on where a row or column sits.
+func TestKernelsFMA(t *testing.T) {
+	t.Parallel()
+	if !useAVX2 {
+		t.Skip("no assembly")
+	}
+	rng := rand.New(rand.NewPCG(5, 7))
+	for _, n := range []int{1, 3, 4, 5, 8, 17} {
+		for _, k := range []int{1, 2, 3, 4, 5, 7, 8, 9, 20} {
+			for _, m := range []int{8, 9, 10, 11, 12, 13, 15, 16, 20, 30, 40} {
+				name := fmt.Sprintf("n%d k%d m%d", n, k, m)
+				// Offsets of 1 element: the kernels load unaligned rows.
+				a, b := randSlice(rng, n*k+1)[1:], randSlice(rng, k*m+1)[1:]
+				want := fmaMatMul(a, b, n, k, m)
+				y := make([]float64, n*m+1)[1:]
+				matMul(y, a, b, n, k, m)
+				checkBits(t, name+" matMul", y, want)
+				if k > 2 { // k <= 2: matMulT's own loops, without FMA
+					fill(y, 0)
+					matMulT(y, a, transpose(b, k, m), n, k, m)
+					checkBits(t, name+" matMulT", y, want)
+				}
+
+				c := randSlice(rng, n*m+1)[1:]
+				want = fmaMatMul(transpose(a, n, k), c, k, n, m)
+				yt := make([]float64, k*m+1)[1:]
+				matTMul(yt, a, c, n, k, m)
+				checkBits(t, name+" matTMul", yt, want)
+			}
+			// a^T c with c narrow (M = 2 < K): accumulated as (c^T a)^T.
+			if k >= 8 {
+				a, c := randSlice(rng, n*k), randSlice(rng, n*2)
+				want := transpose(fmaMatMul(transpose(c, n, 2), a, 2, n, k), 2, k)
+				yt := make([]float64, k*2)
+				matTMul(yt, a, c, n, k, 2)
+				checkBits(t, fmt.Sprintf("n%d k%d m2 matTMul", n, k), yt, want)
+			}
+		}
+	}
+}
+
+func checkBits(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("%s[%d]: got %.17g want %.17g (bit for bit)", what, i, got[i], want[i])
+		}
+	}
+}
+
 // tanhModel is tanh8 (kernels_amd64.s) written out in Go, operation by
 // operation with the same roundings: the assembly must match it bit for bit.
 func tanhModel(x float64) float64 {

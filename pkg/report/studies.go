@@ -53,7 +53,7 @@ type Plan struct {
 	// default (tuned), bayes.RecipePaper the paper's schedule alone.
 	Recipe string
 	// WideFits is the number of fits of each burgers-wide study (a 921-weight
-	// net: 25 ms of CPU per Adam epoch); 0 leaves those studies out.
+	// net: about 7 ms of CPU per Adam epoch); 0 leaves those studies out.
 	WideFits int
 	// WideEpochScale replaces EpochScale for the burgers-wide studies; 0
 	// means EpochScale.
@@ -81,8 +81,9 @@ func Full() Plan {
 
 // Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
 // hyper start cut 2x, NUTS 2 chains x 500 draws after 500 warm-up (heat:
-// 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size, one fit of each burgers-wide study at a tenth of
-// its epochs (about a minute of CPU each; numbers far from converged).
+// 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size,
+// one fit of each burgers-wide study at a tenth of its epochs (about 40 s
+// of CPU each; numbers far from converged).
 func Quick() Plan {
 	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 1, WideEpochScale: 0.1,
 		HMC: mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
