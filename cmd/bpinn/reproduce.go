@@ -59,9 +59,9 @@ burgers-wide pair: 3 fits each of 15000 epochs at about 7 ms of CPU per
 epoch (2-3 min of CPU per fit; docs/results.md section 10).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 NUTS 2 chains x 500 draws, one burgers-wide fit of each kind at 1500 epochs,
-a third of the fits for the inverse studies: 7.5 minutes on 2 cores
-(measured 2026-11-25, 447 s of studies), plus NUTS on heat's best fit (2
-chains x 200 draws: about 10 s of CPU). The full run samples heat with 4 x
+a third of the fits for the inverse studies, NUTS on heat's best fit (2
+chains x 200 draws): 6.5 minutes on 2 idle cores (measured 2026-11-25,
+381 s of studies, 397 s for make reproduce with its setup). The full run samples heat with 4 x
 500 draws after 1500 warm-up (about 150 s of CPU; docs/hmc.md).
 
 flags:
