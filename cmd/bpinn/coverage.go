@@ -61,7 +61,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if len(p.Unknowns) == 0 {
 		return usagef("problem %q has no unknown coefficients: coverage needs an inverse problem", p.Name)
 	}
-	if _, _, err := ff.settings(p, seed); err != nil {
+	if _, err := ff.settings(p, seed); err != nil {
 		return err
 	}
 	var file *os.File
@@ -93,7 +93,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		if err != nil {
 			return outcome{err: err}
 		}
-		s, _, err := g.settings(q, seed)
+		s, err := g.settings(q, seed)
 		if err != nil {
 			return outcome{err: err}
 		}

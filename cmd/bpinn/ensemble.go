@@ -117,7 +117,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	s, _, err := ff.settings(p, o.base)
+	s, err := ff.settings(p, o.base)
 	if err != nil {
 		return err
 	}

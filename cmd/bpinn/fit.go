@@ -65,7 +65,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 	if err != nil {
 		return nil, err
 	}
-	s, _, err := ff.settings(p, seed)
+	s, err := ff.settings(p, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -303,10 +303,10 @@ func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
 }
 
 // settings returns the bayes settings for seed, in which unset flags stay
-// zero so the problem's defaults apply, and the same resolved (checked as a
+// zero so the problem's defaults apply, after checking them resolved (as a
 // combination, the defaults filled in).
-func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Settings, err error) {
-	s = bayes.Settings{
+func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error) {
+	s := bayes.Settings{
 		Seed: seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
 		Curvature: ff.curvature.v,
@@ -319,29 +319,29 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (s, resolved bayes.Set
 	}
 	r, err := s.Resolve(p)
 	if err != nil {
-		return s, r, errUsage{err.Error()}
+		return s, errUsage{err.Error()}
 	}
 	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set) {
-		return s, r, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
+		return s, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
 	}
 	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
-		return s, r, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")
+		return s, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")
 	}
 	if !ff.fixed && (ff.fixedAlpha.set || ff.fixedBeta.set) {
-		return s, r, usagef("--fixed-alpha and --fixed-beta need --fixed")
+		return s, usagef("--fixed-alpha and --fixed-beta need --fixed")
 	}
 	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
 	// fit at 1e150 ends "ok" with weights near 1e152.
 	if ff.lr.v > 1 {
-		return s, r, usagef("--lr %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", ff.lr.v)
+		return s, usagef("--lr %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", ff.lr.v)
 	}
 	if ff.hyperLR.v > 1 {
-		return s, r, usagef("--hyper-lr %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", ff.hyperLR.v)
+		return s, usagef("--hyper-lr %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", ff.hyperLR.v)
 	}
 	if ff.nanAt.set && ff.nanAt.v > r.Epochs {
-		return s, r, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
+		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
 	}
-	return s, r, nil
+	return s, nil
 }
 
 // problemDefaults describes every problem's defaults for --help.
