@@ -254,9 +254,8 @@ type browser struct {
 }
 
 // findBrowser finds Chromium, chromedriver and a python3 that imports
-// selenium (Debian's python3-selenium is for /usr/bin/python3, which may not
-// be the first python3 on PATH). It skips the test when one is missing,
-// except in CI, where it fails.
+// selenium (pythonWith). It skips the test when one is missing, except in
+// CI, where it fails.
 func findBrowser(t *testing.T) *browser {
 	t.Helper()
 	find := func(names ...string) string {
@@ -271,12 +270,7 @@ func findBrowser(t *testing.T) *browser {
 		chromium:     find("chromium", "/usr/bin/chromium"),
 		chromedriver: find("chromedriver", "/usr/bin/chromedriver"),
 	}
-	for _, py := range []string{"python3", "/usr/bin/python3"} {
-		if p := find(py); p != "" && exec.Command(p, "-c", "import selenium").Run() == nil {
-			b.python = p
-			break
-		}
-	}
+	b.python = pythonWith("selenium")
 	var missing []string
 	for _, m := range []struct{ path, what string }{
 		{b.chromium, "chromium"}, {b.chromedriver, "chromedriver"}, {b.python, "python3 with selenium"},

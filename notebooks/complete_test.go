@@ -1,9 +1,7 @@
 package notebooks_test
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -21,7 +19,11 @@ func TestKernelCompletion(t *testing.T) {
 	}
 	k := installKernel(t)
 	code := "import \"github.com/evidence-pinn/bpinn/pkg/bayes\"\n\nfunc f() { bayes.TrainE"
-	cmd := exec.CommandContext(t.Context(), jupyterPython(t, k.jupyter), filepath.Join("testdata", "complete.py"), setupCell(t), code)
+	python := pythonWith("jupyter_client")
+	if python == "" {
+		t.Fatal("no python3 imports jupyter_client (Jupyter's own library): run scripts/setup.sh")
+	}
+	cmd := exec.CommandContext(t.Context(), python, filepath.Join("testdata", "complete.py"), setupCell(t), code)
 	cmd.Env = k.env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -52,23 +54,4 @@ func TestKernelCompletion(t *testing.T) {
 	if !r.Inspect.Found || !strings.Contains(help, "func bayes.TrainEnsemble(ctx context.Context") {
 		t.Errorf("help on bayes.TrainEnsemble: found %v, %q; want its signature", r.Inspect.Found, help)
 	}
-}
-
-// jupyterPython returns the Python interpreter of the jupyter command (its
-// #! line), which has jupyter_client; python3 on PATH may be another one.
-func jupyterPython(t *testing.T, jupyter string) string {
-	t.Helper()
-	f, err := os.Open(jupyter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	line, _ := bufio.NewReader(f).ReadString('\n')
-	if fields := strings.Fields(strings.TrimPrefix(line, "#!")); strings.HasPrefix(line, "#!") && len(fields) > 0 {
-		if fields[0] == "/usr/bin/env" && len(fields) > 1 {
-			return fields[1]
-		}
-		return fields[0]
-	}
-	return "python3"
 }

@@ -403,6 +403,19 @@ func installKernel(t *testing.T) *kernel {
 	return &kernel{jupyter: jupyter, env: env}
 }
 
+// pythonWith returns the first of python3 on PATH and Debian's
+// /usr/bin/python3 that imports module, or "" (Debian's Jupyter and
+// python3-selenium are for /usr/bin/python3, which may not be the first
+// python3 on PATH).
+func pythonWith(module string) string {
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		if p, err := exec.LookPath(py); err == nil && exec.Command(p, "-c", "import "+module).Run() == nil {
+			return p
+		}
+	}
+	return ""
+}
+
 // execute runs the notebook name with nbconvert and returns it with its
 // outputs, or nil after reporting a failure of nbconvert itself (a timeout,
 // a kernel that died).
