@@ -121,13 +121,7 @@ func BurgersWideInverse(o Options) *Problem {
 // nu (true 0.01/pi), inferred on a log scale from 0.01 with a flat prior.
 func unknownNu(p *Problem, name string) *Problem {
 	p.Name = name
-	params := make(map[string]float64, len(p.Params))
-	for k, v := range p.Params {
-		if k != "nu" {
-			params[k] = v
-		}
-	}
-	p.Params = params
+	delete(p.Params, "nu") // p's own map: Burgers and BurgersWide build a new one each call
 	p.Unknowns = []Unknown{{Name: "nu", Init: 0.01, Positive: true, Prior: PriorFlat, Truth: truthOf(BurgersNu())}}
 	p.Terms[0].Residual = func(v *Vars) *ad.Node {
 		return ad.Sub(ad.Add(v.D("t"), ad.Mul(v.U, v.D("x"))), ad.Mul(v.Unknown("nu"), v.D2("x", "x")))
