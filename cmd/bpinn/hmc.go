@@ -37,7 +37,7 @@ unknown's sampled marginal beside its Laplace interval (docs/inverse.md);
 
 flags:
   --sampler S       nuts (default) or hmc
-  --samples N       draws kept per chain (default 500; hmc: 15000, the
+  --samples N       draws kept per chain (default 400; hmc: 15000, the
                     paper's)
   --burn-in B       warm-up iterations per chain, adapting the step size and
                     the metric (default 500; hmc: 1000; 0 for none)
@@ -45,7 +45,7 @@ flags:
   --metric M        diag (default), dense or unit: the inverse metric that
                     warm-up estimates
   --target-accept D mean acceptance statistic that warm-up aims for
-                    (default 0.99; hmc: 0.8; lower is faster, with more
+                    (default 0.98; hmc: 0.8; lower is faster, with more
                     divergent draws)
   --max-depth D     NUTS: at most 2^D leapfrog steps per draw (default 12)
   --leapfrog L      hmc: leapfrog steps per iteration (default 20; giving it

@@ -50,15 +50,15 @@ and times; DIR/figures/*.png are the static figures, DIR/results.md the
 tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, NUTS with bpinn hmc's defaults (4 chains x 500 draws,
-about 55 s of CPU): 1020 fits, about 14 minutes on 2 idle cores, most of it
+size in the scan, NUTS with bpinn hmc's defaults (4 chains x 400 draws,
+about 50 s of CPU): 1020 fits, about 14 minutes on 2 idle cores, most of it
 Burgers (measured with the paper's HMC, before NUTS: hmc 12 s, heat 12 s,
 heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
 heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s), plus the
 burgers-wide pair: 3 fits each of 15000 epochs at about 7 ms of CPU per
 epoch (2-3 min of CPU per fit; docs/results.md section 10).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-NUTS 2 chains x 500 draws, one burgers-wide fit of each kind at 1500 epochs,
+NUTS 2 chains x 400 draws, one burgers-wide fit of each kind at 1500 epochs,
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
 chains x 200 draws): 6.5 minutes on 2 idle cores (measured 2026-11-25,
 381 s of studies, 397 s for make reproduce with its setup). The full run samples heat with 4 x

@@ -59,8 +59,8 @@ type Plan struct {
 	// means EpochScale.
 	WideEpochScale float64
 	// HMC are the sampler settings of the Laplace-vs-HMC study; zero
-	// fields take bayes.DefaultSampler's values (NUTS, 4 chains x 500 draws
-	// after 500 warm-up, target acceptance 0.99, depth 12).
+	// fields take bayes.DefaultSampler's values (NUTS, 4 chains x 400 draws
+	// after 500 warm-up, target acceptance 0.98, depth 12).
 	HMC mcmc.Settings
 	// HeatHMC, if not nil, are the sampler settings of the heat study's
 	// Laplace-vs-NUTS comparison on its best fit (bpinn hmc heat --whiten),
@@ -80,7 +80,7 @@ func Full() Plan {
 }
 
 // Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
-// hyper start cut 2x, NUTS 2 chains x 500 draws after 500 warm-up (heat:
+// hyper start cut 2x, NUTS 2 chains x 400 draws after 500 warm-up (heat:
 // 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size,
 // one fit of each burgers-wide study at a tenth of its epochs (about 40 s
 // of CPU each; numbers far from converged).
