@@ -214,7 +214,7 @@ type fitFlags struct {
 	finalHyper, untieAt, polishIter posInt
 	resample                        int
 	hidden                          sizes
-	polish, fixed                   bool
+	polish, fixed, fixedMean        bool
 	kappa, lr, hyperLR              posFloat
 	reaction                        float64
 	dataFile                        string
@@ -259,6 +259,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.fixedAlpha, "fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)")
 	fs.Var(&ff.fixedBeta, "fixed-beta", "with --fixed: the held `beta` of every term (default 1)")
+	fs.BoolVar(&ff.fixedMean, "fixed-mean", false, "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss; docs/results.md section 10)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02 (default: every beta from the evidence)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
 	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
@@ -315,7 +316,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
 		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
-		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v,
+		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v, FixedMean: ff.fixedMean,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {
@@ -327,8 +328,8 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
 		return s, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")
 	}
-	if !ff.fixed && (ff.fixedAlpha.set || ff.fixedBeta.set) {
-		return s, usagef("--fixed-alpha and --fixed-beta need --fixed")
+	if !ff.fixed && (ff.fixedAlpha.set || ff.fixedBeta.set || ff.fixedMean) {
+		return s, usagef("--fixed-alpha, --fixed-beta and --fixed-mean need --fixed")
 	}
 	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
 	// fit at 1e150 ends "ok" with weights near 1e152.

@@ -76,6 +76,11 @@ type Settings struct {
 	Fixed      bool
 	FixedAlpha float64 // 0 means 0.05
 	FixedBeta  float64 // 0 means 1
+	// FixedMean divides each group's held beta by N_t/2, so that the loss
+	// sum_t beta_t E_D^t is FixedBeta times the sum over groups of their
+	// mean squared residuals: DeepXDE's loss, where a weight 1 weighs a
+	// term of 80 points as much as one of 2540 (docs/results.md, section 10).
+	FixedMean bool
 	// Polish minimizes E_T over w after Adam with the hyperparameters held
 	// (PolishMethod says how).
 	Polish bool
@@ -223,6 +228,9 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	}
 	if err := s.checkKnownNoise(p); err != nil {
 		return s, err
+	}
+	if s.FixedMean && !s.Fixed {
+		return s, fmt.Errorf("FixedMean scales the held betas of a fixed fit: set Fixed too")
 	}
 	if s.Updater == "" {
 		s.Updater = UpdaterAdam
@@ -514,6 +522,11 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	if s.Fixed {
 		f.Alpha = fillN(len(m.Alphas), s.FixedAlpha)
 		f.Beta = fillN(len(m.BetaNames), s.FixedBeta)
+		if s.FixedMean {
+			for g, n := range m.N {
+				f.Beta[g] /= float64(n) / 2
+			}
+		}
 	}
 	f.known = s.knownBetas(m.BetaNames)
 	f.holdKnown(f.Beta)

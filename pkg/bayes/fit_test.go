@@ -262,6 +262,26 @@ func TestSettingsFinalRounds(t *testing.T) {
 	}
 }
 
+// FixedMean holds beta_t = 2 FixedBeta / N_t (so that sum_t beta_t E_D^t is
+// FixedBeta times the sum of the groups' mean squared residuals) through
+// the whole fit; without Fixed it is an error.
+func TestFixedMeanBetas(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "burgers", Settings{Seed: 1, Epochs: 20, HyperStart: 10, Fixed: true, FixedBeta: 3, FixedMean: true, Polish: true, PolishIter: 2})
+	if len(f.Beta) != 3 {
+		t.Fatalf("betas %v %v, want pde, boundary, data", f.Model.BetaNames, f.Beta)
+	}
+	for g, n := range f.Model.N {
+		if want := 3 * 2 / float64(n); math.Abs(f.Beta[g]-want) > 1e-15*want {
+			t.Errorf("%s over %d points = %g, want %g", f.Model.BetaNames[g], n, f.Beta[g], want)
+		}
+	}
+	p, _ := pde.New("burgers", pde.Options{})
+	if _, err := (Settings{FixedMean: true}).Resolve(p); err == nil {
+		t.Error("FixedMean without Fixed resolved, want an error")
+	}
+}
+
 // mustPredict is f.Predict, failing the test on an error.
 func mustPredict(t testing.TB, f *Fit, pts [][]float64) (mean, sigma []float64) {
 	t.Helper()
