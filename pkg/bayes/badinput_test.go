@@ -150,6 +150,38 @@ func TestSettingsDefaults(t *testing.T) {
 	}
 }
 
+// TestSettingsProblemSchedule: a problem's PolishIter, Curvature,
+// KnownNoise and Resample defaults fill the zero settings; given settings
+// win, an empty KnownNoise map infers every beta, a negative Resample is
+// never, and a fixed fit takes no known noise.
+func TestSettingsProblemSchedule(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("burgers", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Defaults.PolishIter, p.Defaults.Curvature, p.Defaults.Resample = 123, "diag", 50
+	p.Defaults.KnownNoise = map[string]float64{"data": 0.02}
+	s, err := Settings{}.Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.PolishIter != 123 || s.Curvature != "diag" || s.Resample != 50 || s.KnownNoise["data"] != 0.02 {
+		t.Errorf("resolved polish %d, curvature %q, resample %d, known noise %v; want the problem's 123, diag, 50, data 0.02", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise)
+	}
+	s.KnownNoise["data"] = 1 // the settings' own copy
+	if p.Defaults.KnownNoise["data"] != 0.02 {
+		t.Error("Resolve shares the problem's KnownNoise map")
+	}
+	s, err = Settings{PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}}.Resolve(p)
+	if err != nil || s.PolishIter != 7 || s.Curvature != "dense" || s.Resample != 0 || len(s.KnownNoise) != 0 {
+		t.Errorf("given settings resolved to polish %d, curvature %q, resample %d, known noise %v (%v); want 7, dense, 0, none", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, err)
+	}
+	if s, err = (Settings{Fixed: true}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
+		t.Errorf("fixed fit: known noise %v (%v), want none", s.KnownNoise, err)
+	}
+}
+
 // TestUserProblemFits: the problem a user writes in a few lines trains,
 // with a beta per named group and a solution near the exact one.
 func TestUserProblemFits(t *testing.T) {

@@ -85,7 +85,8 @@ type Settings struct {
 	// (PolishMethod says how).
 	Polish bool
 	// PolishIter is the iteration limit of each polish (Newton steps or
-	// L-BFGS iterations); 0 means 2000 (the L-BFGS polishes of heat and
+	// L-BFGS iterations); 0 means the problem's default, else 2000 (the
+	// L-BFGS polishes of heat and
 	// wave reach it; docs/results.md measures shorter and longer ones).
 	PolishIter int
 	// PolishMethod is PolishGaussNewton ("" means Gauss-Newton: measured
@@ -118,7 +119,8 @@ type Settings struct {
 	// noise standard deviation is known (e.g. {"data": 0.02}: measurements
 	// with a stated error); the evidence then sets only the other
 	// hyperparameters. Keys are beta group names, with or without "beta_".
-	// nil means every beta is inferred (the paper).
+	// nil means the problem's Defaults.KnownNoise (none for the paper's
+	// problems: every beta inferred); an empty map, every beta inferred.
 	KnownNoise map[string]float64
 	// HistoryEvery records the history every this many epochs; 0 means 25.
 	HistoryEvery int
@@ -136,11 +138,13 @@ type Settings struct {
 	// new draw (Problem.Redraw) every Resample epochs of the Adam phase, so
 	// that Adam solves the PDE everywhere rather than at one set of points;
 	// the polish, the final rounds and the evidence use the problem's own
-	// points. 0 means never (the paper).
+	// points. 0 means the problem's default (never for the paper's
+	// problems); negative means never.
 	Resample int
 	// Curvature is the structure of A at the hyperparameter steps of the
-	// Adam phase (pkg/curv, measured in docs/curvature.md): "" means dense
-	// (the paper's A, every earlier result); CurvatureAuto picks by the
+	// Adam phase (pkg/curv, measured in docs/curvature.md): "" means the
+	// problem's default, else dense (the paper's A, every earlier result);
+	// CurvatureAuto picks by the
 	// number of weights P and of residuals N (curv.Auto); or a curv.Kind.
 	// The final MacKay rounds and the reported evidence and band use the
 	// dense A while P <= DenseLimit, the structure beyond it.
@@ -226,6 +230,21 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	if s.BetaMode == "" {
 		s.BetaMode = p.DefaultBetaMode()
 	}
+	if s.KnownNoise == nil && !s.Fixed && len(d.KnownNoise) > 0 {
+		s.KnownNoise = maps.Clone(d.KnownNoise)
+	}
+	if s.Resample == 0 {
+		s.Resample = d.Resample
+	}
+	if s.Resample < 0 { // never, where the problem's default resamples
+		s.Resample = 0
+	}
+	if s.Curvature == "" {
+		s.Curvature = d.Curvature
+	}
+	if s.PolishIter == 0 {
+		s.PolishIter = d.PolishIter
+	}
 	if err := s.checkKnownNoise(p); err != nil {
 		return s, err
 	}
@@ -273,8 +292,6 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		return s, fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
 	case s.FinalTol < 0:
 		return s, fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
-	case s.Resample < 0:
-		return s, fmt.Errorf("resample = %d: must be non-negative (0: never)", s.Resample)
 	case s.Resample > 0 && p.Redraw == nil:
 		return s, fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
 	case s.FinalHyper < 0:

@@ -139,6 +139,8 @@ func (p *Problem) WithData(d *Data) *Problem {
 	} else {
 		q.Terms = append(q.Terms, t)
 	}
+	// The stated noise of the problem's own measurements is not the file's.
+	q.Defaults.KnownNoise = nil
 	// The data's noise is not the equation's: one beta per group where the
 	// terms name their groups.
 	if !slices.ContainsFunc(q.Terms, func(t Term) bool { return t.Group == "" }) {

@@ -45,7 +45,7 @@ func TestWithData(t *testing.T) {
 	for _, c := range []struct {
 		p     *Problem
 		terms int
-	}{{HeatInverse(Options{}), 3}, {Heat(Options{}), 3}} {
+	}{{HeatInverse(Options{}), 3}, {Heat(Options{}), 3}, {BurgersWide(Options{}), 4}} {
 		q := c.p.WithData(d)
 		if err := q.Validate(); err != nil {
 			t.Fatal(err)
@@ -60,6 +60,9 @@ func TestWithData(t *testing.T) {
 		f, err := q.Fresh()
 		if err != nil || len(f.Terms) != c.terms || f.Terms[len(f.Terms)-1].Target[1] != 0.6 {
 			t.Errorf("%s: fresh draw lost the data: %v", c.p.Name, err)
+		}
+		if q.Defaults.KnownNoise != nil {
+			t.Errorf("%s: the stated noise of the study's data %v stays with the user's", c.p.Name, q.Defaults.KnownNoise)
 		}
 		if len(q.Unknowns) > 0 && q.Unknowns[0].Truth != nil {
 			t.Errorf("%s: the truth of the study's data stays with the user's", c.p.Name)

@@ -123,6 +123,7 @@ func unknownNu(p *Problem, name string) *Problem {
 	p.Name = name
 	delete(p.Params, "nu") // p's own map: Burgers and BurgersWide build a new one each call
 	p.Unknowns = []Unknown{{Name: "nu", Init: 0.01, Positive: true, Prior: PriorFlat, Truth: truthOf(BurgersNu())}}
+	p.Defaults.Curvature = "" // only the dense A holds an unknown (bayes.Settings.Curvature)
 	p.Terms[0].Residual = func(v *Vars) *ad.Node {
 		return ad.Sub(ad.Add(v.D("t"), ad.Mul(v.U, v.D("x"))), ad.Mul(v.Unknown("nu"), v.D2("x", "x")))
 	}

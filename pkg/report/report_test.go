@@ -335,9 +335,9 @@ func TestMarkdownEscapesBars(t *testing.T) {
 }
 
 // The burgers-wide pair: WideFits fits each with the settings of the
-// study (evidence with the structure auto and the data noise held; the
-// baseline every weight 1, alpha at its least), left out of a plan
-// without them.
+// study (evidence on the problem's schedule: structure auto, the data noise
+// held, points redrawn; the baseline every weight 1 on mean squares, alpha
+// at its least, no known noise), left out of a plan without them.
 func TestWideStudies(t *testing.T) {
 	t.Parallel()
 	cfg := Config{Plan: Quick()}
@@ -345,11 +345,17 @@ func TestWideStudies(t *testing.T) {
 	if len(w.Seeds) != 1 || len(f.Seeds) != 1 || w.Problem != "burgers-wide" || f.Problem != "burgers-wide" {
 		t.Errorf("quick: %d and %d fits of %s, %s; want 1 of burgers-wide each", len(w.Seeds), len(f.Seeds), w.Problem, f.Problem)
 	}
-	if w.Base.Curvature != bayes.CurvatureAuto || w.Base.KnownNoise["data"] != wideDataNoise || w.Base.Fixed {
-		t.Errorf("burgers-wide settings %+v", w.Base)
+	p, err := pde.New("burgers-wide", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !f.Base.Fixed || f.Base.FixedAlpha != bayes.MinHyper || f.Base.FixedBeta != 1 {
-		t.Errorf("burgers-wide-fixed settings %+v", f.Base)
+	ws, err := w.Base.Resolve(p)
+	if err != nil || ws.Curvature != "diag" || ws.KnownNoise["data"] != 0.02 || ws.Resample == 0 || ws.Fixed {
+		t.Errorf("burgers-wide settings %+v (%v)", ws, err)
+	}
+	fs, err := f.Base.Resolve(p)
+	if err != nil || !fs.Fixed || !fs.FixedMean || fs.FixedAlpha != bayes.MinHyper || fs.FixedBeta != 1 || len(fs.KnownNoise) != 0 {
+		t.Errorf("burgers-wide-fixed settings %+v (%v)", fs, err)
 	}
 	rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: t.TempDir(), Only: []string{"burgers-wide", "burgers-wide-fixed"}})
 	if err != nil || len(rep.Studies) != 0 {
