@@ -141,7 +141,6 @@ func burgersDeepText() string {
 // burgersWideText describes the burgers-wide studies.
 const burgersWideText = "DeepXDE's 2-20-20-20-1 net and 2540 + 80 + 160 points with burgers' 60 measurements"
 
-
 // isWide reports whether a study is one of the burgers-wide pair, which
 // Plan.WideFits sizes.
 func isWide(name string) bool { return name == "burgers-wide" || name == "burgers-wide-fixed" }
