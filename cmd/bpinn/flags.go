@@ -219,6 +219,7 @@ type fitFlags struct {
 	resample                        int
 	hidden                          sizes
 	polish, fixed, fixedMean        bool
+	heldOutRounds                   bool
 	kappa, lr, hyperLR              posFloat
 	reaction                        float64
 	dataFile                        string
@@ -263,6 +264,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.fixedAlpha, "fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)")
 	fs.Var(&ff.fixedBeta, "fixed-beta", "with --fixed: the held `beta` of every term (default 1)")
+	fs.BoolVar(&ff.heldOutRounds, "held-out-rounds", false, "final rounds: each inferred beta from its terms' misfit at fresh points where larger than at the training points (not the paper's; docs/results.md section 10)")
 	fs.BoolVar(&ff.fixedMean, "fixed-mean", false, "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss; docs/results.md section 10)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, burgers-wide data=0.02; none for the others)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
@@ -320,7 +322,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
 		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
-		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v, FixedMean: ff.fixedMean,
+		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v, FixedMean: ff.fixedMean, HeldOutRounds: ff.heldOutRounds,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {

@@ -282,6 +282,47 @@ func TestFixedMeanBetas(t *testing.T) {
 	}
 }
 
+// HeldOutRounds: with no polish after it (the paper's recipe with one
+// final round), the round leaves the weights as they were, and each
+// inferred beta is the plain round's times (rms_train / rms_fresh)^2
+// where the fresh misfit is larger; a problem without Fresh is an error.
+func TestHeldOutRounds(t *testing.T) {
+	t.Parallel()
+	base := Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper, FinalHyper: 1}
+	plain := resultTestFit(t, "burgers", base)
+	base.HeldOutRounds = true
+	held := resultTestFit(t, "burgers", base)
+	if !slices.Equal(plain.Model.Theta, held.Model.Theta) || held.Hyper.FinalRounds != 1 {
+		t.Fatalf("the weights differ or %d rounds: want the same weights after one round", held.Hyper.FinalRounds)
+	}
+	fresh, err := held.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, rms, err := held.ResidualCheck(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowered := 0
+	for g := range held.Beta {
+		want := plain.Beta[g] * math.Min(1, (train[g]/rms[g])*(train[g]/rms[g]))
+		if want < plain.Beta[g] {
+			lowered++
+		}
+		if math.Abs(held.Beta[g]-want) > 1e-9*want {
+			t.Errorf("%s = %g, want %g (plain %g, rms %g -> %g)", held.Model.BetaNames[g], held.Beta[g], want, plain.Beta[g], train[g], rms[g])
+		}
+	}
+	if lowered == 0 {
+		t.Error("no beta lowered: the test checks nothing")
+	}
+	p := poisson1D()
+	p.Fresh = nil
+	if _, err := (Settings{Epochs: 10, Hidden: []int{4}, HeldOutRounds: true}).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("no Fresh: error %v, want one line about fresh points", err)
+	}
+}
+
 // mustPredict is f.Predict, failing the test on an error.
 func mustPredict(t testing.TB, f *Fit, pts [][]float64) (mean, sigma []float64) {
 	t.Helper()
