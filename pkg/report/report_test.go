@@ -337,7 +337,8 @@ func TestMarkdownEscapesBars(t *testing.T) {
 // The burgers-wide pair: WideFits fits each with the settings of the
 // study (evidence on the problem's schedule: structure auto, the data noise
 // held, points redrawn; the baseline every weight 1 on mean squares, alpha
-// at its least, no known noise), left out of a plan without them.
+// at its least, no known noise, fixed points), left out of a plan without
+// them.
 func TestWideStudies(t *testing.T) {
 	t.Parallel()
 	cfg := Config{Plan: Quick()}
@@ -354,7 +355,7 @@ func TestWideStudies(t *testing.T) {
 		t.Errorf("burgers-wide settings %+v (%v)", ws, err)
 	}
 	fs, err := f.Base.Resolve(p)
-	if err != nil || !fs.Fixed || !fs.FixedMean || fs.FixedAlpha != bayes.MinHyper || fs.FixedBeta != 1 || len(fs.KnownNoise) != 0 {
+	if err != nil || !fs.Fixed || !fs.FixedMean || fs.FixedAlpha != bayes.MinHyper || fs.FixedBeta != 1 || len(fs.KnownNoise) != 0 || fs.Resample != 0 {
 		t.Errorf("burgers-wide-fixed settings %+v (%v)", fs, err)
 	}
 	rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: t.TempDir(), Only: []string{"burgers-wide", "burgers-wide-fixed"}})

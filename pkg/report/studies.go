@@ -323,11 +323,12 @@ func newStudy(name string, cfg *Config) *Study {
 	case "burgers-wide-fixed":
 		// DeepXDE's default: every loss weight 1 on a sum of per-term mean
 		// squared residuals (FixedMean: beta_t = 2/N_t), no weight decay
-		// (alpha at its least), no evidence; the problem's schedule (one
-		// polish of its length).
+		// (alpha at its least), no evidence, DeepXDE's fixed points; the
+		// problem's epochs and one polish of its length.
 		st.Problem, st.Label = "burgers-wide", name
 		st.Title = "Burgers' equation, " + burgersWideText + ", every loss weight 1 on mean squared residuals and no evidence (DeepXDE's default)"
 		st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta, st.Base.FixedMean = true, bayes.MinHyper, 1, true
+		st.Base.Resample = -1
 		n = cfg.WideFits
 	case "heat-fixed", "wave-fixed":
 		st.Problem = name[:len(name)-len("-fixed")]
