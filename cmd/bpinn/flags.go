@@ -214,12 +214,11 @@ type fitFlags struct {
 	hessian, alphas, betas          choice
 	updater, activation             choice
 	recipe, sampling, polishMethod  choice
-	curvature                       choice
+	curvature, roundBetas           choice
 	finalHyper, untieAt, polishIter posInt
 	resample                        int
 	hidden                          sizes
 	polish, fixed, fixedMean        bool
-	heldOutRounds                   bool
 	kappa, lr, hyperLR              posFloat
 	reaction                        float64
 	dataFile                        string
@@ -244,6 +243,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.sampling = choice{pde.Uniform, pde.Samplings()}
 	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}
 	ff.curvature = choice{"", append([]string{bayes.CurvatureAuto}, curvKinds()...)}
+	ff.roundBetas = choice{"", []string{bayes.RoundBetasTraining, bayes.RoundBetasHeldOut}}
 	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
 	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
 	fs.Var(&ff.hyperEvery, "hyper-every", "`epochs` between hyperparameter steps (default 25)")
@@ -264,7 +264,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
 	fs.Var(&ff.fixedAlpha, "fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)")
 	fs.Var(&ff.fixedBeta, "fixed-beta", "with --fixed: the held `beta` of every term (default 1)")
-	fs.BoolVar(&ff.heldOutRounds, "held-out-rounds", false, "final rounds: each inferred beta from its terms' misfit at fresh points where larger than at the training points (not the paper's; docs/results.md section 10)")
+	fs.Var(&ff.roundBetas, "round-betas", "final rounds: each inferred beta from its terms' misfit at the training points (MacKay's) or held-out: at fresh points where larger (not the paper's; docs/results.md section 10) (default: the problem's, burgers-wide held-out; training for the others)")
 	fs.BoolVar(&ff.fixedMean, "fixed-mean", false, "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss; docs/results.md section 10)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, burgers-wide data=0.02; none for the others)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
@@ -322,7 +322,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
 		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
-		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v, FixedMean: ff.fixedMean, HeldOutRounds: ff.heldOutRounds,
+		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v, FixedMean: ff.fixedMean, RoundBetas: ff.roundBetas.v,
 	}
 	r, err := s.Resolve(p)
 	if err != nil {

@@ -151,7 +151,7 @@ func TestSettingsDefaults(t *testing.T) {
 }
 
 // TestSettingsProblemSchedule: a problem's PolishIter, Curvature,
-// KnownNoise and Resample defaults fill the zero settings; given settings
+// KnownNoise, Resample and RoundBetas defaults fill the zero settings; given settings
 // win, an empty KnownNoise map infers every beta, a negative Resample is
 // never, and a fixed fit takes no known noise.
 func TestSettingsProblemSchedule(t *testing.T) {
@@ -162,20 +162,21 @@ func TestSettingsProblemSchedule(t *testing.T) {
 	}
 	p.Defaults.PolishIter, p.Defaults.Curvature, p.Defaults.Resample = 123, "diag", 50
 	p.Defaults.KnownNoise = map[string]float64{"data": 0.02}
+	p.Defaults.RoundBetas = RoundBetasHeldOut
 	s, err := Settings{}.Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.PolishIter != 123 || s.Curvature != "diag" || s.Resample != 50 || s.KnownNoise["data"] != 0.02 {
-		t.Errorf("resolved polish %d, curvature %q, resample %d, known noise %v; want the problem's 123, diag, 50, data 0.02", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise)
+	if s.PolishIter != 123 || s.Curvature != "diag" || s.Resample != 50 || s.KnownNoise["data"] != 0.02 || s.RoundBetas != RoundBetasHeldOut {
+		t.Errorf("resolved polish %d, curvature %q, resample %d, known noise %v, round betas %s; want the problem's 123, diag, 50, data 0.02, held-out", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, s.RoundBetas)
 	}
 	s.KnownNoise["data"] = 1 // the settings' own copy
 	if p.Defaults.KnownNoise["data"] != 0.02 {
 		t.Error("Resolve shares the problem's KnownNoise map")
 	}
-	s, err = Settings{PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}}.Resolve(p)
-	if err != nil || s.PolishIter != 7 || s.Curvature != "dense" || s.Resample != 0 || len(s.KnownNoise) != 0 {
-		t.Errorf("given settings resolved to polish %d, curvature %q, resample %d, known noise %v (%v); want 7, dense, 0, none", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, err)
+	s, err = Settings{PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}, RoundBetas: RoundBetasTraining}.Resolve(p)
+	if err != nil || s.PolishIter != 7 || s.Curvature != "dense" || s.Resample != 0 || len(s.KnownNoise) != 0 || s.RoundBetas != RoundBetasTraining {
+		t.Errorf("given settings resolved to polish %d, curvature %q, resample %d, known noise %v, round betas %s (%v); want 7, dense, 0, none, training", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, s.RoundBetas, err)
 	}
 	if s, err = (Settings{Fixed: true}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
 		t.Errorf("fixed fit: known noise %v (%v), want none", s.KnownNoise, err)

@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -115,14 +116,16 @@ type Settings struct {
 	// FinalTol ends the final rounds once a round moves no alpha and no
 	// beta by more than this relative amount; 0 means 1e-3.
 	FinalTol float64
-	// HeldOutRounds makes each final round's MacKay update of an inferred
-	// beta take the misfit at fresh points of its terms (Problem.Fresh)
-	// where that is larger: beta_t = (N_t - gamma_t) / (N_t rms_fresh^2)
-	// instead of rms at the training points. The polish fits the equation
-	// at its own points 10x closer than between them (burgers-wide), and
-	// the plain rounds then raise beta_pde until the fit drops the initial
-	// condition (docs/results.md, section 10). Not the paper's method.
-	HeldOutRounds bool
+	// RoundBetas is where each final round's MacKay update of an inferred
+	// beta takes its terms' misfit: RoundBetasTraining (MacKay's, at the
+	// training points) or RoundBetasHeldOut, at fresh points of the same
+	// terms (Problem.Fresh) where that is larger: beta_t = (N_t - gamma_t)
+	// / (N_t rms_fresh^2). The polish fits the equation at its own points
+	// 10x closer than between them (burgers-wide), and the training-point
+	// rounds then raise beta_pde until the fit lets the initial condition
+	// go (docs/results.md, section 10). Not the paper's method. "" means
+	// the problem's default, else training.
+	RoundBetas string
 	// KnownNoise holds the beta of a group at 1/std^2 for a term whose
 	// noise standard deviation is known (e.g. {"data": 0.02}: measurements
 	// with a stated error); the evidence then sets only the other
@@ -158,6 +161,12 @@ type Settings struct {
 	// dense A while P <= DenseLimit, the structure beyond it.
 	Curvature string
 }
+
+// The final rounds' betas (Settings.RoundBetas).
+const (
+	RoundBetasTraining = "training"
+	RoundBetasHeldOut  = "held-out"
+)
 
 // DenseLimit is the most weights for which a fit computes the dense A
 // (P x P, O(P^3)) after the Adam phase: at 3000 weights one factorization
@@ -253,6 +262,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	if s.PolishIter == 0 {
 		s.PolishIter = d.PolishIter
 	}
+	s.RoundBetas = cmp.Or(s.RoundBetas, d.RoundBetas, RoundBetasTraining)
 	if err := s.checkKnownNoise(p); err != nil {
 		return s, err
 	}
@@ -302,7 +312,9 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		return s, fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
 	case s.Resample > 0 && p.Redraw == nil:
 		return s, fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
-	case s.HeldOutRounds && p.Fresh == nil:
+	case s.RoundBetas != RoundBetasTraining && s.RoundBetas != RoundBetasHeldOut:
+		return s, fmt.Errorf("unknown round betas %q: use %s or %s", s.RoundBetas, RoundBetasTraining, RoundBetasHeldOut)
+	case s.RoundBetas == RoundBetasHeldOut && p.Fresh == nil:
 		return s, fmt.Errorf("held-out rounds: problem %q cannot draw fresh points (its Fresh is nil): set Problem.Fresh or drop them", p.Name)
 	case s.FinalHyper < 0:
 		return s, fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
@@ -450,7 +462,7 @@ type Fit struct {
 	// settling. Empty when there is nothing to say.
 	Warnings []string
 	known    []float64    // per beta group: the held beta (KnownNoise), NaN when inferred
-	fresh    *pde.Problem // HeldOutRounds: the fresh points of the rounds' misfits
+	fresh    *pde.Problem // RoundBetasHeldOut: the fresh points of the rounds' misfits
 }
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
@@ -557,7 +569,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 		}
 	}
 	f.known = s.knownBetas(m.BetaNames)
-	if s.HeldOutRounds && s.FinalRounds() {
+	if s.RoundBetas == RoundBetasHeldOut && s.FinalRounds() {
 		if f.fresh, err = p.Fresh(); err != nil {
 			return nil, fmt.Errorf("held-out rounds: %w", err)
 		}

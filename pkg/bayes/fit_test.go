@@ -282,15 +282,15 @@ func TestFixedMeanBetas(t *testing.T) {
 	}
 }
 
-// HeldOutRounds: with no polish after it (the paper's recipe with one
+// RoundBetasHeldOut: with no polish after it (the paper's recipe with one
 // final round), the round leaves the weights as they were, and each
 // inferred beta is the plain round's times (rms_train / rms_fresh)^2
 // where the fresh misfit is larger; a problem without Fresh is an error.
-func TestHeldOutRounds(t *testing.T) {
+func TestRoundBetasHeldOut(t *testing.T) {
 	t.Parallel()
 	base := Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper, FinalHyper: 1}
 	plain := resultTestFit(t, "burgers", base)
-	base.HeldOutRounds = true
+	base.RoundBetas = RoundBetasHeldOut
 	held := resultTestFit(t, "burgers", base)
 	if !slices.Equal(plain.Model.Theta, held.Model.Theta) || held.Hyper.FinalRounds != 1 {
 		t.Fatalf("the weights differ or %d rounds: want the same weights after one round", held.Hyper.FinalRounds)
@@ -318,7 +318,7 @@ func TestHeldOutRounds(t *testing.T) {
 	}
 	p := poisson1D()
 	p.Fresh = nil
-	if _, err := (Settings{Epochs: 10, Hidden: []int{4}, HeldOutRounds: true}).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
+	if _, err := (Settings{Epochs: 10, Hidden: []int{4}, RoundBetas: RoundBetasHeldOut}).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("no Fresh: error %v, want one line about fresh points", err)
 	}
 }

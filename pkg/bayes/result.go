@@ -82,7 +82,7 @@ func NewRunConfig(p *pde.Problem, s Settings, dataSeed uint64) (RunConfig, error
 // settingsAddedLater are the Settings fields added after the first
 // records were written, with the value that reproduces those records, so
 // that older ensemble files still resume and merge.
-var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "HeldOutRounds": false}
+var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training"}
 
 // settingsMap lists the exported fields of s except Seed and functions;
 // non-finite floats become nil.

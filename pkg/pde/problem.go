@@ -46,7 +46,7 @@ type Defaults struct {
 	// FinalHyper caps the tuned recipe's final MacKay rounds where the
 	// default (20) does not suit the problem; 0 means the default.
 	FinalHyper int
-	// PolishIter, Curvature, KnownNoise and Resample are the bayes.Settings
+	// PolishIter, Curvature, KnownNoise, Resample and RoundBetas are the bayes.Settings
 	// of those names where a problem's measured schedule needs its own
 	// (burgers-wide: docs/results.md, section 10); zero values mean the
 	// toolkit's defaults. KnownNoise names the stated noise of the
@@ -55,6 +55,7 @@ type Defaults struct {
 	Curvature  string
 	KnownNoise map[string]float64
 	Resample   int
+	RoundBetas string
 }
 
 // Problem is a PDE (or a regression) as data: the domain, the loss terms and
