@@ -114,7 +114,13 @@ func BurgersInverse(o Options) *Problem {
 // equation points, 240 boundary and initial points, the Burgers study's
 // measurements) with the viscosity unknown, as BurgersInverse.
 func BurgersWideInverse(o Options) *Problem {
-	return withDraws(unknownNu(BurgersWide(o), "burgers-wide-inverse"), o, BurgersWideInverse)
+	p := unknownNu(BurgersWide(o), "burgers-wide-inverse")
+	// One final round on the training misfits: held-out rounds, which
+	// bring the forward fit to 0.004, leave nu 40 % off against 33 %
+	// (beta_pde 35 against 1700: the equation, nu's only witness, loses
+	// its weight; docs/inverse.md).
+	p.Defaults.FinalHyper, p.Defaults.RoundBetas = 1, ""
+	return withDraws(p, o, BurgersWideInverse)
 }
 
 // unknownNu renames a Burgers problem p and makes its viscosity the unknown
