@@ -133,15 +133,25 @@ func TestCalibratedBetween(t *testing.T) {
 	}
 }
 
-// calibratedBetas keeps known and already-low betas; quantileZ is the order
-// statistic; the warning fires above OverconfidentRatio on inferred groups only.
+// calibratedBetas keeps known and already-low betas and lowers the others
+// by rho^(-gamma_t/gamma) (one group: the geometric mean); quantileZ is the
+// order statistic; the warning fires above OverconfidentRatio on inferred
+// groups only.
 func TestCalibratedPieces(t *testing.T) {
 	inferred := func(t int) bool { return t != 1 }
-	got := calibratedBetas([]float64{1e4, 1e4, 1e4, 100}, inferred, []float64{0.1, 0.1, 0.001, 0.5})
-	want := []float64{1000, 1e4, 1e4, 20}
-	for k := range want {
-		if math.Abs(got[k]-want[k]) > 1e-9*want[k] {
-			t.Errorf("calibratedBetas[%d] = %g, want %g", k, got[k], want[k])
+	for _, c := range []struct {
+		beta, held, gammas, want []float64
+	}{
+		{[]float64{1e4}, []float64{0.1}, []float64{7}, []float64{1000}},
+		// rho 10, 10 (known), 0.1 (kept), 5; shares 1/2, 1/4, 0, 1/4
+		{[]float64{1e4, 1e4, 1e4, 100}, []float64{0.1, 0.1, 0.001, 0.5}, []float64{2, 1, 0, 1},
+			[]float64{1e4 / math.Sqrt(10), 1e4, 1e4, 100 / math.Pow(5, 0.25)}},
+	} {
+		got := calibratedBetas(c.beta, inferred, c.held, c.gammas)
+		for k := range c.want {
+			if math.Abs(got[k]-c.want[k]) > 1e-9*c.want[k] {
+				t.Errorf("calibratedBetas(%v, gammas %v)[%d] = %g, want %g", c.beta, c.gammas, k, got[k], c.want[k])
+			}
 		}
 	}
 	mean := []float64{1, 2, 3, 4}
@@ -155,6 +165,65 @@ func TestCalibratedPieces(t *testing.T) {
 	w := overconfidenceWarnings(names, func(int) bool { return true }, []float64{1, 1}, []float64{1.5, 9})
 	if len(w) != 1 || !strings.Contains(w[0], "beta_data") || !strings.Contains(w[0], "x9") {
 		t.Errorf("warning %q, want one naming beta_data x9", w)
+	}
+}
+
+// On a fit with several inferred beta groups whose fresh residuals warn,
+// each group's calibrated beta is lowered by exactly rho_t^(gamma_t/gamma)
+// (rho_t = rms_fresh sqrt(beta_t)), so the band lies between the paper's and
+// the one with every group at the geometric mean (share 1).
+func TestCalibratedShares(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "burgers", Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5, PolishIter: 20, FinalHyper: 2})
+	if f.Laplace == nil || len(f.Beta) < 2 {
+		t.Fatalf("burgers: %d beta groups, Laplace %v: want several and a band", len(f.Beta), f.Laplace != nil)
+	}
+	q, err := f.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := NewFreshDraw(q)
+	c, err := f.Calibrated(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, held, _ := f.ResidualCheck(q)
+	if _, at := overconfident(f.inferred, train, held); at < 0 {
+		t.Fatalf("burgers: fresh rms %v, training %v: want a warning", held, train)
+	}
+	total, lowered := 0.0, 0
+	for _, g := range f.Laplace.GammaBeta {
+		total += g
+	}
+	geo := slices.Clone(f.Beta)
+	for k, b := range f.Beta {
+		rho := held[k] * math.Sqrt(b)
+		want := b
+		if rho > 1 {
+			want, geo[k] = b*math.Pow(rho, -f.Laplace.GammaBeta[k]/total), b/rho
+			lowered++
+		}
+		if math.Abs(c.Beta[k]-want) > 1e-9*want {
+			t.Errorf("group %s: calibrated beta %g, want %g (beta %g, rho %g, gamma %g of %g)",
+				f.Model.BetaNames[k], c.Beta[k], want, b, rho, f.Laplace.GammaBeta[k], total)
+		}
+	}
+	if lowered < 2 {
+		t.Fatalf("%d groups lowered, want several (rho per group from %v)", lowered, held)
+	}
+	lg, err := NewLaplace(f.Curvature(), f.Alpha, geo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, _ := f.Model.Problem.Grid(8)
+	_, J, _ := f.meanJacobian(pts, output)
+	_, s, _ := f.Predict(pts)
+	_, sc, _ := c.Predict(pts)
+	sg := lg.sigmas(J, len(pts))
+	for i := range s {
+		if !(s[i] <= sc[i]*(1+1e-9) && sc[i] <= sg[i]*(1+1e-9)) {
+			t.Fatalf("at %v: sigma %g, calibrated %g, geometric mean %g: not in order", pts[i], s[i], sc[i], sg[i])
+		}
 	}
 }
 
