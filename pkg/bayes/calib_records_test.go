@@ -153,7 +153,8 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem) {
 // round (docs/results.md section 5), each the paper's band unless the fit
 // warns (OverconfidentRatio):
 //
-//	calibrated  Fit.Calibrated: each group lowered by rho_t^(-gamma_t/gamma)
+//	calibrated  Fit.Calibrated: shares, widened locally by localInflation
+//	shares      each group lowered by rho_t^(-gamma_t/gamma)
 //	geo         every group at the geometric mean, beta/rho_t (the
 //	            calibrated band before the gamma shares)
 //	pow0.35     every group lowered by rho_t^-0.7 (a fixed exponent)
@@ -161,9 +162,9 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem) {
 //	            variance at the fresh points instead of its share of gamma
 //	region20    a beta per training residual, the geometric mean with the
 //	            rms of the 20 nearest fresh residuals of its term
-//	infl20-*    the band times sqrt(max(1, loc(x)/rms)), loc(x) the rms of
-//	            the 20 nearest fresh residuals of a term, the largest over
-//	            the terms (a local model-discrepancy inflation)
+//	infl20-shares  shares times sqrt(max(1, loc(x)/rms)), loc(x) the rms
+//	            of the 20 nearest fresh residuals of a term, the largest over
+//	            the terms (calibrated without its threshold LocalRatio)
 //
 // rho_t = rms_fresh,t sqrt(beta_t).
 func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[string][]float64 {
@@ -182,6 +183,10 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 	_, at := overconfident(f.inferred, train, held)
 	gated := at >= 0
 	c := f.Curvature()
+	out["shares"] = out["paper"]
+	if l, _, err := f.calibratedLaplace(train, held); err == nil {
+		out["shares"] = l.sigmas(J, n)
+	}
 	// geo: the geometric mean for every group (Calibrated before the gamma
 	// shares); pow0.35: every group lowered by rho^-0.7 (a fixed exponent)
 	for name, e := range map[string]float64{"geo": 0.5, "pow0.35": 0.35} {
@@ -279,16 +284,16 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 				fac[i] = math.Max(fac[i], loc[i]/g)
 			}
 		}
-		for _, b := range []string{"geo", "calibrated"} {
-			s := make([]float64, n)
-			base := out[b]
-			for i := range s {
-				s[i] = base[i]
-				if gated {
-					s[i] *= math.Sqrt(fac[i])
-				}
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = out["shares"][i]
+			if gated {
+				s[i] *= math.Sqrt(fac[i])
 			}
-			out["infl20-"+b] = s
+		}
+		out["infl20-shares"] = s
+		if os.Getenv("BPINN_CALIB_SHARES") != "" {
+			fmt.Printf("local ratio: median %.2f q90 %.2f max %.2f\n", quantileOf(fac, 0.5), quantileOf(fac, 0.9), quantileOf(fac, 1))
 		}
 	}
 	return out

@@ -73,16 +73,25 @@ func (f *Fit) Calibrated(fresh FreshDraw) (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	train, held, err := f.ResidualCheck(q)
+	m2, err := f.freshModel(q)
 	if err != nil {
 		return nil, err
 	}
+	return f.calibrated(m2, groupRMS(f.Model, f.Beta), groupRMS(m2, f.Beta))
+}
+
+// calibrated is Calibrated given f's model on the fresh points and the rms
+// residual of each beta group at the training and the fresh points.
+func (f *Fit) calibrated(fresh *Model, train, held []float64) (*Fit, error) {
 	l, beta, err := f.calibratedLaplace(train, held)
 	if err != nil {
 		return nil, err
 	}
 	g := *f
-	g.Beta, g.Laplace = beta, l
+	g.Beta, g.Laplace, g.inflation = beta, l, nil
+	if l != f.Laplace { // warned: widen also where the equation is violated most
+		g.inflation = newLocalInflation(fresh, f.inferred)
+	}
 	return &g, nil
 }
 

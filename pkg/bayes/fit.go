@@ -415,6 +415,9 @@ type Fit struct {
 	// settling. Empty when there is nothing to say.
 	Warnings []string
 	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
+	// inflation is the calibrated band's local widening (Calibrated, when
+	// warned); nil for every other fit.
+	inflation *localInflation
 }
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
@@ -1010,7 +1013,9 @@ func (f *Fit) PredictQuantity(points [][]float64, q pde.Residual) (mean, sigma [
 	if err != nil || J == nil {
 		return mean, nil, err
 	}
-	return mean, f.Laplace.sigmas(J, len(points)), nil
+	sigma = f.Laplace.sigmas(J, len(points))
+	f.inflation.apply(points, sigma)
+	return mean, sigma, nil
 }
 
 // meanJacobian returns the quantity q at points and, when f has a Laplace
