@@ -1,7 +1,9 @@
 package bayes
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -220,10 +222,23 @@ func TestCalibratedShares(t *testing.T) {
 	_, s, _ := f.Predict(pts)
 	_, sc, _ := c.Predict(pts)
 	sg := lg.sigmas(J, len(pts))
+	ci := c.Laplace.sigmas(J, len(pts)) // without the local widening
 	for i := range s {
-		if !(s[i] <= sc[i]*(1+1e-9) && sc[i] <= sg[i]*(1+1e-9)) {
-			t.Fatalf("at %v: sigma %g, calibrated %g, geometric mean %g: not in order", pts[i], s[i], sc[i], sg[i])
+		if !(s[i] <= ci[i]*(1+1e-9) && ci[i] <= sg[i]*(1+1e-9) && ci[i] <= sc[i]) {
+			t.Fatalf("at %v: sigma %g, calibrated %g (%g before the local widening), geometric mean %g: not in order", pts[i], s[i], ci[i], sc[i], sg[i])
 		}
+	}
+	// The record's calibrated fields are those of Calibrated's band.
+	r := NewResult(f, 20)
+	gp, exact := f.Model.Problem.Grid(20)
+	mean, sr, _ := c.Predict(gp)
+	e := r.Errors
+	if e == nil || e.Coverage2SCalibrated == nil || e.Q95Calibrated == nil {
+		t.Fatalf("record errors %+v: no calibrated band", e)
+	}
+	if *e.Coverage2SCalibrated != ComputeErrors(mean, sr, exact).Coverage2S || *e.Q95Calibrated != quantileZ(mean, sr, exact, 0.95) {
+		t.Errorf("record: calibrated coverage %v q95 %v, Calibrated's band %g %g", e.Coverage2SCalibrated, e.Q95Calibrated,
+			ComputeErrors(mean, sr, exact).Coverage2S, quantileZ(mean, sr, exact, 0.95))
 	}
 }
 
@@ -235,4 +250,56 @@ func overconfidentCount(warnings []string) int {
 		}
 	}
 	return n
+}
+
+// localInflation widens sigma by sqrt(ratio) exactly where the rms of a
+// term's LocalNeighbours fresh residuals nearest a point exceeds LocalRatio
+// times the term's rms (the nearest found by sorting all distances here),
+// and leaves it elsewhere.
+func TestLocalInflation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var pts [][]float64
+	var sq []float64
+	ms := 0.0
+	for i := 0; i < 400; i++ {
+		x := []float64{rng.Float64(), 2 * rng.Float64()}
+		r := 0.01 * rng.NormFloat64()
+		if math.Abs(x[0]-0.5) < 0.05 { // a shock: the equation violated along x = 0.5
+			r *= 30
+		}
+		pts, sq = append(pts, x), append(sq, r*r)
+		ms += r * r / 400
+	}
+	li := &localInflation{span: []float64{1, 2}, terms: []freshTerm{{pts: pts, sq: sq, ms: ms}}}
+	probe := [][]float64{{0.5, 1}, {0.52, 0.3}, {0.1, 1}, {0.9, 1.9}, {0.45, 1.5}}
+	sigma := []float64{1, 1, 1, 1, 1}
+	li.apply(probe, sigma)
+	widened := 0
+	for i, x := range probe {
+		idx := make([]int, len(pts))
+		d := make([]float64, len(pts))
+		for j, y := range pts {
+			idx[j], d[j] = j, math.Pow(x[0]-y[0], 2)+math.Pow((x[1]-y[1])/2, 2)
+		}
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(d[a], d[b]) })
+		local := 0.0
+		for _, j := range idx[:LocalNeighbours] {
+			local += sq[j] / LocalNeighbours
+		}
+		want := 1.0
+		if ratio := math.Sqrt(local / ms); ratio > LocalRatio {
+			want, widened = math.Sqrt(ratio), widened+1
+		}
+		if math.Abs(sigma[i]-want) > 1e-12 {
+			t.Errorf("at %v: sigma x%g, want x%g", x, sigma[i], want)
+		}
+	}
+	if widened < 2 || widened == len(probe) {
+		t.Errorf("%d of %d probes widened: want those at the shock only", widened, len(probe))
+	}
+	var none *localInflation
+	s := []float64{2}
+	if none.apply(probe[:1], s); s[0] != 2 {
+		t.Errorf("no inflation changed sigma to %g", s[0])
+	}
 }
