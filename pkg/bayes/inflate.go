@@ -1,6 +1,9 @@
 package bayes
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // LocalRatio is the local residual ratio above which the calibrated band
 // widens locally: where a term's rms residual over its LocalNeighbours
@@ -25,7 +28,8 @@ type localInflation struct {
 	terms []freshTerm
 }
 
-// freshTerm is one term's fresh points, squared residuals and their mean.
+// freshTerm is one term's fresh points (scaled to the unit box), squared
+// residuals and their mean.
 type freshTerm struct {
 	pts [][]float64
 	sq  []float64
@@ -46,12 +50,25 @@ func newLocalInflation(m *Model, use func(group int) bool) *localInflation {
 		if !use(m.TermGroup[k]) || len(res) <= LocalNeighbours {
 			continue // too few points for a local rms that differs from the global one
 		}
-		t := freshTerm{pts: p.Terms[k].Points, sq: make([]float64, len(res))}
+		t := freshTerm{pts: make([][]float64, len(res)), sq: make([]float64, len(res))}
 		for i, r := range res {
 			t.sq[i] = r * r
 			t.ms += r * r / float64(len(res))
+			t.pts[i] = make([]float64, len(li.span))
+			for a, s := range li.span { // in the unit box
+				t.pts[i][a] = p.Terms[k].Points[i][a] / s
+			}
 		}
-		if t.ms > 0 && !math.IsInf(t.ms, 0) && !math.IsNaN(t.ms) {
+		// No point can widen when even the LocalNeighbours largest residuals
+		// have a mean square within LocalRatio^2 times the term's (a term
+		// with residuals spread evenly): leave the term out.
+		top := slices.Clone(t.sq)
+		slices.Sort(top)
+		peak := 0.0
+		for _, v := range top[len(top)-LocalNeighbours:] {
+			peak += v / LocalNeighbours
+		}
+		if t.ms > 0 && !math.IsInf(t.ms, 0) && !math.IsNaN(t.ms) && peak > LocalRatio*LocalRatio*t.ms {
 			li.terms = append(li.terms, t)
 		}
 	}
@@ -68,10 +85,14 @@ func (li *localInflation) apply(points [][]float64, sigma []float64) {
 	}
 	nd := make([]float64, LocalNeighbours) // the nearest distances, ascending
 	nv := make([]float64, LocalNeighbours) // and their squared residuals
-	for i, x := range points {
+	x := make([]float64, len(li.span))     // a point in the unit box
+	for i, pt := range points {
+		for a, s := range li.span {
+			x[a] = pt[a] / s
+		}
 		worst := 0.0
 		for _, t := range li.terms {
-			worst = math.Max(worst, li.localMS(t, x, nd, nv)/t.ms)
+			worst = math.Max(worst, localMS(t, x, nd, nv)/t.ms)
 		}
 		if ratio := math.Sqrt(worst); ratio > LocalRatio {
 			sigma[i] *= math.Sqrt(ratio)
@@ -80,15 +101,15 @@ func (li *localInflation) apply(points [][]float64, sigma []float64) {
 }
 
 // localMS is the mean squared residual of t's LocalNeighbours fresh points
-// nearest x (an insertion into the sorted nd, nv: few points displace the
-// current nearest once the first have been seen).
-func (li *localInflation) localMS(t freshTerm, x []float64, nd, nv []float64) float64 {
+// nearest x, both in the unit box (an insertion into the sorted nd, nv: few
+// points displace the current nearest once the first have been seen).
+func localMS(t freshTerm, x []float64, nd, nv []float64) float64 {
 	K := len(nd)
 	n := 0
 	for j, y := range t.pts {
 		d := 0.0
-		for a, s := range li.span {
-			v := (x[a] - y[a]) / s
+		for a, xa := range x {
+			v := xa - y[a]
 			d += v * v
 		}
 		if n == K && d >= nd[K-1] {
