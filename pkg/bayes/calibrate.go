@@ -62,7 +62,10 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // well-determined directions widens the band less: on wave-full the
 // boundary's fresh residuals are x3.6 but the exact PDE residuals pin a
 // quarter of gamma, and the plain geometric mean overshoots (coverage 0.994
-// where this covers 0.984; docs/results.md section 5). Otherwise the band
+// where this covers 0.984; docs/results.md section 5). The band is then
+// widened locally (localInflation): sigma(x) times sqrt(ratio) where the
+// rms of a term's LocalNeighbours fresh residuals nearest x exceeds
+// LocalRatio times the term's rms (at Burgers' shock). Otherwise the band
 // is the paper's. Known-noise betas are kept. It uses the fit's network,
 // hyperparameters, Hessians and training residuals, and the fresh draw's
 // points and measurements; it has no access to an exact solution. As with
