@@ -118,7 +118,7 @@ func TestCalibNotebook07(t *testing.T) {
 				best = f
 			}
 		}
-		calibReport(t, q.Name, best, q)
+		calibReport(t, q.Name, best, q, calibCandidates2)
 	}
 }
 

@@ -83,20 +83,11 @@ func TestCalibratedBlind(t *testing.T) {
 func TestCalibratedBetween(t *testing.T) {
 	t.Parallel()
 	f := resultTestFit(t, "heat", Settings{Seed: 92, Epochs: 15000, HyperStart: 5000}) // the selected fit of docs/results.md
-	q, err := f.Model.Problem.Fresh()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _ := NewFreshDraw(q)
-	c, err := f.Calibrated(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, q, train, held := calibratedOnFresh(t, f)
 	h, err := f.HeldOut(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	train, held, _ := f.ResidualCheck(q)
 	if held[0] < OverconfidentRatio*train[0] {
 		t.Fatalf("heat seed 92: fresh rms %g, training %g: want a ratio over %g", held[0], train[0], OverconfidentRatio)
 	}
@@ -183,16 +174,7 @@ func TestCalibratedShares(t *testing.T) {
 	if f.Laplace == nil || len(f.Beta) < 2 {
 		t.Fatalf("burgers: %d beta groups, Laplace %v: want several and a band", len(f.Beta), f.Laplace != nil)
 	}
-	q, err := f.Model.Problem.Fresh()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _ := NewFreshDraw(q)
-	c, err := f.Calibrated(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train, held, _ := f.ResidualCheck(q)
+	c, _, train, held := calibratedOnFresh(t, f)
 	if _, at := overconfident(f.inferred, train, held); at < 0 {
 		t.Fatalf("burgers: fresh rms %v, training %v: want a warning", held, train)
 	}
@@ -253,6 +235,24 @@ func TestCalibratedShares(t *testing.T) {
 		t.Errorf("record: calibrated coverage %v q95 %v, Calibrated's band %g %g", e.Coverage2SCalibrated, e.Q95Calibrated,
 			ComputeErrors(mean, sr, exact).Coverage2S, quantileZ(mean, sr, exact, 0.95))
 	}
+}
+
+// calibratedOnFresh is f's calibrated band on its problem's fresh draw q,
+// with each beta group's rms residual at the training and the fresh points.
+func calibratedOnFresh(t *testing.T, f *Fit) (c *Fit, q *pde.Problem, train, held []float64) {
+	t.Helper()
+	q, err := f.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := NewFreshDraw(q)
+	if c, err = f.Calibrated(d); err != nil {
+		t.Fatal(err)
+	}
+	if train, held, err = f.ResidualCheck(q); err != nil {
+		t.Fatal(err)
+	}
+	return c, q, train, held
 }
 
 func overconfidentCount(warnings []string) int {
