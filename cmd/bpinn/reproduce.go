@@ -99,8 +99,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err == nil && len(pos) > 0 {
 		err = usagef("unexpected argument %q", pos[0])
 	}
-	if err == nil && *workers < 0 {
-		err = usagef("--workers %d: must be 0 (one per core) or more", *workers)
+	if err == nil {
+		err = checkWorkers(*workers)
 	}
 	plan := rpt.Full()
 	switch {
