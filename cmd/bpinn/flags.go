@@ -263,7 +263,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.betas = choice{"", []string{"single", "split"}}
 	ff.updater = choice{string(bayes.UpdaterAdam), []string{string(bayes.UpdaterAdam), string(bayes.UpdaterMacKay)}}
 	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
-	ff.recipe = choice{bayes.RecipeTuned, []string{bayes.RecipeTuned, bayes.RecipePaper}}
+	ff.recipe = choice{bayes.RecipeTuned, bayes.Recipes}
 	ff.dataSeed = seedFlag{1}
 	ff.sampling = choice{pde.Uniform, pde.Samplings()}
 	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}

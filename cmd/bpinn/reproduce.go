@@ -87,7 +87,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "")
 	base := seedFlag{1}
 	fs.Var(&base, "seed-base", "")
-	recipe := choice{"", []string{bayes.RecipeTuned, bayes.RecipePaper}}
+	recipe := choice{"", bayes.Recipes}
 	fs.Var(&recipe, "recipe", "")
 	failStudy := fs.String("fail-study", "", "") // test only: this study panics
 	only := fs.String("only", "", "")            // test only: comma-separated studies
