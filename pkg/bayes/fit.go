@@ -49,6 +49,9 @@ const (
 	RecipePaper = "paper"
 )
 
+// Recipes lists the recipes, the default first.
+var Recipes = []string{RecipeTuned, RecipePaper}
+
 // Settings configures a fit. The zero value gives the paper's schedule for
 // the problem (its Defaults) with the tuned recipe, written on each field.
 type Settings struct {
