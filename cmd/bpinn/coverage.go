@@ -22,21 +22,15 @@ every record as a JSON line (each with its own data_seed).`
 
 func cmdCoverage(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("coverage")
-	var ff fitFlags
-	ff.register(fs)
-	n := posInt{100, true}
-	fs.Var(&n, "draws", "fit `N` draws of the data")
-	seed := seedFlag{1}
-	fs.Var(&seed, "seed", "`seed` of the network initialization, the same for every draw")
-	out := fs.String("out", "", "append each fit as a JSON line to `FILE.jsonl`")
-	workers := fs.Int("workers", 0, "run `W` fits at once; 0 is one per core")
+	var m manyFits
+	m.register(fs, "draws", "fit `N` draws of the data", "seed", "`seed` of the network initialization, the same for every draw")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printUsage(stdout, fs, "bpinn coverage PROBLEM [--draws N] [flags]", coverageText, problemDefaults())
 		return exitOK
 	}
 	if err == nil {
-		err = runCoverage(pos, &ff, n.v, seed.v, *out, *workers, stdout)
+		err = runCoverage(pos, &m.fit, m.n.v, m.seed.v, m.out, m.workers, stdout)
 	}
 	if err != nil {
 		return report(stderr, "coverage", err)
@@ -48,8 +42,8 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if len(pos) != 1 {
 		return usagef("want one problem, got %d arguments", len(pos))
 	}
-	if workers < 0 {
-		return usagef("--workers %d: must be 0 (one per core) or more", workers)
+	if err := checkWorkers(workers); err != nil {
+		return err
 	}
 	if ff.dataFile != "" {
 		return usagef("--data: coverage draws the data anew for every fit; fit your file with bpinn fit --data")

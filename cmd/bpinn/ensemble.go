@@ -64,14 +64,8 @@ func (s *shard) Set(v string) error {
 
 func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("ensemble")
-	var ff fitFlags
-	ff.register(fs)
-	n := posInt{100, true}
-	fs.Var(&n, "n", "train `N` fits")
-	base := seedFlag{1}
-	fs.Var(&base, "seed-base", "first `seed`; fit i uses seed-base + i")
-	out := fs.String("out", "", "append each fit as a JSON line to `FILE.jsonl`")
-	workers := fs.Int("workers", 0, "run `W` fits at once; 0 is one per core")
+	var m manyFits
+	m.register(fs, "n", "train `N` fits", "seed-base", "first `seed`; fit i uses seed-base + i")
 	resume := fs.Bool("resume", false, "continue the --out file, skipping the seeds it holds")
 	var sh shard
 	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
@@ -82,7 +76,7 @@ func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err == nil {
-		err = runEnsemble(pos, &ff, ensembleOpts{n: n.v, base: base.v, out: *out, workers: *workers, resume: *resume, shard: sh},
+		err = runEnsemble(pos, &m.fit, ensembleOpts{n: m.n.v, base: m.seed.v, out: m.out, workers: m.workers, resume: *resume, shard: sh},
 			stdout, stderr)
 	}
 	if err != nil {
@@ -104,8 +98,8 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	if len(pos) != 1 {
 		return usagef("want one problem, got %d arguments", len(pos))
 	}
-	if o.workers < 0 {
-		return usagef("--workers %d: must be 0 (one per core) or more", o.workers)
+	if err := checkWorkers(o.workers); err != nil {
+		return err
 	}
 	if o.resume && o.out == "" {
 		return usagef("--resume needs --out FILE")

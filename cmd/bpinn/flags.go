@@ -187,6 +187,35 @@ func (n *noiseFlag) Set(x string) error {
 }
 
 // seedFlag is a positive uint64 (seed 0 would silently mean seed 1).
+// manyFits are the flags of the commands that train many fits (ensemble,
+// coverage): the fit's own, how many, the seed, the output file, the
+// workers.
+type manyFits struct {
+	fit     fitFlags
+	n       posInt
+	seed    seedFlag
+	out     string
+	workers int
+}
+
+// register adds the flags, the count and the seed under the given names.
+func (m *manyFits) register(fs *flag.FlagSet, count, countUsage, seed, seedUsage string) {
+	m.fit.register(fs)
+	m.n, m.seed = posInt{100, true}, seedFlag{1}
+	fs.Var(&m.n, count, countUsage)
+	fs.Var(&m.seed, seed, seedUsage)
+	fs.StringVar(&m.out, "out", "", "append each fit as a JSON line to `FILE.jsonl`")
+	fs.IntVar(&m.workers, "workers", 0, "run `W` fits at once; 0 is one per core")
+}
+
+// checkWorkers rejects a negative --workers.
+func checkWorkers(w int) error {
+	if w < 0 {
+		return usagef("--workers %d: must be 0 (one per core) or more", w)
+	}
+	return nil
+}
+
 type seedFlag struct{ v uint64 }
 
 func (s *seedFlag) String() string {
@@ -238,7 +267,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.betas = choice{"", []string{"single", "split"}}
 	ff.updater = choice{string(bayes.UpdaterAdam), []string{string(bayes.UpdaterAdam), string(bayes.UpdaterMacKay)}}
 	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
-	ff.recipe = choice{bayes.RecipeTuned, []string{bayes.RecipeTuned, bayes.RecipePaper}}
+	ff.recipe = choice{bayes.RecipeTuned, bayes.Recipes}
 	ff.dataSeed = seedFlag{1}
 	ff.sampling = choice{pde.Uniform, pde.Samplings()}
 	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}

@@ -105,7 +105,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
 	epochs := fs.Int("epochs", 0, "")
-	recipe := choice{bayes.RecipePaper, []string{bayes.RecipeTuned, bayes.RecipePaper}}
+	recipe := choice{bayes.RecipePaper, bayes.Recipes}
 	fs.Var(&recipe, "recipe", "")
 	jsonPath := fs.String("json", "", "")
 

@@ -87,7 +87,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "")
 	base := seedFlag{1}
 	fs.Var(&base, "seed-base", "")
-	recipe := choice{"", []string{bayes.RecipeTuned, bayes.RecipePaper}}
+	recipe := choice{"", bayes.Recipes}
 	fs.Var(&recipe, "recipe", "")
 	failStudy := fs.String("fail-study", "", "") // test only: this study panics
 	only := fs.String("only", "", "")            // test only: comma-separated studies
@@ -99,8 +99,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err == nil && len(pos) > 0 {
 		err = usagef("unexpected argument %q", pos[0])
 	}
-	if err == nil && *workers < 0 {
-		err = usagef("--workers %d: must be 0 (one per core) or more", *workers)
+	if err == nil {
+		err = checkWorkers(*workers)
 	}
 	plan := rpt.Full()
 	switch {

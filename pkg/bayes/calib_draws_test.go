@@ -90,3 +90,77 @@ func reactionProblem() *pde.Problem {
 		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 8000},
 	}
 }
+
+// TestCalibNotebook07 prints the candidate bands of calibCandidates2 on
+// notebook 07's three problems as the notebook fits them (poisson-2d: the
+// best of seeds 1-4; advection-diffusion and reaction: seed 1, data seed
+// 1): BPINN_CALIB_NB07=1 go test -run TestCalibNotebook07 -v ./pkg/bayes.
+// Not a unit test: it skips without the variable.
+func TestCalibNotebook07(t *testing.T) {
+	if os.Getenv("BPINN_CALIB_NB07") == "" {
+		t.Skip("BPINN_CALIB_NB07 not set")
+	}
+	for _, c := range []struct {
+		p     *pde.Problem
+		seeds int
+	}{{poisson2DProblem(), 4}, {advectionDiffusionProblem(), 1}, {reactionProblem(), 1}} {
+		q, err := c.p.Sample(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var best *Fit
+		for s := 1; s <= c.seeds; s++ {
+			f, err := Train(context.Background(), q, Settings{Seed: uint64(s)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Laplace != nil && (best == nil || f.Laplace.LogEvidence > best.Laplace.LogEvidence) {
+				best = f
+			}
+		}
+		calibReport(t, q.Name, best, q, calibCandidates2)
+	}
+}
+
+// poisson2DProblem is notebook 07's -(u_xx + u_yy) = f on the unit square
+// with u = 0 on the boundary.
+func poisson2DProblem() *pde.Problem {
+	return &pde.Problem{
+		Name: "poisson-2d", Inputs: []string{"x", "y"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
+		Sampling: pde.Halton,
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 100},
+				Residual: func(v *pde.Vars) *ad.Node {
+					f := ad.Mul(ad.Sin(ad.Scale(v.X("x"), 2*math.Pi)), ad.Sin(ad.Scale(v.X("y"), math.Pi)))
+					return ad.Add(ad.Add(v.D2("x", "x"), v.D2("y", "y")), ad.Scale(f, 5*math.Pi*math.Pi))
+				}},
+			{Name: "boundary", Group: "boundary", Residual: pde.DataResidual,
+				Draw: &pde.Draw{Region: pde.Boundary(), N: 40, Value: func([]float64) float64 { return 0 }}},
+		},
+		Exact:    func(x []float64) float64 { return math.Sin(2*math.Pi*x[0]) * math.Sin(math.Pi*x[1]) },
+		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 8000},
+	}
+}
+
+// advectionDiffusionProblem is notebook 07's u_t + a u_x = D u_xx (a = 1,
+// D = 0.05) with a decaying travelling sine wave as exact solution.
+func advectionDiffusionProblem() *pde.Problem {
+	const a, d, k = 1.0, 0.05, math.Pi
+	travelling := func(x []float64) float64 { return math.Exp(-d*k*k*x[1]) * math.Sin(k*(x[0]-a*x[1])) }
+	return &pde.Problem{
+		Name: "advection-diffusion", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
+		Sampling: pde.Halton,
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 100},
+				Residual: func(v *pde.Vars) *ad.Node {
+					return ad.Sub(ad.Add(v.D("t"), ad.Scale(v.D("x"), a)), ad.Scale(v.D2("x", "x"), d))
+				}},
+			{Name: "walls", Group: "boundary", Residual: pde.DataResidual,
+				Draw: &pde.Draw{Region: pde.Boundary("t"), N: 20, Value: travelling}},
+			{Name: "initial", Group: "boundary", Residual: pde.DataResidual,
+				Draw: &pde.Draw{Region: pde.Initial("t"), N: 20, Value: travelling}},
+		},
+		Exact:    travelling,
+		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 8000},
+	}
+}

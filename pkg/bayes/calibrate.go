@@ -50,16 +50,23 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // When the paper's band is likely overconfident (an inferred beta group's
 // rms residual at the fresh points exceeds OverconfidentRatio times its rms
 // at the training points: the record's warning), A is rebuilt at w_MP with
-// each inferred beta replaced by the geometric mean of the evidence's beta
-// (fitted to the residuals at the training points, which the network has
-// driven down there) and the held-out precision 1/rms_fresh^2 (which
-// overstates the solution error those residuals cause): beta_cal =
-// sqrt(beta / rms_fresh^2) where that is below beta. Otherwise the band is
-// the paper's. Known-noise betas are kept. On the selected heat, wave and
-// Burgers fits the evidence's band and the held-out band bracket the error
-// and their geometric mean covers 0.92-0.96 of the grid with q95 1.9-2.2;
-// on wave-full's selected fit no residual shows the error and the band
-// stays the paper's 0.86 (docs/results.md, section 5). It uses the fit's network,
+// each inferred beta lowered by its group's precision ratio rho_t =
+// rms_fresh,t sqrt(beta_t) (how much larger the fresh residuals are than
+// beta claims) raised to the group's share of gamma:
+// beta_cal,t = beta_t rho_t^(-gamma_t/gamma) where rho_t > 1. With one beta
+// group (share 1) that is beta / rho = sqrt(beta / rms_fresh^2), the
+// geometric mean of the evidence's beta (fitted to the residuals at the
+// training points, which the network has driven down there) and the
+// held-out precision 1/rms_fresh^2 (which overstates the solution error
+// those residuals cause). With several, a group that determines few of the
+// well-determined directions widens the band less: on wave-full the
+// boundary's fresh residuals are x3.6 but the exact PDE residuals pin a
+// quarter of gamma, and the plain geometric mean overshoots (coverage 0.994
+// where this covers 0.984; docs/results.md section 5). The band is then
+// widened locally (localInflation): sigma(x) times sqrt(ratio) where the
+// rms of a term's LocalNeighbours fresh residuals nearest x exceeds
+// LocalRatio times the term's rms (at Burgers' shock). Otherwise the band
+// is the paper's. Known-noise betas are kept. It uses the fit's network,
 // hyperparameters, Hessians and training residuals, and the fresh draw's
 // points and measurements; it has no access to an exact solution. As with
 // HeldOut, only the copy's predictions are meaningful: it must not be
@@ -69,16 +76,25 @@ func (f *Fit) Calibrated(fresh FreshDraw) (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	train, held, err := f.ResidualCheck(q)
+	m2, err := f.freshModel(q)
 	if err != nil {
 		return nil, err
 	}
+	return f.calibrated(m2, groupRMS(f.Model, f.Beta), groupRMS(m2, f.Beta))
+}
+
+// calibrated is Calibrated given f's model on the fresh points and the rms
+// residual of each beta group at the training and the fresh points.
+func (f *Fit) calibrated(fresh *Model, train, held []float64) (*Fit, error) {
 	l, beta, err := f.calibratedLaplace(train, held)
 	if err != nil {
 		return nil, err
 	}
 	g := *f
-	g.Beta, g.Laplace = beta, l
+	g.Beta, g.Laplace, g.inflation = beta, l, nil
+	if l != f.Laplace { // warned: widen also where the equation is violated most
+		g.inflation = newLocalInflation(fresh, f.inferred)
+	}
 	return &g, nil
 }
 
@@ -91,7 +107,7 @@ func (f *Fit) calibratedLaplace(train, held []float64) (*Laplace, []float64, err
 	if _, at := overconfident(f.inferred, train, held); at < 0 {
 		return f.Laplace, slices.Clone(f.Beta), nil
 	}
-	beta := calibratedBetas(f.Beta, f.inferred, held)
+	beta := calibratedBetas(f.Beta, f.inferred, held, f.Laplace.GammaBeta)
 	l, err := NewLaplace(f.Curvature(), f.Alpha, beta)
 	if err != nil {
 		return nil, nil, fmt.Errorf("calibrated band: %w", err)
@@ -99,13 +115,25 @@ func (f *Fit) calibratedLaplace(train, held []float64) (*Laplace, []float64, err
 	return l, beta, nil
 }
 
-// calibratedBetas is sqrt(beta_t / held_t^2) for each inferred group whose
-// fresh rms held_t says a precision below beta_t; other betas are kept.
-func calibratedBetas(beta []float64, inferred func(int) bool, held []float64) []float64 {
+// calibratedBetas is beta_t rho_t^(-gamma_t/gamma), rho_t = held_t
+// sqrt(beta_t), for each inferred group whose fresh rms held_t says a
+// precision below beta_t (rho_t > 1); gamma is the sum of gammas, the
+// groups' shares of the well-determined directions. Other betas are kept.
+func calibratedBetas(beta []float64, inferred func(int) bool, held, gammas []float64) []float64 {
 	out := slices.Clone(beta)
+	total := 0.0
+	for _, g := range gammas {
+		total += math.Max(g, 0)
+	}
 	for t, h := range held {
-		if inferred(t) && h > 0 {
-			out[t] = math.Min(beta[t], math.Sqrt(beta[t])/h)
+		rho := h * math.Sqrt(beta[t])
+		if !inferred(t) || !(rho > 1) || !(total > 0) {
+			continue
+		}
+		if share := math.Max(gammas[t], 0) / total; share == 1 {
+			out[t] = math.Sqrt(beta[t]) / h // beta / rho, the geometric mean
+		} else {
+			out[t] = beta[t] * math.Pow(rho, -share)
 		}
 	}
 	return out

@@ -50,6 +50,9 @@ const (
 	RecipePaper = "paper"
 )
 
+// Recipes lists the recipes, the default first.
+var Recipes = []string{RecipeTuned, RecipePaper}
+
 // Settings configures a fit. The zero value gives the paper's schedule for
 // the problem (its Defaults) with the tuned recipe, written on each field.
 type Settings struct {
@@ -463,6 +466,9 @@ type Fit struct {
 	Warnings []string
 	known    []float64    // per beta group: the held beta (KnownNoise), NaN when inferred
 	fresh    *pde.Problem // RoundBetasHeldOut: the fresh points of the rounds' misfits
+	// inflation is the calibrated band's local widening (Calibrated, when
+	// warned); nil for every other fit.
+	inflation *localInflation
 }
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
@@ -1080,7 +1086,9 @@ func (f *Fit) PredictQuantity(points [][]float64, q pde.Residual) (mean, sigma [
 	if err != nil || J == nil {
 		return mean, nil, err
 	}
-	return mean, f.Laplace.sigmas(J, len(points)), nil
+	sigma = f.Laplace.sigmas(J, len(points))
+	f.inflation.apply(points, sigma)
+	return mean, sigma, nil
 }
 
 // meanJacobian returns the quantity q at points and, when f has a Laplace

@@ -33,6 +33,15 @@ func (f *Fit) ResidualCheck(fresh *pde.Problem) (train, held []float64, err erro
 
 // freshRMS is the rms residual of each beta group at the points of fresh.
 func (f *Fit) freshRMS(fresh *pde.Problem) ([]float64, error) {
+	m2, err := f.freshModel(fresh)
+	if err != nil {
+		return nil, err
+	}
+	return groupRMS(m2, f.Beta), nil
+}
+
+// freshModel is f's model at its weights on the points of fresh.
+func (f *Fit) freshModel(fresh *pde.Problem) (*Model, error) {
 	m := f.Model
 	m2, err := m.sibling(fresh, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err != nil {
@@ -41,7 +50,7 @@ func (f *Fit) freshRMS(fresh *pde.Problem) ([]float64, error) {
 	if len(m2.N) != len(m.N) {
 		return nil, fmt.Errorf("fresh points: %d beta groups, the fit has %d", len(m2.N), len(m.N))
 	}
-	return groupRMS(m2, f.Beta), nil
+	return m2, nil
 }
 
 // HeldOut returns a copy of f whose Laplace approximation takes, for each

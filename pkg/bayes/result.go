@@ -396,14 +396,17 @@ func NewResult(f *Fit, gridN int) Result {
 	}
 	if finiteW {
 		r.Weights = m.Net.Clone()
-		var trainRMS, freshRMS []float64 // per beta group; nil without fresh points
+		var freshRMS []float64 // per beta group; nil without fresh points
+		var cal *Fit           // the calibrated band; nil without fresh points
 		if q := freshProblem(p); q != nil {
-			if train, fresh, err := f.ResidualCheck(q); err == nil {
+			if m2, err := f.freshModel(q); err == nil {
+				train, fresh := groupRMS(m, f.Beta), groupRMS(m2, f.Beta)
 				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
 				for t, n := range betaNames {
 					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
 				}
-				trainRMS, freshRMS = train, fresh
+				freshRMS = fresh
+				cal, _ = f.calibrated(m2, train, fresh) // nil when its A does not factorize
 				for _, w := range overconfidenceWarnings(betaNames, f.inferred, train, fresh) {
 					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
 						r.Warnings = append(r.Warnings, w)
@@ -411,7 +414,7 @@ func NewResult(f *Fit, gridN int) Result {
 				}
 			}
 		}
-		r.Errors = gridErrors(f, trainRMS, freshRMS, gridN)
+		r.Errors = gridErrors(f, freshRMS, cal, gridN)
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -449,11 +452,11 @@ func freshProblem(p *pde.Problem) *pde.Problem {
 	return q
 }
 
-// gridErrors is the record's errors on the grid; trainRMS and freshRMS, if
-// not nil (the rms residual of each beta group at the training and at fresh
-// points), add the held-out and the calibrated band (the same Jacobian,
-// another A).
-func gridErrors(f *Fit, trainRMS, freshRMS []float64, gridN int) *GridErrors {
+// gridErrors is the record's errors on the grid; freshRMS (the rms residual
+// of each beta group at fresh points) and cal (the calibrated fit), if not
+// nil, add the held-out and the calibrated band (the same Jacobian, another
+// A).
+func gridErrors(f *Fit, freshRMS []float64, cal *Fit, gridN int) *GridErrors {
 	p := f.Model.Problem
 	if p.Exact == nil || p.Dim() > 2 {
 		return nil
@@ -488,8 +491,9 @@ func gridErrors(f *Fit, trainRMS, freshRMS []float64, gridN int) *GridErrors {
 		g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
 		g.SigmaRatioHeldOut = medianRatio(hs, sigma)
 	}
-	if cal, _, err := f.calibratedLaplace(trainRMS, freshRMS); err == nil {
-		cs := cal.sigmas(J, len(pts))
+	if cal != nil {
+		cs := cal.Laplace.sigmas(J, len(pts))
+		cal.inflation.apply(pts, cs)
 		g.Coverage2SCalibrated = Num(ComputeErrors(mean, cs, exact).Coverage2S)
 		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
 		g.SigmaRatioCalibrated = medianRatio(cs, sigma)
