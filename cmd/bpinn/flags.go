@@ -368,6 +368,9 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	}
 	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
 	// fit at 1e150 ends "ok" with weights near 1e152.
+	if ff.resample < -1 {
+		return s, usagef("--resample %d: give K > 0 epochs between redraws, or -1 for never", ff.resample)
+	}
 	if ff.lr.v > 1 {
 		return s, usagef("--lr %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", ff.lr.v)
 	}

@@ -75,7 +75,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--fixed", "--alpha0", "0.1"}, "do not apply with --fixed"},
 		{[]string{"fit", "heat", "--hyper-lr", "1.5"}, "--hyper-lr 1.5: above 1"},
 		{[]string{"fit", "heat", "--hyper-lr", "inf"}, "--hyper-lr inf: not a finite number"},
-		{[]string{"fit", "heat", "--resample", "-100"}, "resample = -100: must be non-negative"},
+		{[]string{"fit", "heat", "--resample", "-100"}, "--resample -100: give K > 0 epochs between redraws, or -1 for never"},
 		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
 		{[]string{"fit", "wave", "--kappa", "0.2"}, "heat problems only"},
 		{[]string{"fit", "heat", "--reaction", "0.5"}, "--reaction applies to heat2-inverse and heat2-reaction only"},
