@@ -34,10 +34,11 @@ on stderr (plain lines when stderr is not a terminal):
   burgers-deep  Burgers with the 2-6-6-6-1 net the evidence prefers, points
                 redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
   burgers-wide  Burgers with DeepXDE's 2-20-20-20-1 net and points (921
-                weights), weights by the evidence (3 fits; --quick 1 at a
-                tenth of the epochs)
+                weights), weights by the evidence, its measured schedule
+                (3 fits; --quick 1)
   burgers-wide-fixed
-                the same with every loss weight 1 and no evidence
+                the same with every loss weight 1 on mean squared
+                residuals (DeepXDE's loss) and no evidence
   heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
@@ -55,10 +56,11 @@ about 50 s of CPU): 1020 fits, about 14 minutes on 2 idle cores, most of it
 Burgers (measured with the paper's HMC, before NUTS: hmc 12 s, heat 12 s,
 heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
 heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s), plus the
-burgers-wide pair: 3 fits each of 15000 epochs at about 7 ms of CPU per
-epoch (2-3 min of CPU per fit; docs/results.md section 10).
+burgers-wide pair: 3 fits each of the problem's schedule (1500 epochs,
+four L-BFGS polishes of 4000 iterations: about 160 s of CPU per evidence
+fit, 70 s per fixed one; docs/results.md section 10).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-NUTS 2 chains x 400 draws, one burgers-wide fit of each kind at 1500 epochs,
+NUTS 2 chains x 400 draws, one burgers-wide fit of each kind (the same schedule),
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
 chains x 200 draws): 6.5 minutes on 2 idle cores (measured 2026-11-25,
 381 s of studies, 397 s for make reproduce with its setup). The full run samples heat with 4 x

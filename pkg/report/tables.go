@@ -262,7 +262,7 @@ func (r *Report) table1() Table {
 		"The paper's times are PyTorch on its hardware; ours are Go wall times of one fit, " + workersText(r.Config.Workers) + " running at once. " +
 		"heat-lhs: " + heatLHSText + "; its paper column is the paper's heat. " +
 		"burgers-deep: " + burgersDeepText() + "; its paper column is the paper's 2-8-8-1. " +
-		"burgers-wide: " + burgersWideText + " (not in the paper), weights by the evidence; burgers-wide-fixed: the same with every weight 1 and no evidence."
+		"burgers-wide: " + burgersWideText + " (not in the paper), weights by the evidence; burgers-wide-fixed: the same with every weight 1 on the terms' mean squared residuals (DeepXDE's loss) and no evidence."
 	return t
 }
 
