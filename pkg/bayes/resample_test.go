@@ -140,12 +140,13 @@ func TestResampleErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Train(context.Background(), p, Settings{Resample: -1}); err == nil || !strings.Contains(err.Error(), "non-negative") {
-		t.Errorf("resample -1: %v", err)
-	}
 	q := *p
 	q.Redraw = nil
 	if _, err := Train(context.Background(), &q, Settings{Resample: 100}); err == nil || !strings.Contains(err.Error(), "Redraw is nil") {
 		t.Errorf("no Redraw: %v", err)
+	}
+	// Negative is never: no redraws asked of a problem that cannot make them.
+	if s, err := (Settings{Resample: -1}).Resolve(&q); err != nil || s.Resample != 0 {
+		t.Errorf("resample -1 without Redraw: resolved to %d (%v), want 0 (never)", s.Resample, err)
 	}
 }
