@@ -151,7 +151,8 @@ func BenchmarkFit(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("P=%d/%s", P, kind), func(b *testing.B) {
 				reportCPU(b, func() {
-					f, err := Train(context.Background(), p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, HyperStart: 25, Curvature: kind, Recipe: RecipePaper})
+					f, err := Train(context.Background(), p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, HyperStart: 25, Curvature: kind, Recipe: RecipePaper,
+						Resample: -1, KnownNoise: map[string]float64{}}) // as measured, before burgers-wide's own schedule
 					if err != nil || f.Status == StatusDiverged {
 						b.Fatal(err, f.Status)
 					}
