@@ -411,6 +411,9 @@ func (r *Report) settingsTable() Table {
 		modes := s.AlphaMode + " / " + s.BetaMode
 		if s.Fixed {
 			modes = fmt.Sprintf("fixed %g / %g", s.FixedAlpha, s.FixedBeta)
+			if s.FixedMean {
+				modes += " on mean squares"
+			}
 		}
 		recipe := s.Recipe
 		if s.Polish {
@@ -418,6 +421,9 @@ func (r *Report) settingsTable() Table {
 		}
 		if s.FinalRounds() {
 			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.FinalHyper)
+			if s.RoundBetas == bayes.RoundBetasHeldOut {
+				recipe += " (betas from held-out misfits)"
+			}
 		}
 		if s.Resample > 0 {
 			recipe += fmt.Sprintf(", points redrawn every %d Adam epochs", s.Resample)
