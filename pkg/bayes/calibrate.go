@@ -83,6 +83,25 @@ func (f *Fit) Calibrated(fresh FreshDraw) (*Fit, error) {
 	return f.calibrated(m2, groupRMS(f.Model, f.Beta), groupRMS(m2, f.Beta))
 }
 
+// gateRMS is what each beta group's fresh rms is compared with
+// (OverconfidentRatio), and how the warning names it: the training rms;
+// or, when the final rounds took the betas from the misfit at fresh points
+// (RoundBetasHeldOut), the rms each inferred beta states, 1/sqrt(beta_t):
+// those betas have read the fresh residuals already, so that the training
+// misfit, which the polish drives down, no longer says what beta believes.
+func (f *Fit) gateRMS(train []float64) (ref []float64, what string) {
+	if f.Settings.RoundBetas != RoundBetasHeldOut || !f.Settings.FinalRounds() {
+		return train, "than at the training points"
+	}
+	ref = slices.Clone(train)
+	for t, b := range f.Beta {
+		if f.inferred(t) && b > 0 {
+			ref[t] = 1 / math.Sqrt(b)
+		}
+	}
+	return ref, "than its beta states (1/sqrt(beta), set from fresh points by the held-out rounds)"
+}
+
 // calibrated is Calibrated given f's model on the fresh points and the rms
 // residual of each beta group at the training and the fresh points.
 func (f *Fit) calibrated(fresh *Model, train, held []float64) (*Fit, error) {
@@ -104,7 +123,8 @@ func (f *Fit) calibratedLaplace(train, held []float64) (*Laplace, []float64, err
 	if f.Laplace == nil {
 		return nil, nil, fmt.Errorf("calibrated band: the fit has no Laplace approximation (status %s)", f.Status)
 	}
-	if _, at := overconfident(f.inferred, train, held); at < 0 {
+	ref, _ := f.gateRMS(train)
+	if _, at := overconfident(f.inferred, ref, held); at < 0 {
 		return f.Laplace, slices.Clone(f.Beta), nil
 	}
 	beta := calibratedBetas(f.Beta, f.inferred, held, f.Laplace.GammaBeta)
@@ -161,12 +181,13 @@ func overconfident(inferred func(int) bool, train, fresh []float64) (worst float
 }
 
 // overconfidenceWarnings is the record's warning when overconfident says
-// so; nil otherwise. Only residuals are used.
-func overconfidenceWarnings(names []string, inferred func(int) bool, train, fresh []float64) []string {
-	worst, at := overconfident(inferred, train, fresh)
+// so; nil otherwise. Only residuals are used: ref is what the fresh rms is
+// compared with (Fit.gateRMS), what names it.
+func overconfidenceWarnings(names []string, inferred func(int) bool, ref, fresh []float64, what string) []string {
+	worst, at := overconfident(inferred, ref, fresh)
 	if at < 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("the 2-sigma band is likely overconfident: the %s residuals are x%.2g larger at fresh points than at the training points (above %g); use the calibrated band",
-		names[at], worst, OverconfidentRatio)}
+	return []string{fmt.Sprintf("the 2-sigma band is likely overconfident: the %s residuals are x%.2g larger at fresh points %s (above %g); use the calibrated band",
+		names[at], worst, what, OverconfidentRatio)}
 }

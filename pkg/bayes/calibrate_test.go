@@ -152,10 +152,10 @@ func TestCalibratedPieces(t *testing.T) {
 		t.Errorf("quantileZ = %g, want 2", z)
 	}
 	names := []string{"beta_pde", "beta_data"}
-	if w := overconfidenceWarnings(names, inferred, []float64{1, 1}, []float64{1.5, 9}); w != nil {
+	if w := overconfidenceWarnings(names, inferred, []float64{1, 1}, []float64{1.5, 9}, "than at the training points"); w != nil {
 		t.Errorf("known group over the ratio, inferred under: warned %q", w)
 	}
-	w := overconfidenceWarnings(names, func(int) bool { return true }, []float64{1, 1}, []float64{1.5, 9})
+	w := overconfidenceWarnings(names, func(int) bool { return true }, []float64{1, 1}, []float64{1.5, 9}, "than at the training points")
 	if len(w) != 1 || !strings.Contains(w[0], "beta_data") || !strings.Contains(w[0], "x9") {
 		t.Errorf("warning %q, want one naming beta_data x9", w)
 	}
@@ -318,5 +318,38 @@ func TestLocalInflation(t *testing.T) {
 	s := []float64{2}
 	if none.apply(probe[:1], s); s[0] != 2 {
 		t.Errorf("no inflation changed sigma to %g", s[0])
+	}
+}
+
+// After held-out rounds the gate compares the fresh rms with the rms each
+// inferred beta states, not with the training misfit the polish drove down:
+// burgers-wide's equation residuals are 10x larger at fresh points than at
+// its own, yet its beta was set from the fresh ones, so the band is not
+// overconfident for that reason. With MacKay's rounds the same numbers warn.
+func TestGateHeldOutRounds(t *testing.T) {
+	names := []string{"beta_pde", "beta_boundary"}
+	train, fresh := []float64{0.008, 0.0005}, []float64{0.077, 0.0006}
+	f := &Fit{Settings: Settings{RoundBetas: RoundBetasTraining, FinalHyper: 3}, Beta: []float64{162, 3.3e6}}
+	ref, what := f.gateRMS(train)
+	if w := overconfidenceWarnings(names, f.inferred, ref, fresh, what); len(w) != 1 || !strings.Contains(w[0], "beta_pde") || !strings.Contains(w[0], "training points") {
+		t.Errorf("training rounds: warnings %q, want one for beta_pde against the training points", w)
+	}
+	f.Settings.RoundBetas = RoundBetasHeldOut
+	ref, what = f.gateRMS(train)
+	if want := 1 / math.Sqrt(162); math.Abs(ref[0]-want) > 1e-15 {
+		t.Errorf("held-out rounds: reference rms %g, want 1/sqrt(beta) = %g", ref[0], want)
+	}
+	if w := overconfidenceWarnings(names, f.inferred, ref, fresh, what); w != nil {
+		t.Errorf("held-out rounds: warned %q, want none (fresh rms 0.077 within 2x of 1/sqrt(162) = 0.079)", w)
+	}
+	// A beta well above what the fresh residuals allow still warns.
+	f.Beta[0] = 1e4
+	ref, what = f.gateRMS(train)
+	if w := overconfidenceWarnings(names, f.inferred, ref, fresh, what); len(w) != 1 || !strings.Contains(w[0], "beta states") {
+		t.Errorf("held-out rounds, beta 1e4: warnings %q, want one against the rms beta states", w)
+	}
+	f.Settings.FinalHyper = 0 // no rounds ran: the training misfit again
+	if _, what := f.gateRMS(train); !strings.Contains(what, "training") {
+		t.Errorf("no final rounds: gate %q, want the training points", what)
 	}
 }

@@ -407,7 +407,8 @@ func NewResult(f *Fit, gridN int) Result {
 				}
 				freshRMS = fresh
 				cal, _ = f.calibrated(m2, train, fresh) // nil when its A does not factorize
-				for _, w := range overconfidenceWarnings(betaNames, f.inferred, train, fresh) {
+				ref, what := f.gateRMS(train)
+				for _, w := range overconfidenceWarnings(betaNames, f.inferred, ref, fresh, what) {
 					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
 						r.Warnings = append(r.Warnings, w)
 					}
