@@ -166,27 +166,50 @@ func (n *noiseFlag) String() string {
 }
 
 func (n *noiseFlag) Set(x string) error {
-	v := map[string]float64{}
 	if x == "none" { // every beta inferred, where the problem states a noise
-		n.v = v
+		n.v = map[string]float64{}
 		return nil
 	}
-	for _, f := range strings.Split(x, ",") {
-		k, val, ok := strings.Cut(strings.TrimSpace(f), "=")
-		std, err := strconv.ParseFloat(val, 64)
-		if !ok || k == "" || err != nil || !(std > 0) || math.IsInf(std, 0) {
-			return errors.New("want GROUP=STD with a positive standard deviation, e.g. data=0.02")
-		}
-		if _, dup := v[k]; dup {
-			return fmt.Errorf("group %s given twice", k)
-		}
-		v[k] = std
+	v, err := parsePairs(x, "GROUP", func(std float64) bool { return std > 0 && !math.IsInf(std, 0) },
+		"GROUP=STD with a positive standard deviation, e.g. data=0.02")
+	if err != nil {
+		return err
 	}
 	n.v = v
 	return nil
 }
 
-// seedFlag is a positive uint64 (seed 0 would silently mean seed 1).
+// initFlag holds NAME=VALUE starting values of a problem's unknowns.
+type initFlag struct{ noiseFlag }
+
+func (n *initFlag) Set(x string) error {
+	v, err := parsePairs(x, "unknown", func(u float64) bool { return !math.IsNaN(u) && !math.IsInf(u, 0) },
+		"NAME=VALUE with a finite value, e.g. nu=0.002")
+	if err != nil {
+		return err
+	}
+	n.v = v
+	return nil
+}
+
+// parsePairs parses comma-separated KEY=VALUE pairs whose values pass ok;
+// what names a key in errors, want says the form.
+func parsePairs(x, what string, ok func(float64) bool, want string) (map[string]float64, error) {
+	v := map[string]float64{}
+	for _, f := range strings.Split(x, ",") {
+		k, val, cut := strings.Cut(strings.TrimSpace(f), "=")
+		u, err := strconv.ParseFloat(val, 64)
+		if !cut || k == "" || err != nil || !ok(u) {
+			return nil, errors.New("want " + want)
+		}
+		if _, dup := v[k]; dup {
+			return nil, fmt.Errorf("%s %s given twice", what, k)
+		}
+		v[k] = u
+	}
+	return v, nil
+}
+
 // manyFits are the flags of the commands that train many fits (ensemble,
 // coverage): the fit's own, how many, the seed, the output file, the
 // workers.
@@ -216,6 +239,7 @@ func checkWorkers(w int) error {
 	return nil
 }
 
+// seedFlag is a positive uint64 (seed 0 would silently mean seed 1).
 type seedFlag struct{ v uint64 }
 
 func (s *seedFlag) String() string {
@@ -254,6 +278,7 @@ type fitFlags struct {
 	alpha0, beta0                   posFloat
 	fixedAlpha, fixedBeta           posFloat
 	knownNoise                      noiseFlag
+	init                            initFlag
 	dataSeed                        seedFlag
 	nanAt                           posInt // hidden: test-only NaN injection
 }
@@ -295,6 +320,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.fixedBeta, "fixed-beta", "with --fixed: the held `beta` of every term (default 1)")
 	fs.Var(&ff.roundBetas, "round-betas", "final rounds: each inferred beta from its terms' misfit at the training points (MacKay's) or held-out: at fresh points where larger (not the paper's; docs/results.md section 10) (default: the problem's, burgers-wide held-out; training for the others)")
 	fs.BoolVar(&ff.fixedMean, "fixed-mean", false, "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss; docs/results.md section 10)")
+	fs.Var(&ff.init, "init", "start the problem's unknown coefficients at these `values` (natural scale), e.g. nu=0.002 (default: the problem's)")
 	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, burgers-wide data=0.02; none for the others)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
 	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
@@ -335,7 +361,36 @@ func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
 		}
 		p = p.WithData(d)
 	}
+	if len(ff.init.v) > 0 {
+		if p, err = withInit(p, ff.init.v); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// withInit returns p with its unknowns started at init's values.
+func withInit(p *pde.Problem, init map[string]float64) (*pde.Problem, error) {
+	q := *p
+	q.Unknowns = slices.Clone(p.Unknowns)
+	for name, v := range init {
+		i := slices.IndexFunc(q.Unknowns, func(u pde.Unknown) bool { return u.Name == name })
+		if i < 0 {
+			var names []string
+			for _, u := range q.Unknowns {
+				names = append(names, u.Name)
+			}
+			if len(names) == 0 {
+				return nil, usagef("--init %s: problem %q has no unknown coefficients", name, p.Name)
+			}
+			return nil, usagef("--init %s: problem %q has no unknown %q; its unknowns: %s", name, p.Name, name, strings.Join(names, ", "))
+		}
+		if q.Unknowns[i].Positive && !(v > 0) {
+			return nil, usagef("--init %s=%g: %s is inferred on a log scale; start it above 0", name, v, name)
+		}
+		q.Unknowns[i].Init = v
+	}
+	return &q, nil
 }
 
 // settings returns the bayes settings for seed, in which unset flags stay

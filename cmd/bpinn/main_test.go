@@ -87,6 +87,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--seed", "-3"}, "not a positive integer"},
 		{[]string{"fit", "heat", "--data-seed", "x"}, "not a positive integer"},
 		{[]string{"fit", "burgers", "--known-noise", "data"}, "GROUP=STD"},
+		{[]string{"fit", "burgers-inverse", "--init", "nu"}, "NAME=VALUE"},
+		{[]string{"fit", "burgers-inverse", "--init", "nu=0.01,nu=0.02"}, "unknown nu given twice"},
+		{[]string{"fit", "burgers-inverse", "--init", "mu=0.01"}, `has no unknown "mu"; its unknowns: nu`},
+		{[]string{"fit", "burgers-inverse", "--init", "nu=0"}, "start it above 0"},
+		{[]string{"fit", "heat", "--init", "kappa=0.1"}, `problem "heat" has no unknown coefficients`},
 		{[]string{"fit", "burgers", "--known-noise", "data=0"}, "positive standard deviation"},
 		{[]string{"fit", "burgers", "--known-noise", "measured=0.02"}, "has the groups beta_pde, beta_boundary, beta_data"},
 		{[]string{"fit", "heat", "--known-noise", "beta=0.01", "--fixed"}, "use one of them"},
@@ -383,8 +388,20 @@ func TestCoverageAndUnknowns(t *testing.T) {
 			t.Errorf("coverage output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errOut = cli(t, with([]string{"fit", "heat-inverse"}, small...)...)
+	rec := filepath.Join(t.TempDir(), "fit.json")
+	code, out, errOut = cli(t, with([]string{"fit", "heat-inverse", "--init", "kappa=0.2", "--json", rec}, small...)...)
 	if code != exitOK || !strings.Contains(out, "unknown kappa = ") || !strings.Contains(out, "on ln kappa; 95% interval [") || !strings.Contains(out, "truth 0.1, relative error") {
 		t.Errorf("fit heat-inverse: exit %d, stdout:\n%s\nstderr %s", code, out, errOut)
+	}
+	// --init starts kappa at 0.2 instead of the problem's 0.05, and the
+	// record says so.
+	var r struct {
+		Unknowns map[string]struct{ Init *float64 } `json:"unknowns"`
+	}
+	if b, err := os.ReadFile(rec); err != nil || json.Unmarshal(b, &r) != nil {
+		t.Fatalf("record %s: %v", rec, err)
+	}
+	if k := r.Unknowns["kappa"]; k.Init == nil || *k.Init != 0.2 {
+		t.Errorf("record's unknowns.kappa.init = %v, want 0.2", k.Init)
 	}
 }

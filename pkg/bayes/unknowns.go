@@ -24,6 +24,7 @@ type Unknown struct {
 	Lo95     float64 // natural scale; NaN without SD
 	Hi95     float64
 	Truth    *float64 // where the problem knows it
+	Init     float64  // the starting value, natural scale
 }
 
 // RelErr is |Value - Truth| / |Truth|, NaN without a truth.
@@ -53,7 +54,7 @@ func (f *Fit) Unknowns() []Unknown {
 	for k, u := range us {
 		th := m.Theta[nw+k]
 		e := Unknown{Name: u.Name, Positive: u.Positive, Theta: th, Value: UnknownNatural(u, th),
-			SD: math.NaN(), Lo95: math.NaN(), Hi95: math.NaN(), Truth: u.Truth}
+			SD: math.NaN(), Lo95: math.NaN(), Hi95: math.NaN(), Truth: u.Truth, Init: u.Init}
 		if f.Laplace != nil {
 			e.SD = math.Sqrt(f.Laplace.AInv.At(nw+k, nw+k))
 			e.Lo95, e.Hi95 = UnknownNatural(u, th-z95*e.SD), UnknownNatural(u, th+z95*e.SD)
@@ -85,6 +86,7 @@ type UnknownJSON struct {
 	Lo95     *float64 `json:"lo95"`     // natural scale
 	Hi95     *float64 `json:"hi95"`
 	Truth    *float64 `json:"truth,omitempty"`
+	Init     *float64 `json:"init,omitempty"` // the starting value, natural scale (bpinn fit --init)
 }
 
 func unknownsJSON(us []Unknown) map[string]UnknownJSON {
@@ -98,7 +100,7 @@ func unknownsJSON(us []Unknown) map[string]UnknownJSON {
 			scale = "log"
 		}
 		out[u.Name] = UnknownJSON{Value: Num(u.Value), Inferred: Num(u.Theta), Scale: scale, SD: Num(u.SD),
-			Lo95: Num(u.Lo95), Hi95: Num(u.Hi95), Truth: u.Truth}
+			Lo95: Num(u.Lo95), Hi95: Num(u.Hi95), Truth: u.Truth, Init: Num(u.Init)}
 	}
 	return out
 }
