@@ -465,7 +465,7 @@ type Fit struct {
 	// settling. Empty when there is nothing to say.
 	Warnings []string
 	known    []float64    // per beta group: the held beta (KnownNoise), NaN when inferred
-	fresh    *pde.Problem // RoundBetasHeldOut: the fresh points of the rounds' misfits
+	fresh    *Model       // RoundBetasHeldOut: the model on the fresh points of the rounds' misfits
 	// inflation is the calibrated band's local widening (Calibrated, when
 	// warned); nil for every other fit.
 	inflation *localInflation
@@ -576,7 +576,11 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	}
 	f.known = s.knownBetas(m.BetaNames)
 	if s.RoundBetas == RoundBetasHeldOut && s.FinalRounds() {
-		if f.fresh, err = p.Fresh(); err != nil {
+		q, err := p.Fresh()
+		if err == nil {
+			f.fresh, err = f.freshModel(q) // compiled once; each round copies the weights in
+		}
+		if err != nil {
 			return nil, fmt.Errorf("held-out rounds: %w", err)
 		}
 	}
@@ -829,11 +833,8 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	}
 	alpha, beta := hy.MacKay(loss)
 	if f.fresh != nil {
-		held, err := f.freshRMS(f.fresh)
-		if err != nil {
-			return 0, false
-		}
-		train := groupRMS(f.Model, f.Beta)
+		copy(f.fresh.Theta, f.Model.Theta)
+		held, train := groupRMS(f.fresh, f.Beta), groupRMS(f.Model, f.Beta)
 		for t, h := range held {
 			if tr := train[t]; f.inferred(t) && h > tr {
 				beta[t] *= (tr / h) * (tr / h)
