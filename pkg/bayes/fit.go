@@ -464,8 +464,8 @@ type Fit struct {
 	// the clamp, not at a fixed point), final rounds that stopped before
 	// settling. Empty when there is nothing to say.
 	Warnings []string
-	known    []float64    // per beta group: the held beta (KnownNoise), NaN when inferred
-	fresh    *Model       // RoundBetasHeldOut: the model on the fresh points of the rounds' misfits
+	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
+	fresh    *Model    // RoundBetasHeldOut: the model on the fresh points of the rounds' misfits
 	// inflation is the calibrated band's local widening (Calibrated, when
 	// warned); nil for every other fit.
 	inflation *localInflation
