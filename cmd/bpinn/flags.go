@@ -149,11 +149,10 @@ func (h *sizes) Set(s string) error {
 	return nil
 }
 
-// noiseFlag is a comma-separated list of GROUP=STD: beta groups whose noise
-// standard deviation is known.
-type noiseFlag struct{ v map[string]float64 }
+// pairs is a flag's comma-separated KEY=VALUE list (parsePairs).
+type pairs struct{ v map[string]float64 }
 
-func (n *noiseFlag) String() string {
+func (n *pairs) String() string {
 	if n == nil || len(n.v) == 0 {
 		return ""
 	}
@@ -164,6 +163,10 @@ func (n *noiseFlag) String() string {
 	slices.Sort(s)
 	return strings.Join(s, ",")
 }
+
+// noiseFlag is a comma-separated list of GROUP=STD: beta groups whose noise
+// standard deviation is known.
+type noiseFlag struct{ pairs }
 
 func (n *noiseFlag) Set(x string) error {
 	if x == "none" { // every beta inferred, where the problem states a noise
@@ -180,7 +183,7 @@ func (n *noiseFlag) Set(x string) error {
 }
 
 // initFlag holds NAME=VALUE starting values of a problem's unknowns.
-type initFlag struct{ noiseFlag }
+type initFlag struct{ pairs }
 
 func (n *initFlag) Set(x string) error {
 	v, err := parsePairs(x, "unknown", func(u float64) bool { return !math.IsNaN(u) && !math.IsInf(u, 0) },
