@@ -35,7 +35,7 @@ func TestHeatPosteriorGeometry(t *testing.T) {
 		lp := newZ()
 		P := len(f.Model.Theta)
 		z, g := make([]float64, P), make([]float64, P)
-		lp0 := lp(z, g)
+		lp(z, g)
 		eig := hessianEigen(lp, z)
 		t.Logf("%s: alpha %.4g, beta %.4g; at w_MP |grad_z ln p| %.3g, exact Hessian of E_T in z: eigenvalues %.3g .. %.3g",
 			recipe, f.Alpha[0], f.Beta[0], floats.Norm(g, 2), eig[0], eig[P-1])
@@ -48,21 +48,29 @@ func TestHeatPosteriorGeometry(t *testing.T) {
 		if !(floats.Norm(g, 2) < 1e-2 && eig[0] > 0.5 && eig[P-1] < 20) {
 			t.Errorf("tuned fit: |grad| %.3g, eigenvalues %.3g .. %.3g: want a mode with A's curvature within [0.5, 20]", floats.Norm(g, 2), eig[0], eig[P-1])
 		}
-		rng := rand.New(rand.NewPCG(1, 1))
-		rise := make([]float64, 8)
-		for k := range rise {
-			for i := range z {
-				z[i] = rng.NormFloat64()
-			}
-			floats.Scale(1/floats.Norm(z, 2), z)
-			rise[k] = lp0 - lp(z, g) // Laplace: 0.5
-		}
-		slices.Sort(rise)
+		rise := rises(lp, P, 1, 8, rand.New(rand.NewPCG(1, 1))) // Laplace: 0.5
 		t.Logf("tuned: E_T one Laplace width out along 8 random directions: %.3g .. %.3g above the mode (Gaussian: 0.5)", rise[0], rise[7])
 		if !(rise[0] > 5) {
 			t.Errorf("tuned fit: E_T rises %.3g one width out, want > 5 (the measured non-Gaussianity)", rise[0])
 		}
 	}
+}
+
+// rises returns -ln p(z) + ln p(0) at n points z at distance radius from 0
+// in random directions, ascending: under a standard normal, radius²/2.
+func rises(lp mcmc.LogDensity, P int, radius float64, n int, rng *rand.Rand) []float64 {
+	z, g := make([]float64, P), make([]float64, P)
+	lp0 := lp(z, g)
+	out := make([]float64, n)
+	for k := range out {
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		floats.Scale(radius/floats.Norm(z, 2), z)
+		out[k] = lp0 - lp(z, g)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // hessianEigen returns the eigenvalues, ascending, of the Hessian of -lp at
