@@ -105,7 +105,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	leapfrog := fs.Int("leapfrog", 0, "")
 	sampleHyper := fs.Bool("sample-hyper", false, "")
 	whiten := fs.Bool("whiten", false, "")
-	whitening := fs.String("whitening", "", "")
+	whitening := fs.String("whitening", string(bayes.Exact), "")
 	seed, fitSeed := seedFlag{1}, seedFlag{1}
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
@@ -192,9 +192,9 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		Samples: *samples, Warmup: *burnIn, NoWarmup: *burnIn == 0, Chains: *chains,
 		Leapfrog: *leapfrog, MaxDepth: *maxDepth, TargetAccept: *target, Seed: seed.v}
 	if len(p.Unknowns) > 0 { // an inverse problem: the unknowns' marginals (docs/inverse.md)
-		wh, err := bayes.ParseWhitening(*whitening)
-		if err != nil {
-			return bad("--whitening: %v", err)
+		wh, err := bayes.ParseHessian(*whitening)
+		if err != nil || *whitening == "" {
+			return bad("--whitening is %q: use exact or gauss-newton", *whitening)
 		}
 		return hmcUnknowns(p, fitSeed.v, hs, wh, stdout, stderr)
 	}

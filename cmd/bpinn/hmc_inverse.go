@@ -14,7 +14,7 @@ import (
 // fit, then the sampler on the joint posterior of its weights and unknowns
 // at the fit's alpha and beta, each unknown's marginal beside its Laplace
 // one.
-func hmcUnknowns(p *pde.Problem, fitSeed uint64, hs *mcmc.Settings, whiten bayes.Whitening, stdout, stderr io.Writer) int {
+func hmcUnknowns(p *pde.Problem, fitSeed uint64, hs *mcmc.Settings, whiten bayes.HessianKind, stdout, stderr io.Writer) int {
 	fail := func(err error) int { return report(stderr, "hmc", err) }
 	fmt.Fprintf(stderr, "bpinn hmc: training the fit of %s (seed %d)\n", p.Name, fitSeed)
 	f, err := bayes.Train(interrupt, p, bayes.Settings{Seed: fitSeed})
@@ -54,8 +54,8 @@ func lnZ(f *bayes.Fit) float64 {
 }
 
 // whitenedBy names the precision of a whitening.
-func whitenedBy(w bayes.Whitening) string {
-	if w == bayes.WhitenGaussNewton {
+func whitenedBy(w bayes.HessianKind) string {
+	if w == bayes.GaussNewton {
 		return "the fit's A"
 	}
 	return "|H|, the exact Hessian at the mode"

@@ -39,7 +39,7 @@ func TestHMCBadInput(t *testing.T) {
 		{"too few epochs", []string{"regression", "--epochs", "999"}, "need at least 1000"},
 		{"json in a missing directory", []string{"regression", "--json", filepath.Join(t.TempDir(), "no", "h.json")}, "does not exist"},
 		{"json is a directory", []string{"regression", "--json", t.TempDir()}, "is a directory"},
-		{"bad whitening", []string{"heat-inverse", "--whitening", "fisher"}, `unknown whitening "fisher": use exact or gauss-newton`},
+		{"bad whitening", []string{"heat-inverse", "--whitening", "fisher"}, `--whitening is "fisher": use exact or gauss-newton`},
 		{"whitening of a forward problem", []string{"heat", "--whitening", "exact"}, `--whitening is for inverse problems`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

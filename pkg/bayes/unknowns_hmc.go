@@ -35,32 +35,6 @@ type SampledUnknown struct {
 	Laplace Unknown `json:"-"`
 }
 
-// Whitening names the precision M = L L^T whose factor whitens the
-// coordinates of SampleUnknowns: parameters = mode + L^-T z.
-type Whitening string
-
-// The whitenings.
-const (
-	// WhitenExact is |H|, the exact Hessian of E_T at the mode with its
-	// eigenvalues taken in absolute value (floored at the least alpha):
-	// the default, see SampleUnknowns.
-	WhitenExact Whitening = "exact"
-	// WhitenGaussNewton is the fit's Laplace precision A (Gauss-Newton
-	// data Hessians).
-	WhitenGaussNewton Whitening = "gauss-newton"
-)
-
-// ParseWhitening checks a name ("" is WhitenExact).
-func ParseWhitening(s string) (Whitening, error) {
-	switch Whitening(s) {
-	case WhitenExact, "":
-		return WhitenExact, nil
-	case WhitenGaussNewton:
-		return WhitenGaussNewton, nil
-	}
-	return "", fmt.Errorf("unknown whitening %q: use exact or gauss-newton", s)
-}
-
 // UnknownsMetric is SampleUnknowns' metric where its settings leave it
 // zero: on heat-inverse, in coordinates whitened by |H|, the dense metric's
 // chains mixed better than the diagonal one's (docs/inverse.md).
@@ -80,11 +54,14 @@ func sampleJoint(ctx context.Context, newDensity func() mcmc.LogDensity, x0 []fl
 // the posterior's (docs/inverse.md). It returns the sampler's result too
 // (diagnostics, its draws mapped back to the parameters). A zero Metric of
 // s is UnknownsMetric; other zero fields take DefaultSampler's values.
-// whiten "" is WhitenExact. It is an error for a fit without unknowns or
-// without a Laplace approximation, or for an unknown whiten.
+// whiten names the Hessian of E_T whose precision whitens (below): Exact
+// (also for "") or GaussNewton. It is an error for a fit without unknowns
+// or without a Laplace approximation, or for another whiten.
 //
 // The sampler runs in whitened coordinates z, parameters = mode + L^-T z
-// with L L^T the precision that whiten names. The posterior is exactly the
+// with L L^T the precision: for Exact |H|, the exact Hessian at the mode
+// with its eigenvalues in absolute value (exactPrecision), for GaussNewton
+// the fit's A. The posterior is exactly the
 // same (a linear map, a constant Jacobian); its scales, which differ by
 // 1e10 when a beta sits at the clamp, are about 1 where it is close to the
 // Gaussian of that precision. The Gauss-Newton A leaves out the residuals'
@@ -92,7 +69,7 @@ func sampleJoint(ctx context.Context, newDensity func() mcmc.LogDensity, x0 []fl
 // the exact Hessian in A's coordinates has eigenvalues from -838 to 857,
 // and E_T one unit out rises 1e6 times more than A predicts; in |H|'s
 // coordinates 1e3 times. Neither converges there yet (docs/inverse.md).
-func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten Whitening) ([]SampledUnknown, *mcmc.Result, error) {
+func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten HessianKind) ([]SampledUnknown, *mcmc.Result, error) {
 	lap := f.Unknowns()
 	if len(lap) == 0 {
 		return nil, nil, fmt.Errorf("problem %q has no unknown coefficients to sample", f.Model.Problem.Name)
@@ -108,18 +85,18 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten White
 		set.Metric = UnknownsMetric
 	}
 	set = DefaultSampler(set)
-	whiten, err := ParseWhitening(string(whiten))
-	if err != nil {
-		return nil, nil, err
-	}
 	var L *mat.TriDense
-	if whiten == WhitenExact {
+	var err error
+	switch whiten {
+	case Exact, "":
 		if L, _, err = f.exactPrecision(); err != nil {
 			return nil, nil, err
 		}
-	} else {
+	case GaussNewton:
 		L = new(mat.TriDense)
 		f.Laplace.Chol.LTo(L)
+	default:
+		return nil, nil, fmt.Errorf("unknown whitening %q: use %s or %s", whiten, Exact, GaussNewton)
 	}
 	newDensity, toTheta := f.whitenedBy(L, f.NewLogDensity)
 	res, err := sampleJoint(ctx, newDensity, make([]float64, len(f.Model.Theta)), &set)
