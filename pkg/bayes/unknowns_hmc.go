@@ -61,14 +61,14 @@ func sampleJoint(ctx context.Context, newDensity func() mcmc.LogDensity, x0 []fl
 // The sampler runs in whitened coordinates z, parameters = mode + L^-T z
 // with L L^T the precision: for Exact |H|, the exact Hessian at the mode
 // with its eigenvalues in absolute value (exactPrecision), for GaussNewton
-// the fit's A. The posterior is exactly the
-// same (a linear map, a constant Jacobian); its scales, which differ by
-// 1e10 when a beta sits at the clamp, are about 1 where it is close to the
-// Gaussian of that precision. The Gauss-Newton A leaves out the residuals'
-// second derivatives, which a beta at the clamp multiplies: on heat-inverse
-// the exact Hessian in A's coordinates has eigenvalues from -838 to 857,
-// and E_T one unit out rises 1e6 times more than A predicts; in |H|'s
-// coordinates 1e3 times. Neither converges there yet (docs/inverse.md).
+// the fit's A. The posterior is exactly the same (a linear map, a constant
+// Jacobian); its scales, which differ by 1e10 when a beta sits at the
+// clamp, are about 1 where it is close to the Gaussian of that precision.
+// The Gauss-Newton A leaves out the residuals' second derivatives, which a
+// beta at the clamp multiplies: on heat-inverse the exact Hessian in A's
+// coordinates has eigenvalues from -838 to 857, and E_T one unit out
+// rises 1e6 times more than A predicts; in |H|'s coordinates 1e3 times.
+// Neither converges there yet (docs/inverse.md).
 func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten HessianKind) ([]SampledUnknown, *mcmc.Result, error) {
 	lap := f.Unknowns()
 	if len(lap) == 0 {
