@@ -57,8 +57,8 @@ Burgers (measured with the paper's HMC, before NUTS: hmc 12 s, heat 12 s,
 heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
 heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s), plus the
 burgers-wide pair: 3 fits each of the problem's schedule (1500 epochs,
-four L-BFGS polishes of 4000 iterations: about 160 s of CPU per evidence
-fit, 70 s per fixed one; docs/results.md section 10).
+four L-BFGS polishes of 1000 iterations: about 60 s of CPU per evidence
+fit with its record, 33 s per fixed one; docs/results.md section 10).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 NUTS 2 chains x 400 draws, one burgers-wide fit of each kind (the same schedule),
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
