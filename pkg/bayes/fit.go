@@ -306,7 +306,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		s.PolishMemory = LBFGSMemory
 	}
 	if s.PolishMethod == PolishGaussNewton && s.PolishMemory != 0 {
-		return s, fmt.Errorf("polish-memory = %d is the L-BFGS polish's: use polish method %s or leave it 0", s.PolishMemory, PolishLBFGS)
+		return s, fmt.Errorf("polish-memory = %d is the L-BFGS polish's, and this fit polishes by %s: choose polish method %s or leave the memory unset", s.PolishMemory, s.PolishMethod, PolishLBFGS)
 	}
 	switch {
 	case s.Epochs < 0:
