@@ -266,24 +266,24 @@ func (s *seedFlag) Set(x string) error {
 
 // fitFlags are the training flags shared by fit and ensemble.
 type fitFlags struct {
-	epochs, hyperStart, hyperEvery  posInt
-	hessian, alphas, betas          choice
-	updater, activation             choice
-	recipe, sampling, polishMethod  choice
-	curvature, roundBetas           choice
-	finalHyper, untieAt, polishIter posInt
-	resample                        int
-	hidden                          sizes
-	polish, fixed, fixedMean        bool
-	kappa, lr, hyperLR              posFloat
-	reaction                        float64
-	dataFile                        string
-	alpha0, beta0                   posFloat
-	fixedAlpha, fixedBeta           posFloat
-	knownNoise                      noiseFlag
-	init                            initFlag
-	dataSeed                        seedFlag
-	nanAt                           posInt // hidden: test-only NaN injection
+	epochs, hyperStart, hyperEvery                posInt
+	hessian, alphas, betas                        choice
+	updater, activation                           choice
+	recipe, sampling, polishMethod                choice
+	curvature, roundBetas                         choice
+	finalHyper, untieAt, polishIter, polishMemory posInt
+	resample                                      int
+	hidden                                        sizes
+	polish, fixed, fixedMean                      bool
+	kappa, lr, hyperLR                            posFloat
+	reaction                                      float64
+	dataFile                                      string
+	alpha0, beta0                                 posFloat
+	fixedAlpha, fixedBeta                         posFloat
+	knownNoise                                    noiseFlag
+	init                                          initFlag
+	dataSeed                                      seedFlag
+	nanAt                                         posInt // hidden: test-only NaN injection
 }
 
 // hiddenFlags are not shown by --help.
@@ -316,6 +316,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.finalHyper, "final-hyper", "most `rounds` of MacKay's fixed point (+ re-polish) after training, ending when alpha and beta move < 0.1% (tuned recipe: default 20, burgers 3; the paper's recipe runs none unless given)")
 	fs.Var(&ff.polishMethod, "polish-method", "polish by gauss-newton (Newton steps with the Gauss-Newton matrix of E_T) or lbfgs (default gauss-newton)")
 	fs.Var(&ff.polishIter, "polish-iter", "most `iterations` per polish (default: the problem's, else 2000)")
+	fs.Var(&ff.polishMemory, "polish-memory", "`steps` the L-BFGS polish remembers (default 100; gonum's 15 was measured worse, docs/results.md section 10)")
 	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
 	fs.IntVar(&ff.resample, "resample", 0, "move the collocation and boundary points to a new draw every `K` Adam epochs (measurements stay); the polish, rounds and evidence use the problem's points; -1 is never (default: the problem's; never, as in the paper, but burgers-wide)")
 	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
@@ -407,7 +408,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Hessian:   bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
 		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
-		PolishMethod: ff.polishMethod.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
+		PolishMethod: ff.polishMethod.v, PolishMemory: ff.polishMemory.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
 		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
 		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v, FixedMean: ff.fixedMean, RoundBetas: ff.roundBetas.v,
 	}
@@ -415,8 +416,8 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	if err != nil {
 		return s, errUsage{err.Error()}
 	}
-	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set) {
-		return s, usagef("--polish-method and --polish-iter need --polish in the paper's recipe (the tuned recipe always polishes)")
+	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set || ff.polishMemory.set) {
+		return s, usagef("--polish-method, --polish-iter and --polish-memory need --polish in the paper's recipe (the tuned recipe always polishes)")
 	}
 	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
 		return s, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")

@@ -56,11 +56,11 @@ about 50 s of CPU): 1020 fits, about 14 minutes on 2 idle cores, most of it
 Burgers (measured with the paper's HMC, before NUTS: hmc 12 s, heat 12 s,
 heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
 heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s), plus the
-burgers-wide pair: 3 fits each of the problem's schedule (1500 epochs,
-four L-BFGS polishes of 4000 iterations: about 160 s of CPU per evidence
-fit, 70 s per fixed one; docs/results.md section 10).
+burgers-wide pair: 10 fits each of the problem's schedule (1500 epochs,
+four L-BFGS polishes of 1000 iterations: about 60 s of CPU per evidence
+fit with its record, 33 s per fixed one; docs/results.md section 10).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-NUTS 2 chains x 400 draws, one burgers-wide fit of each kind (the same schedule),
+NUTS 2 chains x 400 draws, 3 burgers-wide fits of each kind (the same schedule),
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
 chains x 200 draws): 9 minutes on 2 cores (measured 2026-11-25 from a
 clean clone: 527 s of studies, burgers-wide 180 s and burgers-wide-fixed

@@ -258,3 +258,37 @@ func TestCancel(t *testing.T) {
 		t.Errorf("status %s after %d epochs (%s), want cancelled after 500", f.Status, f.Epochs, f.Reason)
 	}
 }
+
+// TestPolishMemory: the L-BFGS polish takes LBFGSMemory unless given one,
+// a Gauss-Newton polish has none (and its settings map no key, so its
+// records compare equal to those written before the field), and a memory
+// for a Gauss-Newton polish or a negative one is an error naming it.
+func TestPolishMemory(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in      Settings
+		want    int
+		wantErr string
+	}{
+		{Settings{PolishMethod: PolishLBFGS}, LBFGSMemory, ""},
+		{Settings{PolishMethod: PolishLBFGS, PolishMemory: 7}, 7, ""},
+		{Settings{}, 0, ""},
+		{Settings{PolishMemory: 7}, 0, "polish-memory = 7"},
+		{Settings{PolishMethod: PolishLBFGS, PolishMemory: -1}, 0, "polish-memory = -1"},
+	} {
+		s, err := c.in.Resolve(p)
+		switch {
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%+v: error %v, want one naming %q", c.in, err, c.wantErr)
+		case c.wantErr == "" && (err != nil || s.PolishMemory != c.want):
+			t.Errorf("%+v: memory %d (%v), want %d", c.in, s.PolishMemory, err, c.want)
+		}
+		if _, ok := settingsMap(s)["PolishMemory"]; c.wantErr == "" && ok != (c.want != 0) {
+			t.Errorf("%+v: settings map has PolishMemory %v, want %v", c.in, ok, c.want != 0)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -127,7 +128,7 @@ func TestCalibratedBetween(t *testing.T) {
 }
 
 // calibratedBetas keeps known and already-low betas and lowers the others
-// by rho^(-gamma_t/gamma) (one group: the geometric mean); quantileZ is the
+// by rho^(-gamma_t/gamma) (one group or no gammas: the geometric mean); quantileZ is the
 // order statistic; the warning fires above OverconfidentRatio on inferred
 // groups only.
 func TestCalibratedPieces(t *testing.T) {
@@ -139,6 +140,9 @@ func TestCalibratedPieces(t *testing.T) {
 		// rho 10, 10 (known), 0.1 (kept), 5; shares 1/2, 1/4, 0, 1/4
 		{[]float64{1e4, 1e4, 1e4, 100}, []float64{0.1, 0.1, 0.001, 0.5}, []float64{2, 1, 0, 1},
 			[]float64{1e4 / math.Sqrt(10), 1e4, 1e4, 100 / math.Pow(5, 0.25)}},
+		// nil gammas (after held-out rounds): every group at beta / rho
+		{[]float64{1e4, 1e4, 1e4, 100}, []float64{0.1, 0.1, 0.001, 0.5}, nil,
+			[]float64{1e3, 1e4, 1e4, 20}},
 	} {
 		got := calibratedBetas(c.beta, inferred, c.held, c.gammas)
 		for k := range c.want {
@@ -351,5 +355,30 @@ func TestGateHeldOutRounds(t *testing.T) {
 	f.Settings.FinalHyper = 0 // no rounds ran: the training misfit again
 	if _, what := f.gateRMS(train); !strings.Contains(what, "training") {
 		t.Errorf("no final rounds: gate %q, want the training points", what)
+	}
+}
+
+// The calibrated band starts from the fit's betas, or after held-out
+// rounds from MacKay's betas of the training misfit, (N_t - gamma_t) /
+// (N_t rms_t^2) within the clamp, known-noise betas kept.
+func TestCalibrationBase(t *testing.T) {
+	train := []float64{0.008, 1e-6, 0.02}
+	f := &Fit{Settings: Settings{RoundBetas: RoundBetasTraining, FinalHyper: 3}, Beta: []float64{162, 3.3e6, 2500},
+		Model: &Model{N: []int{2540, 240, 60}}, Laplace: &Laplace{Hyper: curv.Hyper{GammaBeta: []float64{204, 50, 2}}},
+		known: []float64{math.NaN(), math.NaN(), 2500}}
+	if b := f.calibrationBase(train); !slices.Equal(b, f.Beta) {
+		t.Errorf("training rounds: base %v, want the fit's betas %v", b, f.Beta)
+	}
+	f.Settings.RoundBetas = RoundBetasHeldOut
+	b := f.calibrationBase(train)
+	want := []float64{(2540 - 204) / (2540 * 0.008 * 0.008), MaxHyper, 2500}
+	for i := range want {
+		if math.Abs(b[i]-want[i]) > 1e-9*want[i] {
+			t.Errorf("held-out rounds: base %v, want %v (MacKay's at the training misfit, clamped, known kept)", b, want)
+			break
+		}
+	}
+	if f.Beta[0] != 162 {
+		t.Errorf("calibrationBase changed the fit's betas: %v", f.Beta)
 	}
 }

@@ -161,3 +161,19 @@ func BenchmarkFit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFitBurgersWide times one whole fit of burgers-wide with its
+// defaults (seed 1: Adam, the steps, the polishes, the final rounds and
+// the dense Laplace; not the record), issue 23's "per fit on one core".
+func BenchmarkFitBurgersWide(b *testing.B) {
+	p, err := pde.New("burgers-wide", pde.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reportCPU(b, func() {
+		f, err := Train(context.Background(), p, Settings{Seed: 1})
+		if err != nil || f.Status != StatusOK {
+			b.Fatal(err, f.Status)
+		}
+	})
+}

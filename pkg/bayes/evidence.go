@@ -199,7 +199,10 @@ func (l *Laplace) sigmas(J []float64, n int) []float64 {
 
 // VariancesTo writes g_n^T A^-1 g_n into dst for each row g_n of the
 // row-major n x P matrix J (the network output's gradients at n points):
-// one triangular solve L X = J^T for all points, then the column norms.
+// triangular solves L X = J^T, then the column norms. The points go in
+// blocks of varianceBlock columns, so that a block of X stays in the cache
+// through its solve (the whole X of the 100 x 100 grid at 921 weights is
+// 74 MB); each column is solved by the same operations either way.
 func (l *Laplace) VariancesTo(dst, J []float64, n int) {
 	P := l.Chol.SymmetricDim()
 	if len(J) != n*P || len(dst) != n {
@@ -207,21 +210,35 @@ func (l *Laplace) VariancesTo(dst, J []float64, n int) {
 	}
 	var L mat.TriDense
 	l.Chol.LTo(&L)
-	x := mat.NewDense(P, n, nil)
-	x.Copy(mat.NewDense(n, P, J).T())
-	raw := x.RawMatrix()
 	lr := L.RawTriangular()
-	blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, blas64.General{Rows: P, Cols: n, Stride: raw.Stride, Data: raw.Data})
-	for i := range dst {
-		dst[i] = 0
-	}
-	for r := 0; r < P; r++ {
-		row := raw.Data[r*raw.Stride : r*raw.Stride+n]
-		for i, v := range row {
-			dst[i] += v * v
+	k := min(n, varianceBlock)
+	x := make([]float64, P*k)
+	for c0 := 0; c0 < n; c0 += k {
+		m := min(k, n-c0)
+		for i := range m {
+			g := J[(c0+i)*P : (c0+i+1)*P]
+			for r, v := range g {
+				x[r*m+i] = v
+			}
+		}
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, blas64.General{Rows: P, Cols: m, Stride: m, Data: x[:P*m]})
+		d := dst[c0 : c0+m]
+		for i := range d {
+			d[i] = 0
+		}
+		for r := range P {
+			for i, v := range x[r*m : r*m+m] {
+				d[i] += v * v
+			}
 		}
 	}
 }
+
+// varianceBlock is the number of points VariancesTo solves at once: at 921
+// weights, 512 points (3.8 MB) took 1.15 s for the grid against 2.4 s in
+// one solve and 1.8 s in blocks of 64 (BenchmarkVariancesGrid; gonum's
+// solve runs along rows of the block, which want to be long).
+var varianceBlock = 512
 
 // Variance returns g^T A^-1 g, the predictive variance for the gradient g of
 // the network output with respect to the weights.

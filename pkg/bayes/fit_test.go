@@ -316,6 +316,22 @@ func TestRoundBetasHeldOut(t *testing.T) {
 	if lowered == 0 {
 		t.Error("no beta lowered: the test checks nothing")
 	}
+	// Where the fresh residuals are 3x the training ones (this short fit's
+	// are not: it gates on OverconfidentRatio), the calibrated band starts
+	// from MacKay's betas of the training misfit and takes each group's
+	// geometric mean with the fresh precision, between the two.
+	far := make([]float64, len(train))
+	for g := range far {
+		far[g] = 3 * train[g]
+	}
+	_, beta, err := held.calibratedLaplace(train, far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := held.calibrationBase(train)
+	if want := calibratedBetas(ref, held.inferred, far, nil); !slices.Equal(beta, want) || !(beta[0] > 1/(far[0]*far[0]) && beta[0] < ref[0]) {
+		t.Errorf("calibrated betas %v, want %v, beta_pde between the fresh precision %g and the training one %g", beta, want, 1/(far[0]*far[0]), ref[0])
+	}
 	p := poisson1D()
 	p.Fresh = nil
 	if _, err := (Settings{Epochs: 10, Hidden: []int{4}, RoundBetas: RoundBetasHeldOut}).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {

@@ -43,14 +43,15 @@ func BurgersWide(o Options) *Problem {
 		// Measured (docs/results.md section 10): 1500 Adam epochs on points
 		// redrawn every 100, the evidence from the middle on under the
 		// cheap `auto` curvature, the measurements' beta held at their
-		// noise, then L-BFGS polishes of 4000 iterations around three final
-		// rounds whose betas take the misfit at fresh points (the polish
+		// noise, then L-BFGS polishes of 1000 iterations (memory 100, the
+		// bayes default) around three final rounds whose betas take the
+		// misfit at fresh points (the polish
 		// fits the equation at its own points 10x closer than between
 		// them, and rounds on those drift to a PDE-only solution, as
 		// DeepXDE's 15000 epochs do).
 		Defaults: Defaults{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "split", FinalHyper: 3,
-			PolishIter: 4000, Curvature: "auto", Resample: 100, KnownNoise: map[string]float64{"data": b.Params["noise_std"]},
+			PolishIter: 1000, Curvature: "auto", Resample: 100, KnownNoise: map[string]float64{"data": b.Params["noise_std"]},
 			RoundBetas: "held-out"},
 	}
 	return withDraws(p, o, BurgersWide)

@@ -334,7 +334,7 @@ func TestMeasurementNoise(t *testing.T) {
 func TestPaperDefaults(t *testing.T) {
 	t.Parallel()
 	wide := Defaults{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
-		FinalHyper: 3, PolishIter: 4000, Curvature: "auto", KnownNoise: map[string]float64{"data": 0.02}, Resample: 100, RoundBetas: "held-out"}
+		FinalHyper: 3, PolishIter: 1000, Curvature: "auto", KnownNoise: map[string]float64{"data": 0.02}, Resample: 100, RoundBetas: "held-out"}
 	wideInverse := wide
 	wideInverse.FinalHyper, wideInverse.Curvature, wideInverse.RoundBetas = 1, "", ""
 	want := map[string]Defaults{
