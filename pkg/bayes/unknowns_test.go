@@ -163,12 +163,14 @@ func TestInverseFitRestore(t *testing.T) {
 }
 
 // HMC on the joint posterior of (w, ln kappa) of a short heat-inverse fit:
-// the sampled marginal of ln kappa lies where the Laplace one does (same
-// potential, same mode), and a forward problem has nothing to sample.
+// the chains converge (in |H|'s coordinates with a dense metric, the
+// defaults), the sampled marginal of ln kappa lies where the Laplace one
+// does (same potential, same mode), and a forward problem has nothing to
+// sample.
 func TestSampleUnknowns(t *testing.T) {
 	t.Parallel()
 	f := resultTestFit(t, "heat-inverse", Settings{Epochs: 1000, HyperStart: 300, Hidden: []int{6}})
-	su, res, err := f.SampleUnknowns(context.Background(), &mcmc.Settings{Chains: 2, Samples: 300, Warmup: 200, Seed: 1}, "")
+	su, res, err := f.SampleUnknowns(context.Background(), &mcmc.Settings{Chains: 2, Samples: 300, Warmup: 200, MaxDepth: 10, Seed: 1}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,6 +181,9 @@ func TestSampleUnknowns(t *testing.T) {
 	t.Log(s)
 	if l := s.Laplace; !(math.Abs(s.Mean-l.Theta) < 3*l.SD) || !(s.SD > l.SD/3 && s.SD < 3*l.SD) || !(s.Lo95 < math.Exp(s.Mean) && math.Exp(s.Mean) < s.Hi95) {
 		t.Errorf("sampled %v: want within 3 Laplace sd of the mode and a comparable width", s)
+	}
+	if !(s.RHat < 1.02 && s.ESS > 100 && s.TailESS > 100) || res.Divergences() > 0 {
+		t.Errorf("sampled %v, %d divergent: want R-hat < 1.02, bulk and tail ESS > 100, none divergent", s, res.Divergences())
 	}
 	g := resultTestFit(t, "heat", Settings{Epochs: 200, HyperStart: 100})
 	if _, _, err := g.SampleUnknowns(context.Background(), nil, ""); err == nil || !strings.Contains(err.Error(), "no unknown coefficients") {
