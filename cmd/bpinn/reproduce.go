@@ -62,9 +62,10 @@ fit with its record, 33 s per fixed one; docs/results.md section 10).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 NUTS 2 chains x 400 draws, 3 burgers-wide fits of each kind (the same schedule),
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
-chains x 200 draws): 9 minutes on 2 cores (measured 2026-11-25 from a
-clean clone: 527 s of studies, burgers-wide 180 s and burgers-wide-fixed
-60 s of them; 545 s for make reproduce with its setup). The full run samples heat with 4 x
+chains x 200 draws): about 11 minutes on 2 cores (measured 2026-11-26
+from a clean clone, with another job's sampler on one of the cores: 680 s
+of studies, burgers-wide 192 s and burgers-wide-fixed 100 s of them; 701 s
+for make reproduce with its setup). The full run samples heat with 4 x
 500 draws after 1500 warm-up (about 150 s of CPU; docs/hmc.md).
 
 flags:

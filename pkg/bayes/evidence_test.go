@@ -264,11 +264,9 @@ func TestSpearman(t *testing.T) {
 	}
 }
 
-// TestVariancesToBlocks checks that the blocked solve gives the bits of one
-// solve over every point, for block sizes that do and do not divide n.
-func TestVariancesToBlocks(t *testing.T) {
-	const P, n = 7, 23
-	rng := rand.New(rand.NewPCG(3, 4))
+// randomBand is a Laplace approximation of a random positive definite
+// P x P matrix A (B^T B, B of P+3 rows) and the gradients of n points.
+func randomBand(tb testing.TB, rng *rand.Rand, P, n int) (*Laplace, []float64) {
 	b := mat.NewDense(P+3, P, nil)
 	for i := range P + 3 {
 		for j := range P {
@@ -277,14 +275,22 @@ func TestVariancesToBlocks(t *testing.T) {
 	}
 	var a mat.SymDense
 	a.SymOuterK(1, b.T())
-	var l Laplace
+	l := &Laplace{}
 	if !l.Chol.Factorize(&a) {
-		t.Fatal("not positive definite")
+		tb.Fatal("not positive definite")
 	}
 	J := make([]float64, n*P)
 	for i := range J {
 		J[i] = rng.NormFloat64()
 	}
+	return l, J
+}
+
+// TestVariancesToBlocks checks that the blocked solve gives the bits of one
+// solve over every point, for block sizes that do and do not divide n.
+func TestVariancesToBlocks(t *testing.T) {
+	const P, n = 7, 23
+	l, J := randomBand(t, rand.New(rand.NewPCG(3, 4)), P, n)
 	defer func(k int) { varianceBlock = k }(varianceBlock)
 	varianceBlock = n
 	want := make([]float64, n)
@@ -310,23 +316,7 @@ func TestVariancesToBlocks(t *testing.T) {
 // solve over every point (the code before the blocks).
 func BenchmarkVariancesGrid(b *testing.B) {
 	const P, n = 921, 10000
-	rng := rand.New(rand.NewPCG(1, 2))
-	g := mat.NewDense(P+50, P, nil)
-	for i := range P + 50 {
-		for j := range P {
-			g.Set(i, j, rng.NormFloat64())
-		}
-	}
-	var a mat.SymDense
-	a.SymOuterK(1, g.T())
-	var l Laplace
-	if !l.Chol.Factorize(&a) {
-		b.Fatal("not positive definite")
-	}
-	J := make([]float64, n*P)
-	for i := range J {
-		J[i] = rng.NormFloat64()
-	}
+	l, J := randomBand(b, rand.New(rand.NewPCG(1, 2)), P, n)
 	dst := make([]float64, n)
 	for _, k := range []int{varianceBlock, n} {
 		b.Run(fmt.Sprint("block=", k), func(b *testing.B) {
