@@ -31,9 +31,9 @@ See docs/hmc.md.
 
 For an inverse problem (heat-inverse, ...) it trains the default (tuned) fit
 instead and samples the joint posterior of the weights and the unknown
-coefficients, in coordinates whitened by the fit's A, then sets each
+coefficients, in whitened coordinates (--whitening), then sets each
 unknown's sampled marginal beside its Laplace interval (docs/inverse.md);
---epochs, --sample-hyper and --json do not apply there.
+--epochs, --sample-hyper, --whiten and --json do not apply there.
 
 flags:
   --sampler S       nuts (default) or hmc
@@ -42,8 +42,8 @@ flags:
   --burn-in B       warm-up iterations per chain, adapting the step size and
                     the metric (default 500; hmc: 1000; 0 for none)
   --chains C        independent chains, run concurrently (default 4)
-  --metric M        diag (default), dense or unit: the inverse metric that
-                    warm-up estimates
+  --metric M        diag (default; inverse problems: dense), dense or unit:
+                    the inverse metric that warm-up estimates
   --target-accept D mean acceptance statistic that warm-up aims for
                     (default 0.98; hmc: 0.8; lower is faster, with more
                     divergent draws)
@@ -56,6 +56,10 @@ flags:
   --whiten          sample in coordinates whitened by the fit's Laplace
                     precision A: z = L^T (w - w_MP), A = L L^T (the
                     warm-up's metric then starts from A^-1)
+  --whitening W     inverse problems: exact (default: |H|, the exact Hessian
+                    of E_T at the fit's mode with its eigenvalues made
+                    positive) or gauss-newton (the fit's A) whitens the
+                    coordinates z = L^T (theta - theta_MP), L L^T = |H| or A
   --seed S          sampler seed (default 1)
   --fit-seed S      seed of the network initialization of the fit (default 1)
   --epochs N        training epochs of the fit (default: the problem's)
@@ -101,6 +105,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	leapfrog := fs.Int("leapfrog", 0, "")
 	sampleHyper := fs.Bool("sample-hyper", false, "")
 	whiten := fs.Bool("whiten", false, "")
+	whitening := fs.String("whitening", string(bayes.Exact), "")
 	seed, fitSeed := seedFlag{1}, seedFlag{1}
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
@@ -151,6 +156,9 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	if !set["max-depth"] {
 		*maxDepth = ds.MaxDepth
 	}
+	if !set["metric"] && len(p.Unknowns) > 0 {
+		*metric = string(bayes.UnknownsMetric) // docs/inverse.md
+	}
 	switch {
 	case *sampler != string(mcmc.NUTS) && *sampler != string(mcmc.HMC):
 		return bad("--sampler is %q: use nuts or hmc", *sampler)
@@ -184,7 +192,14 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		Samples: *samples, Warmup: *burnIn, NoWarmup: *burnIn == 0, Chains: *chains,
 		Leapfrog: *leapfrog, MaxDepth: *maxDepth, TargetAccept: *target, Seed: seed.v}
 	if len(p.Unknowns) > 0 { // an inverse problem: the unknowns' marginals (docs/inverse.md)
-		return hmcUnknowns(p, fitSeed.v, hs, stdout, stderr)
+		wh, err := bayes.ParseHessian(*whitening)
+		if err != nil || *whitening == "" {
+			return bad("--whitening is %q: use exact or gauss-newton", *whitening)
+		}
+		return hmcUnknowns(p, fitSeed.v, hs, wh, stdout, stderr)
+	}
+	if set["whitening"] {
+		return bad("--whitening is for inverse problems (heat-inverse, ...); %q has no unknowns: use --whiten", p.Name)
 	}
 
 	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe

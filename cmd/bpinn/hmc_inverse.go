@@ -14,7 +14,7 @@ import (
 // fit, then the sampler on the joint posterior of its weights and unknowns
 // at the fit's alpha and beta, each unknown's marginal beside its Laplace
 // one.
-func hmcUnknowns(p *pde.Problem, fitSeed uint64, hs *mcmc.Settings, stdout, stderr io.Writer) int {
+func hmcUnknowns(p *pde.Problem, fitSeed uint64, hs *mcmc.Settings, whiten bayes.HessianKind, stdout, stderr io.Writer) int {
 	fail := func(err error) int { return report(stderr, "hmc", err) }
 	fmt.Fprintf(stderr, "bpinn hmc: training the fit of %s (seed %d)\n", p.Name, fitSeed)
 	f, err := bayes.Train(interrupt, p, bayes.Settings{Seed: fitSeed})
@@ -23,17 +23,22 @@ func hmcUnknowns(p *pde.Problem, fitSeed uint64, hs *mcmc.Settings, stdout, stde
 	}
 	var barDone func()
 	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
-	su, res, err := f.SampleUnknowns(interrupt, hs)
+	su, res, err := f.SampleUnknowns(interrupt, hs, whiten)
 	barDone()
 	if err != nil {
 		return fail(err)
 	}
 	steps := make([]float64, len(res.Chains))
+	leap := 0
 	for c, ch := range res.Chains {
 		steps[c] = ch.StepSize
+		for _, l := range ch.Leapfrog {
+			leap += l
+		}
 	}
-	fmt.Fprintf(stdout, "%s seed %d: status %s, log evidence %s; %s, %s x %d draws, step sizes %v, %d divergent\n",
-		p.Name, fitSeed, f.Status, num(bayes.Num(lnZ(f)), "%.6g"), res.Sampler, nouns(len(res.Chains), "chain"), res.Len(), floats(steps), res.Divergences())
+	fmt.Fprintf(stdout, "%s seed %d: status %s, log evidence %s; %s (%s metric) in coordinates whitened by %s, %s x %d draws, step sizes %v, %.0f leapfrog steps per draw, %d divergent\n",
+		p.Name, fitSeed, f.Status, num(bayes.Num(lnZ(f)), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), nouns(len(res.Chains), "chain"), res.Len(), floats(steps),
+		float64(leap)/float64(len(res.Chains)*res.Len()), res.Divergences())
 	for _, s := range su {
 		fmt.Fprintf(stdout, "  %s\n", s)
 	}
@@ -46,4 +51,12 @@ func lnZ(f *bayes.Fit) float64 {
 		return math.NaN()
 	}
 	return f.Laplace.LogEvidence
+}
+
+// whitenedBy names the precision of a whitening.
+func whitenedBy(w bayes.HessianKind) string {
+	if w == bayes.GaussNewton {
+		return "the fit's A"
+	}
+	return "|H|, the exact Hessian at the mode"
 }

@@ -39,6 +39,8 @@ func TestHMCBadInput(t *testing.T) {
 		{"too few epochs", []string{"regression", "--epochs", "999"}, "need at least 1000"},
 		{"json in a missing directory", []string{"regression", "--json", filepath.Join(t.TempDir(), "no", "h.json")}, "does not exist"},
 		{"json is a directory", []string{"regression", "--json", t.TempDir()}, "is a directory"},
+		{"bad whitening", []string{"heat-inverse", "--whitening", "fisher"}, `--whitening is "fisher": use exact or gauss-newton`},
+		{"whitening of a forward problem", []string{"heat", "--whitening", "exact"}, `--whitening is for inverse problems`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -69,7 +71,7 @@ func TestHMCHelp(t *testing.T) {
 			t.Errorf("%s: exit code %d, want 0", arg, code)
 		}
 		for _, want := range []string{"usage: bpinn hmc PROBLEM", "--sampler", "--samples", "--burn-in", "--chains",
-			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--whiten", "--recipe", "--seed", "--fit-seed", "--epochs", "--json"} {
+			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--whiten", "--whitening", "--recipe", "--seed", "--fit-seed", "--epochs", "--json"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%s: usage lacks %q", arg, want)
 			}

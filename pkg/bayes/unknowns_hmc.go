@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -25,13 +26,19 @@ type SampledUnknown struct {
 	SD   float64 `json:"sd"`
 	Lo95 float64 `json:"lo95"`
 	Hi95 float64 `json:"hi95"`
-	// ESS is the bulk effective sample size, RHat the rank-normalized
-	// split R-hat of the unknown's chains.
-	ESS  float64 `json:"ess"`
-	RHat float64 `json:"rhat"`
+	// ESS and TailESS are the bulk and tail effective sample sizes, RHat
+	// the rank-normalized split R-hat of the unknown's chains.
+	ESS     float64 `json:"ess"`
+	TailESS float64 `json:"tail_ess"`
+	RHat    float64 `json:"rhat"`
 	// Laplace is the fit's Gaussian marginal of the same unknown.
 	Laplace Unknown `json:"-"`
 }
+
+// UnknownsMetric is SampleUnknowns' metric where its settings leave it
+// zero: on heat-inverse, in coordinates whitened by |H|, the dense metric's
+// chains mixed better than the diagonal one's (docs/inverse.md).
+const UnknownsMetric = mcmc.Dense
 
 // sampleJoint draws from the density started at x0: the one call into the
 // sampler, kept apart so that a change of sampler changes this function
@@ -45,18 +52,24 @@ func sampleJoint(ctx context.Context, newDensity func() mcmc.LogDensity, x0 []fl
 // and beta, from the fit's mode, and returns each unknown's marginal with
 // the Laplace one beside it: where the two agree, the Laplace interval is
 // the posterior's (docs/inverse.md). It returns the sampler's result too
-// (diagnostics, its draws mapped back to the parameters). Zero fields of s
-// take DefaultSampler's values. It is an error for a fit without unknowns
-// or without a Laplace approximation.
+// (diagnostics, its draws mapped back to the parameters). A zero Metric of
+// s is UnknownsMetric; other zero fields take DefaultSampler's values.
+// whiten names the Hessian of E_T whose precision whitens (below): Exact
+// (also for "") or GaussNewton. It is an error for a fit without unknowns
+// or without a Laplace approximation, or for another whiten.
 //
 // The sampler runs in whitened coordinates z, parameters = mode + L^-T z
-// with A = L L^T: a dense metric A fixed from the fit. The posterior is
-// exactly the same (a linear map, a constant Jacobian); its scales, which
-// differ by 1e6 and more when a beta sits at the clamp (heat-inverse's
-// boundary), are about 1 where it is close to the Laplace Gaussian. With a
-// diagonal metric alone the chains did not move (ESS 3 of 600 draws);
-// whitened, they still mix poorly on heat-inverse (docs/inverse.md).
-func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings) ([]SampledUnknown, *mcmc.Result, error) {
+// with L L^T the precision: for Exact |H|, the exact Hessian at the mode
+// with its eigenvalues in absolute value (exactPrecision), for GaussNewton
+// the fit's A. The posterior is exactly the same (a linear map, a constant
+// Jacobian); its scales, which differ by 1e10 when a beta sits at the
+// clamp, are about 1 where it is close to the Gaussian of that precision.
+// The Gauss-Newton A leaves out the residuals' second derivatives, which a
+// beta at the clamp multiplies: on heat-inverse the exact Hessian in A's
+// coordinates has eigenvalues from -838 to 857, and E_T one unit out
+// rises 1e6 times more than A predicts; in |H|'s coordinates 1e3 times.
+// Neither converges there yet (docs/inverse.md).
+func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten HessianKind) ([]SampledUnknown, *mcmc.Result, error) {
 	lap := f.Unknowns()
 	if len(lap) == 0 {
 		return nil, nil, fmt.Errorf("problem %q has no unknown coefficients to sample", f.Model.Problem.Name)
@@ -68,8 +81,24 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings) ([]SampledUn
 	if s != nil {
 		set = *s
 	}
+	if set.Metric == "" {
+		set.Metric = UnknownsMetric
+	}
 	set = DefaultSampler(set)
-	newDensity, toTheta := f.whitened(f.NewLogDensity)
+	var L *mat.TriDense
+	var err error
+	switch whiten {
+	case Exact, "":
+		if L, _, err = f.exactPrecision(); err != nil {
+			return nil, nil, err
+		}
+	case GaussNewton:
+		L = new(mat.TriDense)
+		f.Laplace.Chol.LTo(L)
+	default:
+		return nil, nil, fmt.Errorf("unknown whitening %q: use %s or %s", whiten, Exact, GaussNewton)
+	}
+	newDensity, toTheta := f.whitenedBy(L, f.NewLogDensity)
 	res, err := sampleJoint(ctx, newDensity, make([]float64, len(f.Model.Theta)), &set)
 	if err != nil {
 		return nil, nil, err
@@ -90,7 +119,7 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings) ([]SampledUn
 		out[k] = SampledUnknown{Name: l.Name, Mean: mean, SD: sd,
 			Lo95: UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
 			Hi95: UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
-			ESS:  mcmc.BulkESS(tr), RHat: mcmc.RankRHat(tr), Laplace: l}
+			ESS:  mcmc.BulkESS(tr), TailESS: mcmc.TailESS(tr), RHat: mcmc.RankRHat(tr), Laplace: l}
 	}
 	return out, res, nil
 }
@@ -104,6 +133,12 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings) ([]SampledUn
 func (f *Fit) whitened(newLP func() mcmc.LogDensity) (newDensity func() mcmc.LogDensity, toX func(z []float64)) {
 	var L mat.TriDense
 	f.Laplace.Chol.LTo(&L)
+	return f.whitenedBy(&L, newLP)
+}
+
+// whitenedBy is whitened with any lower-triangular factor L of a positive
+// definite precision (the Laplace A, or exactPrecision's |H|).
+func (f *Fit) whitenedBy(L *mat.TriDense, newLP func() mcmc.LogDensity) (newDensity func() mcmc.LogDensity, toX func(z []float64)) {
 	lt := L.RawTriangular()
 	mode := slices.Clone(f.Model.Theta)
 	P := len(mode)
@@ -127,11 +162,59 @@ func (f *Fit) whitened(newLP func() mcmc.LogDensity) (newDensity func() mcmc.Log
 	return newDensity, toX
 }
 
+// exactPrecision returns the lower Cholesky factor L of |H|, H = sum_t
+// beta_t H_t + diag(alpha) the exact Hessian of E_T at the fit's
+// parameters (H_t by reverse-over-reverse Hessian-vector products), with
+// |H| = V max(|Lambda|, floor) V^T from H's eigen-decomposition: where the
+// parameters are not an exact minimum H has negative eigenvalues, and |H|
+// keeps their scale (as SoftAbs does, Betancourt 2013) with a positive
+// definite metric. The floor is the least alpha, the prior's curvature. It
+// returns H's eigenvalues too, ascending.
+func (f *Fit) exactPrecision() (*mat.TriDense, []float64, error) {
+	m := f.Model
+	P := m.NumWeights()
+	c := &Curvature{AlphaOf: m.AlphaOf, H: make([][]float64, len(f.Beta))}
+	for t := range c.H {
+		c.H[t] = make([]float64, P*P)
+	}
+	m.Hessians(Exact, c.H)
+	h := mat.NewSymDense(P, nil)
+	BuildA(c, f.Alpha, f.Beta, h)
+	var eig mat.EigenSym
+	if !eig.Factorize(h, true) {
+		return nil, nil, errors.New("the exact Hessian of E_T at the fit's parameters has no eigen-decomposition (not finite?)")
+	}
+	lambda := eig.Values(nil)
+	floor := math.Inf(1)
+	for _, a := range f.Alpha {
+		floor = math.Min(floor, a)
+	}
+	if math.IsInf(floor, 1) {
+		floor = 1
+	}
+	// |H| = V diag(max(|lambda|, floor)) V^T = (V S)(V S)^T, S its square root
+	var vs mat.Dense
+	eig.VectorsTo(&vs)
+	for j, l := range lambda {
+		col := vs.ColView(j).(*mat.VecDense)
+		col.ScaleVec(math.Sqrt(math.Max(math.Abs(l), floor)), col)
+	}
+	habs := mat.NewSymDense(P, nil)
+	habs.SymOuterK(1, &vs)
+	var chol mat.Cholesky
+	if !chol.Factorize(habs) {
+		return nil, nil, errors.New("|H| of the exact Hessian is not positive definite in double precision")
+	}
+	var L mat.TriDense
+	chol.LTo(&L)
+	return &L, lambda, nil
+}
+
 // String compares the sampled marginal with the Laplace one.
 func (s SampledUnknown) String() string {
 	l := s.Laplace
-	return fmt.Sprintf("%s: HMC mean %.6g sd %.3g, 95%% [%.6g, %.6g] (ESS %.0f, R-hat %.3f); Laplace %.6g sd %.3g, 95%% [%.6g, %.6g]; sd ratio Laplace/HMC %.3g",
-		s.Name, s.Mean, s.SD, s.Lo95, s.Hi95, s.ESS, s.RHat, l.Theta, l.SD, l.Lo95, l.Hi95, l.SD/s.SD) + truthNote(l.Truth)
+	return fmt.Sprintf("%s: HMC mean %.6g sd %.3g, 95%% [%.6g, %.6g] (bulk ESS %.0f, tail ESS %.0f, R-hat %.3f); Laplace %.6g sd %.3g, 95%% [%.6g, %.6g]; sd ratio Laplace/HMC %.3g",
+		s.Name, s.Mean, s.SD, s.Lo95, s.Hi95, s.ESS, s.TailESS, s.RHat, l.Theta, l.SD, l.Lo95, l.Hi95, l.SD/s.SD) + truthNote(l.Truth)
 }
 
 func truthNote(t *float64) string {
