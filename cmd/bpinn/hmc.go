@@ -63,6 +63,8 @@ flags:
   --seed S          sampler seed (default 1)
   --fit-seed S      seed of the network initialization of the fit (default 1)
   --epochs N        training epochs of the fit (default: the problem's)
+  --hidden SIZES    hidden layer sizes of the fit, e.g. 6 or 8,8 (default:
+                    the problem's)
   --recipe R        paper (default: the paper's schedule, Adam with
                     hyperparameter updates) or tuned (bpinn fit's default:
                     then a Gauss-Newton polish and MacKay rounds, which end
@@ -85,6 +87,7 @@ type hmcReport struct {
 type hmcFit struct {
 	Seed        uint64    `json:"seed"`
 	Epochs      int       `json:"epochs"`
+	Hidden      []int     `json:"hidden"`
 	Status      string    `json:"status"`
 	Alpha       []float64 `json:"alpha"`
 	Beta        []float64 `json:"beta"`
@@ -110,6 +113,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
 	epochs := fs.Int("epochs", 0, "")
+	var hidden sizes
+	fs.Var(&hidden, "hidden", "")
 	recipe := choice{bayes.RecipePaper, bayes.Recipes}
 	fs.Var(&recipe, "recipe", "")
 	jsonPath := fs.String("json", "", "")
@@ -196,7 +201,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		if err != nil || *whitening == "" {
 			return bad("--whitening is %q: use exact or gauss-newton", *whitening)
 		}
-		return hmcUnknowns(p, fitSeed.v, hs, wh, stdout, stderr)
+		return hmcUnknowns(p, bayes.Settings{Seed: fitSeed.v, Hidden: hidden.v}, hs, wh, stdout, stderr)
 	}
 	if set["whitening"] {
 		return bad("--whitening is for inverse problems (heat-inverse, ...); %q has no unknowns: use --whiten", p.Name)
@@ -204,7 +209,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 
 	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe
 	// (or of the tuned one).
-	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: recipe.v}
+	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: recipe.v, Hidden: hidden.v}
 	if s, err = s.Resolve(p); err != nil {
 		return bad("%v", err)
 	}
@@ -230,7 +235,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	rep := hmcReport{Command: "hmc", Comparison: cmp, Fit: hmcFit{
-		Seed: fitSeed.v, Epochs: fit.Epochs, Status: fit.Status,
+		Seed: fitSeed.v, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: fit.Status,
 		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds,
 	}}
 	if fit.Laplace.OccamOK {

@@ -10,14 +10,14 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// hmcUnknowns is "bpinn hmc PROBLEM" for an inverse problem: the default
-// fit, then the sampler on the joint posterior of its weights and unknowns
+// hmcUnknowns is "bpinn hmc PROBLEM" for an inverse problem: the fit of
+// settings fs (the tuned defaults but the seed and net), then the sampler on the joint posterior of its weights and unknowns
 // at the fit's alpha and beta, each unknown's marginal beside its Laplace
 // one.
-func hmcUnknowns(p *pde.Problem, fitSeed uint64, hs *mcmc.Settings, whiten bayes.HessianKind, stdout, stderr io.Writer) int {
+func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten bayes.HessianKind, stdout, stderr io.Writer) int {
 	fail := func(err error) int { return report(stderr, "hmc", err) }
-	fmt.Fprintf(stderr, "bpinn hmc: training the fit of %s (seed %d)\n", p.Name, fitSeed)
-	f, err := bayes.Train(interrupt, p, bayes.Settings{Seed: fitSeed})
+	fmt.Fprintf(stderr, "bpinn hmc: training the fit of %s (seed %d)\n", p.Name, fs.Seed)
+	f, err := bayes.Train(interrupt, p, fs)
 	if err != nil {
 		return fail(err)
 	}
@@ -37,7 +37,7 @@ func hmcUnknowns(p *pde.Problem, fitSeed uint64, hs *mcmc.Settings, whiten bayes
 		}
 	}
 	fmt.Fprintf(stdout, "%s seed %d: status %s, log evidence %s; %s (%s metric) in coordinates whitened by %s, %s x %d draws, step sizes %v, %.0f leapfrog steps per draw, %d divergent\n",
-		p.Name, fitSeed, f.Status, num(bayes.Num(lnZ(f)), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), nouns(len(res.Chains), "chain"), res.Len(), floats(steps),
+		p.Name, fs.Seed, f.Status, num(bayes.Num(lnZ(f)), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), nouns(len(res.Chains), "chain"), res.Len(), floats(steps),
 		float64(leap)/float64(len(res.Chains)*res.Len()), res.Divergences())
 	for _, s := range su {
 		fmt.Fprintf(stdout, "  %s\n", s)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,7 @@ func TestHMCBadInput(t *testing.T) {
 		{"json is a directory", []string{"regression", "--json", t.TempDir()}, "is a directory"},
 		{"bad whitening", []string{"heat-inverse", "--whitening", "fisher"}, `--whitening is "fisher": use exact or gauss-newton`},
 		{"whitening of a forward problem", []string{"heat", "--whitening", "exact"}, `--whitening is for inverse problems`},
+		{"bad hidden", []string{"heat-inverse", "--hidden", "6,0"}, "want positive layer sizes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -88,7 +90,7 @@ func TestHMCRun(t *testing.T) {
 	path := filepath.Join(dir, "hmc.json")
 	var stdout, stderr bytes.Buffer
 	code := cmdHMC([]string{"regression", "--samples", "200", "--burn-in", "200", "--chains", "2",
-		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--json", path}, &stdout, &stderr)
+		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--hidden", "5", "--json", path}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
@@ -110,6 +112,7 @@ func TestHMCRun(t *testing.T) {
 		Fit     struct {
 			Seed   *uint64   `json:"seed"`
 			Epochs int       `json:"epochs"`
+			Hidden []int     `json:"hidden"`
 			Status string    `json:"status"`
 			Alpha  []float64 `json:"alpha"`
 			Beta   []float64 `json:"beta"`
@@ -119,7 +122,7 @@ func TestHMCRun(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Command != "hmc" || rep.Fit.Epochs != 3000 || rep.Fit.Status != "ok" ||
+	if rep.Command != "hmc" || rep.Fit.Epochs != 3000 || !slices.Equal(rep.Fit.Hidden, []int{5}) || rep.Fit.Status != "ok" ||
 		len(rep.Fit.Alpha) != 1 || len(rep.Fit.Beta) != 1 || rep.Fit.Seed == nil {
 		t.Errorf("fit: got command %q, %+v", rep.Command, rep.Fit)
 	}
