@@ -853,7 +853,7 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	alpha, beta := hy.MacKay(loss)
 	if f.fresh != nil {
 		copy(f.fresh.Theta, f.Model.Theta)
-		held, train := groupRMS(f.fresh, f.Beta), groupRMS(f.Model, f.Beta)
+		held, train := groupRMS(f.fresh, f.Beta), rmsFromED(loss.ED, loss.N) // loss: at these weights
 		for t, h := range held {
 			if tr := train[t]; f.inferred(t) && h > tr {
 				beta[t] *= (tr / h) * (tr / h)

@@ -102,10 +102,16 @@ func (f *Fit) heldOutLaplace(held []float64) (*Laplace, []float64, error) {
 func groupRMS(m *Model, beta []float64) []float64 {
 	ed := make([]float64, len(beta))
 	m.DataLoss(beta, ed, make([]float64, m.NumWeights()))
-	for k := range ed {
-		ed[k] = math.Sqrt(2 * ed[k] / float64(m.N[k]))
+	return rmsFromED(ed, m.N)
+}
+
+// rmsFromED is sqrt(2 E_D^t / N_t) per beta group, from E_D already computed.
+func rmsFromED(ed []float64, n []int) []float64 {
+	out := make([]float64, len(ed))
+	for k, e := range ed {
+		out[k] = math.Sqrt(2 * e / float64(n[k]))
 	}
-	return ed
+	return out
 }
 
 // ResidualLine lists each beta group's rms residual at the training and at
