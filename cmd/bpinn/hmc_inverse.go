@@ -11,9 +11,9 @@ import (
 )
 
 // hmcUnknowns is "bpinn hmc PROBLEM" for an inverse problem: the fit of
-// settings fs (the tuned defaults but the seed and net), then the sampler on the joint posterior of its weights and unknowns
-// at the fit's alpha and beta, each unknown's marginal beside its Laplace
-// one.
+// settings fs (the tuned defaults but the seed and net), then the sampler
+// on the joint posterior of its weights and unknowns at the fit's alpha
+// and beta, each unknown's marginal beside its Laplace one.
 func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten bayes.HessianKind, stdout, stderr io.Writer) int {
 	fail := func(err error) int { return report(stderr, "hmc", err) }
 	fmt.Fprintf(stderr, "bpinn hmc: training the fit of %s (seed %d)\n", p.Name, fs.Seed)

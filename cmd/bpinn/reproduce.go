@@ -35,7 +35,7 @@ on stderr (plain lines when stderr is not a terminal):
                 redrawn every 100 Adam epochs (--hidden 6,6,6 --resample 100)
   burgers-wide  Burgers with DeepXDE's 2-20-20-20-1 net and points (921
                 weights), weights by the evidence, its measured schedule
-                (3 fits; --quick 1)
+                (10 fits; --quick 3)
   burgers-wide-fixed
                 the same with every loss weight 1 on mean squared
                 residuals (DeepXDE's loss) and no evidence

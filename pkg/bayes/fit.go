@@ -90,8 +90,8 @@ type Settings struct {
 	Polish bool
 	// PolishIter is the iteration limit of each polish (Newton steps or
 	// L-BFGS iterations); 0 means the problem's default, else 2000 (the
-	// L-BFGS polishes of heat and
-	// wave reach it; docs/results.md measures shorter and longer ones).
+	// L-BFGS polishes of heat and wave reach it; docs/results.md measures
+	// shorter and longer ones).
 	PolishIter int
 	// PolishMethod is PolishGaussNewton ("" means Gauss-Newton: measured
 	// more accurate and cheaper, docs/results.md; above
@@ -162,8 +162,8 @@ type Settings struct {
 	// Curvature is the structure of A at the hyperparameter steps of the
 	// Adam phase (pkg/curv, measured in docs/curvature.md): "" means the
 	// problem's default, else dense (the paper's A, every earlier result);
-	// CurvatureAuto picks by the
-	// number of weights P and of residuals N (curv.Auto); or a curv.Kind.
+	// CurvatureAuto picks by the number of weights P and of residuals N
+	// (curv.Auto); or a curv.Kind.
 	// The final MacKay rounds and the reported evidence and band use the
 	// dense A while P <= DenseLimit, the structure beyond it.
 	Curvature string

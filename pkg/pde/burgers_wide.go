@@ -45,10 +45,9 @@ func BurgersWide(o Options) *Problem {
 		// cheap `auto` curvature, the measurements' beta held at their
 		// noise, then L-BFGS polishes of 1000 iterations (memory 100, the
 		// bayes default) around three final rounds whose betas take the
-		// misfit at fresh points (the polish
-		// fits the equation at its own points 10x closer than between
-		// them, and rounds on those drift to a PDE-only solution, as
-		// DeepXDE's 15000 epochs do).
+		// misfit at fresh points (the polish fits the equation at its own
+		// points 10x closer than between them, and rounds on those drift
+		// to a PDE-only solution, as DeepXDE's 15000 epochs do).
 		Defaults: Defaults{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25,
 			AlphaMode: "single", BetaMode: "split", FinalHyper: 3,
 			PolishIter: 1000, Curvature: "auto", Resample: 100, KnownNoise: map[string]float64{"data": b.Params["noise_std"]},

@@ -71,10 +71,9 @@ type Plan struct {
 // Full is the paper's run: 100 fits per study with the paper's schedules,
 // NUTS with bpinn hmc's defaults (the paper's HMC, 4 x 15000, did not
 // mix: docs/hmc.md); the scan has 20 fits per size, each burgers-wide
-// study 10. Heat's best fit is
-// sampled with the settings that came closest to converging on it (4 x
-// 500 after 1500 warm-up, dense metric, target 0.9, depth 10: about 150 s
-// of CPU; not converged, docs/hmc.md).
+// study 10. Heat's best fit is sampled with the settings that came closest
+// to converging on it (4 x 500 after 1500 warm-up, dense metric, target
+// 0.9, depth 10: about 150 s of CPU; not converged, docs/hmc.md).
 func Full() Plan {
 	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10,
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 500, Warmup: 1500, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense}}
@@ -318,8 +317,8 @@ func newStudy(name string, cfg *Config) *Study {
 	case "burgers-wide":
 		// The problem's defaults are the measured schedule (docs/results.md
 		// section 10): 1500 Adam epochs on points redrawn every 100, the
-		// `auto` curvature, the data's beta held at its noise, long L-BFGS
-		// polishes.
+		// `auto` curvature, the data's beta held at its noise, L-BFGS
+		// polishes of 1000 iterations, three held-out final rounds.
 		st.Title = "Burgers' equation, " + burgersWideText + ", weights by the evidence"
 		n = cfg.WideFits
 	case "burgers-wide-fixed":
