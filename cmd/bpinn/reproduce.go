@@ -42,6 +42,11 @@ on stderr (plain lines when stderr is not a terminal):
   heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
+  heat-inverse, wave-inverse, burgers-inverse
+                the unknown coefficient (kappa, c, nu) with its 95 %
+                interval, a third of a study's fits on one data set
+                (docs/inverse.md; coverage over noise draws is bpinn
+                coverage's)
 
 Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; NUTS writes
 DIR/hmc.json and DIR/hmc-heat.json (the report's sampling table). At the end DIR/report.html holds every figure (interactive,

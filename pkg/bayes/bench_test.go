@@ -117,3 +117,15 @@ func BenchmarkFitHeatInverse(b *testing.B)      { benchInverse(b, "heat-inverse"
 func BenchmarkFitHeatInverseKnown(b *testing.B) { benchInverse(b, "heat-inverse", true) }
 func BenchmarkFitWaveInverse(b *testing.B)      { benchInverse(b, "wave-inverse", false) }
 func BenchmarkFitWaveInverseKnown(b *testing.B) { benchInverse(b, "wave-inverse", true) }
+func BenchmarkFitBurgersInverse(b *testing.B) {
+	benchInverse(b, "burgers-inverse", false)
+}
+func BenchmarkFitBurgersInverseKnown(b *testing.B) {
+	benchInverse(b, "burgers-inverse", true)
+}
+func BenchmarkFitBurgersWideInverse(b *testing.B) {
+	benchInverse(b, "burgers-wide-inverse", false)
+}
+func BenchmarkFitBurgersWideInverseKnown(b *testing.B) {
+	benchInverse(b, "burgers-wide-inverse", true)
+}

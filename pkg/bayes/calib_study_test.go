@@ -413,6 +413,9 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 //	infl20-shares  shares times sqrt(max(1, loc(x)/rms)), loc(x) the rms
 //	            of the 20 nearest fresh residuals of a term, the largest over
 //	            the terms (calibrated without its threshold LocalRatio)
+//	infl-med2   shares times sqrt(loc(x)/s) where above LocalRatio, s the
+//	            robust scale median |r| / 0.6745 of the term's fresh
+//	            residuals (the third round); infl-med2lin times loc(x)/s
 //
 // rho_t = rms_fresh,t sqrt(beta_t).
 func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[string][]float64 {
@@ -540,6 +543,45 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 			}
 		}
 		out["infl20-shares"] = s
+		// robust: the local rms against a robust scale of the term's fresh
+		// residuals (median |r| / 0.6745, the sd of a Gaussian), which a
+		// localized violation does not inflate as it inflates the rms;
+		// widened by sqrt (med2) or linearly (med2lin) above 2
+		rob := make([]float64, n)
+		for i := range rob {
+			rob[i] = 1
+		}
+		for k := range q.Terms {
+			if !f.inferred(f.Model.TermGroup[k]) || len(fres[k]) <= K {
+				continue
+			}
+			abs := make([]float64, len(fres[k]))
+			for i, r := range fres[k] {
+				abs[i] = math.Abs(r)
+			}
+			g := quantileOf(abs, 0.5) / 0.6745
+			loc := localRMS(q, pts, q.Terms[k].Points, fres[k], K)
+			for i := range rob {
+				rob[i] = math.Max(rob[i], loc[i]/g)
+			}
+		}
+		for name, lin := range map[string]bool{"infl-med2": false, "infl-med2lin": true} {
+			s := make([]float64, n)
+			for i := range s {
+				s[i] = out["shares"][i]
+				if gated && rob[i] > LocalRatio {
+					if lin {
+						s[i] *= rob[i]
+					} else {
+						s[i] *= math.Sqrt(rob[i])
+					}
+				}
+			}
+			out[name] = s
+		}
+		if os.Getenv("BPINN_CALIB_SHARES") != "" {
+			fmt.Printf("robust local ratio: median %.2f q90 %.2f max %.2f\n", quantileOf(rob, 0.5), quantileOf(rob, 0.9), quantileOf(rob, 1))
+		}
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
 			fmt.Printf("local ratio: median %.2f q90 %.2f max %.2f\n", quantileOf(fac, 0.5), quantileOf(fac, 0.9), quantileOf(fac, 1))
 		}
