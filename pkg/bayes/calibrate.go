@@ -34,12 +34,29 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 	return FreshDraw{p: &c}, nil
 }
 
+// FreshDrawOf is NewFreshDraw of p's own fresh draw, p.Fresh(): the usual
+// argument of Calibrated, fit.Calibrated(bayes.FreshDrawOf(problem)) in
+// one call. An error names p when it has no fresh points.
+func FreshDrawOf(p *pde.Problem) (FreshDraw, error) {
+	switch {
+	case p == nil:
+		return FreshDraw{}, fmt.Errorf("fresh draw: no problem")
+	case p.Fresh == nil:
+		return FreshDraw{}, fmt.Errorf("fresh draw: problem %q has no fresh points (Problem.Fresh); set it or pass NewFreshDraw a problem drawn anew", p.Name)
+	}
+	q, err := p.Fresh()
+	if err != nil {
+		return FreshDraw{}, fmt.Errorf("fresh draw of %q: %w", p.Name, err)
+	}
+	return NewFreshDraw(q)
+}
+
 // problem is the draw as a problem without an exact solution; an error for
 // the zero FreshDraw or one that would carry an exact solution.
 func (d FreshDraw) problem() (*pde.Problem, error) {
 	switch {
 	case d.p == nil:
-		return nil, fmt.Errorf("calibrated band: no fresh points; make them with bayes.NewFreshDraw(p.Fresh())")
+		return nil, fmt.Errorf("calibrated band: no fresh points; make them with bayes.FreshDrawOf(p)")
 	case d.p.Exact != nil || d.p.Fresh != nil:
 		return nil, fmt.Errorf("calibrated band: the fresh draw carries an exact solution; make it with bayes.NewFreshDraw")
 	}

@@ -16,9 +16,9 @@ import (
 // one that carries it (or none at all) is an error, and a fit whose own
 // problem and fresh draw hold an exact solution that fails the test when
 // evaluated gives the same band, bit for bit, as with no exact solution.
-// Outside the package a FreshDraw can only come from NewFreshDraw (its
-// field is unexported), so handing the method the solution does not
-// compile.
+// Outside the package a FreshDraw can only come from NewFreshDraw or
+// FreshDrawOf (its field is unexported), so handing the method the
+// solution does not compile.
 func TestCalibratedBlind(t *testing.T) {
 	t.Parallel()
 	f := resultTestFit(t, "heat", Settings{Seed: 2})
@@ -40,14 +40,25 @@ func TestCalibratedBlind(t *testing.T) {
 	if du, err := NewFreshDraw(&withUnknown); err != nil || du.p.Unknowns[0].Truth != nil || withUnknown.Unknowns[0].Truth == nil {
 		t.Errorf("NewFreshDraw kept an unknown's true value or changed its argument (%v)", err)
 	}
-	if _, err := f.Calibrated(FreshDraw{}); err == nil || !strings.Contains(err.Error(), "NewFreshDraw") {
-		t.Errorf("zero FreshDraw: err %v, want one naming NewFreshDraw", err)
+	if _, err := f.Calibrated(FreshDraw{}); err == nil || !strings.Contains(err.Error(), "FreshDrawOf") {
+		t.Errorf("zero FreshDraw: err %v, want one naming FreshDrawOf", err)
 	}
 	if _, err := f.Calibrated(FreshDraw{p: q}); err == nil || !strings.Contains(err.Error(), "exact solution") {
 		t.Errorf("a draw with its exact solution: err %v, want an error", err)
 	}
 	if _, err := NewFreshDraw(nil); err == nil {
 		t.Errorf("NewFreshDraw(nil): no error")
+	}
+	if _, err := FreshDrawOf(nil); err == nil {
+		t.Errorf("FreshDrawOf(nil): no error")
+	}
+	noFresh := *f.Model.Problem
+	noFresh.Fresh = nil
+	if _, err := FreshDrawOf(&noFresh); err == nil || !strings.Contains(err.Error(), noFresh.Name) {
+		t.Errorf("FreshDrawOf of a problem without fresh points: %v, want an error naming it", err)
+	}
+	if d, err := FreshDrawOf(f.Model.Problem); err != nil || d.p.Exact != nil || d.p.Fresh != nil {
+		t.Errorf("FreshDrawOf: %v, or it kept the exact solution", err)
 	}
 	pts, _ := p.Grid(12)
 	g, err := f.Calibrated(d)

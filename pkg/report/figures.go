@@ -116,15 +116,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 
 // calibrated is f's calibrated band on the fresh draw of its problem.
 func calibrated(f *bayes.Fit) (*bayes.Fit, error) {
-	p := f.Model.Problem
-	if p.Fresh == nil {
-		return nil, fmt.Errorf("calibrated band: problem %q has no fresh points (Problem.Fresh)", p.Name)
-	}
-	q, err := p.Fresh()
-	if err != nil {
-		return nil, err
-	}
-	d, err := bayes.NewFreshDraw(q)
+	d, err := bayes.FreshDrawOf(f.Model.Problem)
 	if err != nil {
 		return nil, err
 	}
