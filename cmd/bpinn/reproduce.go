@@ -56,14 +56,17 @@ and times; DIR/figures/*.png are the static figures, DIR/results.md the
 tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, NUTS with bpinn hmc's defaults (4 chains x 400 draws,
-about 50 s of CPU): 1020 fits, about 14 minutes on 2 idle cores, most of it
-Burgers (measured with the paper's HMC, before NUTS: hmc 12 s, heat 12 s,
-heat-lhs 12 s, wave 26 s, wave-full 29 s, burgers 222 s, burgers-deep 457 s,
-heat-fixed 7 s, wave-fixed 15 s, scan 38 s; NUTS adds about 20 s), plus the
-burgers-wide pair: 10 fits each of the problem's schedule (1500 epochs,
-four L-BFGS polishes of 1000 iterations: about 60 s of CPU per evidence
-fit with its record, 33 s per fixed one; docs/results.md section 10).
+size in the scan, 10 of each burgers-wide study, 33 of each inverse one,
+NUTS with bpinn hmc's defaults (4 chains x 400 draws, about 50 s of CPU):
+1139 fits, about 51 minutes on 2 cores (measured 2026-11-26 from a clean
+clone, on a day this machine ran fits about twice as slowly as on
+2026-11-23: hmc 37 s, heat 162 s with another job beside it, heat-lhs
+28 s, wave 62 s, wave-full 69 s, burgers 436 s, burgers-deep 974 s,
+burgers-wide 321 s and burgers-wide-fixed 157 s (1500 epochs, four
+L-BFGS polishes of 1000 iterations: about 60 s of CPU per evidence fit
+with its record; docs/results.md section 10), heat-fixed 13 s,
+wave-fixed 33 s, scan 84 s, heat-inverse 510 s, wave-inverse 19 s,
+burgers-inverse 164 s; docs/reproduction.md).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 NUTS 2 chains x 400 draws, 3 burgers-wide fits of each kind (the same schedule),
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
