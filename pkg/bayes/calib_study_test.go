@@ -413,6 +413,8 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 //	infl20-shares  shares times sqrt(max(1, loc(x)/rms)), loc(x) the rms
 //	            of the 20 nearest fresh residuals of a term, the largest over
 //	            the terms (calibrated without its threshold LocalRatio)
+//	clampbase   calibrated, a group at the clamp MaxHyper started from
+//	            MacKay's beta of its training misfit
 //	infl-med2   shares times sqrt(loc(x)/s) where above LocalRatio, s the
 //	            robust scale median |r| / 0.6745 of the term's fresh
 //	            residuals (the third round); infl-med2lin times loc(x)/s
@@ -437,6 +439,34 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 	out["shares"] = out["paper"]
 	if l, _, err := f.calibratedLaplace(train, held); err == nil {
 		out["shares"] = l.sigmas(J, n)
+	}
+	// clampbase: as calibrated, but a group whose beta sits at the clamp
+	// MaxHyper starts from MacKay's beta of its training misfit, (N_t -
+	// gamma_t) / (N_t rms_t^2), which the clamp cut, and no group ends
+	// above the fit's beta
+	{
+		base := f.calibrationBase(train)
+		for tt, r := range train {
+			if n := float64(f.Model.N[tt]); f.inferred(tt) && f.Beta[tt] >= MaxHyper && r > 0 {
+				base[tt] = math.Max(base[tt], (n-f.Laplace.GammaBeta[tt])/(n*r*r))
+			}
+		}
+		gammas := f.Laplace.GammaBeta
+		if f.heldOutRounds() {
+			gammas = nil
+		}
+		bc := calibratedBetas(base, f.inferred, held, gammas)
+		for tt := range bc {
+			bc[tt] = math.Min(bc[tt], f.Beta[tt])
+		}
+		out["clampbase"] = out["paper"]
+		if l, err := NewLaplace(c, f.Alpha, bc); err == nil && gated {
+			s := l.sigmas(J, n)
+			if g, err := f.Calibrated(d); err == nil && g.inflation != nil {
+				g.inflation.apply(pts, s)
+			}
+			out["clampbase"] = s
+		}
 	}
 	// geo: the geometric mean for every group (Calibrated before the gamma
 	// shares); pow0.35: every group lowered by rho^-0.7 (a fixed exponent)
