@@ -363,3 +363,29 @@ func TestWideStudies(t *testing.T) {
 		t.Errorf("tiny plan ran %d wide studies (%v), want none", len(rep.Studies), err)
 	}
 }
+
+// TestInverseTableBias checks the inverse table's note: a study whose
+// intervals hold the truth in none of its three or more fits is named as
+// biased, one whose intervals hold it is not.
+func TestInverseTableBias(t *testing.T) {
+	truth := 1.0
+	fits := func(lo, hi float64) []FitRecord {
+		var out []FitRecord
+		for s := range 3 {
+			out = append(out, FitRecord{Seed: uint64(s + 1), LogEvidence: float64(s), Unknowns: []bayes.Unknown{
+				{Name: "c", Positive: true, Value: (lo + hi) / 2, SD: 0.01, Lo95: lo, Hi95: hi, Truth: &truth}}})
+		}
+		return out
+	}
+	r := &Report{Studies: []*Study{{Name: "wave-inverse", Fits: fits(0.99, 1.01)}, {Name: "burgers-inverse", Fits: fits(1.5, 1.6)}}}
+	tb := r.inverseTable()
+	if len(tb.Rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(tb.Rows))
+	}
+	if !strings.Contains(tb.Note, "burgers-inverse: no fit's interval holds the truth") || strings.Contains(tb.Note, "wave-inverse:") {
+		t.Errorf("note %q: want burgers-inverse named as biased, wave-inverse not", tb.Note)
+	}
+	if r.Studies = r.Studies[:1]; strings.Contains(r.inverseTable().Note, "bias") {
+		t.Errorf("a study that covers is called biased: %q", r.inverseTable().Note)
+	}
+}
