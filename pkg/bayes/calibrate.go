@@ -205,10 +205,14 @@ func calibratedBetas(beta []float64, inferred func(int) bool, held, gammas []flo
 		if !inferred(t) || !(rho > 1) || !(total > 0) && gammas != nil {
 			continue
 		}
-		if gammas == nil || math.Max(gammas[t], 0)/total == 1 {
+		share := 1.0 // no gammas: every group at its geometric mean
+		if gammas != nil {
+			share = math.Max(gammas[t], 0) / total
+		}
+		if share == 1 {
 			out[t] = math.Sqrt(beta[t]) / h // beta / rho, the geometric mean
 		} else {
-			out[t] = beta[t] * math.Pow(rho, -math.Max(gammas[t], 0)/total)
+			out[t] = beta[t] * math.Pow(rho, -share)
 		}
 	}
 	return out
