@@ -426,8 +426,9 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 	n := len(pts)
 	out["paper"] = f.Laplace.sigmas(J, n)
 	d, _ := NewFreshDraw(q)
-	if g, err := f.Calibrated(d); err == nil {
-		_, out["calibrated"], _ = g.Predict(pts)
+	cal, err := f.Calibrated(d)
+	if err == nil {
+		_, out["calibrated"], _ = cal.Predict(pts)
 	}
 	train, held, err := f.ResidualCheck(q)
 	if err != nil {
@@ -462,8 +463,8 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 		out["clampbase"] = out["paper"]
 		if l, err := NewLaplace(c, f.Alpha, bc); err == nil && gated {
 			s := l.sigmas(J, n)
-			if g, err := f.Calibrated(d); err == nil && g.inflation != nil {
-				g.inflation.apply(pts, s)
+			if cal != nil {
+				cal.inflation.apply(pts, s) // calibrated's local widening (nil-safe)
 			}
 			out["clampbase"] = s
 		}
