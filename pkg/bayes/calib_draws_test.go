@@ -38,11 +38,7 @@ func TestCalibNoiseDraws(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := q.Fresh()
-		if err != nil {
-			t.Fatal(err)
-		}
-		draw, err := NewFreshDraw(fresh)
+		draw, err := FreshDrawOf(q)
 		if err != nil {
 			t.Fatal(err)
 		}
