@@ -348,6 +348,15 @@ func calibEnsemble(t *testing.T, name string, rs []Result) {
 			cov, q95, _ := bandStats(mean, s, exact, c["paper"])
 			covs[k], q95s[k] = append(covs[k], cov), append(q95s[k], q95)
 		}
+		if os.Getenv("BPINN_CALIB_PERFIT") != "" {
+			line := fmt.Sprintf("%s seed %3d", name, rs[i].Seed)
+			for _, k := range strings.Fields(os.Getenv("BPINN_CALIB_PERFIT")) {
+				cov, q95, w := bandStats(mean, c[k], exact, c["calibrated"])
+				line += fmt.Sprintf("  %s %.3f/%.2f x%.2f", k, cov, q95, w)
+			}
+			fmt.Println(line)
+		}
+
 	}
 	keys := make([]string, 0, len(covs))
 	for k := range covs {
@@ -402,6 +411,8 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 // warns (OverconfidentRatio):
 //
 //	calibrated  Fit.Calibrated: shares, widened locally by localInflation
+//	            and by its value check (valueCheck)
+//	novalue     calibrated without its value check (the band before it)
 //	shares      each group lowered by rho_t^(-gamma_t/gamma)
 //	geo         every group at the geometric mean, beta/rho_t (the
 //	            calibrated band before the gamma shares)
@@ -615,6 +626,16 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 		}
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
 			fmt.Printf("local ratio: median %.2f q90 %.2f max %.2f\n", quantileOf(fac, 0.5), quantileOf(fac, 0.9), quantileOf(fac, 1))
+		}
+	}
+	// novalue: the calibrated band without its value check (valueCheck),
+	// the band of the previous version
+	if cal != nil {
+		nv := *cal
+		nv.valueScale = 0
+		_, out["novalue"], _ = nv.Predict(pts)
+		if os.Getenv("BPINN_CALIB_SHARES") != "" {
+			fmt.Printf("value check: scale %.3f\n", math.Max(1, cal.valueScale))
 		}
 	}
 	return out

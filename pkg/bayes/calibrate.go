@@ -86,8 +86,13 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // the fresh precision, which narrows the held-out band. The band is then
 // widened locally (localInflation): sigma(x) times sqrt(ratio) where the
 // rms of a term's LocalNeighbours fresh residuals nearest x exceeds
-// LocalRatio times the term's rms (at Burgers' shock). Otherwise the band
-// is the paper's. Known-noise betas are kept. It uses the fit's network,
+// LocalRatio times the term's rms (at Burgers' shock). Without a warning
+// the band is the paper's so far. Last, every fit's band goes through the
+// value check (valueCheck): at the fresh points of the conditions on u
+// itself (residual u - target, pde.DataResidual), where the residual is
+// the solution's error, it widens until 95 % of those errors lie within 2
+// sigma (wave-full's systematic initial misfit, which no residual ratio
+// shows). Known-noise betas are kept. It uses the fit's network,
 // hyperparameters, Hessians and training residuals, and the fresh draw's
 // points and measurements; it has no access to an exact solution. As with
 // HeldOut, only the copy's predictions are meaningful: it must not be
@@ -158,10 +163,12 @@ func (f *Fit) calibrated(fresh *Model, train, held []float64) (*Fit, error) {
 		return nil, err
 	}
 	g := *f
-	g.Beta, g.Laplace, g.inflation = beta, l, nil
+	g.Beta, g.Laplace, g.inflation, g.valueScale = beta, l, nil, 0
+	res := fresh.termResiduals()
 	if l != f.Laplace { // warned: widen also where the equation is violated most
-		g.inflation = newLocalInflation(fresh, f.inferred)
+		g.inflation = newLocalInflation(fresh, res, f.inferred)
 	}
+	g.valueScale = g.valueCheck(fresh, res)
 	return &g, nil
 }
 

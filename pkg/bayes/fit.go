@@ -486,8 +486,10 @@ type Fit struct {
 	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
 	fresh    *Model    // RoundBetasHeldOut: the model on the fresh points of the rounds' misfits
 	// inflation is the calibrated band's local widening (Calibrated, when
-	// warned); nil for every other fit.
-	inflation *localInflation
+	// warned) and valueScale its value check's factor (Calibrated, 1 or
+	// more); nil and 0 for every other fit.
+	inflation  *localInflation
+	valueScale float64
 }
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
@@ -1107,8 +1109,19 @@ func (f *Fit) PredictQuantity(points [][]float64, q pde.Residual) (mean, sigma [
 		return mean, nil, err
 	}
 	sigma = f.Laplace.sigmas(J, len(points))
-	f.inflation.apply(points, sigma)
+	f.widen(points, sigma)
 	return mean, sigma, nil
+}
+
+// widen applies the calibrated band's widenings to sigma at points: the
+// local one, then the value check's factor. Other fits have neither.
+func (f *Fit) widen(points [][]float64, sigma []float64) {
+	f.inflation.apply(points, sigma)
+	if f.valueScale > 1 {
+		for i := range sigma {
+			sigma[i] *= f.valueScale
+		}
+	}
 }
 
 // meanJacobian returns the quantity q at points and, when f has a Laplace

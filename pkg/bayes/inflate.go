@@ -39,9 +39,10 @@ type freshTerm struct {
 	ms  float64
 }
 
-// newLocalInflation keeps the terms of m (a model on fresh points) whose
-// beta group use accepts; nil when none has residuals to compare.
-func newLocalInflation(m *Model, use func(group int) bool) *localInflation {
+// newLocalInflation keeps the terms of m (a model on fresh points, with
+// residuals res) whose beta group use accepts; nil when none has residuals
+// to compare.
+func newLocalInflation(m *Model, res [][]float64, use func(group int) bool) *localInflation {
 	p := m.Problem
 	li := &localInflation{span: make([]float64, p.Dim())}
 	for a := range li.span {
@@ -49,7 +50,7 @@ func newLocalInflation(m *Model, use func(group int) bool) *localInflation {
 			return nil // a degenerate box: no distances to scale
 		}
 	}
-	for k, res := range m.termResiduals() {
+	for k, res := range res {
 		if !use(m.TermGroup[k]) || len(res) <= LocalNeighbours {
 			continue // too few points for a local rms that differs from the global one
 		}

@@ -497,7 +497,7 @@ func gridErrors(f *Fit, freshRMS []float64, cal *Fit, gridN int) *GridErrors {
 	}
 	if cal != nil {
 		cs := cal.Laplace.sigmas(J, len(pts))
-		cal.inflation.apply(pts, cs)
+		cal.widen(pts, cs)
 		g.Coverage2SCalibrated = Num(ComputeErrors(mean, cs, exact).Coverage2S)
 		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
 		g.SigmaRatioCalibrated = medianRatio(cs, sigma)

@@ -1,0 +1,92 @@
+package bayes
+
+import (
+	"math"
+	"testing"
+)
+
+// isValueResidual accepts u - target and target - u (target nil is 0) to
+// rounding, and nothing else: a derivative condition, a scaled or shifted
+// residual.
+func TestIsValueResidual(t *testing.T) {
+	u := []float64{0.5, -1.25, 3e-7, 0}
+	y := []float64{0.25, -1, 0, 0}
+	sub := func(a, b []float64, scale float64) []float64 {
+		out := make([]float64, len(a))
+		for i := range a {
+			out[i] = scale * (a[i] - b[i])
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name        string
+		res, target []float64
+		want        bool
+	}{
+		{"u - y", sub(u, y, 1), y, true},
+		{"y - u", sub(y, u, 1), y, true},
+		{"u, no target", sub(u, make([]float64, 4), 1), nil, true},
+		{"2 (u - y)", sub(u, y, 2), y, false},
+		{"u - y + 1e-6", sub(u, sub(y, []float64{1e-6, 1e-6, 1e-6, 1e-6}, 1), 1), y, false},
+		{"another length", sub(u, y, 1)[:3], y, false},
+	} {
+		if got := isValueResidual(c.res, u, c.target); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// The value check widens the calibrated band until 95 % of the errors at
+// the fresh points of the value terms lie within 2 sigma (q95 of
+// |r|/sigma is 2 there afterwards), uses those terms only (wave-full's
+// initial-velocity condition and the equation are not conditions on u),
+// and never narrows.
+func TestValueCheck(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		problem string
+		s       Settings
+		acts    bool
+	}{
+		{"wave-full", Settings{Seed: 1}, true},
+		{"wave", Settings{Seed: 1}, false},
+	} {
+		f := resultTestFit(t, c.problem, c.s)
+		cal, q, _, _ := calibratedOnFresh(t, f)
+		m2, err := f.freshModel(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m2.termResiduals()
+		before := *cal
+		before.valueScale = 0
+		var zBefore, zAfter []float64
+		for k, tm := range q.Terms {
+			u, s0, _ := before.Predict(tm.Points)
+			_, s1, _ := cal.Predict(tm.Points)
+			value := isValueResidual(res[k], u, tm.Target)
+			if want := tm.Name == "boundary" || tm.Name == "initial"; value != want {
+				t.Errorf("%s term %s: value term %v, want %v", c.problem, tm.Name, value, want)
+			}
+			for i, r := range res[k] {
+				if value {
+					zBefore, zAfter = append(zBefore, math.Abs(r)/s0[i]), append(zAfter, math.Abs(r)/s1[i])
+				}
+				if s1[i] < s0[i] {
+					t.Fatalf("%s: the value check narrows the band at %v: %g < %g", c.problem, tm.Points[i], s1[i], s0[i])
+				}
+			}
+		}
+		qb, qa := quantileOf(zBefore, 0.95), quantileOf(zAfter, 0.95)
+		t.Logf("%s: %d value points, q95 of |r|/sigma %.3f -> %.3f, factor %.3f", c.problem, len(zBefore), qb, qa, cal.valueScale)
+		if acts := qb > 2; acts != c.acts {
+			t.Fatalf("%s: q95 %.3f before the check: want the check to act %v", c.problem, qb, c.acts)
+		}
+		if c.acts && (math.Abs(qa-2) > 1e-9 || math.Abs(cal.valueScale-qb/2) > 1e-12) {
+			t.Errorf("%s: q95 after the check %.12g, factor %g: want 2 and %g", c.problem, qa, cal.valueScale, qb/2)
+		}
+		if !c.acts && cal.valueScale != 1 {
+			t.Errorf("%s: factor %g where q95 %.3f <= 2: want 1", c.problem, cal.valueScale, qb)
+		}
+	}
+}
