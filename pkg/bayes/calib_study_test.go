@@ -401,7 +401,7 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 	slices.Sort(keys)
 	for _, k := range keys {
 		cov, q95, w := bandStats(mean, c[k], exact, base)
-		fmt.Printf("%-16s seed %3d  %-14s cov %.3f  q95 %6.2f  width x%5.2f  median sigma %.3g\n", name, f.Settings.Seed, k, cov, q95, w, quantileOf(c[k], 0.5))
+		fmt.Printf("%-16s seed %3d  %-14s cov %.3f  q95 %7.3f  width x%5.2f  median sigma %.3g\n", name, f.Settings.Seed, k, cov, q95, w, quantileOf(c[k], 0.5))
 	}
 	fmt.Printf("%-16s seed %3d  candidates %.2fs\n", name, f.Settings.Seed, el)
 }
@@ -413,6 +413,8 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 //	calibrated  Fit.Calibrated: shares, widened locally by localInflation
 //	            and by its value check (valueCheck)
 //	novalue     calibrated without its value check (the band before it)
+//	valuefull   calibrated with the square of its value check's factor: the
+//	            widening that puts 95 % of the value errors within 2 sigma
 //	shares      each group lowered by rho_t^(-gamma_t/gamma)
 //	geo         every group at the geometric mean, beta/rho_t (the
 //	            calibrated band before the gamma shares)
@@ -634,6 +636,8 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 		nv := *cal
 		nv.valueScale = 0
 		_, out["novalue"], _ = nv.Predict(pts)
+		nv.valueScale = cal.valueScale * cal.valueScale
+		_, out["valuefull"], _ = nv.Predict(pts)
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
 			fmt.Printf("value check: scale %.3f\n", math.Max(1, cal.valueScale))
 		}

@@ -90,9 +90,10 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // the band is the paper's so far. Last, every fit's band goes through the
 // value check (valueCheck): at the fresh points of the conditions on u
 // itself (residual u - target, pde.DataResidual), where the residual is
-// the solution's error, it widens until 95 % of those errors lie within 2
-// sigma (wave-full's systematic initial misfit, which no residual ratio
-// shows). Known-noise betas are kept. It uses the fit's network,
+// the solution's error, it widens by the geometric mean of 1 and the
+// factor that would put 95 % of those errors within 2 sigma (wave-full's
+// systematic initial misfit, which no residual ratio shows). Known-noise
+// betas are kept. It uses the fit's network,
 // hyperparameters, Hessians and training residuals, and the fresh draw's
 // points and measurements; it has no access to an exact solution. As with
 // HeldOut, only the copy's predictions are meaningful: it must not be

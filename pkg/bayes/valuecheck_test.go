@@ -36,9 +36,10 @@ func TestIsValueResidual(t *testing.T) {
 	}
 }
 
-// The value check widens the calibrated band until 95 % of the errors at
-// the fresh points of the value terms lie within 2 sigma (q95 of
-// |r|/sigma is 2 there afterwards), uses those terms only (wave-full's
+// The value check widens the calibrated band by sqrt(q95/2), q95 that of
+// |r|/sigma at the fresh points of the value terms (the geometric mean of
+// no widening and the one that would make q95 2 there), when q95 > 2,
+// uses those terms only (wave-full's
 // initial-velocity condition and the equation are not conditions on u),
 // and never narrows.
 func TestValueCheck(t *testing.T) {
@@ -82,8 +83,8 @@ func TestValueCheck(t *testing.T) {
 		if acts := qb > 2; acts != c.acts {
 			t.Fatalf("%s: q95 %.3f before the check: want the check to act %v", c.problem, qb, c.acts)
 		}
-		if c.acts && (math.Abs(qa-2) > 1e-9 || math.Abs(cal.valueScale-qb/2) > 1e-12) {
-			t.Errorf("%s: q95 after the check %.12g, factor %g: want 2 and %g", c.problem, qa, cal.valueScale, qb/2)
+		if want := math.Sqrt(qb / 2); c.acts && (math.Abs(qa-math.Sqrt(2*qb)) > 1e-9*qa || math.Abs(cal.valueScale-want) > 1e-12*want) {
+			t.Errorf("%s: q95 after the check %.12g, factor %g: want %g and %g", c.problem, qa, cal.valueScale, math.Sqrt(2*qb), want)
 		}
 		if !c.acts && cal.valueScale != 1 {
 			t.Errorf("%s: factor %g where q95 %.3f <= 2: want 1", c.problem, cal.valueScale, qb)
