@@ -279,6 +279,8 @@ func rmsOf(x []float64) float64 {
 // evidence, the selected fit). Not a unit test: it skips without the variable.
 // Only the evaluation (bandStats) reads the exact solution.
 func TestCalibRecords(t *testing.T) {
+	warnRows = nil
+	defer func() { warnTable(warnRows) }()
 	for _, item := range envItems(t, "BPINN_CALIB_RECORDS") {
 		path, ss := item[0], item[1]
 		rs, _, err := ReadResults(path)
@@ -306,6 +308,63 @@ func TestCalibRecords(t *testing.T) {
 		}
 		calibReport(t, name, f, p, calibCandidates2)
 	}
+}
+
+// warnRow is what the overconfidence warning reads of one ensemble fit,
+// and how its bands score.
+type warnRow struct {
+	study                    string
+	ratio, valueQ95          float64 // largest fresh/train rms ratio; q95 of |r|/sigma at the value points (0: none)
+	paperCov, calCov, calQ95 float64
+}
+
+// warnRows collects the ensemble fits of one TestCalibRecords run.
+var warnRows []warnRow
+
+// warnTable prints the warning's false alarms (warned, the paper's band
+// covers >= 0.90) and misses (not warned, covers < 0.90) over rows: with
+// the residual ratio alone at several thresholds, and with the value check
+// at several thresholds beside OverconfidentRatio; then per study at the
+// chosen pair, and how many calibrated bands meet both targets.
+func warnTable(rows []warnRow) {
+	if len(rows) == 0 {
+		return
+	}
+	count := func(ratio, value float64) (fa, neg, miss, pos int, per map[string][2]int) {
+		per = map[string][2]int{}
+		for _, r := range rows {
+			warn := r.ratio > ratio || value > 0 && r.valueQ95 > value
+			over := r.paperCov < 0.9
+			c := per[r.study]
+			switch {
+			case over && !warn:
+				miss++
+				c[1]++
+			case !over && warn:
+				fa++
+				c[0]++
+			}
+			per[r.study] = c
+			if over {
+				pos++
+			} else {
+				neg++
+			}
+		}
+		return
+	}
+	for _, th := range [][2]float64{{1.5, 0}, {1.75, 0}, {2, 0}, {2.5, 0}, {3, 0}, {2, 2}, {2, 2.5}, {2, 3}, {2, 4}} {
+		fa, neg, miss, pos, _ := count(th[0], th[1])
+		fmt.Printf("warning: ratio > %-4g value q95 > %-3g  false alarms %3d / %d  misses %3d / %d\n", th[0], th[1], fa, neg, miss, pos)
+	}
+	_, _, _, _, per := count(OverconfidentRatio, ValueOverconfident)
+	met := 0
+	for _, r := range rows {
+		if r.calCov >= 0.9 && r.calCov <= 0.99 && r.calQ95 >= 1.4 && r.calQ95 <= 2.6 {
+			met++
+		}
+	}
+	fmt.Printf("warning per study (false alarms, misses): %v; calibrated bands meeting both targets: %d / %d\n", per, met, len(rows))
 }
 
 // restoreRecord rebuilds r's fit on its problem (a resampled fit on its
@@ -348,8 +407,28 @@ func calibEnsemble(t *testing.T, name string, rs []Result) {
 			cov, q95, _ := bandStats(mean, s, exact, c["paper"])
 			covs[k], q95s[k] = append(covs[k], cov), append(q95s[k], q95)
 		}
+		// the warnings' inputs: the largest fresh/train ratio of an
+		// inferred group and the paper band's value check
+		train, held, err := f.ResidualCheck(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := f.freshModel(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := warnRow{study: name}
+		for k := range train {
+			if f.inferred(k) {
+				w.ratio = math.Max(w.ratio, held[k]/train[k])
+			}
+		}
+		w.valueQ95, _ = f.valueQ95(m2, m2.termResiduals())
+		w.paperCov, _, _ = bandStats(mean, c["paper"], exact, c["paper"])
+		w.calCov, w.calQ95, _ = bandStats(mean, c["calibrated"], exact, c["paper"])
+		warnRows = append(warnRows, w)
 		if os.Getenv("BPINN_CALIB_PERFIT") != "" {
-			line := fmt.Sprintf("%s seed %3d", name, rs[i].Seed)
+			line := fmt.Sprintf("%s seed %3d ratio %.3f value q95 %.3f", name, rs[i].Seed, w.ratio, w.valueQ95)
 			for _, k := range strings.Fields(os.Getenv("BPINN_CALIB_PERFIT")) {
 				cov, q95, w := bandStats(mean, c[k], exact, c["calibrated"])
 				line += fmt.Sprintf("  %s %.3f/%.2f x%.2f", k, cov, q95, w)

@@ -264,7 +264,8 @@ type Result struct {
 	Unknowns map[string]UnknownJSON `json:"unknowns,omitempty"`
 	// Warnings are Fit.Warnings, what an ok status does not say, and the
 	// record's own, found without the exact solution: a 2-sigma band that
-	// is likely overconfident (OverconfidentRatio).
+	// is likely overconfident (OverconfidentRatio, or else
+	// ValueOverconfident).
 	Warnings []string `json:"warnings,omitempty"`
 	// EvidenceAtClamp says the log evidence was computed with a
 	// hyperparameter held at MinHyper or MaxHyper, not at a fixed point.
@@ -411,7 +412,11 @@ func NewResult(f *Fit, gridN int) Result {
 				freshRMS = fresh
 				cal, _ = f.calibrated(m2, train, fresh) // nil when its A does not factorize
 				ref, what := f.gateRMS(train)
-				for _, w := range overconfidenceWarnings(betaNames, f.inferred, ref, fresh, what) {
+				warn := overconfidenceWarnings(betaNames, f.inferred, ref, fresh, what)
+				if warn == nil { // the ratios say nothing: what errors can be seen
+					warn = f.valueWarning(m2, m2.termResiduals())
+				}
+				for _, w := range warn {
 					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
 						r.Warnings = append(r.Warnings, w)
 					}

@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +60,11 @@ func TestValueCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := m2.termResiduals()
+		noBand := *f // a fit without a Laplace approximation (diverged): nothing to check
+		noBand.Laplace = nil
+		if q, ok := noBand.valueQ95(m2, res); ok {
+			t.Errorf("%s without a band: value q95 %g, want none", c.problem, q)
+		}
 		before := *cal
 		before.valueScale = 0
 		var zBefore, zAfter []float64
@@ -88,6 +94,44 @@ func TestValueCheck(t *testing.T) {
 		}
 		if !c.acts && cal.valueScale != 1 {
 			t.Errorf("%s: factor %g where q95 %.3f <= 2: want 1", c.problem, cal.valueScale, qb)
+		}
+	}
+}
+
+// A record warns once when its band is likely overconfident: from the
+// residual ratios when they say so (wave), else from the value check when
+// 95 % of the errors at the value terms' fresh points reach beyond
+// ValueOverconfident sigma (wave-full, whose ratios stay below
+// OverconfidentRatio), and not at all when neither does (heat seed 1).
+func TestValueWarning(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		problem string
+		seed    uint64
+		want    string // "" for no overconfidence warning
+	}{
+		{"wave-full", 1, "conditions on u itself"},
+		{"wave", 1, "larger at fresh points"},
+		{"heat", 1, ""},
+	} {
+		f := resultTestFit(t, c.problem, Settings{Seed: c.seed})
+		_, q, train, held := calibratedOnFresh(t, f)
+		m2, err := f.freshModel(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vq, _ := f.valueQ95(m2, m2.termResiduals())
+		_, at := overconfident(f.inferred, train, held)
+		r := NewResult(f, 20)
+		n := overconfidentCount(r.Warnings)
+		switch {
+		case c.want == "" && n != 0, c.want != "" && n != 1:
+			t.Errorf("%s seed %d (ratio gate %d, value q95 %.3g): warnings %q", c.problem, c.seed, at, vq, r.Warnings)
+		case c.want != "" && !strings.Contains(strings.Join(r.Warnings, "\n"), c.want):
+			t.Errorf("%s seed %d: warnings %q, want one saying %q", c.problem, c.seed, r.Warnings, c.want)
+		}
+		if c.want == "conditions on u itself" && (at >= 0 || !(vq > ValueOverconfident)) {
+			t.Errorf("%s seed %d: ratio gate %d, value q95 %.3g: want the value check alone to warn", c.problem, c.seed, at, vq)
 		}
 	}
 }
