@@ -48,8 +48,10 @@ func (g *Fit) valueQ95(fresh *Model, res [][]float64) (q float64, ok bool) {
 		if tm.Measured || len(tm.Points) == 0 {
 			continue
 		}
-		u, s, err := g.Predict(tm.Points) // g's band before this check
-		if err != nil || len(s) != len(u) || !isValueResidual(res[k], u, tm.Target) { // no band: nothing to check
+		// g's band before this check; none (a fit without a Laplace
+		// approximation) leaves nothing to check
+		u, s, err := g.Predict(tm.Points)
+		if err != nil || len(s) != len(u) || !isValueResidual(res[k], u, tm.Target) {
 			continue
 		}
 		for i, r := range res[k] {
