@@ -93,9 +93,9 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // the solution's error, it widens by the geometric mean of 1 and the
 // factor that would put 95 % of those errors within 2 sigma (wave-full's
 // systematic initial misfit, which no residual ratio shows). Known-noise
-// betas are kept. It uses the fit's network,
-// hyperparameters, Hessians and training residuals, and the fresh draw's
-// points and measurements; it has no access to an exact solution. As with
+// betas are kept. It uses the fit's network, hyperparameters, Hessians
+// and training residuals, and the fresh draw's points and measurements;
+// it has no access to an exact solution. As with
 // HeldOut, only the copy's predictions are meaningful: it must not be
 // trained or ranked.
 func (f *Fit) Calibrated(fresh FreshDraw) (*Fit, error) {
