@@ -276,8 +276,11 @@ func rmsOf(x []float64) float64 {
 // TestCalibRecords measures candidate calibrated bands on fits restored from
 // reproduction records (no retraining): BPINN_CALIB_RECORDS="out/quick/heat.jsonl
 // out/quick/wave.jsonl:7" (path[:seed]; without a seed the record of highest
-// evidence, the selected fit). Not a unit test: it skips without the variable.
-// Only the evaluation (bandStats) reads the exact solution.
+// evidence, the selected fit; path:all scores every fit of an ensemble and
+// prints the warning's table, path:pool pools the grids of `bpinn
+// coverage` records, one fit per noise draw). Not a unit test: it skips
+// without the variable. Only the evaluation (bandStats, zScores) reads the
+// exact solution.
 func TestCalibRecords(t *testing.T) {
 	warnRows = nil
 	defer func() { warnTable(warnRows) }()
@@ -288,8 +291,12 @@ func TestCalibRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], ".jsonl")
-		if ss == "all" {
+		switch ss {
+		case "all":
 			calibEnsemble(t, name, rs)
+			continue
+		case "pool":
+			calibPooled(t, name, rs)
 			continue
 		}
 		r := BestResult(rs)
@@ -307,6 +314,51 @@ func TestCalibRecords(t *testing.T) {
 			continue
 		}
 		calibReport(t, name, f, p, calibCandidates2)
+	}
+}
+
+// calibPooled prints the paper's and the calibrated band's coverage and
+// q95 pooled over the grid points of every fit in rs: for the records of
+// `bpinn coverage`, one fit per noise draw, where one draw's grid is
+// covered all or nothing (heat-inverse, as notebook 07's reaction in
+// TestCalibNoiseDraws).
+func calibPooled(t *testing.T, name string, rs []Result) {
+	var zs [2][]float64
+	for i := range rs {
+		f, p, err := restoreRecord(&rs[i])
+		if err != nil {
+			fmt.Printf("%s: %v\n", name, err)
+			continue
+		}
+		d, err := FreshDrawOf(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cal, err := f.Calibrated(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts, exact := calibGrid(p)
+		line := fmt.Sprintf("%s data seed %d:", name, rs[i].DataSeed)
+		for k, g := range [2]*Fit{f, cal} {
+			mean, sigma, err := g.Predict(pts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			z := zScores(mean, sigma, exact)
+			zs[k] = append(zs[k], z...)
+			line += fmt.Sprintf("  %s q95 %.2f", [2]string{"paper", "calibrated"}[k], quantileOf(z, 0.95))
+		}
+		fmt.Println(line)
+	}
+	for k, z := range zs {
+		in := 0
+		for _, v := range z {
+			if v <= 2 {
+				in++
+			}
+		}
+		fmt.Printf("%s pooled over %d fits: %s coverage %.3f q95 %.2f\n", name, len(rs), [2]string{"paper", "calibrated"}[k], float64(in)/float64(len(z)), quantileOf(z, 0.95))
 	}
 }
 

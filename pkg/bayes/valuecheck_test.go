@@ -39,10 +39,9 @@ func TestIsValueResidual(t *testing.T) {
 
 // The value check widens the calibrated band by sqrt(q95/2), q95 that of
 // |r|/sigma at the fresh points of the value terms (the geometric mean of
-// no widening and the one that would make q95 2 there), when q95 > 2,
-// uses those terms only (wave-full's
-// initial-velocity condition and the equation are not conditions on u),
-// and never narrows.
+// no widening and the one that would make q95 2 there), when q95 > 2; it
+// uses those terms only (wave-full's initial-velocity condition and the
+// equation are not conditions on u) and never narrows.
 func TestValueCheck(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
