@@ -55,7 +55,7 @@ func (g *Fit) valueQ95(fresh *Model, res [][]float64) (q float64, ok bool) {
 			continue
 		}
 		for i, r := range res[k] {
-			if q := math.Abs(r) / s[i]; !math.IsNaN(q) {
+			if q := math.Abs(r) / s[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no scale to compare with
 				z = append(z, q)
 			}
 		}
