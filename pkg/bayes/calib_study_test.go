@@ -460,7 +460,8 @@ func calibEnsemble(t *testing.T, name string, rs []Result) {
 			covs[k], q95s[k] = append(covs[k], cov), append(q95s[k], q95)
 		}
 		// the warnings' inputs: the largest fresh/train ratio of an
-		// inferred group and the paper band's value check
+		// inferred group (as the record's gate takes it) and the paper
+		// band's value check
 		train, held, err := f.ResidualCheck(q)
 		if err != nil {
 			t.Fatal(err)
@@ -470,9 +471,10 @@ func calibEnsemble(t *testing.T, name string, rs []Result) {
 			t.Fatal(err)
 		}
 		w := warnRow{study: name}
-		for k := range train {
+		ref, _ := f.gateRMS(train) // after held-out rounds: the rms each beta states
+		for k := range ref {
 			if f.inferred(k) {
-				w.ratio = math.Max(w.ratio, held[k]/train[k])
+				w.ratio = math.Max(w.ratio, held[k]/ref[k])
 			}
 		}
 		w.valueQ95, _ = f.valueQ95(m2, m2.termResiduals())
