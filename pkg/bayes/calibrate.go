@@ -107,7 +107,7 @@ func (f *Fit) Calibrated(fresh FreshDraw) (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.calibrated(m2, groupRMS(f.Model, f.Beta), groupRMS(m2, f.Beta))
+	return f.calibrated(m2, m2.termResiduals(), groupRMS(f.Model, f.Beta), groupRMS(m2, f.Beta))
 }
 
 // gateRMS is what each beta group's fresh rms is compared with
@@ -156,16 +156,17 @@ func (f *Fit) calibrationBase(train []float64) []float64 {
 	return base
 }
 
-// calibrated is Calibrated given f's model on the fresh points and the rms
-// residual of each beta group at the training and the fresh points.
-func (f *Fit) calibrated(fresh *Model, train, held []float64) (*Fit, error) {
+// calibrated is Calibrated given f's model on the fresh points, each
+// term's residuals there (res), and the rms residual of each beta group at
+// the training and the fresh points.
+func (f *Fit) calibrated(fresh *Model, res [][]float64, train, held []float64) (*Fit, error) {
 	l, beta, err := f.calibratedLaplace(train, held)
 	if err != nil {
 		return nil, err
 	}
 	g := *f
+	// no widening yet: the value check reads g's band before its own factor
 	g.Beta, g.Laplace, g.inflation, g.valueScale = beta, l, nil, 0
-	res := fresh.termResiduals()
 	if l != f.Laplace { // warned: widen also where the equation is violated most
 		g.inflation = newLocalInflation(fresh, res, f.inferred)
 	}

@@ -410,11 +410,13 @@ func NewResult(f *Fit, gridN int) Result {
 					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
 				}
 				freshRMS = fresh
-				cal, _ = f.calibrated(m2, train, fresh) // nil when its A does not factorize
+				// each term's fresh residuals, for the calibrated band and the value check
+				res := m2.termResiduals()
+				cal, _ = f.calibrated(m2, res, train, fresh) // nil when its A does not factorize
 				ref, what := f.gateRMS(train)
 				warn := overconfidenceWarnings(betaNames, f.inferred, ref, fresh, what)
 				if warn == nil { // the ratios say nothing: what errors can be seen
-					warn = f.valueWarning(m2, m2.termResiduals())
+					warn = f.valueWarning(m2, res)
 				}
 				for _, w := range warn {
 					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
