@@ -25,10 +25,7 @@ func TestCalibNoiseDraws(t *testing.T) {
 	if n <= 0 {
 		t.Skip("BPINN_CALIB_DRAWS not set")
 	}
-	// The paper's band [0] and the calibrated one [1]: the z of every grid
-	// point of every draw, and the summed coverage (the grids are equal).
-	var zs [2][]float64
-	var covs [2]float64
+	var pb pooledBands
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		q, err := reactionProblem().Sample(seed)
 		if err != nil {
@@ -38,29 +35,54 @@ func TestCalibNoiseDraws(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		draw, err := FreshDrawOf(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal, err := f.Calibrated(draw)
-		if err != nil {
-			t.Fatal(err)
-		}
 		pts, exact := q.Grid(100)
-		line := fmt.Sprintf("data seed %2d: %s", seed, f.Status)
-		for i, g := range [2]*Fit{f, cal} {
-			mean, sigma, err := g.Predict(pts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			z, cov := zScores(mean, sigma, exact), ComputeErrors(mean, sigma, exact).Coverage2S
-			zs[i], covs[i] = append(zs[i], z...), covs[i]+cov
-			line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, quantileOf(z, 0.95))
+		line, err := pb.add(f, q, pts, exact)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("%s, warnings %q", line, f.Warnings)
+		t.Logf("data seed %2d: %s%s, warnings %q", seed, f.Status, line, f.Warnings)
 	}
-	t.Logf("pooled over %d draws: paper coverage %.3f q95 %.2f; calibrated coverage %.3f q95 %.2f",
-		n, covs[0]/float64(n), quantileOf(zs[0], 0.95), covs[1]/float64(n), quantileOf(zs[1], 0.95))
+	t.Logf("%s", &pb)
+}
+
+// pooledBands gathers the paper's band [0] and the calibrated one [1] of
+// fits on equal grids, one per noise draw: |u - u*|/sigma at every grid
+// point, and the summed coverage.
+type pooledBands struct {
+	z   [2][]float64
+	cov [2]float64
+	n   int
+}
+
+// add scores f's two bands on pts, the calibrated one on p's fresh draw,
+// and returns the draw's coverage and q95 of each as ", paper coverage ...".
+func (b *pooledBands) add(f *Fit, p *pde.Problem, pts [][]float64, exact []float64) (string, error) {
+	d, err := FreshDrawOf(p)
+	if err != nil {
+		return "", err
+	}
+	cal, err := f.Calibrated(d)
+	if err != nil {
+		return "", err
+	}
+	line := ""
+	for i, g := range [2]*Fit{f, cal} {
+		mean, sigma, err := g.Predict(pts)
+		if err != nil {
+			return "", err
+		}
+		z, cov := zScores(mean, sigma, exact), ComputeErrors(mean, sigma, exact).Coverage2S
+		b.z[i], b.cov[i] = append(b.z[i], z...), b.cov[i]+cov
+		line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, quantileOf(z, 0.95))
+	}
+	b.n++
+	return line, nil
+}
+
+// String is both bands' coverage and q95 pooled over the draws.
+func (b *pooledBands) String() string {
+	return fmt.Sprintf("pooled over %d draws: paper coverage %.3f q95 %.2f; calibrated coverage %.3f q95 %.2f",
+		b.n, b.cov[0]/float64(b.n), quantileOf(b.z[0], 0.95), b.cov[1]/float64(b.n), quantileOf(b.z[1], 0.95))
 }
 
 // reactionProblem is notebook 07's -u” + u^3 = f on [0, 1], u(0) = 0, with

@@ -323,43 +323,21 @@ func TestCalibRecords(t *testing.T) {
 // covered all or nothing (heat-inverse, as notebook 07's reaction in
 // TestCalibNoiseDraws).
 func calibPooled(t *testing.T, name string, rs []Result) {
-	var zs [2][]float64
+	var pb pooledBands
 	for i := range rs {
 		f, p, err := restoreRecord(&rs[i])
 		if err != nil {
 			fmt.Printf("%s: %v\n", name, err)
 			continue
 		}
-		d, err := FreshDrawOf(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal, err := f.Calibrated(d)
-		if err != nil {
-			t.Fatal(err)
-		}
 		pts, exact := calibGrid(p)
-		line := fmt.Sprintf("%s data seed %d:", name, rs[i].DataSeed)
-		for k, g := range [2]*Fit{f, cal} {
-			mean, sigma, err := g.Predict(pts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			z := zScores(mean, sigma, exact)
-			zs[k] = append(zs[k], z...)
-			line += fmt.Sprintf("  %s q95 %.2f", [2]string{"paper", "calibrated"}[k], quantileOf(z, 0.95))
+		line, err := pb.add(f, p, pts, exact)
+		if err != nil {
+			t.Fatal(err)
 		}
-		fmt.Println(line)
+		fmt.Printf("%s data seed %d%s\n", name, rs[i].DataSeed, line)
 	}
-	for k, z := range zs {
-		in := 0
-		for _, v := range z {
-			if v <= 2 {
-				in++
-			}
-		}
-		fmt.Printf("%s pooled over %d fits: %s coverage %.3f q95 %.2f\n", name, len(rs), [2]string{"paper", "calibrated"}[k], float64(in)/float64(len(z)), quantileOf(z, 0.95))
-	}
+	fmt.Printf("%s %s\n", name, &pb)
 }
 
 // warnRow is what the overconfidence warning reads of one ensemble fit,
