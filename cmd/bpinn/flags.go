@@ -325,7 +325,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.roundBetas, "round-betas", "final rounds: each inferred beta from its terms' misfit at the training points (MacKay's) or held-out: at fresh points where larger (not the paper's; docs/results.md section 10) (default: the problem's, burgers-wide held-out; training for the others)")
 	fs.BoolVar(&ff.fixedMean, "fixed-mean", false, "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss; docs/results.md section 10)")
 	fs.Var(&ff.init, "init", "start the problem's unknown coefficients at these `values` (natural scale), e.g. nu=0.002 (default: the problem's)")
-	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, burgers-wide data=0.02; none for the others)")
+	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; none for the others)")
 	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
 	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
 	fs.Var(&ff.alpha0, "alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)")
