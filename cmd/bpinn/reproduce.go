@@ -66,7 +66,8 @@ burgers-wide 321 s and burgers-wide-fixed 157 s (1500 epochs, four
 L-BFGS polishes of 1000 iterations: about 60 s of CPU per evidence fit
 with its record; docs/results.md section 10), heat-fixed 13 s,
 wave-fixed 33 s, scan 84 s, heat-inverse 510 s, wave-inverse 19 s,
-burgers-inverse 164 s; docs/reproduction.md).
+burgers-inverse 164 s; 138 s with its data's noise held, in the
+54-minute run of docs/reproduction.md).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
 NUTS 2 chains x 400 draws, 3 burgers-wide fits of each kind (the same schedule),
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
