@@ -480,7 +480,7 @@ func (t Table) Markdown() string {
 func (r *Report) inverseTable() Table {
 	t := Table{ID: "inverse", Caption: "Inverse problems: the unknown coefficients of the best fit by evidence, and over all fits of the study",
 		Head: []string{"study", "unknown", "truth", "estimate", "sd (inferred scale)", "95% interval", "rel. error", "fits", "mean estimate", "intervals holding the truth"}}
-	var biased []string // studies whose intervals hold the truth in none of 3 or more fits
+	var biased []string // studies whose intervals hold the truth in at most a tenth of 3 or more fits
 	for _, name := range []string{"heat-inverse", "wave-inverse", "burgers-inverse"} {
 		st := r.Study(name)
 		if st == nil || len(st.Fits) == 0 {
@@ -506,7 +506,7 @@ func (r *Report) inverseTable() Table {
 				row = append(row, num(truth, 4), num(u.Value, 5), num(u.SD, 3), txt(fmt.Sprintf("[%.5g, %.5g]", u.Lo95, u.Hi95)), num(u.RelErr(), 3))
 			}
 			row = append(row, integer(s.Fits), num(s.Mean, 5), txt(fmt.Sprintf("%d of %d", s.Covered, s.Fits)))
-			if s.Covered == 0 && s.Fits >= 3 && !slices.Contains(biased, name) {
+			if 10*s.Covered <= s.Fits && s.Fits >= 3 && !slices.Contains(biased, name) {
 				biased = append(biased, name)
 			}
 			t.Rows = append(t.Rows, row)
@@ -518,13 +518,14 @@ func (r *Report) inverseTable() Table {
 	return t
 }
 
-// biasNote says which studies' intervals hold the truth in none of their
-// fits: every seed errs the same way, which is the model's bias, not the
-// noise (docs/inverse.md measures it for burgers-inverse).
+// biasNote says which studies' intervals hold the truth in at most a tenth
+// of their fits (burgers-inverse: 1 of 33): nearly every seed errs the same
+// way, which is the model's bias, not the noise (docs/inverse.md measures it
+// for burgers-inverse).
 func biasNote(studies []string) string {
 	if len(studies) == 0 {
 		return ""
 	}
-	return " " + strings.Join(studies, ", ") + ": no fit's interval holds the truth, every seed errs the same way: " +
+	return " " + strings.Join(studies, ", ") + ": at most one fit in ten has an interval that holds the truth, nearly every seed errs the same way: " +
 		"the network's bias, not the noise (docs/inverse.md measures why for burgers-inverse: the PINN's own evidence of nu peaks above the truth)."
 }
