@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,26 @@ func TestFitJSONValues(t *testing.T) {
 	}
 	if g := num("gamma"); !(g > 0 && g <= 25) {
 		t.Errorf("gamma = %g, want in (0, 25] for the 25 weights of 2-6-1", g)
+	}
+}
+
+// TestFitHeldBeta: the summary marks a beta held at a known noise, which is
+// 1/std^2 exactly and not the evidence's, and only that one.
+func TestFitHeldBeta(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--known-noise", "beta=0.01"}, "beta:  beta = 10000 (held: known noise)\n"},
+		{nil, ""},
+	} {
+		code, out, errOut := cli(t, append([]string{"fit", "heat", "--epochs", "200", "--hyper-start", "100"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
+		}
+		if c.want == "" && strings.Contains(out, "held") || !strings.Contains(out, c.want) {
+			t.Errorf("%v: the summary should mark %q and no other beta held:\n%s", c.args, c.want, out)
+		}
 	}
 }

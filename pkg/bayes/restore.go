@@ -123,6 +123,21 @@ func (r *Result) settings() (Settings, error) {
 	return s, nil
 }
 
+// HeldBetas reports, for each of r's BetaNames, whether the fit held that
+// beta at a known noise (Settings.KnownNoise: 1/std^2) instead of inferring
+// it; all false when r records no settings.
+func (r *Result) HeldBetas() []bool {
+	held := make([]bool, len(r.BetaNames))
+	s, err := r.settings()
+	if err != nil {
+		return held
+	}
+	for t, b := range s.knownBetas(r.BetaNames) {
+		held[t] = !math.IsNaN(b)
+	}
+	return held
+}
+
 // sameData reports how r's problem differs from p: parameters, terms,
 // points or targets.
 func sameData(p *pde.Problem, r *Result) error {

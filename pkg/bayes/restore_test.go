@@ -233,3 +233,29 @@ func TestTrainEnsemble(t *testing.T) {
 		t.Errorf("got run %v, error %v; want nil and an error", run, err)
 	}
 }
+
+// TestHeldBetas: a record says which betas its fit held at a known noise,
+// in memory and read back from its JSON line; a record without settings
+// holds none.
+func TestHeldBetas(t *testing.T) {
+	r := Result{Seed: 1, BetaNames: []string{"beta_pde", "beta_boundary", "beta_data"}}
+	r.Problem, r.Status = "burgers-inverse", string(StatusOK)
+	r.RunConfig.Settings = settingsMap(Settings{KnownNoise: map[string]float64{"data": 0.02}})
+	for _, c := range []struct {
+		what string
+		r    Result
+	}{{"in memory", r}, {"read back", roundTrip(t, r)}} {
+		if got, want := c.r.HeldBetas(), []bool{false, false, true}; !slices.Equal(got, want) {
+			t.Errorf("%s: held %v, want %v", c.what, got, want)
+		}
+	}
+	one := Result{Seed: 1, BetaNames: []string{"beta"}}
+	one.RunConfig.Settings = settingsMap(Settings{KnownNoise: map[string]float64{"beta": 0.01}})
+	if got := one.HeldBetas(); !slices.Equal(got, []bool{true}) {
+		t.Errorf("one beta group held at 0.01: %v, want [true]", got)
+	}
+	r.RunConfig.Settings = nil
+	if got := r.HeldBetas(); slices.Contains(got, true) || len(got) != 3 {
+		t.Errorf("no recorded settings: held %v, want three false", got)
+	}
+}
