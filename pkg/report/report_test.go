@@ -407,3 +407,22 @@ func TestInverseTableBias(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldValues: the summary's beta cell marks a beta held at a known
+// noise, names several and leaves one group unnamed.
+func TestHeldValues(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		v     []float64
+		held  []bool
+		want  string
+	}{
+		{[]string{"beta_pde", "beta_data"}, []float64{721, 2500}, []bool{false, true}, "beta_pde 721, beta_data 2500 (held)"},
+		{[]string{"beta_pde", "beta_data"}, []float64{721, 2500}, nil, "beta_pde 721, beta_data 2500"},
+		{[]string{"beta"}, []float64{1e4}, []bool{true}, "1e+04 (held)"},
+	} {
+		if got := heldValues(c.names, c.v, c.held); got != c.want {
+			t.Errorf("heldValues(%v, %v, %v) = %q, want %q", c.names, c.v, c.held, got, c.want)
+		}
+	}
+}

@@ -183,6 +183,7 @@ type FitRecord struct {
 	Alpha, Beta                            []float64
 	AlphaNames                             []string
 	BetaNames                              []string
+	HeldBetas                              []bool // bayes.Result.HeldBetas: a beta held at a known noise
 	Gamma                                  float64
 	Seconds                                float64
 	Warnings                               []string // bayes.Result.Warnings
@@ -490,7 +491,7 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
 	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
-		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, Gamma: val(r.Gamma),
+		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, HeldBetas: r.HeldBetas(), Gamma: val(r.Gamma),
 		Unknowns: f.Unknowns()}
 	rec.CoverageHeldOut, rec.CoverageCalibrated, rec.Q95, rec.Q95Calibrated = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	if e := r.Errors; e != nil {

@@ -127,16 +127,25 @@ func meanSeconds(fits []FitRecord) float64 {
 }
 
 func namedValues(names []string, v []float64) string {
-	if len(v) == 1 {
-		return fmtG(v[0], 4)
-	}
+	return heldValues(names, v, nil)
+}
+
+// heldValues is namedValues with each value whose held entry is true (a
+// beta held at a known noise, bayes.Result.HeldBetas) marked "(held)".
+func heldValues(names []string, v []float64, held []bool) string {
 	parts := make([]string, len(v))
 	for i := range v {
-		n := fmt.Sprint(i)
-		if i < len(names) {
-			n = names[i]
+		parts[i] = fmtG(v[i], 4)
+		if len(v) > 1 {
+			n := fmt.Sprint(i)
+			if i < len(names) {
+				n = names[i]
+			}
+			parts[i] = n + " " + parts[i]
 		}
-		parts[i] = n + " " + fmtG(v[i], 4)
+		if i < len(held) && held[i] {
+			parts[i] += " (held)"
+		}
 	}
 	return strings.Join(parts, ", ")
 }
@@ -177,7 +186,7 @@ func (r *Report) summaryTable() Table {
 		} else {
 			b := rk[0]
 			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.Q95, 2), fixed(b.CoverageHeldOut, 3),
-				fixed(b.CoverageCalibrated, 3), fixed(b.Q95Calibrated, 2), txt(namedValues(b.AlphaNames, b.Alpha)), txt(namedValues(b.BetaNames, b.Beta)), fixed(b.LogEvidence, 2))
+				fixed(b.CoverageCalibrated, 3), fixed(b.Q95Calibrated, 2), txt(namedValues(b.AlphaNames, b.Alpha)), txt(heldValues(b.BetaNames, b.Beta, b.HeldBetas)), fixed(b.LogEvidence, 2))
 			warnings = strings.Join(b.Warnings, "; ")
 		}
 		min := math.NaN()
