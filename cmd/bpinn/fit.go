@@ -158,8 +158,8 @@ func printFit(w io.Writer, r *bayes.Result) {
 			*e.Coverage2SCalibrated, *e.Q95Calibrated, *e.SigmaRatioCalibrated)
 	}
 	printUnknowns(w, r.Unknowns)
-	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha))
-	fmt.Fprintf(w, "  beta:  %s\n", betaNums(r))
+	fmt.Fprintf(w, "  alpha: %s\n", namedNums(r.AlphaNames, r.Alpha, nil))
+	fmt.Fprintf(w, "  beta:  %s\n", namedNums(r.BetaNames, r.Beta, r.HeldBetas()))
 	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; the paper's convention: the constant -N/2 ln 2pi = %s is left out)\n",
 		num(r.LogEvidence, "%.6g"), num(r.LogP, "%.6g"), num(r.Gamma, "%.4g"), num(r.LogPConst, "%.6g"))
 	h := r.Hyper
@@ -183,7 +183,10 @@ func num(p *float64, f string) string {
 	return fmt.Sprintf(f, *p)
 }
 
-func namedNums(names []string, m map[string]*float64) string {
+// namedNums is m's values in the order of names (m's keys sorted when
+// names is empty), a name whose held entry is true marked as held at a
+// known noise: a beta of exactly 1/std^2 that the evidence did not choose.
+func namedNums(names []string, m map[string]*float64, held []bool) string {
 	if len(names) == 0 {
 		for k := range m {
 			names = append(names, k)
@@ -193,23 +196,9 @@ func namedNums(names []string, m map[string]*float64) string {
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = n + " = " + num(m[n], "%.5g")
-	}
-	return strings.Join(parts, ", ")
-}
-
-// betaNums is namedNums of r's betas, each held at a known noise marked
-// so: a beta of exactly 1/std^2 that the evidence did not choose.
-func betaNums(r *bayes.Result) string {
-	held := r.HeldBetas()
-	parts := make([]string, len(r.BetaNames))
-	for i, n := range r.BetaNames {
-		parts[i] = namedNums([]string{n}, r.Beta)
-		if held[i] {
+		if i < len(held) && held[i] {
 			parts[i] += " (held: known noise)"
 		}
-	}
-	if len(parts) == 0 {
-		return namedNums(nil, r.Beta)
 	}
 	return strings.Join(parts, ", ")
 }
