@@ -11,6 +11,7 @@ type Shape struct{ Rows, Cols int }
 // Size is Rows*Cols.
 func (s Shape) Size() int { return s.Rows * s.Cols }
 
+// String writes the shape as rows x cols, e.g. "100x1".
 func (s Shape) String() string { return fmt.Sprintf("%dx%d", s.Rows, s.Cols) }
 
 // Graph holds the nodes of a computation. Building a node never computes
@@ -64,6 +65,7 @@ func (n *Node) Name() string { return n.name }
 // Graph the node belongs to.
 func (n *Node) Graph() *Graph { return n.g }
 
+// String names the node for messages: its op, its name or id, its shape.
 func (n *Node) String() string {
 	if n.name != "" {
 		return fmt.Sprintf("%s(%s %s)", n.op, n.name, n.shape)

@@ -48,6 +48,7 @@ var opNames = [numOps]string{
 	"Broadcast", "SliceCol", "PadCol", "RowOuter", "StopGradient", "Reshape",
 }
 
+// String is the op's name as in the graph builders, e.g. "MatMul".
 func (o Op) String() string {
 	if o < numOps {
 		return opNames[o]

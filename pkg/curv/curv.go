@@ -190,6 +190,7 @@ type Traces struct {
 // it) could not be factorized.
 type NotPositiveDefinite struct{ Kind Kind }
 
+// Error names the structure whose factorization failed.
 func (e NotPositiveDefinite) Error() string {
 	return fmt.Sprintf("curv: A is not positive definite (%s)", e.Kind)
 }
