@@ -7,7 +7,7 @@
 //	bpinn exact PROBLEM              the exact/reference solution at points read from stdin
 //	bpinn hmc regression [flags]     the Laplace band against Hamiltonian Monte Carlo
 //	bpinn reproduce [flags]          every study of the paper: tables, figures, report.html
-//	bpinn version                    module and Go version
+//	bpinn version                    release, module and Go version
 //
 // Exit codes: 0 success (a fit that diverged is still a success: its status
 // is in the output), 1 an I/O failure, 2 bad input (a one-line error on
@@ -76,7 +76,7 @@ func commands() map[string]command {
 		"ensemble": {cmdEnsemble, "train N seeds on all cores, rank by evidence; --out appends JSONL"},
 		"merge":    {cmdMerge, "merge ensemble JSONL shards into one ranked summary"},
 		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
-		"version":  {cmdVersion, "print the module and Go versions"},
+		"version":  {cmdVersion, "print the release, module and Go versions"},
 		"coverage": {cmdCoverage, "fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals"},
 		"hmc":      {cmdHMC, "compare the Laplace band with Hamiltonian Monte Carlo (regression)"}, // cmd/bpinn/hmc.go
 

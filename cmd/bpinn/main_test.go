@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/version"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -181,7 +182,7 @@ func TestHelp(t *testing.T) {
 	if code, out, _ := cli(t, "help", "fit"); code != 0 || !strings.Contains(out, "usage: bpinn fit PROBLEM") {
 		t.Errorf("bpinn help fit: exit %d, output %q", code, out)
 	}
-	if code, out, _ := cli(t, "version"); code != 0 || !strings.Contains(out, "go1.") {
+	if code, out, _ := cli(t, "version"); code != 0 || !strings.HasPrefix(out, "bpinn "+version.Version+" ") || !strings.Contains(out, "go1.") {
 		t.Errorf("bpinn version: exit %d, output %q", code, out)
 	}
 }

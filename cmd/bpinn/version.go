@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evidence-pinn/bpinn/internal/version"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 )
 
-// cmdVersion prints the module and Go versions.
+// cmdVersion prints the release, then the build's module version, VCS
+// revision and Go version: the same build information a JSON record holds.
 func cmdVersion(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("version")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn version", "Prints the module version, the VCS revision if recorded, and the Go version.", "")
+		printUsage(stdout, fs, "bpinn version", "Prints the release (a semantic version), the module version, the VCS revision if recorded, and the Go version.", "")
 		return exitOK
 	}
 	if err == nil && len(pos) > 0 {
@@ -24,7 +26,7 @@ func cmdVersion(args []string, stdout, stderr io.Writer) int {
 		return report(stderr, "version", err)
 	}
 	v := bayes.Version()
-	fmt.Fprintf(stdout, "bpinn %s %s", v.Module, v.Version)
+	fmt.Fprintf(stdout, "bpinn %s %s %s", version.Version, v.Module, v.Version)
 	if v.Revision != "" {
 		fmt.Fprintf(stdout, " (%s", v.Revision)
 		if v.Modified {
