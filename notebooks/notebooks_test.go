@@ -119,7 +119,7 @@ var expect = map[string][]check{
 		printed(`poisson-2d: rel_l2 = `+num+`, coverage = `+num, below(0.002), within(0.5, 1)),                                                        // (0.00062, 0.99; the best of 4 seeds)
 		printed(`poisson-2d: q95 = `+num+`; calibrated band: coverage = `+num+`, q95 = `+num, within(1, 3), within(0.85, 1), within(1.2, 3)),          // (1.69; 0.989, 1.69)
 		printed(`advection-diffusion: q95 = `+num+`; calibrated band: coverage = `+num+`, q95 = `+num, within(1, 3), within(0.85, 1), within(1.2, 3)), // (2.25; 0.978, 1.64: the value check widens x1.37)
-		printed(`reaction: q95 = `+num+`; calibrated band: coverage = `+num+`, q95 = `+num, below(1), within(0.9, 1), below(1)),                       // (0.16; 1.0, 0.16: one noise draw, see docs/results.md section 5)
+		printed(`reaction: q95 = `+num+`; calibrated band: coverage = `+num+`, q95 = `+num, below(1), within(0.9, 1), below(1)),                       // (0.16; 1.0, 0.16: one noise draw, see docs/results/coverage.md)
 		printed(`poisson-2d: log_evidence = `+num, above(150)),                                                                                        // (231; the two poor seeds: -156, -158)
 		printed(`poisson-2d: betas = `+num, near(2, 0)),                                                                                               // beta_pde, beta_boundary
 		printed(`poisson-2d: flux rel_l2 = `+num, below(0.01)),                                                                                        // (0.0023)

@@ -14,7 +14,7 @@ import (
 
 // TestCalibNoiseDraws measures the paper's and the calibrated band of
 // notebook 07's nonlinear reaction problem over noise draws (data seeds
-// 1..N), for docs/results.md section 5: BPINN_CALIB_DRAWS=20 go test -run
+// 1..N), for docs/results/coverage.md: BPINN_CALIB_DRAWS=20 go test -run
 // TestCalibNoiseDraws -v ./pkg/bayes. Not a unit test: it skips without the
 // variable. Its measurements fix one direction of the solution, so on one
 // draw |u - u*|/sigma is nearly the same number everywhere and the grid is

@@ -18,7 +18,7 @@ import (
 )
 
 // TestCalibStudy measures the candidate calibrated bands of
-// docs/results.md section 5 on fits trained with the default settings
+// docs/results/coverage.md on fits trained with the default settings
 // (data seed 1); set BPINN_CALIB="heat:92,1,2 heat-lhs:94 wave:60"
 // (problem[-lhs]:seeds) and run with -v. Not a unit test: it skips
 // without the variable. The candidates (sigma on the 100 x 100 grid):
@@ -515,7 +515,7 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 }
 
 // calibCandidates2 returns sigma on pts for the candidates of the second
-// round (docs/results.md section 5), each the paper's band unless the fit
+// round (docs/results/coverage.md), each the paper's band unless the fit
 // warns (OverconfidentRatio):
 //
 //	calibrated  Fit.Calibrated: shares, widened locally by localInflation
@@ -823,7 +823,7 @@ func cmpFloat(a, b float64) int {
 }
 
 // TestCalibEnsembleSpread measures an ensemble's spread as a band (the
-// third round of candidates, docs/results.md section 5): for each of the
+// third round of candidates, docs/results/coverage.md): for each of the
 // 10 fits of highest evidence in a file of ensemble records, the variance
 // of the K next fits' means about its own (in evidence order, itself left
 // out) added to its paper's or calibrated band's variance; it prints the

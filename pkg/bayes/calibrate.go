@@ -79,7 +79,7 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // well-determined directions widens the band less: on wave-full the
 // boundary's fresh residuals are x3.6 but the exact PDE residuals pin a
 // quarter of gamma, and the plain geometric mean overshoots (coverage 0.994
-// where this covers 0.984; docs/results.md section 5). After held-out
+// where this covers 0.984; docs/results/coverage.md). After held-out
 // final rounds (RoundBetasHeldOut), whose betas already are the fresh
 // precisions, the band starts from MacKay's betas of the training misfit
 // instead (calibrationBase) and takes every group's geometric mean with
@@ -142,7 +142,7 @@ func (f *Fit) heldOutRounds() bool {
 // [MinHyper, MaxHyper]. From there the band moves toward the fresh
 // precision as for any fit, instead of staying at the held-out band,
 // which overstates the solution error (burgers-wide: q95 0.78;
-// docs/results.md section 5).
+// docs/results/coverage.md).
 func (f *Fit) calibrationBase(train []float64) []float64 {
 	base := slices.Clone(f.Beta)
 	if !f.heldOutRounds() {
@@ -187,7 +187,7 @@ func (f *Fit) calibratedLaplace(train, held []float64) (*Laplace, []float64, err
 	if f.heldOutRounds() {
 		// Every group at the geometric mean of its two precisions: over 10
 		// burgers-wide fits 5 met both targets this way, 2 with the gamma
-		// shares, whose bands were narrower (docs/results.md section 5).
+		// shares, whose bands were narrower (docs/results/coverage.md).
 		gammas = nil
 	}
 	beta := calibratedBetas(f.calibrationBase(train), f.inferred, held, gammas)
@@ -230,8 +230,8 @@ func calibratedBetas(beta []float64, inferred func(int) bool, held, gammas []flo
 // OverconfidentRatio is the ratio of an inferred beta group's rms residual
 // at fresh points to its rms at the training points above which the paper's
 // 2-sigma band is taken to be overconfident: the record warns and the
-// calibrated band widens. Chosen from the ensembles of docs/results.md,
-// section 5 (heat-lhs, whose bands are calibrated, stays below it; the
+// calibrated band widens. Chosen from the ensembles of docs/results/coverage.md
+// (heat-lhs, whose bands are calibrated, stays below it; the
 // wave fits, all overconfident, lie above).
 const OverconfidentRatio = 2.0
 

@@ -83,7 +83,7 @@ type Settings struct {
 	// FixedMean divides each group's held beta by N_t/2, so that the loss
 	// sum_t beta_t E_D^t is FixedBeta times the sum over groups of their
 	// mean squared residuals: DeepXDE's loss, where a weight 1 weighs a
-	// term of 80 points as much as one of 2540 (docs/results.md, section 10).
+	// term of 80 points as much as one of 2540 (docs/results/burgers-wide.md).
 	FixedMean bool
 	// Polish minimizes E_T over w after Adam with the hyperparameters held
 	// (PolishMethod says how).
@@ -130,7 +130,7 @@ type Settings struct {
 	// / (N_t rms_fresh^2). The polish fits the equation at its own points
 	// 10x closer than between them (burgers-wide), and the training-point
 	// rounds then raise beta_pde until the fit lets the initial condition
-	// go (docs/results.md, section 10). Not the paper's method. "" means
+	// go (docs/results/burgers-wide.md). Not the paper's method. "" means
 	// the problem's default, else training.
 	RoundBetas string
 	// KnownNoise holds the beta of a group at 1/std^2 for a term whose
@@ -360,14 +360,14 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 // GaussNewtonPolishLimit is the most weights for which the polish defaults
 // to Gauss-Newton: at 921 weights one Gauss-Newton iteration costs about
 // 1.3 s of CPU (forming sum beta J^T J) against about 30 ms for L-BFGS, and
-// 20 of them did not move burgers-wide's E_T (docs/results.md section 10).
+// 20 of them did not move burgers-wide's E_T (docs/results/burgers-wide.md).
 const GaussNewtonPolishLimit = 400
 
 // LBFGSMemory is the default memory of the L-BFGS polish, against gonum's
 // 15: on burgers-wide (921 weights, E_T's betas spanning 1e2-1e7) four
 // polishes of 1000 iterations with memory 100 reach rel L2 0.0028, of 2000
 // with 50 0.0028 and of 4000 with 15 0.0040, at about the same cost per
-// iteration (docs/results.md section 10).
+// iteration (docs/results/burgers-wide.md).
 const LBFGSMemory = 100
 
 // numWeights is P of a network with dim inputs, the hidden layers and one

@@ -21,8 +21,7 @@ type ResidualRMS struct {
 // the same terms drawn anew. beta = 1/rms^2 at the training points is what
 // the evidence sees; a fresh rms several times larger says the network fits
 // its residuals where they are evaluated and not between, and that the
-// 2-sigma band is overconfident by about that factor (docs/results.md,
-// section 5).
+// 2-sigma band is overconfident by about that factor (docs/results/coverage.md).
 func (f *Fit) ResidualCheck(fresh *pde.Problem) (train, held []float64, err error) {
 	held, err = f.freshRMS(fresh)
 	if err != nil {
@@ -61,7 +60,7 @@ func (f *Fit) freshModel(fresh *pde.Problem) (*Model, error) {
 // training points. On the selected fits of the paper's heat, wave and
 // Burgers it covers 0.996-1.000 of the grid with sigma 2.9-19x wider, where
 // the evidence's band covers 0.54-0.75; on wave-full both cover about 0.87
-// (docs/results.md, section 5). This is not the paper's method. Only the
+// (docs/results/coverage.md). This is not the paper's method. Only the
 // copy's predictions are meaningful: its log evidence is that of the
 // held-out betas, and it shares f's model, alpha and history, so it must
 // not be trained or ranked.

@@ -12,7 +12,7 @@ import (
 // ratio (the precision divided by it, as the calibrated betas divide it by
 // rho_t globally). A network whose equation is violated in one place (at
 // Burgers' shock) errs there, between its training points, more than one
-// beta per group can say. Chosen from docs/results.md section 5: on the
+// beta per group can say. Chosen from docs/results/coverage.md: on the
 // heat and wave fits the ratio stays below 1.5 everywhere, at Burgers'
 // shock it reaches 2.7-3. A term of at most LocalRatio^2 LocalNeighbours
 // = 80 points cannot reach it (the mean square of its LocalNeighbours

@@ -444,7 +444,7 @@ func TestStudyHeatReduced(t *testing.T) {
 // clearly too large (1-20-1) does not lose: its extra units stay at the
 // prior, so ln Z - comb is that of 1-6-1 (the Occam factors of the unused
 // weights cancel), and comb = sum ln M! + M ln 2 then ranks it first
-// (docs/results.md, section 4).
+// (docs/results/regression.md).
 func TestStudyEvidenceRanking(t *testing.T) {
 	p, err := pde.New("regression", pde.Options{})
 	if err != nil {

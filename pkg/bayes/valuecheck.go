@@ -20,7 +20,7 @@ import (
 // right; where diffusion damps them (heat, notebook 07's
 // advection-diffusion) the boundary, at which the band is narrowest,
 // overstates it and the full factor makes the band too wide (coverage
-// 0.993 on advection-diffusion; docs/results.md section 5). Measurements
+// 0.993 on advection-diffusion; docs/results/coverage.md). Measurements
 // (Measured terms) are left out: their residuals carry noise. res is each
 // term's residual at the fresh points (fresh's weights are g's).
 func (g *Fit) valueCheck(fresh *Model, res [][]float64) float64 {
@@ -34,8 +34,8 @@ func (g *Fit) valueCheck(fresh *Model, res [][]float64) float64 {
 // ValueOverconfident is the 95 % quantile of |r| / sigma at the fresh points
 // of the value terms (valueCheck) above which the paper's band is taken to
 // be overconfident even when no residual ratio says so (OverconfidentRatio):
-// the record warns. Chosen from the 520 ensemble fits of docs/results.md
-// section 5: with it the warning misses none of the 249 fits whose band
+// the record warns. Chosen from the 520 ensemble fits of docs/results/coverage.md:
+// with it the warning misses none of the 249 fits whose band
 // covers below 0.90 (14 without), at one false alarm more (68 of 271).
 const ValueOverconfident = 3.0
 

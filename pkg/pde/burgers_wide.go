@@ -40,7 +40,7 @@ func BurgersWide(o Options) *Problem {
 			data,
 		},
 		Exact: b.Exact,
-		// Measured (docs/results.md section 10): 1500 Adam epochs on points
+		// Measured (docs/results/burgers-wide.md): 1500 Adam epochs on points
 		// redrawn every 100, the evidence from the middle on under the
 		// cheap `auto` curvature, the measurements' beta held at their
 		// noise, then L-BFGS polishes of 1000 iterations (memory 100, the

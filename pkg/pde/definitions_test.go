@@ -344,7 +344,7 @@ func TestPaperDefaults(t *testing.T) {
 		"wave-full":  {Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "classes", BetaMode: "split"},
 		"burgers":    {Hidden: []int{8, 8}, Epochs: 20000, HyperStart: 10000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
 		// Not the paper's: DeepXDE's net and the measured schedule
-		// (docs/results.md, section 10).
+		// (docs/results/burgers-wide.md).
 		"burgers-wide": wide,
 		// The inverse problems (issue 20): their forward problem's schedule,
 		// betas split since measurements and equation differ in noise.

@@ -48,7 +48,7 @@ type Defaults struct {
 	FinalHyper int
 	// PolishIter, Curvature, KnownNoise, Resample and RoundBetas are the bayes.Settings
 	// of those names where a problem's measured schedule needs its own
-	// (burgers-wide: docs/results.md, section 10); zero values mean the
+	// (burgers-wide: docs/results/burgers-wide.md); zero values mean the
 	// toolkit's defaults. KnownNoise names the stated noise of the
 	// problem's own measurements (data replaced by WithData drop it).
 	PolishIter int

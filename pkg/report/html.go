@@ -151,7 +151,7 @@ body{font-family:sans-serif;margin:16px auto;max-width:1200px;line-height:1.4}
 table{border-collapse:collapse;margin:8px 0;font-size:0.9em}
 th,td{border:1px solid #bbb;padding:3px 6px;vertical-align:top}
 th{background:#eee} td.num{text-align:right;font-variant-numeric:tabular-nums}
-td.na{color:#888} .note{font-size:0.85em;color:#444;max-width:1100px}
+td.na{color:#888} .note{font-size:0.85em;color:#444;max-width:1100px} .legend{font-size:0.85em;max-width:1100px}
 .failures{border:2px solid #c00;padding:8px 16px;background:#fff4f4}
 .failures pre{white-space:pre-wrap;font-size:0.8em;max-height:12em;overflow:auto}
 figure{margin:8px 0} figcaption{font-size:0.9em;color:#333;text-align:center}
@@ -173,6 +173,7 @@ Raw fits: <code>&lt;study&gt;.jsonl</code> (one JSON line per fit, docs/results-
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td class="{{if .Num}}num{{else if eq .Text "n/a"}}na{{else}}text{{end}}">{{.Text}}</td>{{end}}</tr>
 {{end}}</table>
+{{if .Legend}}<ul class="legend">{{range .Legend}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Note}}<p class="note">{{.Note}}</p>{{end}}
 </section>
 {{end}}

@@ -129,6 +129,12 @@ func TestRunTiny(t *testing.T) {
 	checkPage(t, page, wantFigures)
 	checkRowWidths(t, pg.Tables)
 	for _, tb := range pg.Tables {
+		if tb.ID == "summary" {
+			checkWarningLegend(t, tb)
+			if len(tb.Legend) > 0 && !bytes.Contains(page, []byte(`<ul class="legend"><li>`+html.EscapeString(tb.Legend[0]))) {
+				t.Errorf("report.html does not show the summary's legend %q", tb.Legend[0])
+			}
+		}
 		if tb.ID != "inverse" {
 			continue
 		}
@@ -424,5 +430,84 @@ func TestHeldValues(t *testing.T) {
 		if got := heldValues(c.names, c.v, c.held); got != c.want {
 			t.Errorf("heldValues(%v, %v, %v) = %q, want %q", c.names, c.v, c.held, got, c.want)
 		}
+	}
+}
+
+// TestWarningLegend: the summary table shows each best fit's warnings as
+// short codes, and the legend below it explains every code a row uses and
+// no other. The sentences are bayes's (fit.go, calibrate.go,
+// valuecheck.go); a change of their wording that loses a code fails here.
+func TestWarningLegend(t *testing.T) {
+	t.Parallel()
+	sentences := map[string]string{
+		"clamp":          "beta = 1e+08 is at the clamp [1e-08, 1e+08]: the log evidence is computed there, not at a fixed point",
+		"unsettled":      "the final rounds did not settle: 20 rounds (the cap) ended moving a hyperparameter by 0.0123 (tolerance 0.001); raise FinalHyper or read the evidence as approximate",
+		"overconf-ratio": "the 2-sigma band is likely overconfident: the beta_pde residuals are x37 larger at fresh points than at the training points (above 2); use the calibrated band",
+		"overconf-value": "the 2-sigma band is likely overconfident: at fresh points of the conditions on u itself (u - target), 95 % of the errors are within 3.1 sigma (above 3); use the calibrated band",
+		otherWarning:     "something no code knows",
+	}
+	for want, s := range sentences {
+		if got := warningCode(s); got != want {
+			t.Errorf("warningCode(%q) = %q, want %q", s, got, want)
+		}
+	}
+	fit := func(seed uint64, z float64, ws ...string) FitRecord {
+		return FitRecord{Seed: seed, RelL2: 0.01, LogEvidence: z, Warnings: ws}
+	}
+	r := &Report{Studies: []*Study{
+		// the best by evidence (seed 2) warns twice about its band; seed 1's clamp is not the best fit's
+		{Name: "heat", Fits: []FitRecord{fit(1, 1, sentences["clamp"]), fit(2, 2, sentences["overconf-ratio"], sentences["overconf-value"], sentences["overconf-ratio"])}},
+		{Name: "wave", Fits: []FitRecord{fit(1, 1, sentences["unsettled"], sentences[otherWarning])}},
+		{Name: "burgers", Fits: []FitRecord{fit(1, 1)}},
+	}}
+	tb := r.summaryTable()
+	col := slices.Index(tb.Head, "warnings (best fit)")
+	if col < 0 {
+		t.Fatalf("no warnings column in %q", tb.Head)
+	}
+	var cells []string
+	for _, row := range tb.Rows {
+		cells = append(cells, row[col].Text)
+	}
+	if want := []string{"overconf-ratio, overconf-value", "unsettled, other", ""}; !slices.Equal(cells, want) {
+		t.Errorf("warnings cells %q, want %q", cells, want)
+	}
+	checkWarningLegend(t, tb)
+	md := tb.Markdown()
+	if !strings.Contains(md, "\n- unsettled: ") || strings.Contains(md, "- clamp") {
+		t.Errorf("the Markdown legend lacks a used code or shows an unused one:\n%s", md)
+	}
+}
+
+// checkWarningLegend checks that the summary's legend explains every
+// warning code its rows use, and no other, each as "code: meaning".
+func checkWarningLegend(t *testing.T, tb Table) {
+	t.Helper()
+	col := slices.Index(tb.Head, "warnings (best fit)")
+	if col < 0 {
+		t.Fatalf("no warnings column in %q", tb.Head)
+	}
+	var used, explained []string
+	for _, row := range tb.Rows {
+		if col >= len(row) {
+			continue
+		}
+		for c := range strings.SplitSeq(row[col].Text, ", ") {
+			if c != "" && !slices.Contains(used, c) {
+				used = append(used, c)
+			}
+		}
+	}
+	for _, l := range tb.Legend {
+		code, meaning, ok := strings.Cut(l, ": ")
+		if !ok || len(meaning) < 20 {
+			t.Errorf("legend line %q: want \"code: what it means\"", l)
+		}
+		explained = append(explained, code)
+	}
+	slices.Sort(used)
+	slices.Sort(explained)
+	if !slices.Equal(used, explained) {
+		t.Errorf("warning codes used %q, the legend explains %q; want the same", used, explained)
 	}
 }

@@ -123,8 +123,7 @@ type Progress interface {
 }
 
 // The burgers-deep study: the net the evidence prefers to the paper's
-// 2-8-8-1 and the resampling period it ranks first (docs/results.md,
-// section 7).
+// 2-8-8-1 and the resampling period it ranks first (docs/results/burgers.md).
 var (
 	burgersDeepHidden   = []int{6, 6, 6}
 	burgersDeepResample = 100
@@ -298,7 +297,7 @@ func newStudy(name string, cfg *Config) *Study {
 	case "heat-lhs":
 		// The paper's model and point counts, the points stratified: on ten
 		// draws its selected fit meets 3e-3 with a band that covers
-		// (docs/results.md, section 7).
+		// (docs/results/burgers.md).
 		st.Problem, st.Label, st.Sampling = "heat", name, pde.LatinHypercube
 		st.Title = "Heat equation, " + heatLHSText
 	case "wave":
@@ -308,16 +307,16 @@ func newStudy(name string, cfg *Config) *Study {
 	case "burgers":
 		st.Title = "Burgers' equation (one alpha, beta per term group)"
 	case "burgers-deep":
-		// The net the evidence prefers to the paper's 2-8-8-1 (docs/results.md,
-		// section 7), with new collocation and boundary points every 100
+		// The net the evidence prefers to the paper's 2-8-8-1 (docs/results/burgers.md),
+		// with new collocation and boundary points every 100
 		// Adam epochs: together they reach the 5e-2 the paper's net misses.
 		st.Problem, st.Label = "burgers", name
 		st.Title = "Burgers' equation, " + burgersDeepText()
 		st.Base.Hidden = slices.Clone(burgersDeepHidden)
 		st.Base.Resample = burgersDeepResample
 	case "burgers-wide":
-		// The problem's defaults are the measured schedule (docs/results.md
-		// section 10): 1500 Adam epochs on points redrawn every 100, the
+		// The problem's defaults are the measured schedule (docs/results/burgers-wide.md):
+		// 1500 Adam epochs on points redrawn every 100, the
 		// `auto` curvature, the data's beta held at its noise, L-BFGS
 		// polishes of 1000 iterations, three held-out final rounds.
 		st.Title = "Burgers' equation, " + burgersWideText + ", weights by the evidence"

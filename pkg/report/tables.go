@@ -25,7 +25,10 @@ type Table struct {
 	Caption string
 	Head    []string
 	Rows    [][]Cell
-	Note    string
+	// Legend explains the codes the rows use, one "code: meaning" line
+	// each, shown right below the table.
+	Legend []string
+	Note   string
 }
 
 func txt(s string) Cell { return Cell{Text: s} }
@@ -166,6 +169,7 @@ func (r *Report) Tables() []Table {
 func (r *Report) summaryTable() Table {
 	t := Table{ID: "summary", Caption: "Every study: the best fit by evidence (fixed baseline: by error)",
 		Head: []string{"study", "fits (ok)", "best seed", "rel L2", "coverage 2σ", "q95", "coverage, held-out β", "coverage, calibrated", "q95, calibrated", "alphas", "betas", "ln Z", "rho(ln Z, L2)", "min rel L2", "s/fit", "warnings (best fit)", "paper"}}
+	var used []string // warning codes of the rows, for the legend
 	for _, st := range r.Studies {
 		if st.Err != nil && len(st.Fits) == 0 {
 			row := []Cell{txt(st.Name), txt("failed")}
@@ -187,7 +191,13 @@ func (r *Report) summaryTable() Table {
 			b := rk[0]
 			row = append(row, integer(int(b.Seed)), num(b.RelL2, 3), fixed(b.Coverage, 3), fixed(b.Q95, 2), fixed(b.CoverageHeldOut, 3),
 				fixed(b.CoverageCalibrated, 3), fixed(b.Q95Calibrated, 2), txt(namedValues(b.AlphaNames, b.Alpha)), txt(heldValues(b.BetaNames, b.Beta, b.HeldBetas)), fixed(b.LogEvidence, 2))
-			warnings = strings.Join(b.Warnings, "; ")
+			codes := warningCodes(b.Warnings)
+			warnings = strings.Join(codes, ", ")
+			for _, c := range codes {
+				if !slices.Contains(used, c) {
+					used = append(used, c)
+				}
+			}
 		}
 		min := math.NaN()
 		if e := byError(st.Fits); len(e) > 0 {
@@ -196,13 +206,14 @@ func (r *Report) summaryTable() Table {
 		row = append(row, fixed(rho(st.Fits), 2), num(min, 3), num(meanSeconds(st.Fits), 3), txt(warnings), txt(paperNote(st.Name)))
 		t.Rows = append(t.Rows, row)
 	}
+	t.Legend = warningLegend(used)
 	t.Note = "rel L2 = ||u - u*|| / ||u*|| on the 100 x 100 grid (200 points for regression, over [-1, 1] where much holds no data); " +
 		"coverage = share of grid points with |u - u*| <= 2σ (σ Laplace, no noise term; 0.954 if calibrated); " +
 		"q95 = 95 % quantile of |u - u*|/σ (1.96 if calibrated); " +
 		"held-out β: the same band with each β from the residuals at fresh points (bayes.Fit.HeldOut, not the paper's; wider); " +
 		"calibrated: β the geometric mean of the fitted and the held-out one (with several β groups, that far in ln β times the group's share of γ; σ widened where a term's fresh residuals near a point exceed bayes.LocalRatio times their rms; after held-out final rounds from the β of the training misfit, every group at the geometric mean) where the fresh residuals exceed bayes.OverconfidentRatio times the training ones, else the paper's; then widened by sqrt(q95/2) where q95 of |u - target|/σ at fresh points of the conditions on u itself, where the residual is the error, exceeds 2 (bayes.Fit.Calibrated, no exact solution used); " +
 		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency; " +
-		"warnings: what the best fit's ok status does not say (a hyperparameter at the clamp, final rounds that did not settle, a band likely overconfident: a residual ratio above bayes.OverconfidentRatio, or else that q95 of the paper's band above bayes.ValueOverconfident)."
+		"warnings (best fit): what its ok status does not say, as the codes explained above this note; the sentences are in the study's records (warnings)."
 	return t
 }
 
@@ -475,6 +486,12 @@ func (t Table) Markdown() string {
 			cells[i] = strings.ReplaceAll(c.Text, "|", `\|`)
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	if len(t.Legend) > 0 {
+		b.WriteString("\n")
+		for _, l := range t.Legend {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
 	}
 	if t.Note != "" {
 		fmt.Fprintf(&b, "\n%s\n", t.Note)

@@ -1,0 +1,62 @@
+package report
+
+import (
+	"slices"
+	"strings"
+)
+
+// warningKinds are the summary table's short codes for the warnings of a
+// fit record (bayes.Result.Warnings). A warning is a sentence that would
+// make a row a screen tall, so a cell holds its code and the legend below
+// the table says what each code used means; the sentences stay in the
+// records. A kind is recognized by a phrase of bayes's sentence.
+var warningKinds = []struct{ code, phrase, meaning string }{
+	{"clamp", "is at the clamp",
+		"a hyperparameter sits at its clamp [1e-8, 1e8]: the log evidence is computed there, not at a fixed point"},
+	{"unsettled", "did not settle",
+		"the final MacKay rounds reached their cap still moving a hyperparameter: read the evidence as approximate"},
+	{"overconf-ratio", "larger at fresh points",
+		"the paper's band is likely overconfident: an inferred β group's rms residual at fresh points exceeds bayes.OverconfidentRatio times its rms at the training points (or, after held-out rounds, the rms its β states); use the calibrated band"},
+	{"overconf-value", "conditions on u itself",
+		"the paper's band is likely overconfident: at fresh points of the conditions on u itself, where the residual u - target is the error, its q95 of |u - target|/σ exceeds bayes.ValueOverconfident; use the calibrated band"},
+}
+
+// otherWarning is the code of a warning none of warningKinds recognizes.
+const otherWarning = "other"
+
+// warningCode returns the short code of one warning sentence.
+func warningCode(w string) string {
+	for _, k := range warningKinds {
+		if strings.Contains(w, k.phrase) {
+			return k.code
+		}
+	}
+	return otherWarning
+}
+
+// warningCodes returns the codes of a fit's warnings, each once, in the
+// order of the warnings.
+func warningCodes(ws []string) []string {
+	var codes []string
+	for _, w := range ws {
+		if c := warningCode(w); !slices.Contains(codes, c) {
+			codes = append(codes, c)
+		}
+	}
+	return codes
+}
+
+// warningLegend explains every code in used, in the order of warningKinds
+// (an unrecognized warning last), one "code: meaning" line each.
+func warningLegend(used []string) []string {
+	var legend []string
+	for _, k := range warningKinds {
+		if slices.Contains(used, k.code) {
+			legend = append(legend, k.code+": "+k.meaning)
+		}
+	}
+	if slices.Contains(used, otherWarning) {
+		legend = append(legend, otherWarning+": a warning without a code here; the fit's record has its sentence (warnings)")
+	}
+	return legend
+}
