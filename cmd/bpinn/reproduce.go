@@ -64,7 +64,7 @@ clone, on a day this machine ran fits about twice as slowly as on
 28 s, wave 62 s, wave-full 69 s, burgers 436 s, burgers-deep 974 s,
 burgers-wide 321 s and burgers-wide-fixed 157 s (1500 epochs, four
 L-BFGS polishes of 1000 iterations: about 60 s of CPU per evidence fit
-with its record; docs/results.md section 10), heat-fixed 13 s,
+with its record; docs/results/burgers-wide.md), heat-fixed 13 s,
 wave-fixed 33 s, scan 84 s, heat-inverse 510 s, wave-inverse 19 s,
 burgers-inverse 164 s; 138 s with its data's noise held, in the
 54-minute run of docs/reproduction.md).
