@@ -62,6 +62,9 @@ func compileTerm(p *Problem) (*compiledTerm, error) {
 	for name := range tm.Fields {
 		in.Fields[name] = g.Input("field_"+name, n, 1)
 	}
+	if tm.Target != nil {
+		in.Target = g.Input("target", n, 1)
+	}
 	w := append([]float64(nil), m.W...)
 	for _, u := range p.Unknowns {
 		in.Unknowns[u.Name] = g.Param(u.Name, 1, 1)
@@ -92,6 +95,9 @@ func compileTerm(p *Problem) (*compiledTerm, error) {
 		if c.prog.Uses(in.Fields[name]) {
 			c.prog.Set(in.Fields[name], f)
 		}
+	}
+	if tm.Target != nil && c.prog.Uses(in.Target) {
+		c.prog.Set(in.Target, tm.Target)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	cv := make([]float64, n)
