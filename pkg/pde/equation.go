@@ -558,9 +558,7 @@ func (q *equation) name(v *Vars, e *expr) (value, error) {
 		see("a parameter", value{c: c})
 	}
 	if slices.ContainsFunc(v.p.Unknowns, func(u Unknown) bool { return u.Name == e.name }) {
-		if _, ok := v.unknowns[e.name]; ok {
-			see("an unknown", value{n: v.Unknown(e.name)})
-		}
+		see("an unknown", value{n: v.Unknown(e.name)})
 	}
 	if f, ok := v.fields[e.name]; ok {
 		see("a field", value{n: f})
