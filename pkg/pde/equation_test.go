@@ -10,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
 )
 
 // eqProblem is a small problem of the named inputs on [0.2, 1]^D (away
@@ -49,6 +50,7 @@ type compiledTerm struct {
 	grads  []*ad.Node
 	params ad.Params
 	w      []float64
+	feed   func(*ad.Program) // sets the points, fields and targets
 }
 
 func compileTerm(p *Problem) (*compiledTerm, error) {
@@ -87,18 +89,21 @@ func compileTerm(p *Problem) (*compiledTerm, error) {
 	for _, pt := range tm.Points {
 		flat = append(flat, pt...)
 	}
-	// A constant residual reads neither the points nor C.
-	if c.prog.Uses(x) {
-		c.prog.Set(x, flat)
-	}
-	for name, f := range tm.Fields {
-		if c.prog.Uses(in.Fields[name]) {
-			c.prog.Set(in.Fields[name], f)
+	// A constant residual reads none of them.
+	c.feed = func(prog *ad.Program) {
+		if prog.Uses(x) {
+			prog.Set(x, flat)
+		}
+		for name, f := range tm.Fields {
+			if prog.Uses(in.Fields[name]) {
+				prog.Set(in.Fields[name], f)
+			}
+		}
+		if tm.Target != nil && prog.Uses(in.Target) {
+			prog.Set(in.Target, tm.Target)
 		}
 	}
-	if tm.Target != nil && c.prog.Uses(in.Target) {
-		c.prog.Set(in.Target, tm.Target)
-	}
+	c.feed(c.prog)
 	rng := rand.New(rand.NewPCG(5, 6))
 	cv := make([]float64, n)
 	for i := range cv {
@@ -203,6 +208,24 @@ func TestEquation(t *testing.T) {
 			for i := range grad {
 				if !scalar.EqualWithinAbsOrRel(grad[i], fdg[i], 1e-6, 1e-5) {
 					t.Errorf("gradient[%d]: %.10g, finite differences %.10g", i, grad[i], fdg[i])
+				}
+			}
+			// The per-point Jacobian (Gauss-Newton's J) against central
+			// differences of the residual.
+			jac := ad.NewJacobian(got.r, got.params)
+			got.feed(jac.Prog)
+			jw := append([]float64(nil), w...)
+			got.params.Bind(jac.Prog, jw)
+			P, N := len(w), len(rw)
+			J := make([]float64, N*P)
+			jac.ComputeTo(J)
+			fdJ := mat.NewDense(N, P, nil)
+			fd.Jacobian(fdJ, func(y, z []float64) { copy(y, got.at(z)) }, w, &fd.JacobianSettings{Formula: fd.Central})
+			for k := range N {
+				for i := range P {
+					if !scalar.EqualWithinAbsOrRel(J[k*P+i], fdJ.At(k, i), 1e-6, 1e-5) {
+						t.Errorf("jacobian[%d,%d]: %.10g, finite differences %.10g", k, i, J[k*P+i], fdJ.At(k, i))
+					}
 				}
 			}
 		})
