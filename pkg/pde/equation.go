@@ -108,7 +108,7 @@ func (q *equation) col(off int) int {
 // parseEquation checks the tokens with go/scanner, splits the text at "="
 // and parses each side with go/parser. Go reads this arithmetic, ^ aside:
 // ^ is replaced by &, which Go parses one level tighter than + - like * and
-// /, and the power is then bound to its base (bindPowers). Every other
+// /, and the power is then bound to its base (product). Every other
 // byte keeps its offset, so Go's positions are columns of the text.
 func parseEquation(text string) (*equation, error) {
 	q := &equation{text: text}
@@ -278,8 +278,11 @@ func (q *equation) number(x *ast.BasicLit, off int) (*expr, error) {
 		return nil, q.errorf(off, "%s: write numbers in decimal", lit)
 	}
 	v, err := strconv.ParseFloat(lit, 64)
-	if err != nil || math.IsInf(v, 0) {
-		return nil, q.errorf(off, "%s is not a number of float64's range", lit)
+	switch {
+	case math.IsInf(v, 0):
+		return nil, q.errorf(off, "%s is beyond float64's range", lit)
+	case err != nil:
+		return nil, q.errorf(off, "%s is not a number", lit)
 	}
 	return &expr{op: 'n', col: q.col(off), num: v}, nil
 }
@@ -582,7 +585,7 @@ func (q *equation) name(v *Vars, e *expr) (value, error) {
 func (q *equation) derivative(v *Vars, e *expr, field, subs string, fail func(string, ...any) (value, error)) (value, error) {
 	var by []string
 	switch {
-	case strings.Contains(subs, "_"):
+	case subs == "" || strings.Contains(subs, "_"):
 		by = strings.Split(subs, "_")
 	case slices.Contains(v.p.Inputs, subs):
 		by = []string{subs}

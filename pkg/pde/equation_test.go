@@ -281,7 +281,7 @@ func TestEquationErrors(t *testing.T) {
 		{"u + sin()", `equation "u + sin()": col 5: sin takes 1 argument, not 0`},
 		{"u + u(x)", `equation "u + u(x)": col 5: u(): no such function; the functions are abs, cos, exp, log, sin, sqrt, tanh`},
 		{"u + 1e", `equation "u + 1e": col 7: exponent has no digits`},
-		{"u + 1e999", `equation "u + 1e999": col 5: 1e999 is not a number of float64's range`},
+		{"u + 1e999", `equation "u + 1e999": col 5: 1e999 is beyond float64's range`},
 		{"u + 0x10", `equation "u + 0x10": col 5: 0x10: write numbers in decimal`},
 		{"u + 2i", `equation "u + 2i": col 5: "2i" is not arithmetic; use + - * / ^, ( ), names and numbers`},
 		{"u + a.b", `equation "u + a.b": col 6: "." is not arithmetic; use + - * / ^, ( ), names and numbers`},
@@ -295,6 +295,8 @@ func TestEquationErrors(t *testing.T) {
 		{"π·u", `equation "π·u": col 2: illegal character U+00B7 '·'`},
 		// Names: errors of the built residual, with the term.
 		{"u_t + u_y = 0", term + `equation "u_t + u_y = 0": col 7: u_y: no input "y"; the inputs are x, t`},
+		{"u_ = 0", term + `equation "u_ = 0": col 1: u_: no input ""; the inputs are x, t`},
+		{"u_x_ = 0", term + `equation "u_x_ = 0": col 1: u_x_: no input ""; the inputs are x, t`},
 		{"u_xxx = 0", term + `equation "u_xxx = 0": col 1: u_xxx: a derivative of order 3; equations have first and second derivatives (write higher orders by hand)`},
 		{"u_t = k*u_xx", term + `equation "u_t = k*u_xx": col 7: k: unknown name; known are outputs u; inputs x, t; parameters D, a, nu; unknowns kappa, c; fields f; constants e, pi`},
 		{"u/(a - 0.7)", term + `equation "u/(a - 0.7)": col 2: division by 0`},
