@@ -47,6 +47,8 @@ var opCases = []opCase{
 	{"Sin", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Sin(x[0]) }},
 	{"Cos", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Cos(x[0]) }},
 	{"Tanh", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Tanh(x[0]) }},
+	{"Abs", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Mul(Abs(x[0]), Sin(x[0])) }},
+	{"AbsSign", []Shape{s34}, -2, 2, func(x []*Node) *Node { return Add(Square(Abs(x[0])), Mul(Sign(x[0]), x[0])) }},
 	{"Sigmoid", []Shape{s34}, -3, 3, func(x []*Node) *Node { return Sigmoid(x[0]) }},
 	{"Softplus", []Shape{s34}, -3, 3, func(x []*Node) *Node { return Softplus(x[0]) }},
 	{"Sum", []Shape{s34}, -1, 1, func(x []*Node) *Node { return Square(Sum(Mul(x[0], x[0]))) }},

@@ -10,8 +10,8 @@
 // coefficients) and constants ([Graph.Fill], [Graph.Scalar]). Operations
 // combine nodes: elementwise [Add], [Sub], [Mul], [Div], [Scale],
 // [AddConst], [Neg], [Square], [Pow], [Exp], [Log], [Sin], [Cos], [Tanh],
-// [Sigmoid], [Softplus]; shapes with [Broadcast], [SliceCol], [PadCol],
-// [Reshape]; reductions [Sum], [Mean], [SumRows], [SumCols]; products
+// [Sigmoid], [Softplus], [Abs], [Sign]; shapes with [Broadcast],
+// [SliceCol], [PadCol], [Reshape]; reductions [Sum], [Mean], [SumRows], [SumCols]; products
 // [MatMul], [MatMulT], [MatTMul], [RowOuter].
 //
 // [Graph.Compile] turns output nodes into a [Program] (one slab of buffers,

@@ -231,7 +231,17 @@ func softplus(x float64) float64 {
 // functions are calls anyway; tanh and the cheap ops keep their own loops).
 var elementwise = [numOps]func(float64) float64{
 	OpExp: math.Exp, OpLog: math.Log, OpSin: math.Sin, OpCos: math.Cos,
-	OpSigmoid: sigmoid, OpSoftplus: softplus,
+	OpSigmoid: sigmoid, OpSoftplus: softplus, OpAbs: math.Abs, OpSign: sign,
+}
+
+func sign(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return x // 0, or NaN
 }
 
 func (p *Program) eval(n *Node) {
@@ -281,7 +291,7 @@ func (p *Program) eval(n *Node) {
 		for i, ai := range a[:len(y)] {
 			y[i] = math.Pow(ai, c)
 		}
-	case OpExp, OpLog, OpSin, OpCos, OpSigmoid, OpSoftplus:
+	case OpExp, OpLog, OpSin, OpCos, OpSigmoid, OpSoftplus, OpAbs, OpSign:
 		f := elementwise[n.op]
 		for i, ai := range a[:len(y)] {
 			y[i] = f(ai)

@@ -38,6 +38,8 @@ const (
 	OpRowOuter  // row-wise outer product: (NxK, NxM) -> Nx(K*M)
 	OpStopGradient
 	OpReshape // same row-major data, another shape
+	OpAbs
+	OpSign // -1, 0 or 1; its derivative is zero
 	numOps
 )
 
@@ -46,6 +48,7 @@ var opNames = [numOps]string{
 	"Square", "Pow", "Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid",
 	"Softplus", "Sum", "SumRows", "SumCols", "MatMul", "MatMulT", "MatTMul",
 	"Broadcast", "SliceCol", "PadCol", "RowOuter", "StopGradient", "Reshape",
+	"Abs", "Sign",
 }
 
 // String is the op's name as in the graph builders, e.g. "MatMul".
@@ -210,6 +213,13 @@ func Cos(a *Node) *Node { return unary(OpCos, a) }
 
 // Tanh returns tanh a.
 func Tanh(a *Node) *Node { return unary(OpTanh, a) }
+
+// Abs returns |a|; its derivative at 0 is taken as 0.
+func Abs(a *Node) *Node { return unary(OpAbs, a) }
+
+// Sign returns -1, 0 or 1 by the sign of a: the derivative of Abs. Its own
+// derivative is zero.
+func Sign(a *Node) *Node { return unary(OpSign, a) }
 
 // Sigmoid returns 1/(1+e^-a).
 func Sigmoid(a *Node) *Node { return unary(OpSigmoid, a) }

@@ -47,6 +47,10 @@ func init() {
 		OpCos: {vjp: func(y, v *Node) []*Node { return []*Node{Neg(Mul(v, Sin(y.in[0])))} }},
 		// F = tanh a -> v*(1-F^2)
 		OpTanh: {vjp: func(y, v *Node) []*Node { return []*Node{Mul(v, AddConst(Neg(Square(y)), 1))} }},
+		// F = |a| -> v*sign a
+		OpAbs: {vjp: func(y, v *Node) []*Node { return []*Node{Mul(v, Sign(y.in[0]))} }},
+		// F = sign a -> 0 (a step: zero wherever it is differentiable)
+		OpSign: {vjp: func(y, v *Node) []*Node { return []*Node{nil} }},
 		// F = sigmoid a -> v*F*(1-F)
 		OpSigmoid: {vjp: func(y, v *Node) []*Node { return []*Node{Mul(v, Mul(y, AddConst(Neg(y), 1)))} }},
 		// F = softplus a -> v*sigmoid a

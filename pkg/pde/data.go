@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/evidence-pinn/bpinn/pkg/ad"
 )
 
 // Data are measurements of u: points in the problem's input order, the
@@ -124,15 +122,7 @@ func (p *Problem) WithData(d *Data) *Problem {
 		q.Unknowns[i].Truth = nil
 	}
 	q.Exact = nil
-	t := Term{Name: "data", Group: "data", Points: d.Points, Target: d.U, Residual: DataResidual, Measured: true}
-	if d.Std != nil {
-		w := make([]float64, len(d.Std))
-		for i, s := range d.Std {
-			w[i] = 1 / s
-		}
-		t.Fields = map[string][]float64{"inv_std": w}
-		t.Residual = func(v *Vars) *ad.Node { return ad.Mul(ad.Sub(v.U, v.Target), v.Field("inv_std")) }
-	}
+	t := Measurements(d)
 	if k := slices.IndexFunc(q.Terms, func(t Term) bool { return t.Measured }); k >= 0 {
 		t.Name, t.Group = q.Terms[k].Name, q.Terms[k].Group
 		q.Terms[k] = t

@@ -13,6 +13,9 @@
 // [Problem.Validate] builds every residual once on a stand-in network, so a
 // misspelt name, a panic, a residual of the wrong shape or one that does
 // not depend on u is an error naming the term before anything trains.
+// A residual can be written as text, [Equation] ("u_t = kappa*u_xx"), and
+// the usual terms in one line: [PDE], [Dirichlet], [Neumann], [Robin],
+// [InitialValue], [InitialRate], [Measurements].
 // docs/problems.md is the guide.
 //
 // # The paper's problems

@@ -1,0 +1,171 @@
+package pde
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+)
+
+// The one-line terms: PDE for the equation, Dirichlet, Neumann, Robin,
+// InitialValue and InitialRate for the conditions, Measurements for data.
+// Each returns a Term with a Draw (or, for data, its points), a Name
+// derived from what it is and where ("dirichlet_x_lo"), and a Group:
+// "pde" for the equation, "boundary" for every condition, "data" for
+// measurements. Named and InGroup change them.
+//
+// A condition's value is one of:
+//   - a number: u = 0;
+//   - a func([]float64) float64 of the point, evaluated at the drawn
+//     points into the term's Target (as Draw.Value);
+//   - an expression string read like an equation's side, e.g.
+//     "sin(pi*x)", with the problem's inputs, parameters and fields.
+//
+// A value of another type, or an expression with a mistake, is an error
+// of Validate naming the term.
+
+// PDE is the equation (text, see Equation) at n points of the interior:
+// Name and Group "pde".
+func PDE(equation string, n int) Term {
+	return Term{Name: "pde", Group: "pde", Residual: Eq(equation), Draw: &Draw{Region: Interior(), N: n}}
+}
+
+// Dirichlet is u = value at n points of the region.
+func Dirichlet(r Region, n int, value any) Term {
+	return condition("dirichlet_"+regionName(r), r, n, func(v *Vars) *ad.Node { return v.U }, value)
+}
+
+// Neumann is du/dn = value at n points of the face input = side, n the
+// outward normal: -d/d input on the Lo face, d/d input on the Hi face.
+func Neumann(input string, side Side, n int, value any) Term {
+	f := Face(input, side)
+	return condition("neumann_"+regionName(f), f, n, normal(input, side), value)
+}
+
+// Robin is a*u + b*du/dn = value at n points of the face input = side,
+// with n the outward normal as in Neumann.
+func Robin(input string, side Side, n int, a, b float64, value any) Term {
+	f := Face(input, side)
+	dn := normal(input, side)
+	return condition("robin_"+regionName(f), f, n, func(v *Vars) *ad.Node {
+		return ad.Add(ad.Scale(v.U, a), ad.Scale(dn(v), b))
+	}, value)
+}
+
+// InitialValue is u = value at n points of the slice input = Lo (t = 0).
+func InitialValue(input string, n int, value any) Term {
+	return condition("initial_"+input, Initial(input), n, func(v *Vars) *ad.Node { return v.U }, value)
+}
+
+// InitialRate is du/d input = value at n points of the slice input = Lo:
+// the initial velocity of a second-order equation in time.
+func InitialRate(input string, n int, value any) Term {
+	return condition("initial_rate_"+input, Initial(input), n, func(v *Vars) *ad.Node { return v.D(input) }, value)
+}
+
+// Measurements are measured values of u at points: Name and Group "data",
+// Measured (a redraw keeps them). With per-point standard deviations
+// (Data.Std, e.g. from ReadData) the residual is (u - y)/std, each point
+// weighted by its own precision.
+func Measurements(d *Data) Term {
+	t := Term{Name: "data", Group: "data", Points: d.Points, Target: d.U, Residual: DataResidual, Measured: true}
+	if d.Std != nil {
+		w := make([]float64, len(d.Std))
+		for i, s := range d.Std {
+			w[i] = 1 / s
+		}
+		t.Fields = map[string][]float64{"inv_std": w}
+		t.Residual = func(v *Vars) *ad.Node { return ad.Mul(ad.Sub(v.U, v.Target), v.Field("inv_std")) }
+	}
+	return t
+}
+
+// Named returns t with its Name set.
+func (t Term) Named(name string) Term {
+	t.Name = name
+	return t
+}
+
+// InGroup returns t with its Group set: the terms of a group share a beta.
+func (t Term) InGroup(group string) Term {
+	t.Group = group
+	return t
+}
+
+// normal is the outward normal derivative on the face input = side.
+func normal(input string, side Side) func(v *Vars) *ad.Node {
+	return func(v *Vars) *ad.Node {
+		if side == Lo {
+			return ad.Neg(v.D(input))
+		}
+		return v.D(input)
+	}
+}
+
+// condition is the term lhs(u) = value on n points of r, in the group
+// "boundary".
+func condition(name string, r Region, n int, lhs func(v *Vars) *ad.Node, value any) Term {
+	t := Term{Name: name, Group: "boundary", Draw: &Draw{Region: r, N: n}}
+	switch g := value.(type) {
+	case float64:
+		t.Draw.Value = func([]float64) float64 { return g }
+	case int:
+		t.Draw.Value = func([]float64) float64 { return float64(g) }
+	case func([]float64) float64:
+		if g == nil {
+			return failing(t, "the value is a nil function; give a number, a function of the point or an expression")
+		}
+		t.Draw.Value = g
+	case string:
+		q, err := parseEquation(g)
+		switch {
+		case err != nil:
+			return failing(t, "%v", err)
+		case q.rhs != nil:
+			return failing(t, "value %q: an expression of the point such as sin(pi*x), not an equation", g)
+		}
+		t.Residual = func(v *Vars) *ad.Node {
+			e, err := q.eval(v, q.lhs)
+			if err != nil {
+				return v.fail("%v", err)
+			}
+			return ad.Sub(lhs(v), q.node(v, e))
+		}
+		return t
+	default:
+		return failing(t, "value of type %T; give a number, a func([]float64) float64 or an expression string", value)
+	}
+	t.Residual = func(v *Vars) *ad.Node {
+		if v.Target == nil {
+			return v.fail("no targets: the term's value is drawn with its points (Draw.Value); keep its Draw")
+		}
+		return ad.Sub(lhs(v), v.Target)
+	}
+	return t
+}
+
+// failing is t with a residual that reports the mistake when it is built
+// (Validate), since a Term literal cannot return an error.
+func failing(t Term, format string, args ...any) Term {
+	msg := fmt.Sprintf(format, args...)
+	t.Residual = func(v *Vars) *ad.Node { return v.fail("%s", msg) }
+	return t
+}
+
+// regionName is a region in a term's name: "interior", "x_lo", "x" (both
+// faces), "boundary", "t_initial".
+func regionName(r Region) string {
+	switch r.kind {
+	case kindInterior:
+		return "interior"
+	case kindFace:
+		return r.inputs[0] + "_" + strings.ToLower(r.side.String())
+	case kindFaces:
+		return r.inputs[0]
+	case kindBoundary:
+		return "boundary"
+	case kindInitial:
+		return r.inputs[0] + "_initial"
+	}
+	return "region"
+}

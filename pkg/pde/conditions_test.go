@@ -1,0 +1,140 @@
+package pde
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+)
+
+// condProblem is a problem in (x, t) on [0, 1] x [0, 2] with the one term
+// tm, drawn with seed 1.
+func condProblem(t *testing.T, tm Term) *Problem {
+	t.Helper()
+	p := &Problem{Name: "cond", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 2},
+		Params: map[string]float64{"a": 0.7}, Terms: []Term{tm}}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestConditions: each one-line term has the name and group it derives,
+// and its residual equals the term written by hand at the same points.
+func TestConditions(t *testing.T) {
+	t.Parallel()
+	sinx := func(x []float64) float64 { return math.Sin(math.Pi * x[0]) }
+	zero := func([]float64) float64 { return 0 }
+	two := func([]float64) float64 { return 2 }
+	onePointFive := func([]float64) float64 { return 1.5 }
+	pts := [][]float64{{0.1, 0.5}, {0.4, 1.5}, {0.9, 0.2}}
+	y := []float64{0.3, -0.2, 0.05}
+	cases := []struct {
+		got         Term
+		name, group string
+		hand        Term
+	}{
+		{Dirichlet(Boundary("t"), 9, 0.0), "dirichlet_boundary", "boundary",
+			Term{Residual: DataResidual, Draw: &Draw{Region: Boundary("t"), N: 9, Value: zero}}},
+		{Dirichlet(Face("x", Lo), 5, 2), "dirichlet_x_lo", "boundary",
+			Term{Residual: DataResidual, Draw: &Draw{Region: Face("x", Lo), N: 5, Value: two}}},
+		{Dirichlet(Faces("x"), 6, sinx), "dirichlet_x", "boundary",
+			Term{Residual: DataResidual, Draw: &Draw{Region: Faces("x"), N: 6, Value: sinx}}},
+		{Dirichlet(Initial("t"), 6, "a*sin(pi*x)"), "dirichlet_t_initial", "boundary",
+			Term{Residual: func(v *Vars) *ad.Node { return ad.Sub(v.U, ad.Scale(ad.Sin(ad.Scale(v.X("x"), math.Pi)), 0.7)) },
+				Draw: &Draw{Region: Initial("t"), N: 6}}},
+		{Neumann("x", Lo, 5, 1.5), "neumann_x_lo", "boundary",
+			Term{Residual: func(v *Vars) *ad.Node { return ad.Sub(ad.Neg(v.D("x")), v.Target) },
+				Draw: &Draw{Region: Face("x", Lo), N: 5, Value: onePointFive}}},
+		{Neumann("x", Hi, 5, "x*t"), "neumann_x_hi", "boundary",
+			Term{Residual: func(v *Vars) *ad.Node { return ad.Sub(v.D("x"), ad.Mul(v.X("x"), v.X("t"))) },
+				Draw: &Draw{Region: Face("x", Hi), N: 5}}},
+		{Robin("x", Hi, 5, 2, 0.5, sinx), "robin_x_hi", "boundary",
+			Term{Residual: func(v *Vars) *ad.Node { return ad.Sub(ad.Add(ad.Scale(v.U, 2), ad.Scale(v.D("x"), 0.5)), v.Target) },
+				Draw: &Draw{Region: Face("x", Hi), N: 5, Value: sinx}}},
+		{Robin("t", Lo, 5, 1, 3, 0.0), "robin_t_lo", "boundary",
+			Term{Residual: func(v *Vars) *ad.Node { return ad.Sub(ad.Sub(v.U, ad.Scale(v.D("t"), 3)), v.Target) },
+				Draw: &Draw{Region: Face("t", Lo), N: 5, Value: zero}}},
+		{InitialValue("t", 7, sinx), "initial_t", "boundary",
+			Term{Residual: DataResidual, Draw: &Draw{Region: Initial("t"), N: 7, Value: sinx}}},
+		{InitialRate("t", 7, 0.0), "initial_rate_t", "boundary",
+			Term{Residual: DerivativeResidual("t"), Draw: &Draw{Region: Initial("t"), N: 7, Value: zero}}},
+		{PDE("u_t = a*u_xx", 10), "pde", "pde",
+			Term{Residual: func(v *Vars) *ad.Node { return ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), 0.7)) },
+				Draw: &Draw{Region: Interior(), N: 10}}},
+		{Measurements(&Data{Points: pts, U: y}), "data", "data",
+			Term{Residual: DataResidual, Points: pts, Target: y, Measured: true}},
+		{Measurements(&Data{Points: pts, U: y, Std: []float64{0.1, 0.2, 0.4}}), "data", "data",
+			Term{Residual: func(v *Vars) *ad.Node { return ad.Scale(ad.Sub(v.U, v.Target), 1) },
+				Fields: map[string][]float64{"w": {10, 5, 2.5}}, Points: pts, Target: y, Measured: true}},
+		{Dirichlet(Interior(), 4, 1.0).Named("pin").InGroup("pde"), "pin", "pde",
+			Term{Residual: DataResidual, Draw: &Draw{Region: Interior(), N: 4, Value: func([]float64) float64 { return 1 }}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.got.Name != c.name || c.got.Group != c.group {
+				t.Errorf("name %q group %q, want %q %q", c.got.Name, c.got.Group, c.name, c.group)
+			}
+			if c.got.Measured != c.hand.Measured {
+				t.Errorf("Measured %v, want %v", c.got.Measured, c.hand.Measured)
+			}
+			if w := c.hand.Fields["w"]; w != nil { // the weights by hand
+				r := c.hand.Residual
+				c.hand.Residual = func(v *Vars) *ad.Node { return ad.Mul(r(v), v.Field("w")) }
+			}
+			p, hand := condProblem(t, c.got), condProblem(t, c.hand)
+			if err := p.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(p.Terms[0].Points, hand.Terms[0].Points) || !reflect.DeepEqual(p.Terms[0].Target, hand.Terms[0].Target) {
+				t.Fatalf("points %v targets %v, by hand %v %v", p.Terms[0].Points, p.Terms[0].Target, hand.Terms[0].Points, hand.Terms[0].Target)
+			}
+			got, err := compileTerm(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := compileTerm(hand)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rg, rw := got.at(got.w), want.at(want.w)
+			for k := range rw {
+				if math.Abs(rg[k]-rw[k]) > 1e-14*(1+math.Abs(rw[k])) {
+					t.Errorf("residual %d: %.17g, by hand %.17g", k, rg[k], rw[k])
+				}
+			}
+		})
+	}
+}
+
+// TestConditionErrors: a value a condition cannot use is an error of
+// Validate naming the term.
+func TestConditionErrors(t *testing.T) {
+	t.Parallel()
+	var nilFunc func([]float64) float64
+	cases := []struct {
+		tm   Term
+		want string
+	}{
+		{Dirichlet(Boundary(), 4, "u = 1"), `problem "cond" term "dirichlet_boundary": value "u = 1": an expression of the point such as sin(pi*x), not an equation`},
+		{Dirichlet(Boundary(), 4, "sin(x"), `problem "cond" term "dirichlet_boundary": equation "sin(x": col 4: ( is not closed`},
+		{Dirichlet(Boundary(), 4, "sin(y)"), `problem "cond" term "dirichlet_boundary": equation "sin(y)": col 5: y: unknown name; known are outputs u; inputs x, t; parameters a; constants e, pi`},
+		{Neumann("x", Lo, 4, []float64{1}), `problem "cond" term "neumann_x_lo": value of type []float64; give a number, a func([]float64) float64 or an expression string`},
+		{InitialValue("t", 4, nilFunc), `problem "cond" term "initial_t": the value is a nil function; give a number, a function of the point or an expression`},
+		{PDE("u_t = ", 4), `problem "cond" term "pde": equation "u_t = ": col 7: nothing right of =; write lhs = rhs`},
+		{Neumann("y", Lo, 4, 0.0), `problem "cond" term "neumann_y_lo": region Face("y", Lo): no input "y"; the inputs are ["x" "t"]`},
+	}
+	for _, c := range cases {
+		p := &Problem{Name: "cond", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 2},
+			Params: map[string]float64{"a": 0.7}, Terms: []Term{c.tm}}
+		q, err := p.Sample(1)
+		if err == nil {
+			err = q.Validate()
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got  %v\nwant %s", err, c.want)
+		}
+	}
+}
