@@ -176,6 +176,8 @@ func TestPartFractions(t *testing.T) {
 			"holes/hole0/circle": 1, "holes/hole1/circle": 1, "holes/hole2/circle": 1, "holes/hole3/circle": 1}},
 		{"difference", must(geom.Difference(a, b)), nil, map[string]float64{
 			"a/circle": 4 * math.Pi / 3, "b/circle": 2 * math.Pi / 3}},
+		{"interval", must(geom.Difference(must(geom.NewBox([]float64{0}, []float64{3})), must(geom.NewBox([]float64{1}, []float64{2})))), nil,
+			map[string]float64{"x-": 2, "x+": 2}},
 		{"L", lShape(t, true), []string{"edge0", "edge4"}, map[string]float64{"edge0": 1, "edge4": 2}},
 	} {
 		for _, s := range schemes {
@@ -224,6 +226,27 @@ func TestArcLengthUniform(t *testing.T) {
 		for i, c := range count {
 			if sd := math.Sqrt(p * (1 - p) / n); math.Abs(float64(c)/n-p) > 5*sd {
 				t.Errorf("%s: arc %d holds %d of %d points, want %.0f +- %.0f", s, i, c, n, p*n, 5*sd*n)
+			}
+		}
+	}
+}
+
+// TestAreaUniform checks that points on a sphere are uniform by area: by
+// Archimedes, the zones between equally spaced heights have equal areas.
+func TestAreaUniform(t *testing.T) {
+	t.Parallel()
+	d := must(geom.NewBall([]float64{1, 2, 3}, 0.5))
+	for _, s := range schemes {
+		const n, bins = 4000, 4
+		bp := must(geom.SampleBoundary(d, n, s, src(4)))
+		var count [bins]int
+		for _, x := range bp.X {
+			count[min(bins-1, int((x[2]-2.5)*bins))]++
+		}
+		p := 1.0 / bins
+		for i, c := range count {
+			if sd := math.Sqrt(p * (1 - p) / n); math.Abs(float64(c)/n-p) > 5*sd {
+				t.Errorf("%s: zone %d holds %d of %d points, want %.0f +- %.0f", s, i, c, n, p*n, 5*sd*n)
 			}
 		}
 	}

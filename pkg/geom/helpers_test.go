@@ -76,6 +76,7 @@ func domains(t testing.TB) []domainCase {
 	// crosses another's, and to the midpoint grid's resolution on surfaces.
 	return []domainCase{
 		{"box1", must(geom.NewBox([]float64{-1}, []float64{2})), 2, 0},
+		{"interval-difference", must(geom.Difference(must(geom.NewBox([]float64{0}, []float64{3})), must(geom.NewBox([]float64{1}, []float64{2})))), 4, 0},
 		{"box2", must(geom.NewBox([]float64{0, 0}, []float64{2, 1})), 6, 1e-12},
 		{"box3", box3, 2 * (2 + 3 + 6), 1e-12},
 		{"box4", must(geom.NewBox([]float64{0, 0, 0, 0}, []float64{1, 1, 1, 1})), 8, 1e-12},
