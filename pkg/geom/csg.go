@@ -215,7 +215,7 @@ func retained(p Piece) float64 {
 			}
 			prev = cur
 		}
-		return frac * p.Full
+		return math.Min(frac, 1) * p.Full
 	}
 	g := int(math.Round(math.Pow(surfaceCells, 1/float64(p.Dim))))
 	u := make([]float64, p.Dim)

@@ -379,6 +379,16 @@ func TestSpaceTime(t *testing.T) {
 	}
 }
 
+// badPieces is a box whose first piece claims more kept measure than it
+// has: a user's Domain with a wrong Piece.
+type badPieces struct{ *geom.Box }
+
+func (b badPieces) Pieces() []geom.Piece {
+	ps := slices.Clone(b.Box.Pieces())
+	ps[0].Measure = 2
+	return ps
+}
+
 // TestBadInputs holds every error a user can meet, one row each.
 func TestBadInputs(t *testing.T) {
 	t.Parallel()
@@ -441,6 +451,15 @@ func TestBadInputs(t *testing.T) {
 		{"periodic axis", func() error { _, _, err := sq.Periodic(2, 5, geom.Uniform, src(1)); return err }, "periodic axis 2 of a 2-D box"},
 		{"time interval", func() error { _, err := geom.NewSpaceTime(sq, 1, 1); return err }, "time interval [1, 1]; give t0 < t1"},
 		{"time inputs", func() error { _, err := geom.NewSpaceTime(sq, 0, 1, "x", "t"); return err }, "2 input names for a 2-D domain"},
+		{"space-time nil", func() error { _, err := geom.NewSpaceTime(nil, 0, 1); return err }, "space-time of a nil domain"},
+		{"space-time literal", func() error {
+			_, err := (&geom.SpaceTime{Space: sq, T0: 1, T1: math.NaN()}).Interior(5, geom.Uniform, src(1))
+			return err
+		}, "time interval coordinate 1 is NaN"},
+		{"piece measure", func() error {
+			_, err := geom.SampleBoundary(badPieces{sq}, 5, geom.Uniform, src(1))
+			return err
+		}, `boundary piece "x-" of dimension 1 keeps 2 of 1`},
 		{"nil sampler", func() error { _, err := geom.SampleInterior(sq, 3, nil, src(1)); return err }, "nil sampler or source"},
 	} {
 		err := c.err()

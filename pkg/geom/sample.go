@@ -211,6 +211,9 @@ func sampleBoundary(d Domain, n int, s UnitSampler, src Source, parts []string, 
 	cum := []float64{0}
 	var use []Piece
 	for _, p := range ps {
+		if p.Measure > p.Full*(1+1e-9) || p.Dim != d.Dim()-1 {
+			return fmt.Errorf("geom: boundary piece %q of dimension %d keeps %g of %g; a piece of a %d-D domain has dimension %d and keeps at most its full measure", p.Name, p.Dim, p.Measure, p.Full, d.Dim(), d.Dim()-1)
+		}
 		if p.Measure > 0 {
 			use = append(use, p)
 			cum = append(cum, cum[len(cum)-1]+p.Full)

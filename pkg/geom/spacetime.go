@@ -18,14 +18,9 @@ type SpaceTime struct {
 // NewSpaceTime returns space x [t0, t1] with the inputs named (one per
 // spatial coordinate, then time); no names gives x, y, z then t.
 func NewSpaceTime(space Domain, t0, t1 float64, inputs ...string) (*SpaceTime, error) {
-	if space == nil {
-		return nil, fmt.Errorf("geom: space-time of a nil domain; give a spatial domain")
-	}
-	if err := finite("time interval", []float64{t0, t1}); err != nil {
-		return nil, fmt.Errorf("geom: %v", err)
-	}
-	if !(t0 < t1) {
-		return nil, fmt.Errorf("geom: time interval [%g, %g]; give t0 < t1", t0, t1)
+	st := &SpaceTime{Space: space, T0: t0, T1: t1}
+	if err := st.check(); err != nil {
+		return nil, err
 	}
 	d := space.Dim()
 	if inputs == nil {
@@ -37,7 +32,24 @@ func NewSpaceTime(space Domain, t0, t1 float64, inputs ...string) (*SpaceTime, e
 	if len(inputs) != d+1 {
 		return nil, fmt.Errorf("geom: %d input names for a %d-D domain times time; give %d", len(inputs), d, d+1)
 	}
-	return &SpaceTime{Space: space, T0: t0, T1: t1, Inputs: slices.Clone(inputs)}, nil
+	st.Inputs = slices.Clone(inputs)
+	return st, nil
+}
+
+// check returns the error of a space-time domain without a space or with
+// a time interval that is not finite and increasing: NewSpaceTime's, and
+// the samplers' for a SpaceTime built as a literal.
+func (st *SpaceTime) check() error {
+	if st.Space == nil {
+		return fmt.Errorf("geom: space-time of a nil domain; give a spatial domain")
+	}
+	if err := finite("time interval", []float64{st.T0, st.T1}); err != nil {
+		return fmt.Errorf("geom: %v", err)
+	}
+	if !(st.T0 < st.T1) {
+		return fmt.Errorf("geom: time interval [%g, %g]; give t0 < t1", st.T0, st.T1)
+	}
+	return nil
 }
 
 // Dim is the spatial dimension plus one.
@@ -61,6 +73,9 @@ func (st *SpaceTime) time(u float64) float64 { return st.T0 + u*(st.T1-st.T0) }
 // (drawn as SampleInterior does) and t in [T0, T1], the d+1 coordinates of
 // each from one unit point of s.
 func (st *SpaceTime) Interior(n int, s UnitSampler, src Source) ([][]float64, error) {
+	if err := st.check(); err != nil {
+		return nil, err
+	}
 	var pts [][]float64
 	err := sampleInterior(st.Space, n, s, src, 1, func(x, rest []float64) {
 		pts = append(pts, append(x, st.time(rest[0])))
@@ -72,6 +87,9 @@ func (st *SpaceTime) Interior(n int, s UnitSampler, src Source) ([][]float64, er
 // the spatial boundary (as SampleBoundary draws them) and t uniform in
 // [T0, T1]; the normals are the spatial ones with a zero time component.
 func (st *SpaceTime) Boundary(n int, s UnitSampler, src Source, parts ...string) (*BoundaryPoints, error) {
+	if err := st.check(); err != nil {
+		return nil, err
+	}
 	bp := &BoundaryPoints{}
 	err := sampleBoundary(st.Space, n, s, src, parts, 1, func(x, nrm []float64, part string, rest []float64) {
 		bp.X = append(bp.X, append(x, st.time(rest[0])))
@@ -87,6 +105,9 @@ func (st *SpaceTime) Boundary(n int, s UnitSampler, src Source, parts ...string)
 // Initial returns exactly n points (x, T0) with x drawn in the space
 // domain as SampleInterior does.
 func (st *SpaceTime) Initial(n int, s UnitSampler, src Source) ([][]float64, error) {
+	if err := st.check(); err != nil {
+		return nil, err
+	}
 	pts, err := SampleInterior(st.Space, n, s, src)
 	for i := range pts {
 		pts[i] = append(pts[i], st.T0)
@@ -99,6 +120,9 @@ func (st *SpaceTime) Initial(n int, s UnitSampler, src Source) ([][]float64, err
 // interval; exact inside and on the sides, a lower bound near the rims.
 func (st *SpaceTime) SignedDistance(x []float64) float64 {
 	d := st.Space.Dim()
+	if len(x) != d+1 {
+		panic(fmt.Sprintf("geom: point of dimension %d in a %d-D space-time domain", len(x), d+1))
+	}
 	t := x[d]
 	return math.Max(st.Space.SignedDistance(x[:d]), math.Max(st.T0-t, t-st.T1))
 }
