@@ -90,6 +90,9 @@ func domains(t testing.TB) []domainCase {
 		{"holes", holes(t), 4 + 4*2*math.Pi*0.1, 1e-9},
 		{"box-ball", must(geom.Difference(box3, ball)), 22 + 4*math.Pi*0.16, 1e-9},
 		{"hemisphere", must(geom.Intersection(unitBall, upper)), 3 * math.Pi, 2e-3},
+		{"union-boxes", must(geom.Union(must(geom.NewBox([]float64{0, 0}, []float64{1, 1})), must(geom.NewBox([]float64{1, -1}, []float64{2, 2})))), 10, 1e-5},
+		{"union-cubes", must(geom.Union(must(geom.NewBox([]float64{0, 0, 0}, []float64{1, 1, 1})), must(geom.NewBox([]float64{1, 0, 0}, []float64{2, 1, 1})))), 10, 1e-9},
+		{"overlap-polygons", must(geom.Union(lShape(t, false), must(geom.NewBox([]float64{0, 0}, []float64{2, 2})))), 8, 1e-5},
 		{"nested", must(geom.Union(must(geom.Difference(a, b)), must(geom.NewBox([]float64{-0.8, -0.3}, []float64{-0.2, 0.3})))), 2 * math.Pi, 1e-5},
 	}
 }
