@@ -26,7 +26,8 @@
 // of Offset along the normal leaves the result and a step against it enters
 // it; where two operands' boundaries coincide with the same normal, the
 // first operand's piece keeps the points. The normals of a subtracted
-// operand are flipped.
+// operand are flipped. Domains do not change once built and are safe for
+// concurrent use.
 //
 // # Error Handling
 //

@@ -94,7 +94,9 @@ func reject(s UnitSampler, src Source, n, d int, try func(u []float64) bool) err
 	for got < n {
 		need := n - got
 		m := need + need/4 + 16
-		if got > 0 {
+		if got == 0 {
+			m = max(m, drawn) // double while nothing is accepted
+		} else {
 			m = int(math.Min(1<<20, math.Ceil(float64(need)*float64(drawn)/float64(got)*1.25))) + 16
 		}
 		us, err := s.Unit(src, m, d)
