@@ -33,7 +33,8 @@ type Domain interface {
 	// SignedDistance is negative inside, zero on the boundary and positive
 	// outside. For primitives it is the exact Euclidean signed distance; for
 	// CSG results its sign is exact and its magnitude a lower bound of the
-	// distance outside (the min/max combination of the operands').
+	// distance outside (the min/max combination of the operands'). It
+	// panics if len(x) != Dim().
 	SignedDistance(x []float64) float64
 	// Pieces returns the pieces of the boundary.
 	Pieces() []Piece
@@ -122,8 +123,8 @@ func Check(d Domain, pts [][]float64) error {
 
 // Normal returns the outward unit normal at the boundary point x: the
 // gradient of the signed distance by central differences. It is an error
-// when x is not within Tol of the boundary; at a corner the result is one
-// of the normals of the faces that meet there.
+// when x is not within Tol of the boundary; at a corner, where no normal
+// exists, it is a blend of the normals of the faces that meet there.
 func Normal(d Domain, x []float64) ([]float64, error) {
 	if len(x) != d.Dim() {
 		return nil, fmt.Errorf("geom: point has %d coordinates; the domain is %d-D", len(x), d.Dim())
