@@ -317,7 +317,7 @@ func newStudy(name string, cfg *Config) *Study {
 		st.Base.Hidden = slices.Clone(burgersDeepHidden)
 		st.Base.Resample = burgersDeepResample
 	case "burgers-wide":
-		// The problem's defaults are the measured schedule (docs/results.md
+		// The problem's schedule is the measured one (docs/results.md
 		// section 10): 1500 Adam epochs on points redrawn every 100, the
 		// `auto` curvature, the data's beta held at its noise, L-BFGS
 		// polishes of 1000 iterations, three held-out final rounds.
