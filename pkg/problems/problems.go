@@ -74,7 +74,7 @@ func withDraws(p *pde.Problem, o Options, build func(Options) *pde.Problem) *pde
 func (o Options) mustSampler() sampler {
 	s, err := o.sampler()
 	if err != nil {
-		panic("pde: " + err.Error())
+		panic("problems: " + err.Error())
 	}
 	return s
 }
