@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 const exactText = `Reads points from stdin, one per line, coordinates separated by spaces or
@@ -47,18 +48,18 @@ func cmdExactFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 }
 
 func exactOrders() string {
-	return describeProblems("input order and domain of each problem:\n", func(n string, p *pde.Problem) string {
+	return describeProblems("input order and domain of each problem:\n", func(e problems.Entry, p *pde.Problem) string {
 		var dom []string
 		for i, in := range p.Inputs {
 			dom = append(dom, fmt.Sprintf("%s in [%g, %g]", in, p.Lo[i], p.Hi[i]))
 		}
-		return fmt.Sprintf("  %-15s %-6s (%s)\n", n, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
+		return fmt.Sprintf("  %-15s %-6s (%s)\n", e.Name, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
 	})
 }
 
 func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) error {
 	if len(pos) != 1 {
-		return usagef("want one problem (%s), got %d arguments", strings.Join(pde.Names(), ", "), len(pos))
+		return usagef("want one problem (%s), got %d arguments", strings.Join(problems.Names(), ", "), len(pos))
 	}
 	ff := fitFlags{kappa: kappa, dataSeed: seedFlag{1}}
 	p, err := ff.problem(pos[0])

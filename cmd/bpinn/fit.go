@@ -13,6 +13,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // gridN is the error grid: 100x100 for two inputs, 200 points for one.
@@ -59,7 +60,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) int {
 
 func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io.Writer) (*bayes.Result, error) {
 	if len(pos) != 1 {
-		return nil, usagef("want one problem (%s), got %d arguments", strings.Join(pde.Names(), ", "), len(pos))
+		return nil, usagef("want one problem (%s), got %d arguments", strings.Join(problems.Names(), ", "), len(pos))
 	}
 	p, err := ff.problem(pos[0])
 	if err != nil {

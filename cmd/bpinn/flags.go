@@ -16,6 +16,8 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
 // errUsage is bad input: the command prints it in one line and exits 2.
@@ -297,7 +299,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
 	ff.recipe = choice{bayes.RecipeTuned, bayes.Recipes}
 	ff.dataSeed = seedFlag{1}
-	ff.sampling = choice{pde.Uniform, pde.Samplings()}
+	ff.sampling = choice{pde.Uniform, []string{pde.Uniform, pde.LatinHypercube}} // what the paper's problems draw
 	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}
 	ff.curvature = choice{"", append([]string{bayes.CurvatureAuto}, curvKinds()...)}
 	ff.roundBetas = choice{"", []string{bayes.RoundBetasTraining, bayes.RoundBetasHeldOut}}
@@ -338,18 +340,27 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }
 
+// options are the problems.Options of the data flags.
+func (ff *fitFlags) options() problems.Options {
+	return problems.Options{DataSeed: ff.dataSeed.v, Kappa: ff.kappa.v, Sampling: pde.Sampler(ff.sampling.v), Reaction: ff.reaction}
+}
+
 // problem builds the named problem with the data flags.
 func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
-	if !strings.HasPrefix(name, "heat") && ff.kappa.set {
-		return nil, usagef("--kappa applies to the heat problems only, not %q", name)
+	e, err := problems.Lookup(name)
+	if err != nil {
+		return nil, errUsage{err.Error()}
 	}
-	if !strings.HasPrefix(name, "heat2-") && ff.reaction != 0 {
-		return nil, usagef("--reaction applies to heat2-inverse and heat2-reaction only, not %q", name)
+	if ff.kappa.set && !e.Takes("Kappa") {
+		return nil, usagef("--kappa applies to %s only, not %q", takers("Kappa"), name)
+	}
+	if ff.reaction != 0 && !e.Takes("Reaction") {
+		return nil, usagef("--reaction applies to %s only, not %q", takers("Reaction"), name)
 	}
 	if math.IsNaN(ff.reaction) || math.IsInf(ff.reaction, 0) {
 		return nil, usagef("--reaction %v: give a finite rate", ff.reaction)
 	}
-	p, err := pde.New(name, pde.Options{DataSeed: ff.dataSeed.v, Kappa: ff.kappa.v, Sampling: ff.sampling.v, Reaction: ff.reaction})
+	p, err := problems.New(name, ff.options())
 	if err != nil {
 		return nil, errUsage{err.Error()}
 	}
@@ -397,12 +408,44 @@ func withInit(p *pde.Problem, init map[string]float64) (*pde.Problem, error) {
 	return &q, nil
 }
 
+// takers lists the problems that an option (a field of problems.Options)
+// changes.
+func takers(option string) string {
+	var names []string
+	for _, e := range problems.Entries() {
+		if e.Takes(option) {
+			names = append(names, e.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// schedule is the schedule of problem p (built by ff.problem) for the data
+// flags: with --data, the user's measurements keep none of the problem's
+// stated noise.
+func (ff *fitFlags) schedule(p *pde.Problem) (schedule.Schedule, error) {
+	e, err := problems.Lookup(p.Name)
+	if err != nil {
+		return schedule.Schedule{}, errUsage{err.Error()}
+	}
+	sch := e.Schedule(ff.options())
+	if ff.dataFile != "" {
+		sch = sch.ForData()
+	}
+	return sch, nil
+}
+
 // settings returns the bayes settings for seed, in which unset flags stay
-// zero so the problem's defaults apply, after checking them resolved (as a
-// combination, the defaults filled in).
+// zero so the problem's schedule applies, after checking them resolved (as
+// a combination, the schedule and the defaults filled in).
 func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error) {
+	sch, err := ff.schedule(p)
+	if err != nil {
+		return bayes.Settings{}, err
+	}
 	s := bayes.Settings{
-		Seed: seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
+		Schedule: sch,
+		Seed:     seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
 		Curvature: ff.curvature.v,
 		Hessian:   bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
@@ -442,28 +485,24 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	return s, nil
 }
 
-// problemDefaults describes every problem's defaults for --help.
+// problemDefaults describes every problem's schedule for --help.
 func problemDefaults() string {
 	const row = "  %-15s  %-6s  %-6s  %-6v  %-11v  %-11v  %-7s  %s\n"
 	head := "problems and their defaults (the paper's settings):\n" +
 		fmt.Sprintf(row, "problem", "inputs", "hidden", "epochs", "hyper-start", "hyper-every", "alphas", "betas")
-	return describeProblems(head, func(n string, p *pde.Problem) string {
-		d := p.Defaults
-		return fmt.Sprintf(row, n, strings.Join(p.Inputs, ","), intsComma(d.Hidden), d.Epochs, d.HyperStart, d.HyperEvery, d.AlphaMode, d.BetaMode)
+	return describeProblems(head, func(e problems.Entry, p *pde.Problem) string {
+		d := e.Schedule(problems.Options{})
+		return fmt.Sprintf(row, e.Name, strings.Join(p.Inputs, ","), intsComma(d.Hidden), d.Epochs, d.HyperStart, d.HyperEvery, d.AlphaMode, d.BetaMode)
 	})
 }
 
-// describeProblems returns header followed by line(name, problem) for every
-// problem of pde.Names, built with the default options.
-func describeProblems(header string, line func(name string, p *pde.Problem) string) string {
+// describeProblems returns header followed by line(entry, problem) for
+// every problem of the registry, built with the default options.
+func describeProblems(header string, line func(e problems.Entry, p *pde.Problem) string) string {
 	var b strings.Builder
 	b.WriteString(header)
-	for _, n := range pde.Names() {
-		p, err := pde.New(n, pde.Options{})
-		if err != nil {
-			continue
-		}
-		b.WriteString(line(n, p))
+	for _, e := range problems.Entries() {
+		b.WriteString(line(e, e.New(problems.Options{})))
 	}
 	return b.String()
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 const hmcUsage = `usage: bpinn hmc PROBLEM [flags]
@@ -134,10 +134,11 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	if len(positional) > 1 {
 		return bad("one problem expected, got %q", positional)
 	}
-	p, perr := pde.New(positional[0], pde.Options{})
+	entry, perr := problems.Lookup(positional[0])
 	if perr != nil {
 		return report(stderr, "hmc", usagef("%v", perr))
 	}
+	p, sch := entry.New(problems.Options{}), entry.Schedule(problems.Options{})
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *sampler == "" {
@@ -183,8 +184,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return bad("--target-accept is %g: need a probability in (0, 1), e.g. 0.9", *target)
 	case *maxDepth < 1 || *maxDepth > 20:
 		return bad("--max-depth is %d: need 1 to 20", *maxDepth)
-	case set["epochs"] && *epochs < p.Defaults.HyperStart:
-		return bad("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *epochs, p.Defaults.HyperStart)
+	case set["epochs"] && *epochs < sch.HyperStart:
+		return bad("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *epochs, sch.HyperStart)
 	}
 	if *jsonPath != "" {
 		if err := checkWritable(*jsonPath); err != nil {
@@ -201,7 +202,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		if err != nil || *whitening == "" {
 			return bad("--whitening is %q: use exact or gauss-newton", *whitening)
 		}
-		return hmcUnknowns(p, bayes.Settings{Seed: fitSeed.v, Hidden: hidden.v}, hs, wh, stdout, stderr)
+		return hmcUnknowns(p, bayes.Settings{Schedule: sch, Seed: fitSeed.v, Hidden: hidden.v}, hs, wh, stdout, stderr)
 	}
 	if set["whitening"] {
 		return bad("--whitening is for inverse problems (heat-inverse, ...); %q has no unknowns: use --whiten", p.Name)
@@ -209,7 +210,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 
 	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe
 	// (or of the tuned one).
-	s := bayes.Settings{Seed: fitSeed.v, Epochs: *epochs, Recipe: recipe.v, Hidden: hidden.v}
+	s := bayes.Settings{Schedule: sch, Seed: fitSeed.v, Epochs: *epochs, Recipe: recipe.v, Hidden: hidden.v}
 	if s, err = s.Resolve(p); err != nil {
 		return bad("%v", err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/internal/version"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // quick are training flags that keep a fit to tens of milliseconds.
@@ -80,8 +80,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--hyper-lr", "inf"}, "--hyper-lr inf: not a finite number"},
 		{[]string{"fit", "heat", "--resample", "-100"}, "--resample -100: give K > 0 epochs between redraws, or -1 for never"},
 		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
-		{[]string{"fit", "wave", "--kappa", "0.2"}, "heat problems only"},
-		{[]string{"fit", "heat", "--reaction", "0.5"}, "--reaction applies to heat2-inverse and heat2-reaction only"},
+		{[]string{"fit", "wave", "--kappa", "0.2"}, "--kappa applies to heat, heat-inverse, heat2-inverse, heat2-reaction only"},
+		{[]string{"fit", "heat", "--reaction", "0.5"}, "--reaction applies to heat2-inverse, heat2-reaction only"},
 		{[]string{"fit", "heat-inverse", "--data", badCSV}, "line 3: std = -1: a standard deviation must be positive"},
 		{[]string{"fit", "heat-inverse", "--data", filepath.Join(csvDir, "none.csv")}, "--data: open"},
 		{[]string{"coverage", "heat", "--draws", "2"}, `problem "heat" has no unknown coefficients`},
@@ -120,7 +120,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"merge", "--out", noDir, existing}, "does not exist"},
 		{[]string{"exact"}, "want one problem"},
 		{[]string{"exact", "hat"}, "unknown problem"},
-		{[]string{"exact", "wave", "--kappa", "1"}, "heat problems only"},
+		{[]string{"exact", "wave", "--kappa", "1"}, "--kappa applies to heat, heat-inverse, heat2-inverse, heat2-reaction only"},
 		{[]string{"version", "extra"}, "takes no arguments"},
 	} {
 		code, out, errOut := cli(t, c.args...)
@@ -196,7 +196,7 @@ func exact(t *testing.T, input string, args ...string) (int, string, string) {
 
 func TestExact(t *testing.T) {
 	t.Parallel()
-	burgers, err := pde.New("burgers", pde.Options{})
+	burgers, err := problems.New("burgers", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,11 +205,11 @@ func TestExact(t *testing.T) {
 		input string
 		want  func(x []float64) float64
 	}{
-		{[]string{"heat"}, "0.5 0.1\n0 0\n\n# comment\n 0.25\t1 \n1e-3 0.5\n", func(x []float64) float64 { return pde.HeatExact(x[0], x[1], 0.1) }},
-		{[]string{"heat", "--kappa", "0.5"}, "0.5 0.1\n0.3 0.9\n", func(x []float64) float64 { return pde.HeatExact(x[0], x[1], 0.5) }},
-		{[]string{"wave"}, "0.5 0.1\n0.2 0.7\n1 1\n", func(x []float64) float64 { return pde.WaveExact(x[0], x[1]) }},
-		{[]string{"wave-full"}, "0.125 0.3\n", func(x []float64) float64 { return pde.WaveExact(x[0], x[1]) }},
-		{[]string{"regression"}, "-0.5\n0\n0.77\n", func(x []float64) float64 { return pde.RegressionCurve(x[0]) }},
+		{[]string{"heat"}, "0.5 0.1\n0 0\n\n# comment\n 0.25\t1 \n1e-3 0.5\n", func(x []float64) float64 { return problems.HeatExact(x[0], x[1], 0.1) }},
+		{[]string{"heat", "--kappa", "0.5"}, "0.5 0.1\n0.3 0.9\n", func(x []float64) float64 { return problems.HeatExact(x[0], x[1], 0.5) }},
+		{[]string{"wave"}, "0.5 0.1\n0.2 0.7\n1 1\n", func(x []float64) float64 { return problems.WaveExact(x[0], x[1]) }},
+		{[]string{"wave-full"}, "0.125 0.3\n", func(x []float64) float64 { return problems.WaveExact(x[0], x[1]) }},
+		{[]string{"regression"}, "-0.5\n0\n0.77\n", func(x []float64) float64 { return problems.RegressionCurve(x[0]) }},
 		{[]string{"burgers"}, "0 0.5\n-0.5 0.25\n0.01 0.99\n", burgers.Exact},
 	} {
 		code, out, errOut := exact(t, c.input, c.args...)

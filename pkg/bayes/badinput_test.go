@@ -8,6 +8,8 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
 // poisson1D is -u” = pi^2 sin(pi x) on [0, 1] with u(0) = u(1) = 0 (exact
@@ -28,11 +30,13 @@ func poisson1D() *pde.Problem {
 			{Name: "boundary", Group: "boundary", Points: [][]float64{{0}, {1}}, Target: []float64{0, 0}, Residual: pde.DataResidual},
 		},
 		Exact: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) },
-		// One beta: a group of two boundary points would have its own beta
-		// determined by gamma close to its N (docs/problems.md).
-		Defaults: pde.Defaults{Hidden: []int{6}, Epochs: 400, HyperStart: 200, BetaMode: "single"},
 	}
 }
+
+// poissonSchedule is poisson1D's schedule. One beta: a group of two
+// boundary points would have its own beta determined by gamma close to
+// its N (docs/problems.md).
+var poissonSchedule = schedule.Schedule{Hidden: []int{6}, Epochs: 400, HyperStart: 200, BetaMode: "single"}
 
 // TestBadInput: every mistake a user can make in a problem or its settings
 // is a one-line error from Train naming what is wrong, never a panic and
@@ -44,8 +48,8 @@ func TestBadInput(t *testing.T) {
 		edit func(p *pde.Problem, s *Settings)
 		want string
 	}{
-		{"no defaults, no settings", func(p *pde.Problem, s *Settings) { p.Defaults = pde.Defaults{} }, "no hidden layers: set Settings.Hidden"},
-		{"no epochs", func(p *pde.Problem, s *Settings) { p.Defaults = pde.Defaults{Hidden: []int{4}} }, "no epochs: set Settings.Epochs"},
+		{"no schedule, no settings", func(p *pde.Problem, s *Settings) { s.Schedule = schedule.Schedule{} }, "no hidden layers: set Settings.Hidden or Settings.Schedule.Hidden"},
+		{"no epochs", func(p *pde.Problem, s *Settings) { s.Schedule = schedule.Schedule{Hidden: []int{4}} }, "no epochs: set Settings.Epochs or Settings.Schedule.Epochs"},
 		{"hyper-start beyond epochs", func(p *pde.Problem, s *Settings) { s.Epochs, s.HyperStart = 100, 200 }, "hyper-start = 200 is beyond epochs = 100"},
 		{"inputs nil", func(p *pde.Problem, s *Settings) { p.Inputs = nil }, "0 inputs; a problem has 1 to 4 inputs"},
 		{"five inputs", func(p *pde.Problem, s *Settings) { p.Inputs = []string{"a", "b", "c", "d", "e"} }, "5 inputs"},
@@ -98,7 +102,7 @@ func TestBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := poisson1D()
-			s := Settings{}
+			s := Settings{Schedule: poissonSchedule}
 			c.edit(p, &s)
 			var f *Fit
 			var err error
@@ -126,44 +130,45 @@ func TestBadInput(t *testing.T) {
 func TestSettingsDefaults(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
-	p.Defaults = pde.Defaults{Hidden: []int{4}, Epochs: 15000, HyperStart: 5000}
-	s, err := Settings{Epochs: 300}.Resolve(p)
+	sch := schedule.Schedule{Hidden: []int{4}, Epochs: 15000, HyperStart: 5000}
+	s, err := Settings{Epochs: 300, Schedule: sch}.Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.HyperStart != 100 || s.HyperEvery != 25 || s.BetaMode != "split" || s.AlphaMode != "single" {
 		t.Errorf("resolved start %d, every %d, betas %q, alphas %q; want 100, 25, split, single", s.HyperStart, s.HyperEvery, s.BetaMode, s.AlphaMode)
 	}
-	p.Defaults = pde.Defaults{Hidden: []int{4}, Epochs: 900} // no beta mode: split by the named groups
-	if s, err = (Settings{}).Resolve(p); err != nil || s.HyperStart != 300 {
+	sch = schedule.Schedule{Hidden: []int{4}, Epochs: 900} // no beta mode: split by the named groups
+	if s, err = (Settings{Schedule: sch}).Resolve(p); err != nil || s.HyperStart != 300 {
 		t.Errorf("no start anywhere: got %d (%v), want a third of the epochs, 300", s.HyperStart, err)
 	}
-	if s, err = (Settings{}).Resolve(p); err != nil || s.BetaMode != "split" {
+	if s, err = (Settings{Schedule: sch}).Resolve(p); err != nil || s.BetaMode != "split" {
 		t.Errorf("terms with groups: beta mode %q (%v), want split", s.BetaMode, err)
 	}
 	p.Terms[0].Group, p.Terms[1].Group = "", ""
-	if s, err = (Settings{}).Resolve(p); err != nil || s.BetaMode != "single" {
+	if s, err = (Settings{Schedule: sch}).Resolve(p); err != nil || s.BetaMode != "single" {
 		t.Errorf("terms without groups: beta mode %q (%v), want single", s.BetaMode, err)
 	}
-	if s, err = (Settings{Hidden: []int{}}).Resolve(p); err != nil || len(s.Hidden) != 0 {
+	if s, err = (Settings{Hidden: []int{}, Schedule: sch}).Resolve(p); err != nil || len(s.Hidden) != 0 {
 		t.Errorf("an empty hidden list asked for: got %v (%v), want none", s.Hidden, err)
 	}
 }
 
-// TestSettingsProblemSchedule: a problem's PolishIter, Curvature,
-// KnownNoise, Resample and RoundBetas defaults fill the zero settings; given settings
+// TestSettingsProblemSchedule: a schedule's PolishIter, Curvature,
+// KnownNoise, Resample and RoundBetas fill the zero settings; given settings
 // win, an empty KnownNoise map infers every beta, a negative Resample is
 // never, and a fixed fit takes no known noise.
 func TestSettingsProblemSchedule(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("burgers", pde.Options{})
+	p, err := problems.New("burgers", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Defaults.PolishIter, p.Defaults.Curvature, p.Defaults.Resample = 123, "diag", 50
-	p.Defaults.KnownNoise = map[string]float64{"data": 0.02}
-	p.Defaults.RoundBetas = RoundBetasHeldOut
-	s, err := Settings{}.Resolve(p)
+	sch := scheduled(p, Settings{}).Schedule
+	sch.PolishIter, sch.Curvature, sch.Resample = 123, "diag", 50
+	sch.KnownNoise = map[string]float64{"data": 0.02}
+	sch.RoundBetas = RoundBetasHeldOut
+	s, err := Settings{Schedule: sch}.Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,14 +176,14 @@ func TestSettingsProblemSchedule(t *testing.T) {
 		t.Errorf("resolved polish %d, curvature %q, resample %d, known noise %v, round betas %s; want the problem's 123, diag, 50, data 0.02, held-out", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, s.RoundBetas)
 	}
 	s.KnownNoise["data"] = 1 // the settings' own copy
-	if p.Defaults.KnownNoise["data"] != 0.02 {
-		t.Error("Resolve shares the problem's KnownNoise map")
+	if sch.KnownNoise["data"] != 0.02 {
+		t.Error("Resolve shares the schedule's KnownNoise map")
 	}
-	s, err = Settings{PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}, RoundBetas: RoundBetasTraining}.Resolve(p)
+	s, err = (Settings{Schedule: sch, PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}, RoundBetas: RoundBetasTraining}).Resolve(p)
 	if err != nil || s.PolishIter != 7 || s.Curvature != "dense" || s.Resample != 0 || len(s.KnownNoise) != 0 || s.RoundBetas != RoundBetasTraining {
 		t.Errorf("given settings resolved to polish %d, curvature %q, resample %d, known noise %v, round betas %s (%v); want 7, dense, 0, none, training", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, s.RoundBetas, err)
 	}
-	if s, err = (Settings{Fixed: true}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
+	if s, err = (Settings{Schedule: sch, Fixed: true}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
 		t.Errorf("fixed fit: known noise %v (%v), want none", s.KnownNoise, err)
 	}
 }
@@ -188,7 +193,7 @@ func TestSettingsProblemSchedule(t *testing.T) {
 func TestUserProblemFits(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
-	f, err := Train(context.Background(), p, Settings{Epochs: 3000, HyperStart: 1000})
+	f, err := Train(context.Background(), p, scheduled(p, Settings{Epochs: 3000, HyperStart: 1000}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +228,7 @@ func TestUserProblemFits(t *testing.T) {
 // their cap are listed on a fit whose status is ok.
 func TestWarnings(t *testing.T) {
 	t.Parallel()
-	f, err := Train(context.Background(), poisson1D(), Settings{Epochs: 200, HyperStart: 100, FinalHyper: 1, FinalTol: 1e-12})
+	f, err := Train(context.Background(), poisson1D(), scheduled(poisson1D(), Settings{Epochs: 200, HyperStart: 100, FinalHyper: 1, FinalTol: 1e-12}))
 	if err != nil || f.Status != StatusOK {
 		t.Fatalf("fit: %v %v", f.Status, err)
 	}
@@ -250,7 +255,7 @@ func TestCancel(t *testing.T) {
 			cancel()
 		}
 	}
-	f, err := Train(ctx, poisson1D(), s)
+	f, err := Train(ctx, poisson1D(), scheduled(poisson1D(), s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +270,7 @@ func TestCancel(t *testing.T) {
 // for a Gauss-Newton polish or a negative one is an error naming it.
 func TestPolishMemory(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +285,7 @@ func TestPolishMemory(t *testing.T) {
 		{Settings{PolishMemory: 7}, 0, "polish-memory = 7"},
 		{Settings{PolishMethod: PolishLBFGS, PolishMemory: -1}, 0, "polish-memory = -1"},
 	} {
-		s, err := c.in.Resolve(p)
+		s, err := scheduled(p, c.in).Resolve(p)
 		switch {
 		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
 			t.Errorf("%+v: error %v, want one naming %q", c.in, err, c.wantErr)

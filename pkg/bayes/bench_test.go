@@ -6,20 +6,21 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // benchDataLoss times one evaluation of the data losses and their weight
 // gradient of a paper problem with its default net: the work of one Adam
 // epoch (and of one L-BFGS evaluation) apart from the update itself.
 func benchDataLoss(b *testing.B, name string) {
-	p, err := pde.New(name, pde.Options{})
+	p, err := problems.New(name, problems.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	sizes := append(append([]int{p.Dim()}, p.Defaults.Hidden...), 1)
+	sch := scheduled(p, Settings{}).Schedule
+	sizes := append(append([]int{p.Dim()}, sch.Hidden...), 1)
 	net := nn.New(sizes, nn.Tanh, rand.New(rand.NewPCG(1, 2)))
-	m, err := NewModel(p, net, p.Defaults.AlphaMode, p.Defaults.BetaMode)
+	m, err := NewModel(p, net, sch.AlphaMode, sch.BetaMode)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,11 +47,11 @@ func BenchmarkDataLossBurgers(b *testing.B) { benchDataLoss(b, "burgers") }
 // band alone (the calibrated one rebuilds A only where the fresh residuals
 // exceed OverconfidentRatio times the training ones: both fits here do).
 func benchRecord(b *testing.B, name, what string) {
-	p, err := pde.New(name, pde.Options{})
+	p, err := problems.New(name, problems.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: 600, HyperStart: 300})
+	f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: 600, HyperStart: 300}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,15 +100,17 @@ func BenchmarkDataLossBurgersWide(b *testing.B)     { benchDataLoss(b, "burgers-
 // inverse problem and of the same problem with the coefficients known
 // (docs/benchmarks.md: the inverse fit's cost).
 func benchInverse(b *testing.B, name string, known bool) {
-	p, err := pde.New(name, pde.Options{})
+	p, err := problems.New(name, problems.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	if known { // the forward fit of the same problem
-		p = p.Known()
+		if p, err = problems.Known(p); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for b.Loop() {
-		if _, err := Train(context.Background(), p, Settings{}); err != nil {
+		if _, err := Train(context.Background(), p, scheduled(p, Settings{})); err != nil {
 			b.Fatal(err)
 		}
 	}

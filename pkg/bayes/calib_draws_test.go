@@ -31,7 +31,7 @@ func TestCalibNoiseDraws(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := Train(context.Background(), q, Settings{Seed: 1})
+		f, err := Train(context.Background(), q, scheduled(q, Settings{Seed: 1}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,8 +104,7 @@ func reactionProblem() *pde.Problem {
 			{Name: "data", Group: "data", Residual: pde.DataResidual,
 				Draw: &pde.Draw{Region: pde.Interior(), N: 20, Noise: 0.05, Value: exact}},
 		},
-		Exact:    exact,
-		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 8000},
+		Exact: exact,
 	}
 }
 
@@ -128,7 +127,7 @@ func TestCalibNotebook07(t *testing.T) {
 		}
 		var best *Fit
 		for s := 1; s <= c.seeds; s++ {
-			f, err := Train(context.Background(), q, Settings{Seed: uint64(s)})
+			f, err := Train(context.Background(), q, scheduled(q, Settings{Seed: uint64(s)}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,8 +154,7 @@ func poisson2DProblem() *pde.Problem {
 			{Name: "boundary", Group: "boundary", Residual: pde.DataResidual,
 				Draw: &pde.Draw{Region: pde.Boundary(), N: 40, Value: func([]float64) float64 { return 0 }}},
 		},
-		Exact:    func(x []float64) float64 { return math.Sin(2*math.Pi*x[0]) * math.Sin(math.Pi*x[1]) },
-		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 8000},
+		Exact: func(x []float64) float64 { return math.Sin(2*math.Pi*x[0]) * math.Sin(math.Pi*x[1]) },
 	}
 }
 
@@ -178,7 +176,6 @@ func advectionDiffusionProblem() *pde.Problem {
 			{Name: "initial", Group: "boundary", Residual: pde.DataResidual,
 				Draw: &pde.Draw{Region: pde.Initial("t"), N: 20, Value: travelling}},
 		},
-		Exact:    travelling,
-		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 8000},
+		Exact: travelling,
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // TestCalibStudy measures the candidate calibrated bands of
@@ -42,18 +43,18 @@ import (
 func TestCalibStudy(t *testing.T) {
 	for _, item := range envItems(t, "BPINN_CALIB") {
 		name, seeds := item[0], item[1]
-		o := pde.Options{DataSeed: 1}
+		o := problems.Options{DataSeed: 1}
 		pname := name
 		if n, ok := strings.CutSuffix(name, "-lhs"); ok {
 			pname, o.Sampling = n, pde.LatinHypercube
 		}
 		for _, ss := range strings.Split(seeds, ",") {
 			seed, _ := strconv.ParseUint(ss, 10, 64)
-			p, err := pde.New(pname, o)
+			p, err := problems.New(pname, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Train(context.Background(), p, Settings{Seed: seed})
+			f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: seed}))
 			if err != nil || f.Laplace == nil {
 				fmt.Printf("%s seed %d: no laplace (%v)\n", name, seed, err)
 				continue
@@ -400,7 +401,7 @@ func warnTable(rows []warnRow) {
 // restoreRecord rebuilds r's fit on its problem (a resampled fit on its
 // last points).
 func restoreRecord(r *Result) (*Fit, *pde.Problem, error) {
-	p, err := pde.New(r.Problem, pde.Options{DataSeed: r.DataSeed, Sampling: r.Sampling})
+	p, err := problems.New(r.Problem, problems.Options{DataSeed: r.DataSeed, Sampling: pde.Sampler(r.Sampling)})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -91,14 +91,7 @@ func (f *Fit) densityModel() (cm *Model, alpha, beta []float64) {
 		panic("bayes: NewLogDensity: the fit has no Model")
 	}
 	m := f.Model
-	alphaMode, betaMode := f.Settings.AlphaMode, f.Settings.BetaMode
-	if alphaMode == "" {
-		alphaMode = m.Problem.Defaults.AlphaMode
-	}
-	if betaMode == "" {
-		betaMode = m.Problem.Defaults.BetaMode
-	}
-	cm, err := m.sibling(m.Problem, alphaMode, betaMode)
+	cm, err := m.sibling(m.Problem, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err != nil {
 		panic("bayes: NewLogDensity: " + err.Error())
 	}

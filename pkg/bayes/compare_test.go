@@ -17,6 +17,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // compareEpochs is the training of the tests' regression fit: short, so the
@@ -28,11 +29,11 @@ const compareEpochs = 3000
 // regressionFit trains the regression fit of the tests once. Tests only read
 // it (CompareHMC and NewPotential do not write the fit).
 var regressionFit = sync.OnceValues(func() (*Fit, error) {
-	p, err := pde.New("regression", pde.Options{})
+	p, err := problems.New("regression", problems.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return Train(context.Background(), p, Settings{Seed: 1, Epochs: compareEpochs, Recipe: RecipePaper})
+	return Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: compareEpochs, Recipe: RecipePaper}))
 })
 
 func mustRegressionFit(t testing.TB) *Fit {
@@ -178,7 +179,7 @@ func TestCompareHMCErrors(t *testing.T) {
 	noLaplace := *f
 	noLaplace.Laplace, noLaplace.Status, noLaplace.Reason = nil, StatusNotPD, "test"
 
-	heat, err := pde.New("heat", pde.Options{})
+	heat, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,8 +403,8 @@ func TestCompareSampleHyper(t *testing.T) {
 // ExampleCompareHMC compares the Laplace band of a short regression fit
 // with 2 NUTS chains on the same posterior.
 func ExampleCompareHMC() {
-	p, _ := pde.New("regression", pde.Options{})
-	fit, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper})
+	p, _ := problems.New("regression", problems.Options{})
+	fit, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper}))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -11,7 +11,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // cpuTime is the process's user + system time: on a shared machine the
@@ -42,11 +42,11 @@ func widthWeights(h int) int { return (2+1)*h + 2*(h+1)*h + h + 1 }
 // wideFit is a burgers-wide fit object of hidden width h after a few Adam
 // epochs (weights away from their initialization), for the benchmarks.
 func wideFit(b *testing.B, h int, kind string) *Fit {
-	p, err := pde.New("burgers-wide", pde.Options{})
+	p, err := problems.New("burgers-wide", problems.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := Settings{Seed: 1, Hidden: []int{h, h, h}, Epochs: 1, HyperStart: 1, Curvature: kind, Recipe: RecipePaper}.Resolve(p)
+	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{h, h, h}, Epochs: 1, HyperStart: 1, Curvature: kind, Recipe: RecipePaper}).Resolve(p)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func BenchmarkJacobian(b *testing.B) {
 // ends without the dense Laplace. The dense fit is run to 1000 weights and
 // lowrank's to 3000 (beyond, their steps alone are BenchmarkHyperStep's).
 func BenchmarkFit(b *testing.B) {
-	p, err := pde.New("burgers-wide", pde.Options{})
+	p, err := problems.New("burgers-wide", problems.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -151,8 +151,8 @@ func BenchmarkFit(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("P=%d/%s", P, kind), func(b *testing.B) {
 				reportCPU(b, func() {
-					f, err := Train(context.Background(), p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, HyperStart: 25, Curvature: kind, Recipe: RecipePaper,
-						Resample: -1, KnownNoise: map[string]float64{}}) // as measured, before burgers-wide's own schedule
+					f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, HyperStart: 25, Curvature: kind, Recipe: RecipePaper,
+						Resample: -1, KnownNoise: map[string]float64{}})) // as measured, before burgers-wide's own schedule
 					if err != nil || f.Status == StatusDiverged {
 						b.Fatal(err, f.Status)
 					}
@@ -166,12 +166,12 @@ func BenchmarkFit(b *testing.B) {
 // defaults (seed 1: Adam, the steps, the polishes, the final rounds and
 // the dense Laplace; not the record), issue 23's "per fit on one core".
 func BenchmarkFitBurgersWide(b *testing.B) {
-	p, err := pde.New("burgers-wide", pde.Options{})
+	p, err := problems.New("burgers-wide", problems.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	reportCPU(b, func() {
-		f, err := Train(context.Background(), p, Settings{Seed: 1})
+		f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1}))
 		if err != nil || f.Status != StatusOK {
 			b.Fatal(err, f.Status)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // On a small heat fit the curv package's dense traces are NewLaplace's, and
@@ -64,7 +64,7 @@ func TestCurvatureTable(t *testing.T) {
 		if name == "burgers-wide" { // 64 probes x 300 steps: minutes per row at 921 weights
 			opts = opts[:len(opts)-1]
 		}
-		p, err := pde.New(name, pde.Options{})
+		p, err := problems.New(name, problems.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestCurvatureTable(t *testing.T) {
 			if f, err = Restore(p, &rs[0]); err != nil {
 				t.Fatal(err)
 			}
-		} else if f, err = Train(context.Background(), p, Settings{Seed: 1}); err != nil {
+		} else if f, err = Train(context.Background(), p, scheduled(p, Settings{Seed: 1})); err != nil {
 			t.Fatal(err)
 		}
 		pts, _ := p.Grid(10)
@@ -118,29 +118,29 @@ func TestCurvatureTable(t *testing.T) {
 // structure's error.
 func TestSettingsCurvature(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []string{"", CurvatureAuto} {
-		if s, err := (Settings{Curvature: c}).Resolve(p); err != nil || s.Curvature != string(curv.Dense) {
+		if s, err := scheduled(p, (Settings{Curvature: c})).Resolve(p); err != nil || s.Curvature != string(curv.Dense) {
 			t.Errorf("curvature %q resolves to %q, %v; want dense", c, s.Curvature, err)
 		}
 	}
 	for _, c := range []Settings{{Curvature: "kfac"}, {Curvature: "diag", Hessian: Exact}} {
-		if _, err := c.Resolve(p); err == nil || strings.Contains(err.Error(), "\n") {
+		if _, err := scheduled(p, c).Resolve(p); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: error %v, want one line", c, err)
 		}
 	}
 	base := Settings{Seed: 3, Epochs: 800, HyperStart: 200, HyperEvery: 25, Recipe: RecipePaper}
-	dense, err := Train(context.Background(), p, base)
+	dense, err := Train(context.Background(), p, scheduled(p, base))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []curv.Kind{curv.Dual, curv.LowRank} { // exact on heat's 25 weights
 		s := base
 		s.Curvature = string(k)
-		f, err := Train(context.Background(), p, s)
+		f, err := Train(context.Background(), p, scheduled(p, s))
 		if err != nil || f.Status != StatusOK {
 			t.Fatalf("%s: %v %s", k, err, f.Status)
 		}
@@ -154,7 +154,7 @@ func TestSettingsCurvature(t *testing.T) {
 // (every paper study) and to L-BFGS above; a chosen method stays.
 func TestPolishDefaultBySize(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("burgers-wide", pde.Options{})
+	p, err := problems.New("burgers-wide", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestPolishDefaultBySize(t *testing.T) {
 		method string
 		want   string
 	}{{[]int{20, 20, 20}, "", PolishLBFGS}, {[]int{6, 6, 6}, "", PolishGaussNewton}, {[]int{20, 20, 20}, PolishGaussNewton, PolishGaussNewton}} {
-		s, err := Settings{Hidden: c.hidden, PolishMethod: c.method}.Resolve(p)
+		s, err := scheduled(p, Settings{Hidden: c.hidden, PolishMethod: c.method}).Resolve(p)
 		if err != nil || s.PolishMethod != c.want {
 			t.Errorf("hidden %v, method %q: %q, %v; want %s", c.hidden, c.method, s.PolishMethod, err, c.want)
 		}
@@ -209,11 +209,11 @@ func TestCompareCurvatureApprox(t *testing.T) {
 // structures are compared on.
 func smallHeatFit(t *testing.T) *Fit {
 	t.Helper()
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 600, HyperStart: 300})
+	f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 2, Epochs: 600, HyperStart: 300}))
 	if err != nil || f.Laplace == nil {
 		t.Fatalf("fit: %v %v", err, f.Status)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
 // Updater selects how hyperparameters move.
@@ -53,23 +54,28 @@ const (
 // Recipes lists the recipes, the default first.
 var Recipes = []string{RecipeTuned, RecipePaper}
 
-// Settings configures a fit. The zero value gives the paper's schedule for
-// the problem (its Defaults) with the tuned recipe, written on each field.
+// Settings configures a fit. A zero field takes the value of the
+// Schedule's field of that name, else the toolkit's default written on it;
+// the paper's problems register their schedules in pkg/problems.
 type Settings struct {
+	// Schedule is the problem's training schedule: the net, the epochs and
+	// the hyperparameter steps its author measured to work. Resolve fills
+	// the fields below that are left zero from it.
+	Schedule schedule.Schedule
 	// Recipe is RecipeTuned ("" means tuned) or RecipePaper. Under the tuned
-	// recipe Polish is always on, FinalHyper 0 means the problem's default
+	// recipe Polish is always on, FinalHyper 0 means the schedule's
 	// (20 where it sets none) and UntieAt 0 means Epochs+1 (tied until the
 	// final rounds).
 	Recipe     string
 	Seed       uint64      // network initialization; 0 means 1
-	Hidden     []int       // hidden layers; nil means the problem's default
+	Hidden     []int       // hidden layers; nil means the schedule's
 	Activation string      // "" means tanh
-	Epochs     int         // 0 means the problem's default (paper); none is an error
-	HyperStart int         // 0 means the problem's default (scaled to Epochs when Epochs alone is set below it), else Epochs/3
-	HyperEvery int         // 0 means the problem's default, else 25
+	Epochs     int         // 0 means the schedule's; none is an error
+	HyperStart int         // 0 means the schedule's (scaled to Epochs when Epochs alone is set below it), else Epochs/3
+	HyperEvery int         // 0 means the schedule's, else 25
 	Hessian    HessianKind // "" means gauss-newton (measured: see docs/results.md)
-	AlphaMode  string      // "" means the problem's default, else single
-	BetaMode   string      // "" means the problem's default, else split when its terms name groups
+	AlphaMode  string      // "" means the schedule's, else single
+	BetaMode   string      // "" means the schedule's, else split when the problem's terms name groups
 	Updater    Updater     // "" means adam
 	Alpha0     float64     // initial alphas; 0 means 0.01 (the paper starts low)
 	Beta0      float64     // initial betas; 0 means 1
@@ -89,7 +95,7 @@ type Settings struct {
 	// (PolishMethod says how).
 	Polish bool
 	// PolishIter is the iteration limit of each polish (Newton steps or
-	// L-BFGS iterations); 0 means the problem's default, else 2000 (the
+	// L-BFGS iterations); 0 means the schedule's, else 2000 (the
 	// L-BFGS polishes of heat and wave reach it; docs/results.md measures
 	// shorter and longer ones).
 	PolishIter int
@@ -131,13 +137,13 @@ type Settings struct {
 	// 10x closer than between them (burgers-wide), and the training-point
 	// rounds then raise beta_pde until the fit lets the initial condition
 	// go (docs/results/burgers-wide.md). Not the paper's method. "" means
-	// the problem's default, else training.
+	// the schedule's, else training.
 	RoundBetas string
 	// KnownNoise holds the beta of a group at 1/std^2 for a term whose
 	// noise standard deviation is known (e.g. {"data": 0.02}: measurements
 	// with a stated error); the evidence then sets only the other
 	// hyperparameters. Keys are beta group names, with or without "beta_".
-	// nil means the problem's Defaults.KnownNoise (none for the paper's
+	// nil means the schedule's KnownNoise (none for most of the paper's
 	// problems: every beta inferred); an empty map, every beta inferred.
 	KnownNoise map[string]float64
 	// HistoryEvery records the history every this many epochs; 0 means 25.
@@ -156,12 +162,12 @@ type Settings struct {
 	// new draw (Problem.Redraw) every Resample epochs of the Adam phase, so
 	// that Adam solves the PDE everywhere rather than at one set of points;
 	// the polish, the final rounds and the evidence use the problem's own
-	// points. 0 means the problem's default (never for the paper's
+	// points. 0 means the schedule's (never for most of the paper's
 	// problems); negative means never.
 	Resample int
 	// Curvature is the structure of A at the hyperparameter steps of the
 	// Adam phase (pkg/curv, measured in docs/curvature.md): "" means the
-	// problem's default, else dense (the paper's A, every earlier result);
+	// schedule's, else dense (the paper's A, every earlier result);
 	// CurvatureAuto picks by the number of weights P and of residuals N
 	// (curv.Auto); or a curv.Kind.
 	// The final MacKay rounds and the reported evidence and band use the
@@ -183,18 +189,18 @@ const DenseLimit = 3000
 // CurvatureAuto chooses a structure by the network's size.
 const CurvatureAuto = "auto"
 
-// Resolve fills the zero fields from the problem's defaults and checks the
+// Resolve fills the zero fields from s.Schedule and checks the
 // result; errors name the field and the fix. What neither the settings nor
 // the problem give is defaulted where a default is safe (written on each
 // field) and refused where none is: no epochs, no hidden layer.
 func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
-	d := p.Defaults
+	d := s.Schedule
 	if s.Seed == 0 {
 		s.Seed = 1
 	}
 	if s.Hidden == nil {
 		if d.Hidden == nil {
-			return s, fmt.Errorf("problem %q: no hidden layers: set Settings.Hidden or the problem's Defaults.Hidden (e.g. []int{8}); an empty, non-nil slice asks for none", p.Name)
+			return s, fmt.Errorf("problem %q: no hidden layers: set Settings.Hidden or Settings.Schedule.Hidden (e.g. []int{8}); an empty, non-nil slice asks for none", p.Name)
 		}
 		s.Hidden = append([]int(nil), d.Hidden...)
 	}
@@ -206,7 +212,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		s.Epochs = d.Epochs
 	}
 	if s.Epochs == 0 {
-		return s, fmt.Errorf("problem %q: no epochs: set Settings.Epochs or the problem's Defaults.Epochs (the paper's problems train 15000 to 20000)", p.Name)
+		return s, fmt.Errorf("problem %q: no epochs: set Settings.Epochs or Settings.Schedule.Epochs (the paper's problems train 15000 to 20000)", p.Name)
 	}
 	if s.HyperStart == 0 {
 		s.HyperStart = d.HyperStart
@@ -251,8 +257,9 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	if s.AlphaMode == "" {
 		s.AlphaMode = string(nn.AlphaSingle)
 	}
-	if s.BetaMode == "" {
-		s.BetaMode = p.DefaultBetaMode()
+	s.BetaMode = cmp.Or(s.BetaMode, d.BetaMode, p.DefaultBetaMode())
+	if _, _, err := p.BetaGroups(s.BetaMode); err != nil {
+		return s, err
 	}
 	if s.KnownNoise == nil && !s.Fixed && len(d.KnownNoise) > 0 {
 		s.KnownNoise = maps.Clone(d.KnownNoise)
@@ -260,7 +267,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	if s.Resample == 0 {
 		s.Resample = d.Resample
 	}
-	if s.Resample < 0 { // never, where the problem's default resamples
+	if s.Resample < 0 { // never, where the schedule resamples
 		s.Resample = 0
 	}
 	if s.Curvature == "" {

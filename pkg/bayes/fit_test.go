@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // hyperChanges returns the epochs of a HistoryEvery-1 history at which alpha
@@ -61,7 +61,7 @@ func checkStatus(t *testing.T, name string, f *Fit) {
 // with Reason and Laplace.
 func TestFitExactHessianNotPD(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("regression", pde.Options{})
+	p, err := problems.New("regression", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +77,8 @@ func TestFitExactHessianNotPD(t *testing.T) {
 		{"adam-long", 15000, 1000, UpdaterAdam, true, false, StatusNotPD},
 		{"mackay", 8000, 4000, UpdaterMacKay, true, true, StatusOccamInvalid},
 	} {
-		f, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: c.epochs, HyperStart: c.start, Hessian: Exact,
-			Recipe: RecipePaper, Updater: c.up, HistoryEvery: 1})
+		f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: c.epochs, HyperStart: c.start, Hessian: Exact,
+			Recipe: RecipePaper, Updater: c.up, HistoryEvery: 1}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestFitRealDivergence(t *testing.T) {
 // epochs (ensemble.go's contract), not the epochs it ran.
 func TestTrainEnsembleAllDiverged(t *testing.T) {
 	t.Parallel()
-	p := pde.Heat(pde.Options{})
+	p := problems.Heat(problems.Options{})
 	s := Settings{Epochs: 100, HyperStart: 50, Recipe: RecipePaper, NaNAt: 30}
 	path := filepath.Join(t.TempDir(), "diverged.jsonl")
 	out, err := os.Create(path)
@@ -224,7 +224,7 @@ func TestTrainEnsembleAllDiverged(t *testing.T) {
 	}
 	defer out.Close()
 	var lastEpochs, lastFits int
-	run, err := TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, EnsembleOptions{Out: out, Progress: func(epochs, fits int) { lastEpochs, lastFits = epochs, fits }})
+	run, err := TrainEnsemble(context.Background(), p, scheduled(p, s), []uint64{1, 2, 3}, EnsembleOptions{Out: out, Progress: func(epochs, fits int) { lastEpochs, lastFits = epochs, fits }})
 	if err == nil || !strings.Contains(err.Error(), "no fit of 3 has a defined log evidence (3 diverged)") || run.Best != nil || len(run.Fits) != 3 {
 		t.Fatalf("got best %v, error %v; want no best, 3 fits, and an error counting 3 diverged", run.Best, err)
 	}
@@ -276,8 +276,8 @@ func TestFixedMeanBetas(t *testing.T) {
 			t.Errorf("%s over %d points = %g, want %g", f.Model.BetaNames[g], n, f.Beta[g], want)
 		}
 	}
-	p, _ := pde.New("burgers", pde.Options{})
-	if _, err := (Settings{FixedMean: true}).Resolve(p); err == nil {
+	p, _ := problems.New("burgers", problems.Options{})
+	if _, err := scheduled(p, (Settings{FixedMean: true})).Resolve(p); err == nil {
 		t.Error("FixedMean without Fixed resolved, want an error")
 	}
 }
@@ -334,7 +334,7 @@ func TestRoundBetasHeldOut(t *testing.T) {
 	}
 	p := poisson1D()
 	p.Fresh = nil
-	if _, err := (Settings{Epochs: 10, Hidden: []int{4}, RoundBetas: RoundBetasHeldOut}).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
+	if _, err := scheduled(p, (Settings{Epochs: 10, Hidden: []int{4}, RoundBetas: RoundBetasHeldOut})).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("no Fresh: error %v, want one line about fresh points", err)
 	}
 }
@@ -357,11 +357,11 @@ func TestFitStages(t *testing.T) {
 	s := Settings{Seed: 1, Epochs: 300, HyperStart: 100, HistoryEvery: 100}
 	s.Progress = func(epoch, epochs int) { events = append(events, "epoch "+strconv.Itoa(epoch)) }
 	s.Stage = func(stage string) { events = append(events, stage) }
-	f, err := Train(context.Background(), pde.Heat(pde.Options{}), s)
+	f, err := Train(context.Background(), problems.Heat(problems.Options{}), scheduled(problems.Heat(problems.Options{}), s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, _ := s.Resolve(pde.Heat(pde.Options{}))
+	rs, _ := scheduled(problems.Heat(problems.Options{}), s).Resolve(problems.Heat(problems.Options{}))
 	want := []string{"epoch 100", "epoch 200", "epoch 300", "polish"}
 	for r := 1; r <= f.Hyper.FinalRounds; r++ {
 		want = append(want, fmt.Sprintf("final round %d of at most %d", r, rs.FinalHyper))

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // TestHeatPosteriorGeometry measures why NUTS finds heat's posterior hard
@@ -24,12 +24,12 @@ import (
 // direction it has risen tens to thousands of times more.
 func TestHeatPosteriorGeometry(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, recipe := range []string{RecipePaper, RecipeTuned} {
-		f, err := Train(t.Context(), p, Settings{Seed: 1, Recipe: recipe})
+		f, err := Train(t.Context(), p, scheduled(p, Settings{Seed: 1, Recipe: recipe}))
 		if err != nil || f.Laplace == nil {
 			t.Fatalf("%s fit: %v (status %s)", recipe, err, f.Status)
 		}
@@ -120,11 +120,11 @@ func TestHeatInverseGeometry(t *testing.T) {
 	if os.Getenv("BPINN_GEOMETRY") == "" {
 		t.Skip("a study: set BPINN_GEOMETRY=1")
 	}
-	p, err := pde.New("heat-inverse", pde.Options{})
+	p, err := problems.New("heat-inverse", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(t.Context(), p, Settings{Seed: 1})
+	f, err := Train(t.Context(), p, scheduled(p, Settings{Seed: 1}))
 	if err != nil || f.Laplace == nil {
 		t.Fatalf("fit: %v (status %s)", err, f.Status)
 	}
@@ -180,7 +180,7 @@ func TestHeatInverseMorePoints(t *testing.T) {
 	for _, draws := range []int{0, 1, 3} {
 		t.Run(fmt.Sprintf("+%d draws", draws), func(t *testing.T) {
 			t.Parallel()
-			p, err := pde.New("heat-inverse", pde.Options{})
+			p, err := problems.New("heat-inverse", problems.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestHeatInverseMorePoints(t *testing.T) {
 				}
 				p.Terms[0].Points = append(p.Terms[0].Points, q.Terms[0].Points...)
 			}
-			f, err := Train(t.Context(), p, Settings{Seed: 1})
+			f, err := Train(t.Context(), p, scheduled(p, Settings{Seed: 1}))
 			if err != nil || f.Laplace == nil {
 				t.Fatalf("fit: %v (status %s)", err, f.Status)
 			}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // waveSplitModel is wave with split betas (beta_pde: the pde term;
@@ -15,7 +15,7 @@ import (
 // initial-velocity term) at a random seeded 2-8-1 net.
 func waveSplitModel(t *testing.T) *Model {
 	t.Helper()
-	p, err := pde.New("wave", pde.Options{})
+	p, err := problems.New("wave", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

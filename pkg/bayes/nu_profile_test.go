@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // TestBurgersWideNuProfile is a study (about 6 min of CPU): burgers-wide-
@@ -25,14 +26,18 @@ func TestBurgersWideNuProfile(t *testing.T) {
 	for _, factor := range []float64{0.8, 1, 1.15, 1.33, 1.5, 2} {
 		t.Run(fmt.Sprintf("nu=%.2fx", factor), func(t *testing.T) {
 			t.Parallel()
-			p, err := pde.New("burgers-wide-inverse", pde.Options{})
+			p, err := problems.New("burgers-wide-inverse", problems.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			nu := *p.Unknowns[0].Truth * factor
 			p.Unknowns = []pde.Unknown{p.Unknowns[0]}
 			p.Unknowns[0].Truth = &nu
-			f, err := Train(t.Context(), p.Known(), Settings{Seed: 1})
+			q, err := problems.Known(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Train(t.Context(), q, scheduled(q, Settings{Seed: 1}))
 			if err != nil || f.Laplace == nil {
 				t.Fatalf("fit: %v (status %s: %s)", err, f.Status, f.Reason)
 			}

@@ -42,10 +42,13 @@ func diffusion() *pde.Problem {
 			{Name: "ends", Group: "pde", Residual: pde.DataResidual,
 				Draw: &pde.Draw{Region: pde.Faces("x"), N: 2, Value: exact}},
 		},
-		Exact:    exact,
-		Defaults: pde.Defaults{Hidden: []int{8}, Epochs: 4000},
+		Exact: exact,
 	}
 }
+
+// diffusionSettings trains diffusion: a 1-8-1 net, 4000 Adam epochs; the
+// rest takes Resolve's defaults.
+var diffusionSettings = bayes.Settings{Seed: 1, Hidden: []int{8}, Epochs: 4000}
 
 // problems.md:end
 
@@ -94,24 +97,24 @@ func describe(w io.Writer, f *bayes.Fit) error {
 // problems.md:begin cancel
 // trainFor trains p for at most d of wall time: past it, Train returns the
 // fit so far with status cancelled (and its band, where A factorizes).
-func trainFor(p *pde.Problem, d time.Duration) (*bayes.Fit, error) {
+func trainFor(p *pde.Problem, s bayes.Settings, d time.Duration) (*bayes.Fit, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	return bayes.Train(ctx, p, bayes.Settings{Seed: 1})
+	return bayes.Train(ctx, p, s)
 }
 
 // problems.md:end
 
 // problems.md:begin ensemble
-// bestOf trains p with seeds 1..n, two at a time, writes every fit as a JSON
-// line to out (bayes.ReadResults reads them back) and returns the fit of
-// highest log evidence.
-func bestOf(ctx context.Context, p *pde.Problem, n int, out io.Writer) (*bayes.Fit, error) {
+// bestOf trains p with settings s and seeds 1..n, two at a time, writes
+// every fit as a JSON line to out (bayes.ReadResults reads them back) and
+// returns the fit of highest log evidence.
+func bestOf(ctx context.Context, p *pde.Problem, s bayes.Settings, n int, out io.Writer) (*bayes.Fit, error) {
 	seeds := make([]uint64, n)
 	for i := range seeds {
 		seeds[i] = uint64(i + 1)
 	}
-	run, err := bayes.TrainEnsemble(ctx, p, bayes.Settings{}, seeds, bayes.EnsembleOptions{Workers: 2, Out: out})
+	run, err := bayes.TrainEnsemble(ctx, p, s, seeds, bayes.EnsembleOptions{Workers: 2, Out: out})
 	if err != nil { // invalid input, a cancelled context, or no fit with a defined evidence
 		return nil, err
 	}
@@ -154,7 +157,7 @@ func TestProblemsDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1})
+	f, err := bayes.Train(context.Background(), q, diffusionSettings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,14 +174,14 @@ func TestProblemsDoc(t *testing.T) {
 	}
 	t.Logf("variable-diffusion: rel L2 %.3g, coverage %.3f\n%s", e.RelL2, e.Coverage2S, sb.String())
 
-	if c, err := trainFor(q, time.Nanosecond); err != nil || c.Status != bayes.StatusCancelled {
+	if c, err := trainFor(q, diffusionSettings, time.Nanosecond); err != nil || c.Status != bayes.StatusCancelled {
 		t.Errorf("trainFor 1ns: error %v; want a fit with status cancelled", err)
 	}
 
 	var lines strings.Builder
-	short := *q
-	short.Defaults.Epochs = 300 // a short ensemble: it only has to run
-	best, err := bestOf(context.Background(), &short, 2, &lines)
+	short := diffusionSettings
+	short.Epochs = 300 // a short ensemble: it only has to run
+	best, err := bestOf(context.Background(), q, short, 2, &lines)
 	if err != nil {
 		t.Fatal(err)
 	}

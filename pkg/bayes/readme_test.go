@@ -31,14 +31,14 @@ func myHeat(ctx context.Context) (*bayes.Fit, error) {
 			{Name: "initial", Group: "boundary", Residual: pde.DataResidual, // u(x,0) = sin(pi x)
 				Draw: &pde.Draw{Region: pde.Initial("t"), N: 20, Value: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) }}},
 		},
-		Exact:    func(x []float64) float64 { return math.Sin(math.Pi*x[0]) * math.Exp(-0.1*math.Pi*math.Pi*x[1]) },
-		Defaults: pde.Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 5000},
+		Exact: func(x []float64) float64 { return math.Sin(math.Pi*x[0]) * math.Exp(-0.1*math.Pi*math.Pi*x[1]) },
 	}
 	q, err := p.Sample(1) // draws the points; q.Fresh and q.Redraw come with them
 	if err != nil {
 		return nil, err
 	}
-	return bayes.Train(ctx, q, bayes.Settings{Seed: 1}) // one beta per group: beta_pde, beta_boundary
+	s := bayes.Settings{Seed: 1, Hidden: []int{6}, Epochs: 15000, HyperStart: 5000}
+	return bayes.Train(ctx, q, s) // one beta per group: beta_pde, beta_boundary
 }
 
 // README:end

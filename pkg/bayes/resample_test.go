@@ -11,7 +11,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // After redraw, every compiled program (the training program and the
@@ -20,7 +20,7 @@ import (
 // keeps its points.
 func TestRedrawFeedsEveryProgram(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("burgers", pde.Options{})
+	p, err := problems.New("burgers", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,23 +79,23 @@ func TestRedrawFeedsEveryProgram(t *testing.T) {
 // when it diverges mid-way.
 func TestResampleTrain(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := slices.Clone(p.Terms[0].Points)
 	s := Settings{Seed: 2, Epochs: 300, HyperStart: 100, FinalHyper: 2, Resample: 50}
-	a, err := Train(context.Background(), p, s)
+	a, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Train(context.Background(), p, s)
+	b, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s0 := s
 	s0.Resample = 0
-	c, err := Train(context.Background(), p, s0)
+	c, err := Train(context.Background(), p, scheduled(p, s0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestResampleTrain(t *testing.T) {
 		t.Errorf("E_D %g at the end, %g on the problem's points", a.ED[0], ed[0])
 	}
 
-	d, err := Train(context.Background(), p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Resample: 50, NaNAt: 120})
+	d, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Resample: 50, NaNAt: 120}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,17 +136,17 @@ func TestResampleTrain(t *testing.T) {
 
 func TestResampleErrors(t *testing.T) {
 	t.Parallel()
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := *p
 	q.Redraw = nil
-	if _, err := Train(context.Background(), &q, Settings{Resample: 100}); err == nil || !strings.Contains(err.Error(), "Redraw is nil") {
+	if _, err := Train(context.Background(), &q, scheduled(&q, Settings{Resample: 100})); err == nil || !strings.Contains(err.Error(), "Redraw is nil") {
 		t.Errorf("no Redraw: %v", err)
 	}
 	// Negative is never: no redraws asked of a problem that cannot make them.
-	if s, err := (Settings{Resample: -1}).Resolve(&q); err != nil || s.Resample != 0 {
+	if s, err := scheduled(&q, (Settings{Resample: -1})).Resolve(&q); err != nil || s.Resample != 0 {
 		t.Errorf("resample -1 without Redraw: resolved to %d (%v), want 0 (never)", s.Resample, err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // ExampleRestore trains a small ensemble into a results file, as one
@@ -15,7 +15,11 @@ import (
 // cell does: GoNB runs every cell as a new program, so only the file
 // carries the fits from one to the next.
 func ExampleRestore() {
-	p := pde.Heat(pde.Options{})
+	heat, err := problems.Lookup("heat")
+	if err != nil {
+		panic(err)
+	}
+	p := heat.New(problems.Options{})
 	dir, err := os.MkdirTemp("", "bpinn-example")
 	if err != nil {
 		panic(err)
@@ -28,7 +32,7 @@ func ExampleRestore() {
 	if err != nil {
 		panic(err)
 	}
-	s := bayes.Settings{Epochs: 200, HyperStart: 100}
+	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Epochs: 200, HyperStart: 100}
 	run, err := bayes.TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, bayes.EnsembleOptions{Out: out})
 	out.Close()
 	if err != nil {

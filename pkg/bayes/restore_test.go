@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // roundTrip writes r as a JSONL line and reads it back, as a notebook cell
@@ -44,7 +45,7 @@ func TestRestore(t *testing.T) {
 				t.Fatalf("the test fit has no log evidence: %s %s", f.Status, f.Reason)
 			}
 			r := roundTrip(t, NewResult(f, 20))
-			p, err := pde.New(c.problem, pde.Options{})
+			p, err := problems.New(c.problem, problems.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,12 +116,12 @@ func TestRestoreRefusesOtherData(t *testing.T) {
 		r    *Result
 		want string
 	}{
-		{"no result", pde.Heat(pde.Options{}), nil, "no result"},
-		{"another problem", pde.Wave(pde.Options{}), &r, `a fit of problem "heat", not "wave"`},
-		{"another kappa", pde.Heat(pde.Options{Kappa: 0.5}), &r, "parameters"},
-		{"another data seed", pde.Heat(pde.Options{DataSeed: 2}), &r, "other points or targets"},
-		{"no weights", pde.Heat(pde.Options{}), &noWeights, "no weights"},
-		{"another evidence", pde.Heat(pde.Options{}), &otherEvidence, "recomputed log evidence"},
+		{"no result", problems.Heat(problems.Options{}), nil, "no result"},
+		{"another problem", problems.Wave(problems.Options{}), &r, `a fit of problem "heat", not "wave"`},
+		{"another kappa", problems.Heat(problems.Options{Kappa: 0.5}), &r, "parameters"},
+		{"another data seed", problems.Heat(problems.Options{DataSeed: 2}), &r, "other points or targets"},
+		{"no weights", problems.Heat(problems.Options{}), &noWeights, "no weights"},
+		{"another evidence", problems.Heat(problems.Options{}), &otherEvidence, "recomputed log evidence"},
 	} {
 		_, err := Restore(c.p, c.r)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -146,7 +147,7 @@ func TestRestoreWithoutEvidence(t *testing.T) {
 			t.Fatalf("%s: the test fit has status %s, want %s", c.problem, f.Status, c.status)
 		}
 		r := roundTrip(t, NewResult(f, 10))
-		p, err := pde.New(c.problem, pde.Options{})
+		p, err := problems.New(c.problem, problems.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +176,7 @@ func TestBestResult(t *testing.T) {
 
 func TestTrainEnsemble(t *testing.T) {
 	t.Parallel()
-	p := pde.Heat(pde.Options{})
+	p := problems.Heat(problems.Options{})
 	s := Settings{Epochs: 100, HyperStart: 50, HistoryEvery: 10, Recipe: RecipePaper}
 	seeds := []uint64{3, 1, 2}
 	path := filepath.Join(t.TempDir(), "heat.jsonl")
@@ -185,7 +186,7 @@ func TestTrainEnsemble(t *testing.T) {
 	}
 	defer out.Close()
 	var calls, lastEpochs, lastFits int
-	run, err := TrainEnsemble(context.Background(), p, s, seeds, EnsembleOptions{Out: out, Workers: 2, Progress: func(epochs, fits int) {
+	run, err := TrainEnsemble(context.Background(), p, scheduled(p, s), seeds, EnsembleOptions{Out: out, Workers: 2, Progress: func(epochs, fits int) {
 		calls++
 		if epochs < lastEpochs || fits < lastFits {
 			t.Errorf("progress went back: (%d, %d) after (%d, %d)", epochs, fits, lastEpochs, lastFits)
@@ -218,7 +219,7 @@ func TestTrainEnsemble(t *testing.T) {
 	}
 	// The same fit trained alone.
 	s.Seed = want.Seed
-	f, err := Train(context.Background(), p, s)
+	f, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestTrainEnsemble(t *testing.T) {
 
 	// Invalid settings: every fit fails, nothing is written.
 	s.HyperStart = s.Epochs + 1
-	run, err = TrainEnsemble(context.Background(), p, s, seeds, EnsembleOptions{})
+	run, err = TrainEnsemble(context.Background(), p, scheduled(p, s), seeds, EnsembleOptions{})
 	if err == nil || run != nil {
 		t.Errorf("got run %v, error %v; want nil and an error", run, err)
 	}

@@ -24,7 +24,7 @@ const LogPConvention = "paper: ln p(D|alpha,beta) = -E_hyp, dropping -N/2 ln(2 p
 // refuse files that mix them.
 type RunConfig struct {
 	Problem      string             `json:"problem"`
-	DataSeed     uint64             `json:"data_seed"` // pde.Options.DataSeed as resolved by the caller (0: not recorded)
+	DataSeed     uint64             `json:"data_seed"` // problems.Options.DataSeed as resolved by the caller (0: not recorded)
 	Sampling     string             `json:"sampling"`  // how the points were drawn (pde.Problem.Sampling; "" in records older than the field: uniform)
 	Inputs       []string           `json:"inputs"`    // input names in order
 	Params       map[string]float64 `json:"params"`    // the problem's physical parameters (kappa, nu, noise_std)
@@ -84,7 +84,8 @@ func NewRunConfig(p *pde.Problem, s Settings, dataSeed uint64) (RunConfig, error
 // that older ensemble files still resume and merge.
 var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15}
 
-// settingsMap lists the exported fields of s except Seed and functions;
+// settingsMap lists the exported fields of s except Seed, Schedule (whose
+// effect the resolved fields hold) and functions;
 // non-finite floats become nil.
 func settingsMap(s Settings) map[string]any {
 	m := map[string]any{}
@@ -92,7 +93,7 @@ func settingsMap(s Settings) map[string]any {
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Type().Field(i)
 		fv := v.Field(i)
-		if !f.IsExported() || f.Name == "Seed" || fv.Kind() == reflect.Func || fv.Kind() == reflect.Chan {
+		if !f.IsExported() || f.Name == "Seed" || f.Name == "Schedule" || fv.Kind() == reflect.Func || fv.Kind() == reflect.Chan {
 			continue
 		}
 		if f.Name == "PolishMemory" && fv.Int() == 0 {

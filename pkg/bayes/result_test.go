@@ -9,20 +9,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // resultTestFit trains heat briefly (tens of milliseconds).
 func resultTestFit(t *testing.T, name string, s Settings) *Fit {
 	t.Helper()
-	p, err := pde.New(name, pde.Options{})
+	p, err := problems.New(name, problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Epochs == 0 {
 		s.Epochs, s.HyperStart = 300, 100
 	}
-	f, err := Train(context.Background(), p, s)
+	f, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}

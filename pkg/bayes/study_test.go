@@ -21,7 +21,7 @@ package bayes
 // BPINN_STUDY_RECIPE (tuned|paper), BPINN_STUDY_HIDDEN (e.g. 16,16),
 // BPINN_STUDY_HYPERSTART, BPINN_STUDY_UNTIE (Settings.UntieAt),
 // BPINN_STUDY_POLISHITER (Settings.PolishIter),
-// BPINN_STUDY_SAMPLING (pde.Options.Sampling: uniform|lhs),
+// BPINN_STUDY_SAMPLING (problems.Options.Sampling: uniform|lhs),
 // BPINN_STUDY_JOIN=k (train on k data sets, data seeds 1..k, joined term by
 // term: k times the points), BPINN_STUDY_DIRECT=n (capacity check: no PDE,
 // one data term of the exact solution on the problem's n x n grid),
@@ -50,6 +50,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -105,15 +106,15 @@ func studyResidualRMS(f *Fit, region float64) (train, held []float64) {
 	return train, held
 }
 
-func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyRecord {
-	p, err := pde.New(problem, o)
+func runStudyFit(t testing.TB, problem string, o problems.Options, s Settings) studyRecord {
+	p, err := problems.New(problem, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k := 2; k <= envInt(t, "BPINN_STUDY_JOIN", 1); k++ {
 		ok := o
 		ok.DataSeed = uint64(k)
-		q, err := pde.New(problem, ok)
+		q, err := problems.New(problem, ok)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +135,7 @@ func runStudyFit(t testing.TB, problem string, o pde.Options, s Settings) studyR
 	}
 	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
 	s.Resample = envInt(t, "BPINN_STUDY_RESAMPLE", 0)
-	f, err := Train(context.Background(), p, s)
+	f, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func envInt(t testing.TB, k string, d int) int {
 }
 
 // studySettings reads the knobs of the study from the environment.
-func studySettings(t testing.TB) (Settings, pde.Options) {
+func studySettings(t testing.TB) (Settings, problems.Options) {
 	s := Settings{
 		Hessian:    HessianKind(os.Getenv("BPINN_STUDY_HESSIAN")),
 		Updater:    Updater(os.Getenv("BPINN_STUDY_UPDATER")),
@@ -279,8 +280,8 @@ func studySettings(t testing.TB) (Settings, pde.Options) {
 		HyperStart: envInt(t, "BPINN_STUDY_HYPERSTART", 0),
 		UntieAt:    envInt(t, "BPINN_STUDY_UNTIE", 0),
 	}
-	o := pde.Options{NoiseIsVariance: os.Getenv("BPINN_STUDY_NOISEVAR") == "1",
-		Sampling: os.Getenv("BPINN_STUDY_SAMPLING")}
+	o := problems.Options{NoiseIsVariance: os.Getenv("BPINN_STUDY_NOISEVAR") == "1",
+		Sampling: pde.Sampler(os.Getenv("BPINN_STUDY_SAMPLING"))}
 	return s, o
 }
 
@@ -352,9 +353,9 @@ func TestStudy(t *testing.T) {
 	if which == "" {
 		t.Skip("set BPINN_STUDY=full or BPINN_STUDY=heat,wave,... to run the studies")
 	}
-	problems := strings.Split(which, ",")
+	names := strings.Split(which, ",")
 	if which == "full" {
-		problems = pde.Names()
+		names = problems.Names()
 	}
 	n := envInt(t, "BPINN_STUDY_N", 20)
 	first := uint64(envInt(t, "BPINN_STUDY_SEED", 1))
@@ -368,7 +369,7 @@ func TestStudy(t *testing.T) {
 		}
 		defer out.Close()
 	}
-	for _, problem := range problems {
+	for _, problem := range names {
 		seeds := make([]uint64, n)
 		for i := range seeds {
 			seeds[i] = first + uint64(i)
@@ -446,7 +447,7 @@ func TestStudyHeatReduced(t *testing.T) {
 // weights cancel), and comb = sum ln M! + M ln 2 then ranks it first
 // (docs/results/regression.md).
 func TestStudyEvidenceRanking(t *testing.T) {
-	p, err := pde.New("regression", pde.Options{})
+	p, err := problems.New("regression", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +455,7 @@ func TestStudyEvidenceRanking(t *testing.T) {
 	fit := func(hidden []int) best {
 		b := best{lnZ: math.Inf(-1)}
 		for seed := uint64(1); seed <= 3; seed++ {
-			f, err := Train(context.Background(), p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, HyperStart: 1000})
+			f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, HyperStart: 1000}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -517,16 +518,16 @@ func TestStudyNaNInjection(t *testing.T) {
 
 // Two fits with the same seed are bitwise identical; another seed differs.
 func TestStudyDeterminism(t *testing.T) {
-	p, err := pde.New("wave", pde.Options{})
+	p, err := problems.New("wave", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := Settings{Seed: 5, Epochs: 300, HyperStart: 100, Polish: true, FinalHyper: 1}
-	a, err := Train(context.Background(), p, s)
+	a, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Train(context.Background(), p, s)
+	b, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,7 +549,7 @@ func TestStudyDeterminism(t *testing.T) {
 		t.Error("same seed, different log evidence")
 	}
 	s.Seed = 6
-	c, err := Train(context.Background(), p, s)
+	c, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -593,12 +594,12 @@ func TestStudyFinalHyperFixedPoint(t *testing.T) {
 // steps back to round 5, where the evidence is defined, and that state is
 // bit for bit the fit that was told to stop after 5 rounds.
 func TestStudyFinalRoundsStepBack(t *testing.T) {
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := Settings{Seed: 1, Epochs: 1000, HyperStart: 500, AlphaMode: "classes", FinalHyper: 6}
-	f, err := Train(context.Background(), p, s)
+	f, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -610,7 +611,7 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 		t.Fatalf("rounds %d, backoff %q: want reported at round 5 after round 6 failed", f.Hyper.FinalRounds, f.Hyper.FinalBackoff)
 	}
 	s.FinalHyper = 5
-	g, err := Train(context.Background(), p, s)
+	g, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,7 +629,7 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 // point lands in exactly one part, on the right side, with its target, and
 // the model gets one beta per part.
 func TestStudySplitNear(t *testing.T) {
-	p, err := pde.New("burgers", pde.Options{})
+	p, err := problems.New("burgers", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -674,19 +675,19 @@ func TestStudySplitNear(t *testing.T) {
 // the free groups) must then change nothing, to the bit. In the final
 // rounds alpha reaches MacKay's fixed point with beta held.
 func TestStudyKnownNoise(t *testing.T) {
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, up := range []Updater{UpdaterAdam, UpdaterMacKay} {
 		s := Settings{Seed: 1, Epochs: 1500, HyperStart: 500, BetaMode: "split", Updater: up, Recipe: RecipePaper,
 			KnownNoise: map[string]float64{"boundary": 1e-3}}
-		f, err := Train(context.Background(), p, s)
+		f, err := Train(context.Background(), p, scheduled(p, s))
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.UntieAt = s.Epochs + 1
-		g, err := Train(context.Background(), p, s)
+		g, err := Train(context.Background(), p, scheduled(p, s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -703,11 +704,11 @@ func TestStudyKnownNoise(t *testing.T) {
 			t.Errorf("%s: tied and untied differ: alpha %v / %v, beta %v / %v", up, f.Alpha, g.Alpha, f.Beta, g.Beta)
 		}
 	}
-	r, err := pde.New("regression", pde.Options{})
+	r, err := problems.New("regression", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(context.Background(), r, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, KnownNoise: map[string]float64{"beta": 0.05}})
+	f, err := Train(context.Background(), r, scheduled(r, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, KnownNoise: map[string]float64{"beta": 0.05}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -727,18 +728,18 @@ func TestStudyKnownNoise(t *testing.T) {
 // low as L-BFGS's in far fewer iterations, and its matrix is the Laplace
 // approximation's A.
 func TestStudyGaussNewtonPolish(t *testing.T) {
-	p, err := pde.New("heat", pde.Options{})
+	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := Settings{Seed: 2, Epochs: 3000, HyperStart: 1000, Recipe: RecipePaper, Polish: true}
 	gnS, lbS := base, base
 	gnS.PolishMethod, lbS.PolishMethod = PolishGaussNewton, PolishLBFGS
-	gn, err := Train(context.Background(), p, gnS)
+	gn, err := Train(context.Background(), p, scheduled(p, gnS))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb, err := Train(context.Background(), p, lbS)
+	lb, err := Train(context.Background(), p, scheduled(p, lbS))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // inverseModel is heat with a reaction term and two unknowns, kappa
@@ -20,7 +21,7 @@ import (
 // respect to it is exercised.
 func inverseModel(t *testing.T) *Model {
 	t.Helper()
-	p, err := pde.New("heat2-reaction", pde.Options{Reaction: 0.5})
+	p, err := problems.New("heat2-reaction", problems.Options{Reaction: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestUnknownGradientFD(t *testing.T) {
 func TestUnknownBadInput(t *testing.T) {
 	t.Parallel()
 	heat := func(edit func(p *pde.Problem)) *pde.Problem {
-		p := pde.HeatInverse(pde.Options{})
+		p := problems.HeatInverse(problems.Options{})
 		edit(p)
 		return p
 	}
@@ -100,7 +101,7 @@ func TestUnknownBadInput(t *testing.T) {
 		{"bad prior", heat(func(p *pde.Problem) { p.Unknowns[0].Prior = "cauchy" }), `prior "cauchy"`, ""},
 		{"structured curvature", heat(func(*pde.Problem) {}), "only the dense curvature handles", "diag"},
 	} {
-		_, err := Train(context.Background(), c.p, Settings{Epochs: 10, Curvature: c.curvature})
+		_, err := Train(context.Background(), c.p, scheduled(c.p, Settings{Epochs: 10, Curvature: c.curvature}))
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line containing %q", c.name, err, c.want)
 		}
@@ -112,8 +113,8 @@ func TestUnknownBadInput(t *testing.T) {
 // same unknowns, band and log evidence).
 func TestInverseFitRestore(t *testing.T) {
 	t.Parallel()
-	p := pde.HeatInverse(pde.Options{})
-	f, err := Train(context.Background(), p, Settings{Epochs: 1500, HyperStart: 500, Hidden: []int{6}})
+	p := problems.HeatInverse(problems.Options{})
+	f, err := Train(context.Background(), p, scheduled(p, Settings{Epochs: 1500, HyperStart: 500, Hidden: []int{6}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestInverseFitRestore(t *testing.T) {
 	if !ok || Val(ru.Value) != k.Value || Val(ru.SD) != k.SD || ru.Scale != "log" || Val(ru.Truth) != 0.1 {
 		t.Fatalf("record's unknowns %+v, want kappa %v", r.Unknowns, k)
 	}
-	g, err := Restore(pde.HeatInverse(pde.Options{}), &r)
+	g, err := Restore(problems.HeatInverse(problems.Options{}), &r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestInverseFitRestore(t *testing.T) {
 		t.Errorf("PredictQuantity(kappa) = %v +- %v (%v), want %g +- %g", km, ks, err, k.Value, k.Value*k.SD)
 	}
 	delete(r.Unknowns, "kappa")
-	if _, err := Restore(pde.HeatInverse(pde.Options{}), &r); err == nil || !strings.Contains(err.Error(), "unknown kappa is missing") {
+	if _, err := Restore(problems.HeatInverse(problems.Options{}), &r); err == nil || !strings.Contains(err.Error(), "unknown kappa is missing") {
 		t.Errorf("a record without its unknown: %v", err)
 	}
 }

@@ -6,14 +6,14 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
 // The training points of the heat problem, one set per term group, for
 // viz.Points.
 func ExamplePoints() {
-	for _, s := range figdata.Points(pde.Heat(pde.Options{})) {
+	for _, s := range figdata.Points(problems.Heat(problems.Options{})) {
 		fmt.Printf("%s: %d points\n", s.Name, len(s.X))
 	}
 	// Output:
@@ -24,7 +24,12 @@ func ExamplePoints() {
 // A short fit of the heat problem drawn as the paper's figures: training
 // history, solution slices with their 2σ band, and the error on the domain.
 func Example() {
-	f, err := bayes.Train(context.Background(), pde.Heat(pde.Options{}), bayes.Settings{Epochs: 200, HyperStart: 100})
+	heat, err := problems.Lookup("heat")
+	if err != nil {
+		panic(err)
+	}
+	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Epochs: 200, HyperStart: 100}
+	f, err := bayes.Train(context.Background(), heat.New(problems.Options{}), s)
 	if err != nil {
 		panic(err)
 	}

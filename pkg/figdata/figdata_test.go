@@ -9,7 +9,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -19,17 +19,27 @@ var short = bayes.Settings{Seed: 3, Epochs: 200, HyperStart: 100, Recipe: bayes.
 
 // heatFit is one short fit of the heat problem (one alpha, one beta).
 var heatFit = sync.OnceValues(func() (*bayes.Fit, error) {
-	return bayes.Train(context.Background(), pde.Heat(pde.Options{}), short)
+	return bayes.Train(context.Background(), problems.Heat(problems.Options{}), scheduled("heat", short))
 })
 
 // waveFullFit is one short fit of the wave problem with 4 alphas and 2 betas.
 var waveFullFit = sync.OnceValues(func() (*bayes.Fit, error) {
-	p, err := pde.New("wave-full", pde.Options{})
+	p, err := problems.New("wave-full", problems.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return bayes.Train(context.Background(), p, short)
+	return bayes.Train(context.Background(), p, scheduled("wave-full", short))
 })
+
+// scheduled is s with the schedule of the named problem of the paper.
+func scheduled(name string, s bayes.Settings) bayes.Settings {
+	e, err := problems.Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	s.Schedule = e.Schedule(problems.Options{})
+	return s
+}
 
 func fit(t *testing.T, get func() (*bayes.Fit, error)) *bayes.Fit {
 	t.Helper()
@@ -195,7 +205,7 @@ func TestFields(t *testing.T) {
 
 func TestPoints(t *testing.T) {
 	t.Parallel()
-	p := pde.Burgers(pde.Options{})
+	p := problems.Burgers(problems.Options{})
 	sets := figdata.Points(p)
 	want := map[string]int{}
 	var order []string
@@ -242,7 +252,7 @@ func TestEvidenceAndError(t *testing.T) {
 
 func TestComparison(t *testing.T) {
 	t.Parallel()
-	p := pde.Regression(pde.Options{})
+	p := problems.Regression(problems.Options{})
 	c := &bayes.Comparison{X: []float64{-1, 0, 1}, Truth: []float64{1, 0, 1},
 		Laplace: bayes.Band{Mean: []float64{1, 0.1, 0.9}, Sigma: []float64{0.1, 0.2, 0.1}},
 		Sampled: bayes.PointSummary{Mean: []float64{1.1, 0, 1}, Std: []float64{0.2, 0.3, 0.2}}}
@@ -264,15 +274,15 @@ func TestComparison(t *testing.T) {
 
 func TestPanics(t *testing.T) {
 	t.Parallel()
-	oneD := &bayes.Fit{Model: &bayes.Model{Problem: pde.Regression(pde.Options{})}}
-	noExact := pde.Heat(pde.Options{})
+	oneD := &bayes.Fit{Model: &bayes.Model{Problem: problems.Regression(problems.Options{})}}
+	noExact := problems.Heat(problems.Options{})
 	noExact.Exact = nil
 	for name, call := range map[string]func(){
 		"Slices of a 1-D problem":       func() { figdata.Slices(oneD) },
 		"Fields of a 1-D problem":       func() { figdata.Fields(oneD, 5) },
 		"Points of a 1-D problem":       func() { figdata.Points(oneD.Model.Problem) },
 		"Slices without exact solution": func() { figdata.Slices(&bayes.Fit{Model: &bayes.Model{Problem: noExact}}) },
-		"Fields on a grid of one point": func() { figdata.Fields(&bayes.Fit{Model: &bayes.Model{Problem: pde.Heat(pde.Options{})}}, 1) },
+		"Fields on a grid of one point": func() { figdata.Fields(&bayes.Fit{Model: &bayes.Model{Problem: problems.Heat(problems.Options{})}}, 1) },
 	} {
 		func() {
 			defer func() {

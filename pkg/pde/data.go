@@ -113,7 +113,8 @@ func ReadData(r io.Reader, p *Problem) (*Data, error) {
 // the data group's beta is still inferred: it comes out near 1 when the
 // stated deviations are right, and rescales them when they are not
 // (docs/inverse.md). The problem's exact solution and the unknowns' truths
-// are dropped: they describe the study's own data, not d.
+// are dropped: they describe the study's own data, not d (so is a
+// schedule's known noise of that data: schedule.Schedule.ForData).
 func (p *Problem) WithData(d *Data) *Problem {
 	q := *p
 	q.Terms = slices.Clone(p.Terms)
@@ -128,13 +129,6 @@ func (p *Problem) WithData(d *Data) *Problem {
 		q.Terms[k] = t
 	} else {
 		q.Terms = append(q.Terms, t)
-	}
-	// The stated noise of the problem's own measurements is not the file's.
-	q.Defaults.KnownNoise = nil
-	// The data's noise is not the equation's: one beta per group where the
-	// terms name their groups.
-	if !slices.ContainsFunc(q.Terms, func(t Term) bool { return t.Group == "" }) {
-		q.Defaults.BetaMode = "split"
 	}
 	wrap := func(build func() (*Problem, error)) func() (*Problem, error) {
 		return func() (*Problem, error) {

@@ -1,5 +1,5 @@
-// Package pde defines the problems of the toolkit and their exact and
-// reference solutions.
+// Package pde is the problem API: a PDE (or a regression) as data, from
+// which pkg/bayes builds and trains a model.
 //
 // # Writing a problem
 //
@@ -18,18 +18,10 @@
 // [InitialValue], [InitialRate], [Measurements].
 // docs/problems.md is the guide.
 //
-// # The paper's problems
+// # Where the rest lives
 //
-// Exact solutions, used as ground truth for the figures and error norms:
-//
-//   - [RegressionCurve]: the regression target f(x) = x² cos²(4x).
-//   - [HeatExact]: u_t = κ u_xx on [0, 1] with u(0, t) = u(1, t) = 0 and
-//     u(x, 0) = sin(πx); u = sin(πx) exp(−κπ²t).
-//   - [WaveExact]: u_tt = u_xx on [0, 1] with zero boundary values and zero
-//     initial velocity; u = sin(πx) cos(πt) + ½ sin(2πx) cos(2πt).
-//   - [BurgersRef]: viscous Burgers u_t + u u_x = ν u_xx on [−1, 1]×[0, 1]
-//     with u(x, 0) = −sin(πx), u(±1, t) = 0 and ν = [BurgersNu]() = 0.01/π,
-//     evaluated exactly through the Cole–Hopf transform with a Gauss–Hermite
-//     rule in log space. U and Ux agree with an independent quadrature to
-//     about 1e-14 and reproduce the benchmark u_x(0, 1.6037/π) = −152.00516.
+// The paper's problems, their exact and reference solutions and their
+// training schedules are in pkg/problems, written through this API; a
+// problem's schedule (net, epochs, hyperparameter steps) is not part of
+// the problem but goes with the fit (bayes.Settings, pkg/schedule).
 package pde

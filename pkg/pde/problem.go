@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -32,32 +31,6 @@ type Term struct {
 	Draw *Draw
 }
 
-// Defaults are the paper's settings for a problem.
-type Defaults struct {
-	Hidden     []int  // hidden layer sizes
-	Epochs     int    // Adam epochs
-	HyperStart int    // first epoch with a hyperparameter update
-	HyperEvery int    // epochs between hyperparameter updates
-	AlphaMode  string // "single" or "classes"
-	// BetaMode is "single" (one beta for every term) or "split" (one beta
-	// per Group); "" means split when the terms name groups, single when
-	// none does.
-	BetaMode string
-	// FinalHyper caps the tuned recipe's final MacKay rounds where the
-	// default (20) does not suit the problem; 0 means the default.
-	FinalHyper int
-	// PolishIter, Curvature, KnownNoise, Resample and RoundBetas are the bayes.Settings
-	// of those names where a problem's measured schedule needs its own
-	// (burgers-wide: docs/results/burgers-wide.md); zero values mean the
-	// toolkit's defaults. KnownNoise names the stated noise of the
-	// problem's own measurements (data replaced by WithData drop it).
-	PolishIter int
-	Curvature  string
-	KnownNoise map[string]float64
-	Resample   int
-	RoundBetas string
-}
-
 // Problem is a PDE (or a regression) as data: the domain, the loss terms and
 // the exact or reference solution.
 type Problem struct {
@@ -75,13 +48,13 @@ type Problem struct {
 	Sampling string
 	Terms    []Term
 	// Exact returns the exact or reference solution at a point (nil if none).
-	Exact    func(x []float64) float64
-	Defaults Defaults
+	Exact func(x []float64) float64
 	// Fresh, if not nil, returns the same problem with new points (and new
 	// measurement noise) of the same kinds: held-out points on which a fit's
 	// residuals show what its training points cannot, e.g. a PDE satisfied
 	// at the collocation points and not between them.
-	// The paper's problems (New and their constructors) set it and Redraw.
+	// Problem.Sample sets it and Redraw (so do the paper's problems,
+	// pkg/problems).
 	Fresh func() (*Problem, error)
 	// Redraw, if not nil, returns draw k >= 1 of the problem's points: the
 	// same terms, in the same order and sizes, at new points. A trainer
@@ -147,12 +120,10 @@ func (p *Problem) BetaGroups(mode string) (names []string, termGroup []int, err 
 	return nil, nil, fmt.Errorf("unknown beta mode %q: use single or split", mode)
 }
 
-// DefaultBetaMode is the problem's BetaMode, or split when any term names a
-// group and single when none does.
+// DefaultBetaMode is the beta mode of a fit that names none: split when
+// any term names a group (the equation's residuals and the data's noise
+// differ), single when none does.
 func (p *Problem) DefaultBetaMode() string {
-	if p.Defaults.BetaMode != "" {
-		return p.Defaults.BetaMode
-	}
 	for _, t := range p.Terms {
 		if t.Group != "" {
 			return "split"
@@ -192,9 +163,6 @@ func (p *Problem) Validate() error {
 		if err := p.validateTerm(t); err != nil {
 			return err
 		}
-	}
-	if _, _, err := p.BetaGroups(p.Defaults.BetaMode); err != nil {
-		return err
 	}
 	return p.validateResiduals()
 }
@@ -376,104 +344,4 @@ func lerp(lo, hi float64, i, n int) float64 {
 		return (lo + hi) / 2
 	}
 	return lo + (hi-lo)*float64(i)/float64(n-1)
-}
-
-func uniform(rng *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
-
-// sampler draws training points from the data seed's stream, by
-// independent uniform draws or by Latin hypercube sampling (lhs).
-type sampler struct {
-	rng  *rand.Rand
-	lhs  bool
-	name string
-}
-
-// strata returns n values in [lo, hi], one uniform in each of n equal
-// pieces, in a random order.
-func (s sampler) strata(n int, lo, hi float64) []float64 {
-	v := make([]float64, n)
-	for i, k := range s.rng.Perm(n) {
-		v[i] = lo + (hi-lo)*(float64(k)+s.rng.Float64())/float64(n)
-	}
-	return v
-}
-
-// line returns n values in [lo, hi]: independent uniform draws, or one in
-// each of n equal pieces.
-func (s sampler) line(n int, lo, hi float64) []float64 {
-	if s.lhs {
-		return s.strata(n, lo, hi)
-	}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = uniform(s.rng, lo, hi)
-	}
-	return v
-}
-
-// box returns n points in the box [lo, hi]: independent uniform draws
-// (coordinates of a point drawn in turn), or a Latin hypercube.
-func (s sampler) box(n int, lo, hi []float64) [][]float64 {
-	pts := make([][]float64, n)
-	for i := range pts {
-		pts[i] = make([]float64, len(lo))
-	}
-	if s.lhs {
-		for d := range lo {
-			for i, v := range s.strata(n, lo[d], hi[d]) {
-				pts[i][d] = v
-			}
-		}
-		return pts
-	}
-	for _, p := range pts {
-		for d := range p {
-			p[d] = uniform(s.rng, lo[d], hi[d])
-		}
-	}
-	return pts
-}
-
-// boundary returns n points on the edges x=lo0, x=hi0 and t=lo1 of a 2-D
-// box with the exact value g. Uniform picks an edge with probability 1/3
-// per point and a uniform position on it; lhs stratifies the three edges
-// laid end to end (each counted as length 1), so each edge gets n/3 points
-// (up to two) spread along it.
-func (s sampler) boundary(n int, lo, hi []float64, g func(x, t float64) float64) ([][]float64, []float64) {
-	pts := make([][]float64, n)
-	tgt := make([]float64, n)
-	var along []float64
-	if s.lhs {
-		along = s.strata(n, 0, 3)
-	}
-	for i := range pts {
-		var edge int
-		var f float64 // position along the edge, in [0, 1)
-		if s.lhs {
-			e := math.Min(math.Floor(along[i]), 2)
-			edge, f = int(e), along[i]-e
-		} else {
-			edge = s.rng.IntN(3)
-		}
-		var x, t float64
-		switch edge {
-		case 0:
-			x, t = lo[0], s.pos(f, lo[1], hi[1])
-		case 1:
-			x, t = hi[0], s.pos(f, lo[1], hi[1])
-		default:
-			x, t = s.pos(f, lo[0], hi[0]), lo[1]
-		}
-		pts[i] = []float64{x, t}
-		tgt[i] = g(x, t)
-	}
-	return pts, tgt
-}
-
-// pos maps a stratified fraction f to [lo, hi], or draws uniformly.
-func (s sampler) pos(f, lo, hi float64) float64 {
-	if s.lhs {
-		return lo + (hi-lo)*f
-	}
-	return uniform(s.rng, lo, hi)
 }

@@ -158,7 +158,7 @@ func TestHaltonDiscrepancy(t *testing.T) {
 // points in the interior, boundary values on x = 0, 1 and t = 0, and noisy
 // measurements inside.
 func heatDrawn(s Sampler) *Problem {
-	exact := func(x []float64) float64 { return HeatExact(x[0], x[1], 0.1) }
+	exact := func(x []float64) float64 { return math.Sin(math.Pi*x[0]) * math.Exp(-0.1*math.Pi*math.Pi*x[1]) }
 	return &Problem{
 		Name: "heat-drawn", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1}, Sampling: string(s),
 		Terms: []Term{
@@ -297,7 +297,8 @@ func TestSampleFreshRedraw(t *testing.T) {
 // A problem without draws comes back as a copy with Fresh and Redraw kept.
 func TestSampleNoDraws(t *testing.T) {
 	t.Parallel()
-	p := Heat(Options{})
+	p := heatLike()
+	p.Fresh = func() (*Problem, error) { return heatLike(), nil }
 	q, err := p.Sample(1)
 	if err != nil {
 		t.Fatal(err)

@@ -15,17 +15,32 @@ import (
 
 // Sampler names a scheme that draws points of the unit cube [0,1]^d:
 // Uniform, LatinHypercube or Halton. Its values are the strings of
-// Problem.Sampling and Options.Sampling, so the same name says how the
-// points of a problem were drawn wherever it is recorded.
+// Problem.Sampling, so the same name says how the points of a problem were
+// drawn wherever it is recorded.
 type Sampler string
 
-// Halton draws a randomized Halton sequence (a low-discrepancy, quasi-Monte
-// Carlo set): gonum's Owen scrambling with fresh random digit permutations
-// per draw, so every draw is a new set with the sequence's even spread.
-const Halton = "halton"
+// The sampling schemes. Every one gives each point a uniform marginal
+// distribution; they differ in how the points of a set relate. The
+// constants are untyped so that they also fill Problem.Sampling, a string
+// (it joins the schemes of terms drawn differently).
+const (
+	// Uniform draws every coordinate of every point independently (the
+	// paper's "randomly drawn from the uniform distribution").
+	Uniform = "uniform"
+	// LatinHypercube stratifies: n points take one value in each of n
+	// equal strata of every coordinate (strata paired by random
+	// permutations, the value uniform in its stratum), so the set has no
+	// large holes, which a PINN's collocation set needs (Raissi et al. draw
+	// theirs by Latin hypercube sampling).
+	LatinHypercube = "lhs"
+	// Halton draws a randomized Halton sequence (a low-discrepancy,
+	// quasi-Monte Carlo set): gonum's Owen scrambling with fresh random
+	// digit permutations per draw, so every draw is a new set with the
+	// sequence's even spread.
+	Halton = "halton"
+)
 
-// Samplers lists the schemes a Sampler can name (Samplings lists the two
-// that the paper's problems know).
+// Samplers lists the schemes a Sampler can name.
 func Samplers() []Sampler { return []Sampler{Uniform, LatinHypercube, Halton} }
 
 // ParseSampler returns the sampler of a name: uniform, lhs or halton.
@@ -96,6 +111,15 @@ type Draw struct {
 	// points and noise, Fresh draws both anew.
 	Noise float64
 }
+
+// FreshSeedOffset is added to the seed of a draw for its held-out points
+// (Problem.Fresh).
+const FreshSeedOffset = 1000
+
+// RedrawSeedStride separates the draws of Problem.Redraw: draw k of seed d
+// uses seed d + k*RedrawSeedStride, far from every seed a user types and
+// from the fresh points (d + FreshSeedOffset).
+const RedrawSeedStride = 1 << 32
 
 // drawStream separates the random streams of the terms of one seed: term i
 // draws from PCG(seed, drawStream+i).

@@ -3,6 +3,7 @@ package pde
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -110,11 +111,7 @@ func (v *Vars) Unknown(name string) *ad.Node {
 	k := slices.IndexFunc(v.p.Unknowns, func(u Unknown) bool { return u.Name == name })
 	theta, ok := v.unknowns[name]
 	if k < 0 || !ok {
-		names := make([]string, len(v.p.Unknowns))
-		for i, u := range v.p.Unknowns {
-			names[i] = u.Name
-		}
-		return v.fail("Unknown(%q): the problem has no unknown %q; its unknowns are %s", name, name, listOr(names, "none (declare it in Problem.Unknowns)"))
+		return v.fail("Unknown(%q): the problem has no unknown %q; its unknowns are %s", name, name, listOr(unknownNames(v.p), "none (declare it in Problem.Unknowns)"))
 	}
 	v.used[name] = true
 	// The Param enters through Broadcast first, the one way a per-row
@@ -194,4 +191,56 @@ func DerivativeResidual(name string) Residual {
 		}
 		return ad.Sub(v.D(name), v.Target)
 	}
+}
+
+// Hold returns p with the named unknowns held at the given values (natural
+// scale): its residuals read them as constants, and a fit infers only the
+// unknowns left. Holding every unknown at its truth gives the forward
+// problem of an inverse one, with the same terms, points and data.
+func (p *Problem) Hold(values map[string]float64) (*Problem, error) {
+	held := map[string]float64{} // on the inferred scale
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		k := slices.IndexFunc(p.Unknowns, func(u Unknown) bool { return u.Name == name })
+		v := values[name]
+		switch {
+		case k < 0:
+			return nil, fmt.Errorf("problem %q: hold %q: no such unknown; its unknowns are %s", p.Name, name, listOr(unknownNames(p), "none"))
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return nil, fmt.Errorf("problem %q: hold %s = %v; give a finite value", p.Name, name, v)
+		case p.Unknowns[k].Positive && !(v > 0):
+			return nil, fmt.Errorf("problem %q: hold %s = %g; %s is positive, give a value > 0", p.Name, name, v, name)
+		case p.Unknowns[k].Positive:
+			v = math.Log(v)
+		}
+		held[name] = v
+	}
+	q := *p
+	q.Unknowns = slices.DeleteFunc(slices.Clone(p.Unknowns), func(u Unknown) bool { _, ok := values[u.Name]; return ok })
+	q.Terms = slices.Clone(p.Terms)
+	for i, t := range p.Terms {
+		res := t.Residual
+		q.Terms[i].Residual = func(v *Vars) *ad.Node {
+			w := *v
+			w.p = p // Vars.Unknown looks the names up in p
+			w.unknowns = maps.Clone(v.unknowns)
+			if w.unknowns == nil {
+				w.unknowns = map[string]*ad.Node{}
+			}
+			for name, th := range held {
+				w.unknowns[name] = v.U.Graph().Fill(1, 1, th)
+			}
+			r := res(&w)
+			v.err = w.err
+			return r
+		}
+	}
+	return &q, nil
+}
+
+func unknownNames(p *Problem) []string {
+	names := make([]string, len(p.Unknowns))
+	for i, u := range p.Unknowns {
+		names[i] = u.Name
+	}
+	return names
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // fakeECharts points viz at a small stand-in for echarts.min.js, so the
@@ -352,7 +353,7 @@ func TestWideStudies(t *testing.T) {
 	if len(w.Seeds) != 3 || len(f.Seeds) != 3 || w.Problem != "burgers-wide" || f.Problem != "burgers-wide" {
 		t.Errorf("quick: %d and %d fits of %s, %s; want 3 of burgers-wide each", len(w.Seeds), len(f.Seeds), w.Problem, f.Problem)
 	}
-	p, err := pde.New("burgers-wide", pde.Options{})
+	p, err := problems.New("burgers-wide", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

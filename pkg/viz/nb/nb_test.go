@@ -13,6 +13,8 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -190,12 +192,21 @@ func TestProgress(t *testing.T) {
 	}
 }
 
+// heat is the paper's heat problem and its schedule.
+func heat() (*pde.Problem, schedule.Schedule) {
+	e, err := problems.Lookup("heat")
+	if err != nil {
+		panic(err)
+	}
+	return e.New(problems.Options{}), e.Schedule(problems.Options{})
+}
+
 // Train's bar goes on after the last epoch: "finishing" with each stage,
 // then done; its default title names the network the problem chose.
 func TestTrainProgress(t *testing.T) {
 	r := fakeNotebook(t, true)
-	p := pde.Heat(pde.Options{})
-	f, err := Train(context.Background(), "", p, bayes.Settings{Seed: 1, Epochs: 200, HyperStart: 100})
+	p, sch := heat()
+	f, err := Train(context.Background(), "", p, bayes.Settings{Schedule: sch, Seed: 1, Epochs: 200, HyperStart: 100})
 	if err != nil || f.Status != bayes.StatusOK {
 		t.Fatalf("fit %v, error %v", f, err)
 	}
@@ -231,8 +242,8 @@ func TestTrainProgress(t *testing.T) {
 // TrainEnsemble's bar reaches its total with the last fit.
 func TestTrainEnsembleProgress(t *testing.T) {
 	r := fakeNotebook(t, true)
-	p := pde.Heat(pde.Options{})
-	run, err := TrainEnsemble(context.Background(), "", p, bayes.Settings{Epochs: 100, HyperStart: 50}, []uint64{1, 2}, bayes.EnsembleOptions{Workers: 2})
+	p, sch := heat()
+	run, err := TrainEnsemble(context.Background(), "", p, bayes.Settings{Schedule: sch, Epochs: 100, HyperStart: 50}, []uint64{1, 2}, bayes.EnsembleOptions{Workers: 2})
 	if err != nil || run.Best == nil {
 		t.Fatalf("run %v, error %v", run, err)
 	}

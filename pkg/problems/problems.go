@@ -1,14 +1,13 @@
-package pde
+package problems
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // Options configures the paper's problems. The zero value gives the paper's
@@ -28,32 +27,16 @@ type Options struct {
 	// BurgersNoise is the standard deviation of the measured Burgers data;
 	// 0 means 0.02.
 	BurgersNoise float64
-	// Sampling is how the training points are drawn: Uniform ("" means
-	// Uniform) or LatinHypercube.
-	Sampling string
+	// Sampling is how the training points are drawn: pde.Uniform ("" means
+	// uniform) or pde.LatinHypercube, which stratifies: n points of a box
+	// take one value in each of n equal strata of every coordinate, and
+	// points on a line or on the boundary one in each of n equal pieces.
+	Sampling pde.Sampler
 	// Reaction is the reaction rate r of the data of heat2-inverse and
 	// heat2-reaction (u_t = kappa u_xx - r u); 0 means none
 	// (docs/inverse.md).
 	Reaction float64
 }
-
-// Sampling schemes of the training points. Both give every point a uniform
-// marginal distribution; they differ in how the points of a set relate.
-const (
-	// Uniform draws every coordinate of every point independently (the
-	// paper's "randomly drawn from the uniform distribution").
-	Uniform = "uniform"
-	// LatinHypercube stratifies: n points of a box take one value in each
-	// of n equal strata of every coordinate (strata paired by random
-	// permutations, the value uniform in its stratum); points on a line or
-	// on the boundary take one value in each of n equal pieces of it. The
-	// set has no large holes, which a PINN's collocation set needs (Raissi
-	// et al. draw theirs by Latin hypercube sampling).
-	LatinHypercube = "lhs"
-)
-
-// Samplings lists the sampling schemes.
-func Samplings() []string { return []string{Uniform, LatinHypercube} }
 
 func (o Options) sampler() (sampler, error) {
 	s := o.DataSeed
@@ -62,78 +45,27 @@ func (o Options) sampler() (sampler, error) {
 	}
 	rng := rand.New(rand.NewPCG(s, 0x5eed))
 	switch o.Sampling {
-	case "", Uniform:
-		return sampler{rng: rng, name: Uniform}, nil
-	case LatinHypercube:
-		return sampler{rng: rng, lhs: true, name: LatinHypercube}, nil
+	case "", pde.Uniform:
+		return sampler{rng: rng, name: pde.Uniform}, nil
+	case pde.LatinHypercube:
+		return sampler{rng: rng, lhs: true, name: pde.LatinHypercube}, nil
 	}
-	return sampler{}, fmt.Errorf("unknown sampling %q: use one of %v", o.Sampling, Samplings())
-}
-
-// Names lists the problems that New knows, with the CLI's spelling.
-func Names() []string {
-	return []string{"regression", "heat", "wave", "wave-full", "burgers", "burgers-wide",
-		"heat-inverse", "burgers-inverse", "burgers-wide-inverse", "wave-inverse", "heat2-inverse", "heat2-reaction"}
-}
-
-// FreshSeedOffset is added to the data seed for the held-out points of
-// Problem.Fresh.
-const FreshSeedOffset = 1000
-
-// RedrawSeedStride separates the draws of Problem.Redraw: draw k of data
-// seed d uses data seed d + k*RedrawSeedStride, far from every data seed a
-// user types and from the fresh points (d + FreshSeedOffset).
-const RedrawSeedStride = 1 << 32
-
-// New returns a problem of the paper by name. "wave-full" is the wave
-// problem with the paper's full hyperparameter set (4 alphas, 2 betas).
-// Like the constructors, it sets Fresh and Redraw (withDraws).
-func New(name string, o Options) (*Problem, error) {
-	if _, err := o.sampler(); err != nil {
-		return nil, err
-	}
-	switch name {
-	case "regression":
-		return Regression(o), nil
-	case "heat":
-		return Heat(o), nil
-	case "wave":
-		return Wave(o), nil
-	case "wave-full":
-		return waveFull(o), nil
-	case "burgers":
-		return Burgers(o), nil
-	case "burgers-wide":
-		return BurgersWide(o), nil
-	case "heat-inverse":
-		return HeatInverse(o), nil
-	case "heat2-inverse":
-		return Heat2Inverse(o), nil
-	case "heat2-reaction":
-		return Heat2Reaction(o), nil
-	case "burgers-inverse":
-		return BurgersInverse(o), nil
-	case "burgers-wide-inverse":
-		return BurgersWideInverse(o), nil
-	case "wave-inverse":
-		return WaveInverse(o), nil
-	}
-	names := Names()
-	sort.Strings(names)
-	return nil, fmt.Errorf("unknown problem %q: use one of %s", name, strings.Join(names, ", "))
+	return sampler{}, fmt.Errorf("sampling %q: the paper's problems draw %s or %s points (%s is for the Draw terms of a problem of your own)",
+		o.Sampling, pde.Uniform, pde.LatinHypercube, pde.Halton)
 }
 
 // withDraws sets p's Fresh, the problem built with data seed
-// max(o.DataSeed, 1) + FreshSeedOffset, and Redraw(k), built with
-// max(o.DataSeed, 1) + k*RedrawSeedStride.
-func withDraws(p *Problem, o Options, build func(Options) *Problem) *Problem {
-	at := func(seed uint64) (*Problem, error) {
+// max(o.DataSeed, 1) + pde.FreshSeedOffset, and Redraw(k), built with
+// max(o.DataSeed, 1) + k*pde.RedrawSeedStride: the seeds of a user's
+// Problem.Sample.
+func withDraws(p *pde.Problem, o Options, build func(Options) *pde.Problem) *pde.Problem {
+	at := func(seed uint64) (*pde.Problem, error) {
 		f := o
 		f.DataSeed = seed
 		return build(f), nil
 	}
-	p.Fresh = func() (*Problem, error) { return at(max(o.DataSeed, 1) + FreshSeedOffset) }
-	p.Redraw = func(k uint64) (*Problem, error) { return at(max(o.DataSeed, 1) + k*RedrawSeedStride) }
+	p.Fresh = func() (*pde.Problem, error) { return at(max(o.DataSeed, 1) + pde.FreshSeedOffset) }
+	p.Redraw = func(k uint64) (*pde.Problem, error) { return at(max(o.DataSeed, 1) + k*pde.RedrawSeedStride) }
 	return p
 }
 
@@ -142,7 +74,7 @@ func withDraws(p *Problem, o Options, build func(Options) *Problem) *Problem {
 func (o Options) mustSampler() sampler {
 	s, err := o.sampler()
 	if err != nil {
-		panic("pde: " + err.Error())
+		panic("problems: " + err.Error())
 	}
 	return s
 }
@@ -150,7 +82,7 @@ func (o Options) mustSampler() sampler {
 // Regression is the paper's HMC comparison: u = x^2 cos^2(4x) measured with
 // Gaussian noise at 12 points in [-0.8,-0.3] and 12 in [0.3,0.8], fitted by
 // a 1-6-1 network.
-func Regression(o Options) *Problem {
+func Regression(o Options) *pde.Problem {
 	smp := o.mustSampler()
 	noise := o.Noise
 	if noise == 0 {
@@ -180,19 +112,17 @@ func Regression(o Options) *Problem {
 			y = append(y, RegressionCurve(x)+std*smp.rng.NormFloat64())
 		}
 	}
-	return withDraws(&Problem{
+	return withDraws(&pde.Problem{
 		Name: "regression", Inputs: []string{"x"}, Lo: []float64{-1}, Hi: []float64{1}, Sampling: smp.name,
 		Params: map[string]float64{"noise_std": std},
-		Terms:  []Term{{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual, Measured: true}},
+		Terms:  []pde.Term{{Name: "data", Group: "data", Points: pts, Target: y, Residual: pde.DataResidual, Measured: true}},
 		Exact:  func(x []float64) float64 { return RegressionCurve(x[0]) },
-		Defaults: Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25,
-			AlphaMode: "single", BetaMode: "single"},
 	}, o, Regression)
 }
 
 // Heat is u_t = kappa u_xx on [0,1]^2 with u(0,t)=u(1,t)=0, u(x,0)=sin(pi x):
 // 50 interior points and 50 on the boundary and initial line, a 2-6-1 net.
-func Heat(o Options) *Problem {
+func Heat(o Options) *pde.Problem {
 	smp := o.mustSampler()
 	kappa := o.Kappa
 	if kappa == 0 {
@@ -201,18 +131,16 @@ func Heat(o Options) *Problem {
 	lo, hi := []float64{0, 0}, []float64{1, 1}
 	interior := smp.box(50, lo, hi)
 	bpts, btgt := smp.boundary(50, lo, hi, func(x, t float64) float64 { return HeatExact(x, t, kappa) })
-	return withDraws(&Problem{
+	return withDraws(&pde.Problem{
 		Name: "heat", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"kappa": kappa},
-		Terms: []Term{
-			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *Vars) *ad.Node {
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *pde.Vars) *ad.Node {
 				return ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), kappa))
 			}},
-			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: DataResidual},
+			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: pde.DataResidual},
 		},
 		Exact: func(x []float64) float64 { return HeatExact(x[0], x[1], kappa) },
-		Defaults: Defaults{Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25,
-			AlphaMode: "single", BetaMode: "single"},
 	}, o, Heat)
 }
 
@@ -220,7 +148,7 @@ func Heat(o Options) *Problem {
 // 0.5 sin(2 pi x) and u_t(x,0)=0 (the paper's "u_t(0,t)" is a typo: the exact
 // solution needs zero initial velocity): 50 interior, 50 boundary/initial,
 // and 25 extra initial points for u and 25 for u_t, a 2-8-1 net.
-func Wave(o Options) *Problem {
+func Wave(o Options) *pde.Problem {
 	smp := o.mustSampler()
 	lo, hi := []float64{0, 0}, []float64{1, 1}
 	interior := smp.box(50, lo, hi)
@@ -240,28 +168,25 @@ func Wave(o Options) *Problem {
 		itgt[i] = WaveExact(xs[i], 0)
 		vel[i] = []float64{vs[i], 0}
 	}
-	return withDraws(&Problem{
+	return withDraws(&pde.Problem{
 		Name: "wave", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Params: map[string]float64{}, Sampling: smp.name,
-		Terms: []Term{
-			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *Vars) *ad.Node {
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *pde.Vars) *ad.Node {
 				return ad.Sub(v.D2("t", "t"), v.D2("x", "x"))
 			}},
-			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: DataResidual},
-			{Name: "initial", Group: "boundary", Points: init, Target: itgt, Residual: DataResidual},
-			{Name: "initial-velocity", Group: "boundary", Points: vel, Target: make([]float64, 25), Residual: DerivativeResidual("t")},
+			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: pde.DataResidual},
+			{Name: "initial", Group: "boundary", Points: init, Target: itgt, Residual: pde.DataResidual},
+			{Name: "initial-velocity", Group: "boundary", Points: vel, Target: make([]float64, 25), Residual: pde.DerivativeResidual("t")},
 		},
 		Exact: func(x []float64) float64 { return WaveExact(x[0], x[1]) },
-		Defaults: Defaults{Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25,
-			AlphaMode: "single", BetaMode: "single"},
 	}, o, Wave)
 }
 
 // waveFull is the wave problem with the paper's full hyperparameter set:
 // an alpha per weight class and betas split by term group.
-func waveFull(o Options) *Problem {
+func waveFull(o Options) *pde.Problem {
 	p := Wave(o)
 	p.Name = "wave-full"
-	p.Defaults.AlphaMode, p.Defaults.BetaMode = "classes", "split"
 	return withDraws(p, o, waveFull)
 }
 
@@ -270,15 +195,12 @@ func waveFull(o Options) *Problem {
 // measured points (noise 0.02); half of the equation and measured points lie
 // in x in [-0.2, 0.2]. The reference is the exact Cole-Hopf solution. Net
 // 2-8-8-1, one alpha and betas for pde, boundary and data.
-func Burgers(o Options) *Problem {
+func Burgers(o Options) *pde.Problem {
 	smp := o.mustSampler()
 	rng := smp.rng
 	nu := BurgersNu()
 	ref := sharedBurgersRef(nu)
-	noise := o.BurgersNoise
-	if noise == 0 {
-		noise = 0.02
-	}
+	noise := burgersNoise(o)
 	lo, hi := []float64{-1, 0}, []float64{1, 1}
 	half := func(n int) [][]float64 {
 		if smp.lhs {
@@ -306,22 +228,17 @@ func Burgers(o Options) *Problem {
 	for i, x := range data {
 		dtgt[i] = ref.U(x[0], x[1]) + noise*rng.NormFloat64()
 	}
-	return withDraws(&Problem{
+	return withDraws(&pde.Problem{
 		Name: "burgers", Inputs: []string{"x", "t"}, Lo: lo, Hi: hi, Sampling: smp.name,
 		Params: map[string]float64{"nu": nu, "noise_std": noise},
-		Terms: []Term{
-			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *Vars) *ad.Node {
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Points: interior, Residual: func(v *pde.Vars) *ad.Node {
 				return ad.Sub(ad.Add(v.D("t"), ad.Mul(v.U, v.D("x"))), ad.Scale(v.D2("x", "x"), nu))
 			}},
-			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: DataResidual},
-			{Name: "data", Group: "data", Points: data, Target: dtgt, Residual: DataResidual, Measured: true},
+			{Name: "boundary", Group: "boundary", Points: bpts, Target: btgt, Residual: pde.DataResidual},
+			{Name: "data", Group: "data", Points: data, Target: dtgt, Residual: pde.DataResidual, Measured: true},
 		},
 		Exact: func(x []float64) float64 { return ref.U(x[0], x[1]) },
-		// Three final rounds: beta_boundary has no fixed point in range (each
-		// round fits the boundary closer and triples it), and 12 rounds cost
-		// 4x the time for no gain in error (docs/results.md).
-		Defaults: Defaults{Hidden: []int{8, 8}, Epochs: 20000, HyperStart: 10000, HyperEvery: 25,
-			AlphaMode: "single", BetaMode: "split", FinalHyper: 3},
 	}, o, Burgers)
 }
 
@@ -336,4 +253,12 @@ func sharedBurgersRef(nu float64) *BurgersRef {
 	}
 	r, _ := burgersRefs.LoadOrStore(nu, NewBurgersRef(nu, 0))
 	return r.(*BurgersRef)
+}
+
+// burgersNoise is the standard deviation of the Burgers measurements.
+func burgersNoise(o Options) float64 {
+	if o.BurgersNoise == 0 {
+		return 0.02
+	}
+	return o.BurgersNoise
 }

@@ -1,4 +1,4 @@
-package pde
+package problems
 
 import (
 	"cmp"
@@ -90,10 +90,10 @@ type BurgersRef struct {
 // not positive and finite or nodes is negative.
 func NewBurgersRef(nu float64, nodes int) *BurgersRef {
 	if !(nu > 0) || math.IsInf(nu, 1) {
-		panic("pde: NewBurgersRef: viscosity nu must be positive and finite")
+		panic("problems: NewBurgersRef: viscosity nu must be positive and finite")
 	}
 	if nodes < 0 {
-		panic("pde: NewBurgersRef: negative number of nodes")
+		panic("problems: NewBurgersRef: negative number of nodes")
 	}
 	if nodes == 0 {
 		nodes = DefaultBurgersNodes(nu)
@@ -146,7 +146,7 @@ func (b *BurgersRef) Nodes() (order, kept int) { return b.order, len(b.z) }
 // initial data. U panics if t < 0.
 func (b *BurgersRef) U(x, t float64) float64 {
 	if t < 0 {
-		panic("pde: BurgersRef.U: negative time")
+		panic("problems: BurgersRef.U: negative time")
 	}
 	if t == 0 {
 		return -math.Sin(math.Pi * x)
@@ -160,7 +160,7 @@ func (b *BurgersRef) U(x, t float64) float64 {
 // returns −π cos(πx). Ux panics if t < 0.
 func (b *BurgersRef) Ux(x, t float64) float64 {
 	if t < 0 {
-		panic("pde: BurgersRef.Ux: negative time")
+		panic("problems: BurgersRef.Ux: negative time")
 	}
 	if t == 0 {
 		return -math.Pi * math.Cos(math.Pi*x)
@@ -215,7 +215,7 @@ func (b *BurgersRef) moments(x, t float64, deriv bool) (mean, variance, meanCos 
 // log form even far below the smallest float64 for large n.
 func gaussHermite(n int) (z, logw []float64) {
 	if n < 1 {
-		panic("pde: gaussHermite: need at least one node")
+		panic("problems: gaussHermite: need at least one node")
 	}
 	z = make([]float64, n)
 	e := make([]float64, n)
@@ -223,7 +223,7 @@ func gaussHermite(n int) (z, logw []float64) {
 		e[k-1] = math.Sqrt(float64(k) / 2)
 	}
 	if ok := (gonum.Implementation{}).Dsterf(n, z, e); !ok {
-		panic("pde: gaussHermite: Dsterf did not converge")
+		panic("problems: gaussHermite: Dsterf did not converge")
 	}
 	logw = make([]float64, n)
 	for i, x := range z {

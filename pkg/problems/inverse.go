@@ -1,12 +1,12 @@
-package pde
+package problems
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // InverseNoise is the standard deviation of the measurements of the heat
@@ -40,7 +40,7 @@ func truthOf(x float64) *float64 { return &x }
 // 0.01). kappa (true o.Kappa, 0.1 by default) is inferred on a log scale
 // from 0.05, with a flat prior; betas are split (pde, boundary, data); the
 // network is 2-8-8-1, which the evidence prefers to heat's 2-6-1.
-func HeatInverse(o Options) *Problem {
+func HeatInverse(o Options) *pde.Problem {
 	return withDraws(heatInverse(o, false, false), o, HeatInverse)
 }
 
@@ -50,7 +50,7 @@ func HeatInverse(o Options) *Problem {
 // reaction only shifts the decay rate, kappa pi^2 + r, which a larger kappa
 // fits exactly; two modes decay at kappa pi^2 + r and 4 kappa pi^2 + r and
 // tell the two apart.
-func Heat2Inverse(o Options) *Problem {
+func Heat2Inverse(o Options) *pde.Problem {
 	return withDraws(heatInverse(o, true, false), o, Heat2Inverse)
 }
 
@@ -58,11 +58,11 @@ func Heat2Inverse(o Options) *Problem {
 // with kappa (flat prior, log scale) and the reaction rate r (a zero-mean
 // Gaussian prior with its own alpha: a proper prior, so that the evidence
 // of this larger model is comparable with Heat2Inverse's) unknown.
-func Heat2Reaction(o Options) *Problem {
+func Heat2Reaction(o Options) *pde.Problem {
 	return withDraws(heatInverse(o, true, true), o, Heat2Reaction)
 }
 
-func heatInverse(o Options, twoModes, reaction bool) *Problem {
+func heatInverse(o Options, twoModes, reaction bool) *pde.Problem {
 	p := Heat(o)
 	kappa, r := p.Params["kappa"], 0.0
 	exact := p.Exact
@@ -81,62 +81,44 @@ func heatInverse(o Options, twoModes, reaction bool) *Problem {
 		}
 	}
 	pts, y := measure(o, InverseMeasurements, p.Lo, p.Hi, InverseNoise, exact)
-	p.Unknowns = []Unknown{{Name: "kappa", Init: 0.05, Positive: true, Prior: PriorFlat, Truth: truthOf(kappa)}}
-	p.Terms[0].Residual = func(v *Vars) *ad.Node {
+	p.Unknowns = []pde.Unknown{{Name: "kappa", Init: 0.05, Positive: true, Prior: pde.PriorFlat, Truth: truthOf(kappa)}}
+	p.Terms[0].Residual = func(v *pde.Vars) *ad.Node {
 		return ad.Sub(v.D("t"), ad.Mul(v.Unknown("kappa"), v.D2("x", "x")))
 	}
 	if reaction {
 		p.Name = "heat2-reaction"
-		p.Unknowns = append(p.Unknowns, Unknown{Name: "r", Init: 0, Prior: PriorGaussian, Truth: truthOf(r)})
-		p.Terms[0].Residual = func(v *Vars) *ad.Node {
+		p.Unknowns = append(p.Unknowns, pde.Unknown{Name: "r", Init: 0, Prior: pde.PriorGaussian, Truth: truthOf(r)})
+		p.Terms[0].Residual = func(v *pde.Vars) *ad.Node {
 			return ad.Add(ad.Sub(v.D("t"), ad.Mul(v.Unknown("kappa"), v.D2("x", "x"))), ad.Mul(v.Unknown("r"), v.U))
 		}
 	}
-	p.Terms = append(p.Terms, Term{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual, Measured: true})
+	p.Terms = append(p.Terms, pde.Term{Name: "data", Group: "data", Points: pts, Target: y, Residual: pde.DataResidual, Measured: true})
 	p.Exact = exact
-	p.Defaults.BetaMode = "split"
-	// The evidence prefers 2-8-8-1 to heat's 2-6-1: on heat-inverse's data
-	// seed 3 ln Z 742 against 571; on heat2-inverse's reaction-free data
-	// 605 against 2-16-1's 509, 2-12-1's 475 and 2-6-1's 297, where
-	// kappa's error is 0.05 %, 3 %, 4 % and 12 % (docs/inverse.md).
-	p.Defaults.Hidden = []int{8, 8}
 	return p
 }
 
 // BurgersInverse is the Burgers problem, its points and measured data, with
 // the viscosity unknown: nu (true 0.01/pi) inferred on a log scale from
 // 0.01, flat prior.
-func BurgersInverse(o Options) *Problem {
+func BurgersInverse(o Options) *pde.Problem {
 	return withDraws(unknownNu(Burgers(o), "burgers-inverse"), o, BurgersInverse)
 }
 
 // BurgersWideInverse is burgers-wide (DeepXDE's 2-20-20-20-1 network, 2540
 // equation points, 240 boundary and initial points, the Burgers study's
 // measurements) with the viscosity unknown, as BurgersInverse.
-func BurgersWideInverse(o Options) *Problem {
+func BurgersWideInverse(o Options) *pde.Problem {
 	p := unknownNu(BurgersWide(o), "burgers-wide-inverse")
-	// One final round on the training misfits: held-out rounds, which
-	// bring the forward fit to 0.004, leave nu 40 % off against 33 %
-	// (beta_pde 35 against 1700: the equation, nu's only witness, loses
-	// its weight; docs/inverse.md).
-	p.Defaults.FinalHyper, p.Defaults.RoundBetas = 1, ""
 	return withDraws(p, o, BurgersWideInverse)
 }
 
 // unknownNu renames a Burgers problem p and makes its viscosity the unknown
 // nu (true 0.01/pi), inferred on a log scale from 0.01 with a flat prior.
-// The measurements' beta is held at their stated noise: inferred, the
-// evidence explains a wrong nu's misfit as noise (burgers-inverse's
-// selected fit: beta_data 40, an rms misfit 8 times the noise 0.02, nu 13
-// times the truth, a band covering 0.04 of the grid; held: nu 2 times,
-// the calibrated band 0.94; docs/inverse.md).
-func unknownNu(p *Problem, name string) *Problem {
+func unknownNu(p *pde.Problem, name string) *pde.Problem {
 	p.Name = name
 	delete(p.Params, "nu") // p's own map: Burgers and BurgersWide build a new one each call
-	p.Unknowns = []Unknown{{Name: "nu", Init: 0.01, Positive: true, Prior: PriorFlat, Truth: truthOf(BurgersNu())}}
-	p.Defaults.Curvature = "" // only the dense A holds an unknown (bayes.Settings.Curvature)
-	p.Defaults.KnownNoise = map[string]float64{"data": p.Params["noise_std"]}
-	p.Terms[0].Residual = func(v *Vars) *ad.Node {
+	p.Unknowns = []pde.Unknown{{Name: "nu", Init: 0.01, Positive: true, Prior: pde.PriorFlat, Truth: truthOf(BurgersNu())}}
+	p.Terms[0].Residual = func(v *pde.Vars) *ad.Node {
 		return ad.Sub(ad.Add(v.D("t"), ad.Mul(v.U, v.D("x"))), ad.Mul(v.Unknown("nu"), v.D2("x", "x")))
 	}
 	return p
@@ -146,50 +128,31 @@ func unknownNu(p *Problem, name string) *Problem {
 // u_xx with Wave's points and 30 measurements of u inside the domain (noise
 // std 0.01); c (true 1) is inferred on a log scale from 0.8 with a flat
 // prior; betas are split (pde, boundary, data).
-func WaveInverse(o Options) *Problem {
+func WaveInverse(o Options) *pde.Problem {
 	p := Wave(o)
 	pts, y := measure(o, InverseMeasurements, p.Lo, p.Hi, InverseNoise, p.Exact)
 	p.Name = "wave-inverse"
 	p.Params = map[string]float64{"noise_std": InverseNoise}
-	p.Unknowns = []Unknown{{Name: "c", Init: 0.8, Positive: true, Prior: PriorFlat, Truth: truthOf(1)}}
-	p.Terms[0].Residual = func(v *Vars) *ad.Node {
+	p.Unknowns = []pde.Unknown{{Name: "c", Init: 0.8, Positive: true, Prior: pde.PriorFlat, Truth: truthOf(1)}}
+	p.Terms[0].Residual = func(v *pde.Vars) *ad.Node {
 		c := v.Unknown("c")
 		return ad.Sub(v.D2("t", "t"), ad.Mul(ad.Mul(c, c), v.D2("x", "x")))
 	}
-	p.Terms = append(p.Terms, Term{Name: "data", Group: "data", Points: pts, Target: y, Residual: DataResidual, Measured: true})
-	p.Defaults.BetaMode = "split"
+	p.Terms = append(p.Terms, pde.Term{Name: "data", Group: "data", Points: pts, Target: y, Residual: pde.DataResidual, Measured: true})
 	return withDraws(p, o, WaveInverse)
 }
 
 // Known returns p with every unknown held at its Truth: the forward problem
 // with the same terms, points and data, e.g. to time an inverse fit against
-// the forward fit of the same problem. It panics if an unknown has no Truth.
-func (p *Problem) Known() *Problem {
-	q := *p
-	q.Unknowns = nil
-	q.Terms = slices.Clone(p.Terms)
+// the forward fit of the same problem. An unknown without a Truth (data of
+// a user's, pde.Problem.WithData) is an error.
+func Known(p *pde.Problem) (*pde.Problem, error) {
+	truths := map[string]float64{}
 	for _, u := range p.Unknowns {
 		if u.Truth == nil {
-			panic(fmt.Sprintf("pde: Known: unknown %q of problem %q has no Truth", u.Name, p.Name))
+			return nil, fmt.Errorf("problem %q unknown %q: no Truth to hold it at; hold it at a value of your own with Problem.Hold", p.Name, u.Name)
 		}
+		truths[u.Name] = *u.Truth
 	}
-	for i, t := range p.Terms {
-		res := t.Residual
-		q.Terms[i].Residual = func(v *Vars) *ad.Node {
-			w := *v
-			w.p = p // Vars.Unknown looks the names up in p
-			w.unknowns = map[string]*ad.Node{}
-			for _, u := range p.Unknowns {
-				th := *u.Truth
-				if u.Positive {
-					th = math.Log(th)
-				}
-				w.unknowns[u.Name] = v.U.Graph().Fill(1, 1, th)
-			}
-			r := res(&w)
-			v.err = w.err
-			return r
-		}
-	}
-	return &q
+	return p.Hold(truths)
 }

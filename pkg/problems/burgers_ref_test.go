@@ -1,4 +1,4 @@
-package pde
+package problems
 
 import (
 	"math"

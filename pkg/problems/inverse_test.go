@@ -1,10 +1,12 @@
-package pde
+package problems
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // The inverse problems' data: the exact solutions satisfy their equations
@@ -15,7 +17,7 @@ func TestInverseProblemsData(t *testing.T) {
 	t.Parallel()
 	const h = 1e-4
 	for _, c := range []struct {
-		p        *Problem
+		p        *pde.Problem
 		residual func(u func(x, t float64) float64, x, t float64) float64
 	}{
 		{HeatInverse(Options{}), func(u func(x, t float64) float64, x, t float64) float64 {
@@ -65,9 +67,16 @@ func dxx(u func(x, t float64) float64, x, t, h float64) float64 {
 // residual is then heat's, value for value, and it has no unknowns left.
 func TestKnown(t *testing.T) {
 	t.Parallel()
-	q := HeatInverse(Options{}).Known()
+	q, err := Known(HeatInverse(Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := q.Validate(); err != nil || len(q.Unknowns) != 0 {
 		t.Fatalf("Known: %v, unknowns %v", err, q.Unknowns)
+	}
+	user := HeatInverse(Options{}).WithData(&pde.Data{Points: [][]float64{{0.5, 0.5}}, U: []float64{0.3}})
+	if _, err := Known(user); err == nil || !strings.Contains(err.Error(), `unknown "kappa": no Truth`) {
+		t.Errorf("Known of a user's data: error %v, want one naming kappa's missing truth", err)
 	}
 	h := Heat(Options{})
 	g := ad.NewGraph()
@@ -75,8 +84,8 @@ func TestKnown(t *testing.T) {
 	x := g.Input("x", len(pts), 2)
 	w := g.Param("w", 2, 1)
 	u := ad.Tanh(ad.MatMul(x, w))
-	r1, err1 := q.BuildResidual(0, ResidualInputs{U: u, X: x})
-	r2, err2 := h.BuildResidual(0, ResidualInputs{U: u, X: x})
+	r1, err1 := q.BuildResidual(0, pde.ResidualInputs{U: u, X: x})
+	r2, err2 := h.BuildResidual(0, pde.ResidualInputs{U: u, X: x})
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
@@ -109,7 +118,7 @@ func TestBurgersDataIdentifyNu(t *testing.T) {
 	nu0 := BurgersNu()
 	for _, seed := range []uint64{1, 2, 3} {
 		p := BurgersInverse(Options{DataSeed: seed})
-		var term *Term
+		var term *pde.Term
 		for i := range p.Terms {
 			if p.Terms[i].Measured {
 				term = &p.Terms[i]

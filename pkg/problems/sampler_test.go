@@ -1,22 +1,24 @@
-package pde
+package problems
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // Latin hypercube: every coordinate of a box set has exactly one point in
 // each of n equal strata; the boundary has n/3 points per edge (up to two),
 // one in each stratum of the edges laid end to end.
 func TestLatinHypercube(t *testing.T) {
-	o := Options{DataSeed: 7, Sampling: LatinHypercube}
+	o := Options{DataSeed: 7, Sampling: pde.LatinHypercube}
 	for _, name := range []string{"heat", "wave", "burgers"} {
 		p, err := New(name, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Sampling != LatinHypercube {
+		if p.Sampling != pde.LatinHypercube {
 			t.Errorf("%s: Sampling %q", name, p.Sampling)
 		}
 		// The interior of heat and wave is one Latin hypercube of the box;
@@ -95,18 +97,18 @@ func TestUniformSamplingStable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := New(name, Options{Sampling: Uniform})
+		b, err := New(name, Options{Sampling: pde.Uniform})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Sampling != Uniform || b.Sampling != Uniform {
-			t.Errorf("%s: Sampling %q and %q, want %q", name, a.Sampling, b.Sampling, Uniform)
+		if a.Sampling != pde.Uniform || b.Sampling != pde.Uniform {
+			t.Errorf("%s: Sampling %q and %q, want %q", name, a.Sampling, b.Sampling, pde.Uniform)
 		}
 		for i := range a.Terms {
 			for j, x := range a.Terms[i].Points {
 				for d := range x {
 					if x[d] != b.Terms[i].Points[j][d] {
-						t.Fatalf("%s: \"\" and %q sampling differ", name, Uniform)
+						t.Fatalf("%s: \"\" and %q sampling differ", name, pde.Uniform)
 					}
 				}
 			}

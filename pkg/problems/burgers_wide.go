@@ -1,8 +1,10 @@
-package pde
+package problems
 
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // BurgersWide is DeepXDE's Burgers example at its sizes: the equation of
@@ -11,7 +13,7 @@ import (
 // 2-20-20-20-1 tanh net (921 weights); plus the Burgers study's 60 measured
 // points (the same draw as burgers for the same data seed). One alpha and
 // betas for pde, boundary (sides and initial line) and data.
-func BurgersWide(o Options) *Problem {
+func BurgersWide(o Options) *pde.Problem {
 	b := Burgers(o)
 	s := o.mustSampler()
 	smp := sampler{rng: rand.New(rand.NewPCG(max(o.DataSeed, 1), 0x3de7)), lhs: s.lhs, name: s.name}
@@ -31,27 +33,15 @@ func BurgersWide(o Options) *Problem {
 	}
 	pdeTerm, data := b.Terms[0], b.Terms[2]
 	pdeTerm.Points = interior
-	p := &Problem{
+	p := &pde.Problem{
 		Name: "burgers-wide", Inputs: b.Inputs, Lo: lo, Hi: hi, Sampling: smp.name, Params: b.Params,
-		Terms: []Term{
+		Terms: []pde.Term{
 			pdeTerm,
-			{Name: "boundary", Group: "boundary", Points: sides, Target: make([]float64, len(sides)), Residual: DataResidual},
-			{Name: "initial", Group: "boundary", Points: initial, Target: itgt, Residual: DataResidual},
+			{Name: "boundary", Group: "boundary", Points: sides, Target: make([]float64, len(sides)), Residual: pde.DataResidual},
+			{Name: "initial", Group: "boundary", Points: initial, Target: itgt, Residual: pde.DataResidual},
 			data,
 		},
 		Exact: b.Exact,
-		// Measured (docs/results/burgers-wide.md): 1500 Adam epochs on points
-		// redrawn every 100, the evidence from the middle on under the
-		// cheap `auto` curvature, the measurements' beta held at their
-		// noise, then L-BFGS polishes of 1000 iterations (memory 100, the
-		// bayes default) around three final rounds whose betas take the
-		// misfit at fresh points (the polish fits the equation at its own
-		// points 10x closer than between them, and rounds on those drift
-		// to a PDE-only solution, as DeepXDE's 15000 epochs do).
-		Defaults: Defaults{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25,
-			AlphaMode: "single", BetaMode: "split", FinalHyper: 3,
-			PolishIter: 1000, Curvature: "auto", Resample: 100, KnownNoise: map[string]float64{"data": b.Params["noise_std"]},
-			RoundBetas: "held-out"},
 	}
 	return withDraws(p, o, BurgersWide)
 }

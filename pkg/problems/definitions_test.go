@@ -1,4 +1,4 @@
-package pde
+package problems
 
 import (
 	"fmt"
@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
 // termResidual evaluates tm's residual for the function u that build makes
 // from the input columns, the way pkg/bayes builds a model: the jet of u at
 // the term's points, the targets fed as an input node.
-func termResidual(t *testing.T, tm Term, inputs []string, build func(in []*ad.Node) *ad.Node) []float64 {
+func termResidual(t *testing.T, tm pde.Term, inputs []string, build func(in []*ad.Node) *ad.Node) []float64 {
 	t.Helper()
 	g := ad.NewGraph()
 	n := len(tm.Points)
@@ -27,8 +29,8 @@ func termResidual(t *testing.T, tm Term, inputs []string, build func(in []*ad.No
 	if tm.Target != nil {
 		target = g.Input("target", n, 1)
 	}
-	p := &Problem{Name: "test", Inputs: inputs, Terms: []Term{tm}}
-	r, err := p.BuildResidual(0, ResidualInputs{U: build(cols), X: x, Target: target})
+	p := &pde.Problem{Name: "test", Inputs: inputs, Terms: []pde.Term{tm}}
+	r, err := p.BuildResidual(0, pde.ResidualInputs{U: build(cols), X: x, Target: target})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestResiduals(t *testing.T) {
 	o := Options{DataSeed: 2}
 	cases := []struct {
 		name  string
-		p     *Problem
+		p     *pde.Problem
 		u     func(in []*ad.Node) *ad.Node
 		want  func(term string, x []float64, target float64) (float64, bool)
 		terms int
@@ -134,7 +136,7 @@ func TestResiduals(t *testing.T) {
 	}
 }
 
-func mustProblem(p *Problem, err error) *Problem {
+func mustProblem(p *pde.Problem, err error) *pde.Problem {
 	if err != nil {
 		panic(err)
 	}
@@ -150,17 +152,17 @@ func TestProblemPoints(t *testing.T) {
 		name, group string
 		n           int
 		target      bool
-		where       func(p *Problem, k int, x []float64) bool // k: index of the point
+		where       func(p *pde.Problem, k int, x []float64) bool // k: index of the point
 	}
-	anywhere := func(*Problem, int, []float64) bool { return true } // Validate checks the box
-	edge := func(p *Problem, _ int, x []float64) bool {
+	anywhere := func(*pde.Problem, int, []float64) bool { return true } // Validate checks the box
+	edge := func(p *pde.Problem, _ int, x []float64) bool {
 		return x[0] == p.Lo[0] || x[0] == p.Hi[0] || x[1] == p.Lo[1]
 	}
-	initial := func(_ *Problem, _ int, x []float64) bool { return x[1] == 0 }
-	window := func(n int) func(*Problem, int, []float64) bool {
-		return func(_ *Problem, k int, x []float64) bool { return k >= n/2 || math.Abs(x[0]) <= 0.2 }
+	initial := func(_ *pde.Problem, _ int, x []float64) bool { return x[1] == 0 }
+	window := func(n int) func(*pde.Problem, int, []float64) bool {
+		return func(_ *pde.Problem, k int, x []float64) bool { return k >= n/2 || math.Abs(x[0]) <= 0.2 }
 	}
-	regression := func(_ *Problem, k int, x []float64) bool {
+	regression := func(_ *pde.Problem, k int, x []float64) bool {
 		if k < 12 {
 			return -0.8 <= x[0] && x[0] <= -0.3
 		}
@@ -192,7 +194,7 @@ func TestProblemPoints(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		for _, smp := range Samplings() {
+		for _, smp := range []pde.Sampler{pde.Uniform, pde.LatinHypercube} {
 			for _, seed := range []uint64{1, 5} {
 				id := fmt.Sprintf("%s/%s/seed %d", c.name, smp, seed)
 				p, err := New(c.name, Options{DataSeed: seed, Sampling: smp})
@@ -254,7 +256,7 @@ func TestProblemParams(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name string
-		p    *Problem
+		p    *pde.Problem
 		want map[string]float64
 	}{
 		{"regression", Regression(Options{}), map[string]float64{"noise_std": 0.05}},
@@ -274,7 +276,7 @@ func TestProblemParams(t *testing.T) {
 }
 
 // noiseOf returns target - exact of a problem's measured term.
-func noiseOf(p *Problem, term int) []float64 {
+func noiseOf(p *pde.Problem, term int) []float64 {
 	tm := p.Terms[term]
 	e := make([]float64, len(tm.Points))
 	for k, x := range tm.Points {
@@ -291,7 +293,7 @@ func TestMeasurementNoise(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name       string
-		build      func(Options) *Problem
+		build      func(Options) *pde.Problem
 		term       int
 		base, alt  Options
 		ratio, std float64 // alt noise / base noise; base standard deviation
@@ -302,7 +304,7 @@ func TestMeasurementNoise(t *testing.T) {
 	for _, c := range cases {
 		var ss float64
 		var n int
-		for _, smp := range Samplings() {
+		for _, smp := range []pde.Sampler{pde.Uniform, pde.LatinHypercube} {
 			for seed := uint64(1); seed <= 4; seed++ {
 				bo, ao := c.base, c.alt
 				bo.DataSeed, ao.DataSeed, bo.Sampling, ao.Sampling = seed, seed, smp, smp
@@ -329,15 +331,15 @@ func TestMeasurementNoise(t *testing.T) {
 	}
 }
 
-// TestPaperDefaults: each problem's Defaults are the paper's schedule and
-// network (issue 3: epochs, hyper start, every, hidden, alpha/beta modes).
-func TestPaperDefaults(t *testing.T) {
+// TestSchedules: each problem's schedule is the paper's schedule and
+// network (epochs, hyper start, every, hidden, alpha/beta modes).
+func TestSchedules(t *testing.T) {
 	t.Parallel()
-	wide := Defaults{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+	wide := schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
 		FinalHyper: 3, PolishIter: 1000, Curvature: "auto", KnownNoise: map[string]float64{"data": 0.02}, Resample: 100, RoundBetas: "held-out"}
 	wideInverse := wide
 	wideInverse.FinalHyper, wideInverse.Curvature, wideInverse.RoundBetas = 1, "", ""
-	want := map[string]Defaults{
+	want := map[string]schedule.Schedule{
 		"regression": {Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
 		"heat":       {Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
 		"wave":       {Hidden: []int{8}, Epochs: 20000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
@@ -362,17 +364,30 @@ func TestPaperDefaults(t *testing.T) {
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))
 	}
-	for _, name := range Names() {
-		p, err := New(name, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := p.Defaults
+	for _, e := range Entries() {
+		name := e.Name
+		got := e.Schedule(Options{})
 		if !strings.HasPrefix(name, "burgers-wide") {
 			got.FinalHyper = 0 // a tuning choice of ours, not the paper's
 		}
 		if w, ok := want[name]; !ok || !reflect.DeepEqual(got, w) {
-			t.Errorf("%s: Defaults %+v, want %+v", name, got, w)
+			t.Errorf("%s: schedule %+v, want %+v", name, got, w)
 		}
+	}
+	// The held noise is the measurements' own.
+	for _, name := range []string{"burgers-wide", "burgers-inverse", "burgers-wide-inverse"} {
+		e, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := e.Schedule(Options{BurgersNoise: 0.05}); s.KnownNoise["data"] != 0.05 {
+			t.Errorf("%s with noise 0.05: known noise %v", name, s.KnownNoise)
+		}
+	}
+	// A caller's edit of a schedule does not reach the registry's.
+	e, _ := Lookup("heat")
+	e.Schedule(Options{}).Hidden[0] = 99
+	if got := e.Schedule(Options{}).Hidden[0]; got != 6 {
+		t.Errorf("heat's schedule changed to hidden %d by a caller's edit", got)
 	}
 }

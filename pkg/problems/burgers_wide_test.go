@@ -1,15 +1,17 @@
-package pde
+package problems
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // burgers-wide has DeepXDE's point counts on the right lines, and the
 // burgers study's measured points of the same data seed.
 func TestBurgersWidePoints(t *testing.T) {
 	t.Parallel()
-	for _, smp := range Samplings() {
+	for _, smp := range []pde.Sampler{pde.Uniform, pde.LatinHypercube} {
 		o := Options{DataSeed: 3, Sampling: smp}
 		w, b := BurgersWide(o), Burgers(o)
 		counts := map[string]int{}
