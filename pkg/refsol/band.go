@@ -8,10 +8,11 @@ import (
 )
 
 // band is a square matrix stored by rows within kl sub- and ku
-// super-diagonals, factored in place by LU without pivoting. Both solvers
-// produce matrices whose elimination stays stable without pivoting (a
-// diagonally dominant M-matrix; a Newton matrix dominated by nu times the
-// biharmonic), so the factors keep the band and need no extra storage.
+// super-diagonals, factored in place by LU without pivoting. The solvers'
+// matrices eliminate stably without pivoting (the plate's diagonally
+// dominant M-matrix, the cavity's pressure Laplacian, its Newton matrix
+// dominated by nu times the biharmonic), so the factors keep the band and
+// need no extra storage.
 type band struct {
 	n, kl, ku int
 	a         []float64 // row r holds columns r-kl..r+ku at a[r*w+c-r+kl]

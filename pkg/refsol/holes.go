@@ -15,8 +15,9 @@ const (
 	HoleCentre = 0.3
 )
 
-// DefaultPlateCells is the grid of DefaultPoissonHoles, 200 x 200 cells
-// (h = 0.005).
+// DefaultPlateCells is the grid of DefaultPoissonHoles: 200 x 200 cells
+// (h = 0.005), L2RE 7.9e-5 against PINNacle's COMSOL export, about half a
+// second on one core.
 const DefaultPlateCells = 200
 
 // Plate is the solution of PINNacle's Poisson2d-C on a uniform grid:

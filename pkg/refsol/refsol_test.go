@@ -1,7 +1,9 @@
 package refsol
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -40,7 +42,20 @@ func pinnacleFile(t *testing.T, name string) string {
 		}
 		t.Skipf("%s is absent (PINNacle's export; only a development machine has it)", path)
 	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%x", sha256.Sum256(data)); got != pinnacleSHA256[name] {
+		t.Fatalf("%s has sha256 %s, want %s (PINNacle's export byte for byte)", path, got, pinnacleSHA256[name])
+	}
 	return path
+}
+
+// pinnacleSHA256 holds the exports' digests (shared/pinnacle/README.md).
+var pinnacleSHA256 = map[string]string{
+	"lid_driven_a4.dat":    "9920232758297eee09404d66a914522cc8285ea3a4d7a05f5e776c5fcac852f3",
+	"poisson1_cg_data.dat": "2b9873fa4175fc26a8d62a7c4ea0f3e3239f9106b25ba622a77fd95fafa48490",
 }
 
 // fieldErrors returns the L2RE of each field alone and the joint one over
@@ -363,6 +378,25 @@ func BenchmarkPoissonHoles(b *testing.B) {
 	for b.Loop() {
 		if _, err := PoissonHoles(DefaultPlateCells); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestDeterministic: a solve gives the same bits every time.
+func TestDeterministic(t *testing.T) {
+	a, err := LidDriven(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LidDriven(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range [][2][]float64{{a.u, b.u}, {a.v, b.v}, {a.p, b.p}} {
+		for k := range f[0] {
+			if math.Float64bits(f[0][k]) != math.Float64bits(f[1][k]) {
+				t.Fatalf("node %d differs between two solves: %v, %v", k, f[0][k], f[1][k])
+			}
 		}
 	}
 }
