@@ -41,17 +41,19 @@ func lid(x float64) float64 { return 4 * x * (1 - x) }
 // a smoothly stretched grid, vorticity omega = -lap(psi) with Thom's wall
 // formula (second order in the computed vorticity up to the wall), the
 // vorticity equation u omega_x + v omega_y = nu lap(omega) by central
-// differences in the mapped coordinates, solved by Newton's method from
-// rest with a banded LU of the exact Jacobian (the residual is quadratic
-// in psi, so its central difference is exact). The pressure is the
+// differences in the mapped coordinates, solved by Newton's method with a
+// banded LU of the exact Jacobian (the residual is quadratic in psi, so
+// its central difference is exact), from rest on n/2 cells and from that
+// solution on n. The pressure is the
 // least-squares fit of its differences along the grid edges to the
 // momentum equations' pressure gradient: the discrete pressure Poisson
 // equation with its Neumann conditions built in. The same solve on n/2
 // cells, interpolated to the fine nodes, removes the h^2 error term
-// (Richardson extrapolation).
+// (Richardson extrapolation). The Newton matrix's band takes 32 n^3
+// bytes: 67 MB at 128 cells, 226 MB at the largest n, 192.
 func LidDriven(n int) (*Cavity, error) {
-	if n < 16 || n > 256 || n%2 != 0 {
-		return nil, fmt.Errorf("refsol: lid-driven grid of %d cells; use an even number from 16 to 256", n)
+	if n < 16 || n > 192 || n%2 != 0 {
+		return nil, fmt.Errorf("refsol: lid-driven grid of %d cells; use an even number from 16 to 192", n)
 	}
 	coarse, err := cavitySolve(n/2, nil)
 	if err != nil {
@@ -170,8 +172,8 @@ func (a axis) atIndex(f []float64, si, sj float64) float64 {
 }
 
 // cavitySolve returns the flow on n x n stretched cells, starting Newton's
-// method from the coarser solution start when there is one (two or three
-// steps instead of five or six from rest).
+// method from the coarser solution start when there is one (two steps
+// instead of five from rest).
 func cavitySolve(n int, start *Cavity) (*Cavity, error) {
 	ax := newAxis(n)
 	psi := make([]float64, (n+1)*(n+1))

@@ -2,7 +2,7 @@ package refsol
 
 import "math"
 
-// grid is a uniform (n+1) x (n+1) node grid on [x0, x0+size]^2; nodal
+// grid is a uniform (n+1) x (n+1) node grid on [x0, x0+n*h]^2; nodal
 // arrays are indexed j*(n+1)+i for the node at (x0+i*h, x0+j*h).
 type grid struct {
 	n     int
