@@ -297,3 +297,51 @@ func countLines(path string) int {
 	b, _ := os.ReadFile(path)
 	return bytes.Count(b, []byte("\n"))
 }
+
+// TestShardChecks: the checks of TestSlurmArray fail on a lost fit, a fit
+// run twice, a fit in the wrong shard and a record that differs, and pass
+// on records that differ in their seconds only. It needs no Slurm.
+func TestShardChecks(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, seeds ...int) string {
+		var b strings.Builder
+		for _, s := range seeds {
+			fmt.Fprintf(&b, `{"seed":%d,"log_evidence":%d.5,"seconds":%d.25}`+"\n", s, 10*s, s)
+		}
+		p := filepath.Join(dir, name)
+		must(t, os.WriteFile(p, []byte(b.String()), 0o644))
+		return p
+	}
+	s0, s1 := write("s0", 1, 3, 5), write("s1", 2, 4, 6)
+	if err := checkShards([]string{s0, s1}, 1, 6); err != nil {
+		t.Errorf("complete shards: %v", err)
+	}
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{write("lost", 1, 5), s1}, "seed 3 lost"},
+		{[]string{write("twice", 1, 3, 5, 3), s1}, "seed 3 fitted twice"},
+		{[]string{s0, write("s1b", 2, 4, 6, 5)}, "belongs to shard 0"},
+		{[]string{s0, write("s1c", 2, 4, 6, 8)}, "outside 1..6"},
+	} {
+		if err := checkShards(c.files, 1, 6); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("checkShards(%v): %v, want %q", c.files, err, c.want)
+		}
+	}
+	all := write("all", 6, 5, 4, 3, 2, 1)
+	b, _ := os.ReadFile(all)
+	slower := filepath.Join(dir, "slower")
+	must(t, os.WriteFile(slower, []byte(strings.ReplaceAll(string(b), ".25}", ".75}")), 0o644))
+	if err := sameRecords(slower, write("sorted", 1, 2, 3, 4, 5, 6)); err != nil {
+		t.Errorf("records differing in seconds and order: %v", err)
+	}
+	other := filepath.Join(dir, "other")
+	must(t, os.WriteFile(other, []byte(strings.Replace(string(b), "30.5", "30.25", 1)), 0o644))
+	if err := sameRecords(other, all); err == nil {
+		t.Errorf("sameRecords misses a changed evidence")
+	}
+	if err := sameRecords(write("short", 1, 2, 3, 4, 5), all); err == nil {
+		t.Errorf("sameRecords misses a lost record")
+	}
+}
