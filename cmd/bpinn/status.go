@@ -76,7 +76,7 @@ func runStatus(files []string, n int, base uint64, shards int, stdout io.Writer)
 	var firstFile string
 	mixed := 0
 	for _, f := range sf {
-		line := fmt.Sprintf("%s: %d fits", f.path, len(f.rs))
+		line := fmt.Sprintf("%s: %s", f.path, nouns(len(f.rs), "fit"))
 		if len(f.rs) > 0 {
 			lo, hi := f.rs[0].Seed, f.rs[0].Seed
 			for _, r := range f.rs {
@@ -131,11 +131,11 @@ func runStatus(files []string, n int, base uint64, shards int, stdout io.Writer)
 		}
 	}
 	if dups > 0 {
-		fmt.Fprintf(stdout, "duplicates: %d seeds held more than once (merge keeps one of each)\n", dups)
+		fmt.Fprintf(stdout, "duplicates: %s held more than once (merge keeps one of each)\n", nouns(dups, "seed"))
 	}
 	if len(conflicts) > 0 {
 		fmt.Fprintf(stdout, "CONFLICTS: seeds %s have records that disagree\n", strings.Join(conflicts, ", "))
-		problems = append(problems, fmt.Sprintf("%d seeds with disagreeing records", len(conflicts)))
+		problems = append(problems, nouns(len(conflicts), "seed")+" with disagreeing records")
 	}
 	last, span := base+uint64(n-1), fmt.Sprintf("--n %d --seed-base %d", n, base)
 	if n == 0 {
@@ -163,7 +163,7 @@ func runStatus(files []string, n int, base uint64, shards int, stdout io.Writer)
 	fmt.Fprintf(stdout, "seeds %d to %d (%s): %d of %d held", base, last, span, total-uint64(len(missing)), total)
 	if outside > 0 {
 		fmt.Fprintf(stdout, ", and %d outside", outside)
-		problems = append(problems, fmt.Sprintf("%d seeds outside %d to %d (another --seed-base or --n?)", outside, base, last))
+		problems = append(problems, fmt.Sprintf("%s outside %d to %d (another --seed-base or --n?)", nouns(outside, "seed"), base, last))
 	}
 	if len(missing) == 0 {
 		fmt.Fprintln(stdout, ", none missing")
