@@ -155,7 +155,7 @@ func (c *cluster) start(ctx context.Context, t *testing.T, name string, args ...
 		t.Fatalf("start %s: %v", name, err)
 	}
 	c.daemons = append(c.daemons, cmd)
-	go cmd.Wait() //nolint:errcheck // reaped here; stop checks the exit by pid
+	go cmd.Wait() // reaps it; stop checks by pid that it ended
 	time.Sleep(50 * time.Millisecond)
 	if !alive(cmd.Process.Pid) {
 		t.Fatalf("%s exited at once:\n%s", name, c.tail(name+".out"))
