@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the project needs, idempotently: Go modules, the Go tools
 # pinned in go.mod (GoNB, goimports, staticcheck) and tools/gopls (gopls),
-# Jupyter's nbconvert (Debian) and the echarts JavaScript (npm) used to
-# render charts offline.
+# Jupyter's nbconvert, Chromium and selenium (the browser test), Slurm and
+# munge (the Slurm test) from Debian, and the echarts JavaScript (npm) used
+# to render charts offline.
 #
 #   scripts/setup.sh          everything
 #   scripts/setup.sh go       Go modules and tools only
@@ -67,6 +68,24 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
 		apt_install chromium chromium-driver python3-selenium
 	else
 		log "the browser test needs Debian's chromium, chromium-driver and python3-selenium: sudo apt-get install -y chromium chromium-driver python3-selenium"
+	fi
+fi
+
+# Slurm and munge for the Slurm test (scripts/slurm/array_test.go), which
+# starts a one-node cluster of its own. As with the browser test: without
+# root this says what to install and goes on; the test then skips, or fails
+# under CI=true.
+slurm_missing=
+for b in munged slurmctld slurmd slurmstepd sbatch squeue scontrol scancel sinfo; do
+	# The daemons live in /usr/sbin, which a user's PATH may lack.
+	command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || slurm_missing="$slurm_missing $b"
+done
+if [ -n "$slurm_missing" ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		log "installing slurm-wlm and munge from Debian (the Slurm test)"
+		apt_install slurm-wlm munge
+	else
+		log "the Slurm test needs Debian's slurm-wlm and munge: sudo apt-get install -y slurm-wlm munge"
 	fi
 fi
 

@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 const ensembleText = `Trains --n networks on PROBLEM, with seeds --seed-base + i for i = 0..n-1,
@@ -35,6 +36,9 @@ an existing non-empty FILE is an error.
 
 --shard I/N runs only the seeds with (seed - seed-base) mod N == I, for job
 arrays (docs/scale-out.md); join the shards' files with "bpinn merge".
+--sbatch N --workers C runs nothing: it writes to stdout a Slurm job script
+(scripts/slurm/ensemble.sbatch) for an array of N tasks of C cores, each
+running one shard with these flags, --resume and a file of its own.
 
 Diverged fits are recorded with their status; they are not failures of the
 command (exit 0). Exit status 2 is bad input, 1 an I/O failure.`
@@ -69,6 +73,8 @@ func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 	resume := fs.Bool("resume", false, "continue the --out file, skipping the seeds it holds")
 	var sh shard
 	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
+	var sbatch posInt
+	fs.Var(&sbatch, "sbatch", "write a Slurm job array of `N` shards (--workers cores each) to stdout instead of running")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]",
@@ -76,8 +82,12 @@ func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err == nil {
-		err = runEnsemble(pos, &m.fit, ensembleOpts{n: m.n.v, base: m.seed.v, out: m.out, workers: m.workers, resume: *resume, shard: sh},
-			stdout, stderr)
+		o := ensembleOpts{n: m.n.v, base: m.seed.v, out: m.out, workers: m.workers, resume: *resume, shard: sh}
+		if sbatch.set {
+			err = writeSbatch(fs, args, pos, &m.fit, o, sbatch.v, stdout)
+		} else {
+			err = runEnsemble(pos, &m.fit, o, stdout, stderr)
+		}
 	}
 	if err != nil {
 		return report(stderr, "ensemble", err)
@@ -94,33 +104,41 @@ type ensembleOpts struct {
 	shard   shard
 }
 
-func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.Writer) error {
+// ensemblePlan is an ensemble's checked input: what runEnsemble runs and
+// what --sbatch writes into a job script.
+type ensemblePlan struct {
+	p     *pde.Problem
+	s     bayes.Settings
+	cfg   bayes.RunConfig
+	seeds []uint64 // this run's (this shard's) seeds
+}
+
+// planEnsemble checks the flags and the problem without running anything.
+func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, error) {
 	if len(pos) != 1 {
-		return usagef("want one problem, got %d arguments", len(pos))
+		return ensemblePlan{}, usagef("want one problem, got %d arguments", len(pos))
 	}
 	if err := checkWorkers(o.workers); err != nil {
-		return err
+		return ensemblePlan{}, err
 	}
 	if o.resume && o.out == "" {
-		return usagef("--resume needs --out FILE")
+		return ensemblePlan{}, usagef("--resume needs --out FILE")
 	}
 	if uint64(o.n-1) > math.MaxUint64-o.base {
-		return usagef("--seed-base %d + --n %d: the last seed overflows 64 bits; lower --seed-base", o.base, o.n)
+		return ensemblePlan{}, usagef("--seed-base %d + --n %d: the last seed overflows 64 bits; lower --seed-base", o.base, o.n)
 	}
 	p, err := ff.problem(pos[0])
 	if err != nil {
-		return err
+		return ensemblePlan{}, err
 	}
 	s, err := ff.settings(p, o.base)
 	if err != nil {
-		return err
+		return ensemblePlan{}, err
 	}
 	cfg, err := bayes.NewRunConfig(p, s, ff.dataSeed.v)
 	if err != nil {
-		return errUsage{err.Error()}
+		return ensemblePlan{}, errUsage{err.Error()}
 	}
-
-	// The seeds of this run.
 	var seeds []uint64
 	for i := 0; i < o.n; i++ {
 		if o.shard.n == 0 || i%o.shard.n == o.shard.i {
@@ -128,8 +146,17 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		}
 	}
 	if len(seeds) == 0 {
-		return usagef("--shard %s of %d seeds holds none: use at most %d shards", &o.shard, o.n, o.n)
+		return ensemblePlan{}, usagef("--shard %s of %d seeds holds none: use at most %d shards", &o.shard, o.n, o.n)
 	}
+	return ensemblePlan{p, s, cfg, seeds}, nil
+}
+
+func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.Writer) error {
+	plan, err := planEnsemble(pos, ff, o)
+	if err != nil {
+		return err
+	}
+	p, s, cfg, seeds := plan.p, plan.s, plan.cfg, plan.seeds
 
 	// The file: fresh, or resumed after cutting a torn line.
 	var file *os.File

@@ -4,6 +4,7 @@
 //	bpinn fit PROBLEM [flags]        one fit, a human summary and a JSON record
 //	bpinn ensemble PROBLEM [flags]   N seeds on all cores, JSONL, ranked by evidence
 //	bpinn merge FILES...             join ensemble shards into one ranked summary
+//	bpinn status FILES...            the fits of ensemble shards: missing seeds, one configuration
 //	bpinn exact PROBLEM              the exact/reference solution at points read from stdin
 //	bpinn hmc regression [flags]     the Laplace band against Hamiltonian Monte Carlo
 //	bpinn reproduce [flags]          every study of the paper: tables, figures, report.html
@@ -75,6 +76,7 @@ func commands() map[string]command {
 		"fit":      {cmdFit, "train one network; --json writes its full result"},
 		"ensemble": {cmdEnsemble, "train N seeds on all cores, rank by evidence; --out appends JSONL"},
 		"merge":    {cmdMerge, "merge ensemble JSONL shards into one ranked summary"},
+		"status":   {cmdStatus, "count the fits of ensemble shards: missing seeds, one configuration"},
 		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
 		"version":  {cmdVersion, "print the release, module and Go versions"},
 		"coverage": {cmdCoverage, "fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals"},

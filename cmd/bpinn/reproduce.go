@@ -86,6 +86,18 @@ flags:
   --recipe R       tuned (the default of bayes.Settings: the paper's schedule,
                    then a Gauss-Newton polish and MacKay rounds) or paper (the
                    paper's schedule alone)
+  --shard I/N      run shard I of N of every study, no report (job arrays)
+  --from DIRS      the report from the comma-separated folders of the shards
+
+On a cluster: --shard I/N runs shard I of N of every study (the fits i
+with i mod N == I, no HMC) into DIR and writes no report; each task of a
+job array runs one shard with the same flags into a folder of its own.
+--from DIR0,DIR1,... then builds the report of the whole run from those
+folders without training: it merges each study's files, checks that every
+seed is there and was run with the study's settings (give the flags of
+the sharded run), restores the fits, runs the HMC comparisons on the best,
+and writes the merged files, report.html and the rest to --out, as one
+run would (times aside).
 
 exit status: 0 every study ran, 1 a study failed (the report is still
 written, with a section naming what failed and why) or an I/O error,
@@ -104,6 +116,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&recipe, "recipe", "")
 	failStudy := fs.String("fail-study", "", "") // test only: this study panics
 	only := fs.String("only", "", "")            // test only: comma-separated studies
+	var sh shard
+	fs.Var(&sh, "shard", "")
+	from := fs.String("from", "", "")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, reproduceUsage)
@@ -128,7 +143,19 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		*out = filepath.Join("out", plan.Name)
 	}
-	cfg := rpt.Config{Plan: plan, Out: *out, Workers: *workers, SeedBase: base.v, FailStudy: *failStudy}
+	cfg := rpt.Config{Plan: plan, Out: *out, Workers: *workers, SeedBase: base.v, FailStudy: *failStudy, Shard: sh.i, Shards: sh.n}
+	var dirs []string
+	if *from != "" {
+		dirs = strings.Split(*from, ",")
+	}
+	if err == nil && sh.n > 0 && dirs != nil {
+		err = usagef("--shard runs one shard, --from reports on all of them: use one")
+	}
+	for _, d := range dirs {
+		if st, serr := os.Stat(d); err == nil && (serr != nil || !st.IsDir()) {
+			err = usagef("--from %s: not a folder of a shard's files", d)
+		}
+	}
 	if err == nil && *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}
@@ -137,7 +164,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 			err = usagef("unknown study %q: use one of %s", s, strings.Join(rpt.Names(), ", "))
 		}
 	}
-	if err == nil { // fail now, not after the run, and before creating --out
+	if err == nil && sh.n == 0 { // fail now, not after the run, and before creating --out
 		_, err = viz.EChartsJS()
 	}
 	if err == nil {
@@ -149,9 +176,23 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	cfg.Progress = func(study string, total int) rpt.Progress { return newStudyProgress(stderr, study, total) }
 
 	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", plan.Name, *out)
-	rep, err := rpt.Run(interrupt, cfg)
+	var rep *rpt.Report
+	if dirs != nil {
+		rep, err = rpt.Load(interrupt, cfg, dirs)
+	} else {
+		rep, err = rpt.Run(interrupt, cfg)
+	}
 	if err != nil {
 		return report(stderr, "reproduce", err)
+	}
+	if sh.n > 0 {
+		code := exitOK
+		for _, st := range rep.Failed() {
+			fmt.Fprintf(stderr, "bpinn reproduce: FAILED %s: %s\n", st.Name, oneLine(firstLine(st.Err.Error())))
+			code = exitFail
+		}
+		fmt.Fprintf(stderr, "bpinn reproduce: shard %s of every study in %s; once every shard ran: bpinn reproduce --from DIR0,DIR1,... with the same flags\n", &sh, *out)
+		return code
 	}
 	pg := rpt.Build(rep)
 	if err := pg.Write(*out); err != nil {

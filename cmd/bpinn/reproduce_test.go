@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -110,6 +111,37 @@ func TestReproduceFailedStudy(t *testing.T) {
 	}
 }
 
+// TestReproduceShards: two shards of a tiny run, each without a report,
+// and the report of both from --from; a lost shard fails its studies
+// (pkg/report's TestShardsReport checks that the report equals one run's).
+func TestReproduceShards(t *testing.T) {
+	fakeECharts(t)
+	dir := t.TempDir()
+	tiny := []string{"reproduce", "--tiny", "--only", "heat,scan", "--workers", "2"}
+	var shards []string
+	for i := range 2 {
+		out := filepath.Join(dir, fmt.Sprint("shard", i))
+		code, stdout, errOut := cli(t, with(tiny, "--shard", fmt.Sprintf("%d/2", i), "--out", out)...)
+		if code != exitOK || stdout != "" || !strings.Contains(errOut, fmt.Sprintf("shard %d/2 of every study in %s", i, out)) {
+			t.Fatalf("shard %d: exit %d, stdout %q, stderr:\n%s", i, code, stdout, errOut)
+		}
+		if _, err := os.Stat(filepath.Join(out, "report.html")); err == nil {
+			t.Errorf("shard %d wrote a report", i)
+		}
+		shards = append(shards, out)
+	}
+	all := filepath.Join(dir, "all")
+	code, stdout, errOut := cli(t, with(tiny, "--from", strings.Join(shards, ","), "--out", all)...)
+	if code != exitOK || !strings.Contains(stdout, "| heat | 3 |") {
+		t.Fatalf("--from: exit %d, stderr:\n%s\nstdout:\n%s", code, errOut, stdout)
+	}
+	checkReport(t, all)
+	code, _, errOut = cli(t, with(tiny, "--from", shards[1], "--out", filepath.Join(dir, "lost"))...)
+	if code != exitFail || !strings.Contains(errOut, "FAILED study heat: the shards hold 1 of the study's 3 fits; missing seeds: 1, 3") {
+		t.Errorf("--from one of two shards: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
 func TestReproduceBadInput(t *testing.T) {
 	fakeECharts(t) // not parallel: it sets the environment
 	dir := t.TempDir()
@@ -129,6 +161,9 @@ func TestReproduceBadInput(t *testing.T) {
 		{"unknown study", []string{"--tiny", "--only", "heat,nope", "--out", dir}, `unknown study "nope"`},
 		{"unknown recipe", []string{"--recipe", "best", "--out", dir}, `--recipe best: use tuned or paper`},
 		{"unknown failing study", []string{"--fail-study", "nope", "--out", dir}, `unknown study "nope"`},
+		{"bad shard", []string{"--shard", "2/2", "--out", dir}, "0 <= I < N"},
+		{"shard and from", []string{"--shard", "0/2", "--from", dir, "--out", dir}, "use one"},
+		{"from no folder", []string{"--from", dir + "," + file, "--out", dir}, "--from " + file + ": not a folder"},
 	} {
 		code, out, errOut := cli(t, append([]string{"reproduce"}, c.args...)...)
 		if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {

@@ -115,6 +115,10 @@ type Config struct {
 	// FailStudy makes the named study panic at its start: a test hook for
 	// the failure path.
 	FailStudy string
+	// Shards > 0 runs shard Shard of Shards of every study (a task of a job
+	// array): only the seeds of fits i with i mod Shards == Shard, and no
+	// HMC, which needs every fit; Load joins the shards' folders.
+	Shard, Shards int
 }
 
 // Progress follows one study.
@@ -267,6 +271,15 @@ func (c *Config) defaults() {
 // Run runs the studies of cfg and returns them; a study's failure is in its
 // Err. The error is non-nil only when cfg.Out cannot be created.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	return runAll(ctx, cfg, runFits)
+}
+
+// fitsFunc fills a study's Fits and Best: by training (runFits) or from
+// the records of a sharded run (Load).
+type fitsFunc func(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog Progress) error
+
+// runAll runs the studies of cfg, their fits from fits.
+func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 	cfg.defaults()
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
@@ -278,7 +291,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		st := newStudy(name, &cfg)
 		start := time.Now()
-		st.Err = runStudy(ctx, st, &cfg)
+		st.Err = runStudy(ctx, st, &cfg, fits)
 		st.Seconds = time.Since(start).Seconds()
 		rep.Studies = append(rep.Studies, st)
 	}
@@ -346,7 +359,9 @@ func newStudy(name string, cfg *Config) *Study {
 		n = max(1, cfg.Fits/3)
 	}
 	for i := range n {
-		st.Seeds = append(st.Seeds, cfg.SeedBase+uint64(i))
+		if cfg.Shards == 0 || i%cfg.Shards == cfg.Shard {
+			st.Seeds = append(st.Seeds, cfg.SeedBase+uint64(i))
+		}
 	}
 	st.Label = cmp.Or(st.Label, st.Problem)
 	if e, err := problems.Lookup(st.Problem); err == nil { // else runStudy reports it
@@ -361,7 +376,7 @@ func studyOptions(st *Study, cfg *Config) problems.Options {
 }
 
 // runStudy runs one study, turning a panic into its error.
-func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
+func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
@@ -387,6 +402,7 @@ func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 		return err
 	}
 	hs, sampled := sampledStudy(st.Name, cfg)
+	sampled = sampled && cfg.Shards == 0
 	total := len(st.Seeds)
 	if sampled {
 		total++
@@ -397,7 +413,7 @@ func runStudy(ctx context.Context, st *Study, cfg *Config) (err error) {
 	}
 	defer prog.Finish()
 
-	if err := runFits(ctx, st, p, cfg, prog); err != nil {
+	if err := fits(ctx, st, p, cfg, prog); err != nil {
 		return err
 	}
 	if sampled {
@@ -495,12 +511,24 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 	return firstErr
 }
 
-// record extracts what the report needs from a fit.
+// record extracts what the report needs from a fit and its record; f is
+// nil for a record that cannot be restored (weights not finite), whose
+// hyperparameters come from the record.
 func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
-	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
+	rec := FitRecord{Seed: r.Seed, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
-		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, HeldBetas: r.HeldBetas(), Gamma: val(r.Gamma),
-		Unknowns: f.Unknowns()}
+		AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, HeldBetas: r.HeldBetas(), Gamma: val(r.Gamma)}
+	if f != nil {
+		rec.Hidden, rec.Alpha, rec.Beta, rec.Unknowns = f.Settings.Hidden, f.Alpha, f.Beta, f.Unknowns()
+	} else {
+		rec.Hidden = slices.Clone(r.Architecture[1 : len(r.Architecture)-1])
+		for _, n := range r.AlphaNames {
+			rec.Alpha = append(rec.Alpha, val(r.Alpha[n]))
+		}
+		for _, n := range r.BetaNames {
+			rec.Beta = append(rec.Beta, val(r.Beta[n]))
+		}
+	}
 	rec.CoverageHeldOut, rec.CoverageCalibrated, rec.Q95, rec.Q95Calibrated = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	if e := r.Errors; e != nil {
 		rec.MSE = val(e.MSE)
