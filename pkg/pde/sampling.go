@@ -8,9 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat/distmv"
-	"gonum.org/v1/gonum/stat/samplemv"
+	"github.com/evidence-pinn/bpinn/pkg/geom"
 )
 
 // Sampler names a scheme that draws points of the unit cube [0,1]^d:
@@ -54,7 +52,8 @@ func ParseSampler(name string) (Sampler, error) {
 
 // Unit returns n points of the unit cube [0,1]^d drawn from src: the same
 // source state gives the same points. d = 0 gives n empty points (the one
-// point of a 0-dimensional face).
+// point of a 0-dimensional face). The points are pkg/geom's Scheme of the
+// same name, so a box and a geometric domain fill the cube alike.
 func (s Sampler) Unit(src rand.Source, n, d int) ([][]float64, error) {
 	if _, err := ParseSampler(string(s)); err != nil {
 		return nil, err
@@ -62,34 +61,14 @@ func (s Sampler) Unit(src rand.Source, n, d int) ([][]float64, error) {
 	if n < 0 || d < 0 {
 		return nil, fmt.Errorf("sampler %s: %d points of dimension %d; need n >= 0 and d >= 0", s, n, d)
 	}
-	pts := make([][]float64, n)
 	if n == 0 || d == 0 {
+		pts := make([][]float64, n)
 		for i := range pts {
 			pts[i] = []float64{}
 		}
 		return pts, nil
 	}
-	if s == Uniform {
-		rng := rand.New(src)
-		for i := range pts {
-			pts[i] = make([]float64, d)
-			for k := range pts[i] {
-				pts[i][k] = rng.Float64()
-			}
-		}
-		return pts, nil
-	}
-	batch := mat.NewDense(n, d, nil)
-	q := distmv.NewUnitUniform(d, nil)
-	if s == LatinHypercube {
-		samplemv.LatinHypercube{Q: q, Src: src}.Sample(batch)
-	} else {
-		samplemv.Halton{Kind: samplemv.Owen, Q: q, Src: src}.Sample(batch)
-	}
-	for i := range pts {
-		pts[i] = batch.RawRowView(i)
-	}
-	return pts, nil
+	return geom.Scheme(s).Unit(src, n, d)
 }
 
 // Draw says how Problem.Sample fills a term: N points of a region drawn by a
