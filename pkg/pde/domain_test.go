@@ -270,3 +270,114 @@ func TestPeriodic(t *testing.T) {
 		t.Errorf("u_x periodic: max |residual| %.3g", r)
 	}
 }
+
+// Every mistake with a domain, normals or pairs is a one-line error naming
+// the problem, the term and what to change, from Sample or Validate (the
+// problem is sampled first, then validated), never a panic.
+func TestDomainErrors(t *testing.T) {
+	t.Parallel()
+	disk := must(geom.NewDisk(0, 0, 1))
+	far := must(geom.NewDisk(5, 5, 1))
+	unitSq := must(geom.NewBox([]float64{0, 0}, []float64{1, 1}))
+	diskTime := func() geom.Domain { return must(geom.NewSpaceTime(disk, 0, 1)) }
+	zero := func(v *Vars) *ad.Node { return v.U }
+	cases := []struct {
+		name string
+		edit func(p *Problem)
+		want string
+	}{
+		{"point outside the domain", func(p *Problem) {
+			p.Terms = append(p.Terms, Term{Name: "given", Residual: zero, Points: [][]float64{{0.1, 0.1}, {-0.3, 0.31}}})
+		}, `problem "plate" term "given": point 1 [-0.3 0.31] is outside the domain (signed distance 0.09); give points inside it`},
+		{"unknown part", func(p *Problem) { p.Terms[1].Draw.Region = On("hole") },
+			`problem "plate" term "dirichlet_square": region On("hole"): no boundary part "hole"; the parts are square/x-, square/x+, square/y-, square/y+, holes/circle`},
+		{"empty intersection", func(p *Problem) { p.Domain = must(geom.Intersection(disk, far)) },
+			`problem "plate": the domain is empty in x (its bounding box is [4, 1]): an empty intersection? give operands that overlap`},
+		{"dimension", func(p *Problem) { p.Domain = diskTime() },
+			`problem "plate": a 3-D domain for 2 inputs ["x" "y"]; give a domain with one coordinate per input, in the inputs' order`},
+		{"space-time inputs", func(p *Problem) {
+			p.Inputs, p.Domain = []string{"x", "y", "time"}, diskTime()
+			p.Terms = p.Terms[:1]
+		}, `problem "plate": inputs ["x" "y" "time"], and the space-time domain's are ["x" "y" "t"]; name them alike`},
+		{"Lo/Hi not the bounding box", func(p *Problem) { p.Lo, p.Hi = []float64{-1, -1}, []float64{1, 1} },
+			`problem "plate": Lo/Hi [-1 -1] to [1 1], and the domain's bounding box is [-0.5 -0.5] to [0.5 0.5]; leave Lo/Hi nil (Sample sets them) or set them to it`},
+		{"u_n without normals", func(p *Problem) { p.Terms[0].Residual = Eq("u_xx + u_yy = u_n") },
+			`problem "plate" term "pde": equation "u_xx + u_yy = u_n": col 15: u_n: the normal derivative, and the term has no normals; draw it on a boundary region (Boundary, Face, Faces, On) or give its points' normals as the fields NormalField(input)`},
+		{"Neumann in the interior", func(p *Problem) { p.Terms[1] = NeumannOn(Interior(), 10, 0) },
+			`problem "plate" term "neumann_interior": DN(): the term has no normals`},
+		{"Normal of an unknown input", func(p *Problem) {
+			p.Terms[1].Residual = func(v *Vars) *ad.Node { return ad.Mul(v.U, v.Normal("z")) }
+		}, `term "dirichlet_square": Normal("z"): no input named "z"; the inputs are x, y`},
+		{"a face of a plate", func(p *Problem) { p.Terms[1].Draw.Region = Face("x", Lo) },
+			`term "dirichlet_square": region Face("x", Lo): a face of a box, and the domain is not a box; pick boundary parts with On(...) (the parts are square/x-, square/x+, square/y-, square/y+, holes/circle)`},
+		{"periodic on a plate", func(p *Problem) { p.Terms[1] = Periodic("x", 4) },
+			`term "periodic_x": region FacePairs("x"): a face of a box, and the domain is not a box`},
+		{"Boundary leaving out an input", func(p *Problem) { p.Terms[1].Draw.Region = Boundary("y") },
+			`term "dirichlet_square": region Boundary("y"): a domain's boundary leaves out no inputs (only a space-time domain's time); write Boundary(), or pick parts with On(...)`},
+		{"the whole boundary of a space-time domain", func(p *Problem) {
+			p.Inputs, p.Domain = []string{"x", "y", "t"}, diskTime()
+			p.Terms = []Term{PDE("u_t = u_xx + u_yy", 10), Dirichlet(Boundary(), 10, 0)}
+		}, `term "dirichlet_boundary": region Boundary(): the boundary of a space-time domain is its spatial boundary times the time interval: write Boundary("t"), and Initial("t") for the initial slice`},
+		{"Initial without time", func(p *Problem) { p.Terms[1] = InitialValue("y", 10, 0) },
+			`term "initial_y": region Initial("y"): the initial slice of a space-time domain's time input; the domain is a 2-D domain without time`},
+		{"On without a domain", func(p *Problem) {
+			p.Domain, p.Lo, p.Hi = nil, []float64{0, 0}, []float64{1, 1}
+		}, `term "dirichlet_square": region On("square"): the problem has no Domain, so its boundary has no named parts; set Problem.Domain, or use Face, Faces or Boundary on its box`},
+		{"a field named as a normal", func(p *Problem) {
+			p.Terms[0].Draw.Fields = map[string]func([]float64) float64{"normal_x": func([]float64) float64 { return 0 }}
+		}, `term "pde": Draw.Fields["normal_x"] is the name of a normal field, which the draw fills on a boundary; rename the field`},
+		{"a normal field missing", func(p *Problem) {
+			p.Terms = append(p.Terms, Term{Name: "given", Residual: zero, Points: [][]float64{{0.5, 0}}, Fields: map[string][]float64{"normal_x": {1}}})
+		}, `problem "plate" term "given": normals need a field per input; missing normal_y`},
+		{"a normal not of unit length", func(p *Problem) {
+			p.Terms = append(p.Terms, Term{Name: "given", Residual: zero, Points: [][]float64{{0.5, 0}}, Fields: map[string][]float64{"normal_x": {1}, "normal_y": {1}}})
+		}, `problem "plate" term "given": normal 0 [1 1] has length 1.41421; give unit vectors`},
+		{"pairs of the wrong count", func(p *Problem) {
+			p.Terms = append(p.Terms, Term{Name: "given", Residual: zero, Points: [][]float64{{0.5, 0}}, Pairs: [][]float64{{-0.5, 0}, {0, 0}}})
+		}, `problem "plate" term "given": 2 pairs for 1 points; give one partner per point`},
+		{"a pair outside", func(p *Problem) {
+			p.Terms = append(p.Terms, Term{Name: "given", Residual: zero, Points: [][]float64{{0.5, 0}}, Pairs: [][]float64{{0.3, -0.3}}})
+		}, `problem "plate" term "given": pair 0 [0.3 -0.3] is outside the domain`},
+		{"Pair without pairs", func(p *Problem) {
+			p.Terms[1].Residual = func(v *Vars) *ad.Node { return ad.Sub(v.U, v.Pair().U) }
+		}, `term "dirichlet_square": Pair(): the term has no pairs; draw it on FacePairs(input) (pde.Periodic) or give Term.Pairs`},
+		{"a box domain with faces and pairs is fine but a disk's unknown part", func(p *Problem) {
+			p.Domain = unitSq
+			p.Terms = []Term{PDE("u_xx + u_yy = 0", 10), Periodic("x", 4), Neumann("y", Hi, 3, 0), Dirichlet(On("circle"), 4, 0)}
+		}, `term "dirichlet_circle": region On("circle"): no boundary part "circle"; the parts are x-, x+, y-, y+`},
+	}
+	names := map[string]bool{}
+	for _, c := range cases {
+		names[c.name] = true
+		p := poissonHoles()
+		p.Name = "plate"
+		c.edit(p)
+		err := func() (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: panic %v", c.name, r)
+				}
+			}()
+			q, err := p.Sample(1)
+			if err != nil {
+				return err
+			}
+			return q.Validate()
+		}()
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v\nwant an error containing %s", c.name, err, c.want)
+		}
+	}
+	if len(names) != len(cases) {
+		t.Errorf("two cases share a name")
+	}
+	// a paired term that a trainer builds without the partners' u
+	q := must((&Problem{Name: "ring", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []Term{Periodic("x", 2)}}).Sample(1))
+	g := ad.NewGraph()
+	x := g.Input("x", 2, 1)
+	_, err := q.BuildResidual(0, ResidualInputs{U: ad.Tanh(x), X: x})
+	if want := `problem "ring" term "periodic_x": the term pairs points (Term.Pairs, a periodic condition) and the trainer gives no u at the partners (ResidualInputs.PairU, PairX); this trainer cannot fit paired terms`; err == nil || err.Error() != want {
+		t.Errorf("a paired term without PairU: %v, want %s", err, want)
+	}
+}
