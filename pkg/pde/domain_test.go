@@ -2,6 +2,8 @@ package pde
 
 import (
 	"math"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -379,5 +381,27 @@ func TestDomainErrors(t *testing.T) {
 	_, err := q.BuildResidual(0, ResidualInputs{U: ad.Tanh(x), X: x})
 	if want := `problem "ring" term "periodic_x": the term pairs points (Term.Pairs, a periodic condition) and the trainer gives no u at the partners (ResidualInputs.PairU, PairX); this trainer cannot fit paired terms`; err == nil || err.Error() != want {
 		t.Errorf("a paired term without PairU: %v, want %s", err, want)
+	}
+}
+
+// TestDomainDoc checks that docs/problems.md shows the plate of
+// example_domain_test.go verbatim, so the guide's snippet compiles and runs
+// (Example_domain).
+func TestDomainDoc(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("example_domain_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/problems.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := regexp.MustCompile(`(?s)// problems\.md:begin plate\n(.*?)\n// problems\.md:end`).FindSubmatch(src)
+	if b == nil {
+		t.Fatal("no marked block in example_domain_test.go")
+	}
+	if !strings.Contains(string(doc), "```go\n"+string(b[1])+"```\n") {
+		t.Errorf("docs/problems.md does not show the plate of example_domain_test.go; paste:\n%s", b[1])
 	}
 }
