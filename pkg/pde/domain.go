@@ -19,7 +19,9 @@ import (
 func NormalField(input string) string { return "normal_" + input }
 
 // draw draws n points of r with sampler s from rng: on the box when the
-// problem has no Domain, on the Domain otherwise.
+// problem has no Domain or its Domain is a box (or a space-time of one),
+// as the box problem draws them, and on the Domain otherwise; the parts of
+// On always on the Domain.
 func (r Region) draw(p *Problem, s Sampler, rng *rand.Rand, n int) (drawn, error) {
 	if p.Domain == nil {
 		if r.kind == kindParts {
@@ -29,15 +31,23 @@ func (r Region) draw(p *Problem, s Sampler, rng *rand.Rand, n int) (drawn, error
 	}
 	dom := p.Domain
 	st, _ := dom.(*geom.SpaceTime)
+	switch {
+	case r.kind == kindBoundary:
+		if err := r.checkBoundary(p); err != nil {
+			return drawn{}, err
+		}
+	case r.kind == kindInitial && (st == nil || r.inputs[0] != p.Inputs[p.Dim()-1]):
+		return drawn{}, fmt.Errorf("region %v: the initial slice of a space-time domain's time input; the domain is %s", r, domainKind(p))
+	}
+	if boxLike(dom) && r.kind != kindParts {
+		return r.boxPoints(p, s, rng, n)
+	}
 	geomErr := func(err error) error {
 		return fmt.Errorf("region %v: %s", r, strings.TrimPrefix(err.Error(), "geom: "))
 	}
 	switch r.kind {
 	case kindFace, kindFaces, kindPairs:
-		if !boxLike(dom) {
-			return drawn{}, fmt.Errorf("region %v: a face of a box, and the domain is not a box; pick boundary parts with On(...) (the parts are %s)", r, partNames(dom))
-		}
-		return r.boxPoints(p, s, rng, n)
+		return drawn{}, fmt.Errorf("region %v: a face of a box, and the domain is not a box; pick boundary parts with On(...) (the parts are %s)", r, partNames(dom))
 	case kindInterior:
 		x, err := geom.SampleInterior(dom, n, s, rng)
 		if err != nil {
@@ -45,9 +55,6 @@ func (r Region) draw(p *Problem, s Sampler, rng *rand.Rand, n int) (drawn, error
 		}
 		return drawn{x: x}, nil
 	case kindInitial:
-		if st == nil || r.inputs[0] != p.Inputs[p.Dim()-1] {
-			return drawn{}, fmt.Errorf("region %v: the initial slice of a space-time domain's time input; the domain is %s", r, domainKind(p))
-		}
 		x, err := st.Initial(n, s, rng)
 		if err != nil {
 			return drawn{}, geomErr(err)
@@ -57,8 +64,6 @@ func (r Region) draw(p *Problem, s Sampler, rng *rand.Rand, n int) (drawn, error
 		var parts []string
 		if r.kind == kindParts {
 			parts = r.inputs
-		} else if err := r.checkBoundary(p); err != nil {
-			return drawn{}, err
 		}
 		bp, err := geom.SampleBoundary(dom, n, s, rng, parts...)
 		if err != nil {
@@ -70,8 +75,10 @@ func (r Region) draw(p *Problem, s Sampler, rng *rand.Rand, n int) (drawn, error
 	return drawn{}, err
 }
 
-// checkBoundary is the error of Boundary(except...) on a Domain: it may
-// leave out only the time input of a space-time domain, and must there.
+// checkBoundary is the error of Boundary(except...) on a Domain: on a
+// space-time domain it must leave out the time input and only it (its
+// boundary is the lateral one); on another domain that is not a box it
+// leaves out nothing.
 func (r Region) checkBoundary(p *Problem) error {
 	if _, ok := p.Domain.(*geom.SpaceTime); ok {
 		if time := p.Inputs[p.Dim()-1]; !slices.Equal(r.inputs, []string{time}) {
@@ -79,7 +86,7 @@ func (r Region) checkBoundary(p *Problem) error {
 		}
 		return nil
 	}
-	if len(r.inputs) > 0 {
+	if len(r.inputs) > 0 && !boxLike(p.Domain) {
 		return fmt.Errorf("region %v: a domain's boundary leaves out no inputs (only a space-time domain's time); write Boundary(), or pick parts with On(...)", r)
 	}
 	return nil
@@ -154,18 +161,21 @@ func near(a, b []float64) bool {
 }
 
 // Contains reports whether x lies in the problem's domain: its Domain
-// within geom.Tol, or its box. A grid over the box (Grid) has points
+// (within geom.Tol), or else its box. A grid over the box (Grid) has points
 // outside a Domain that is not a box; this tells them apart.
 func (p *Problem) Contains(x []float64) bool {
-	if len(x) != p.Dim() {
+	if len(x) != p.Dim() || slices.ContainsFunc(x, math.IsNaN) {
 		return false
 	}
+	if p.Domain != nil {
+		return p.Domain.Contains(x)
+	}
 	for i, v := range x {
-		if math.IsNaN(v) || v < p.Lo[i] || v > p.Hi[i] {
+		if v < p.Lo[i] || v > p.Hi[i] {
 			return false
 		}
 	}
-	return p.Domain == nil || p.Domain.Contains(x)
+	return true
 }
 
 // outside is the error for point k of a term (or of its Pairs, what) that

@@ -405,3 +405,37 @@ func TestDomainDoc(t *testing.T) {
 		t.Errorf("docs/problems.md does not show the plate of example_domain_test.go; paste:\n%s", b[1])
 	}
 }
+
+// A geom.Box domain (and a space-time of one) draws the box regions as the
+// box problem of the same Lo/Hi does, bit for bit, and adds its parts;
+// NeumannOn on a face is Neumann there.
+func TestBoxDomain(t *testing.T) {
+	t.Parallel()
+	terms := func() []Term {
+		return []Term{PDE("u_t = u_xx + u_yy", 50), Dirichlet(Boundary("t"), 20, "x*y"), InitialValue("t", 10, 1),
+			Neumann("x", Hi, 7, 0.5), NeumannOn(Face("x", Hi), 7, 0.5).Named("neumann_on"), Periodic("y", 6)}
+	}
+	box := &Problem{Name: "box", Inputs: []string{"x", "y", "t"}, Lo: []float64{0, -1, 0}, Hi: []float64{1, 1, 2}, Terms: terms()}
+	st := must(geom.NewSpaceTime(must(geom.NewBox([]float64{0, -1}, []float64{1, 1})), 0, 2))
+	dom := &Problem{Name: "box", Inputs: []string{"x", "y", "t"}, Domain: st, Terms: append(terms(), NeumannOn(On("y+"), 9, 0))}
+	for _, s := range Samplers() {
+		box.Sampling, dom.Sampling = string(s), string(s)
+		a, b := must(box.Sample(4)), must(dom.Sample(4))
+		if err := b.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if !samePoints(a.Terms, b.Terms[:len(a.Terms)]) {
+			t.Errorf("%s: a space-time box draws other points than its box problem", s)
+		}
+		for k, x := range b.Terms[6].Points {
+			if x[1] != 1 || !slices.Equal(b.Normals(b.Terms[6])[k], []float64{0, 1, 0}) {
+				t.Fatalf("%s: On(y+) point %v normal %v", s, x, b.Normals(b.Terms[6])[k])
+			}
+		}
+		u := func(c []*ad.Node) *ad.Node { return ad.Mul(ad.Sin(c[0]), ad.Exp(ad.Mul(c[1], c[2]))) }
+		b.Terms[4].Points, b.Terms[4].Target = b.Terms[3].Points, b.Terms[3].Target // a face's normals are one vector
+		if old, on := evalTerm(t, b, 3, u), evalTerm(t, b, 4, u); !slices.Equal(old, on) || maxAbs(old) == 0 {
+			t.Errorf("%s: Neumann(x, Hi) %v, NeumannOn(Face(x, Hi)) %v", s, old, on)
+		}
+	}
+}

@@ -48,7 +48,9 @@ const (
 // (or its box Lo, Hi); a name the problem does not have is an error there.
 // The zero Region is no region.
 //
-// Every boundary region but Initial draws the outward unit normal with
+// A Domain that is a geom.Box, or a geom.SpaceTime of one, draws the box
+// regions as the box of its bounding box does, the same points bit for
+// bit. Every boundary region but Initial draws the outward unit normal with
 // each point (the term's normal fields, see NormalField), so that a
 // residual can read the normal derivative (Vars.DN, u_n in an equation).
 type Region struct {
@@ -74,8 +76,8 @@ func On(parts ...string) Region { return Region{kind: kindParts, inputs: slices.
 // their partners are the term's Pairs. It is the region of Periodic.
 func FacePairs(input string) Region { return Region{kind: kindPairs, inputs: []string{input}} }
 
-// Face is the face input = Lo or input = Hi of the box (of a Domain that
-// is a geom.Box, or a space-time of one).
+// Face is the face input = Lo or input = Hi of the box (with a Domain,
+// only of a geom.Box or a space-time of one).
 func Face(input string, side Side) Region {
 	return Region{kind: kindFace, inputs: []string{input}, side: side}
 }
@@ -86,11 +88,11 @@ func Faces(input string) Region { return Region{kind: kindFaces, inputs: []strin
 
 // Boundary is every face of the box except those of the inputs listed,
 // e.g. Boundary("t") is the spatial boundary of a space-time box. The
-// points are spread over the faces by face area. With a Domain it is the
-// domain's whole boundary, and Boundary("t") the lateral boundary of a
-// geom.SpaceTime whose time input is t (its only boundary: Boundary() of a
-// space-time domain is an error, so that the slices in time are never
-// drawn by mistake).
+// points are spread over the faces by face area. With a Domain that is not
+// a box it is the domain's whole boundary, and Boundary("t") the lateral
+// boundary of a geom.SpaceTime whose time input is t (its only boundary:
+// Boundary() of a space-time domain is an error, so that the slices in
+// time are never drawn by mistake).
 func Boundary(except ...string) Region {
 	return Region{kind: kindBoundary, inputs: slices.Clone(except)}
 }
