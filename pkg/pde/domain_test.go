@@ -104,6 +104,20 @@ func TestPoissonHoles(t *testing.T) {
 	if !slices.Equal(q.Normals(hl)[3], again.Normals(again.Terms[2])[3]) {
 		t.Errorf("normals differ between draws of one seed")
 	}
+	// the grid leaves out the holes: 51^2 points of the square, of which
+	// about a share pi 0.1^2 * 4 = 0.126 in the holes
+	pts, exact := q.Grid(51)
+	if len(pts) >= 51*51 || len(pts) < 51*51*8/10 || exact != nil {
+		t.Errorf("grid of %d points (%d exact values), want about 0.874 * 51^2", len(pts), len(exact))
+	}
+	for _, x := range pts {
+		if d, _ := distHole(x); d < 0.1-1e-9 || !q.Contains(x) {
+			t.Fatalf("grid point %v in a hole", x)
+		}
+	}
+	if q.Contains([]float64{0.3, 0.3}) || !q.Contains([]float64{0, 0}) {
+		t.Errorf("Contains does not see the holes")
+	}
 	// and the given points are checked against the domain
 	q.Terms[0].Points[0] = []float64{0.3, 0.3}
 	if err := q.Validate(); err == nil || !strings.Contains(err.Error(), `term "pde": point 0 [0.3 0.3] is outside the domain`) {

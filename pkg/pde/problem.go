@@ -339,7 +339,9 @@ func (p *Problem) NumPoints() int {
 // Grid returns a grid over the domain with the exact solution at each point
 // (nil if the problem has none): n points in 1-D, n x n in 2-D, and in 3-D
 // and 4-D m^d points with m = max(2, round(n^(2/d))), about as many points as
-// in 2-D. The first input varies fastest.
+// in 2-D. The first input varies fastest. The grid spans the box Lo, Hi;
+// with a Domain, its points outside the domain are left out (a reference
+// solution has no values in a hole).
 func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 	d := p.Dim()
 	if d < 1 || d > MaxInputs {
@@ -357,6 +359,9 @@ func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 		x := make([]float64, d)
 		for k, r := 0, i; k < d; k, r = k+1, r/m {
 			x[k] = lerp(p.Lo[k], p.Hi[k], r%m, m)
+		}
+		if p.Domain != nil && !p.Domain.Contains(x) {
+			continue
 		}
 		pts = append(pts, x)
 	}
