@@ -106,11 +106,10 @@ const drawStream = 0xd7a3
 
 // Sample returns a copy of p in which every term with a Draw has its Points
 // and Target drawn (and on a boundary its normals, on FacePairs its Pairs),
-// deterministically from seed, and sets the copy's Fresh
-// (the draw of seed + FreshSeedOffset: new points and new noise in every
-// drawn term) and Redraw(k) (the draw of seed + k*RedrawSeedStride for the
-// terms that are not measured; measured ones keep the copy's points and
-// targets). Terms without a Draw are kept as they are. The copy's Sampling
+// deterministically from seed, and sets the copy's Fresh (the draw of
+// seed + FreshSeedOffset: new points and new noise in every drawn term) and
+// Redraw(k) (the draw of seed + k*RedrawSeedStride for the terms that are
+// not measured; measured ones keep the copy's points and targets). Terms without a Draw are kept as they are. The copy's Sampling
 // is the scheme the draws used ("+"-joined when they differ). Errors name
 // the term and what to change. A problem without Draw terms is returned as
 // a copy with its Fresh and Redraw unchanged. With a Domain and Lo/Hi nil,
