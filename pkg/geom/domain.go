@@ -65,6 +65,17 @@ type Part struct {
 	Measure float64
 }
 
+// Must returns d, and panics if err is not nil: for domains written as
+// literals in code (a problem's definition), where an error is a
+// programmer's mistake, as regexp.MustCompile. Domains built from a
+// user's input should check the error instead.
+func Must(d Domain, err error) Domain {
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
 // Parts lists the parts of d's boundary in the order of their first piece,
 // with the summed measure of their kept pieces.
 func Parts(d Domain) []Part {

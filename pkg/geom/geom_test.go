@@ -353,6 +353,17 @@ func TestSpaceTime(t *testing.T) {
 	if !slices.Equal(st.Inputs, []string{"x", "y", "t"}) {
 		t.Errorf("inputs %q, want x y t", st.Inputs)
 	}
+	lo, hi := st.Bounds()
+	if !slices.Equal(lo, []float64{-0.5, -0.5, 0}) || !slices.Equal(hi, []float64{0.5, 0.5, 2}) {
+		t.Errorf("bounds %v %v, want the square's times [0, 2]", lo, hi)
+	}
+	// the lateral boundary: each part's length times the time span
+	space := geom.Parts(st.Space)
+	for i, p := range geom.Parts(st) {
+		if p.Name != space[i].Name || math.Abs(p.Measure-2*space[i].Measure) > 1e-12 {
+			t.Errorf("part %s of measure %g, want %s of %g", p.Name, p.Measure, space[i].Name, 2*space[i].Measure)
+		}
+	}
 	for _, s := range schemes {
 		in := must(st.Interior(100, s, src(6)))
 		if len(in) != 100 {

@@ -121,36 +121,31 @@ func reject(s UnitSampler, src Source, n, d int, try func(u []float64) bool) err
 // SampleInterior returns exactly n points of d: points of d's bounding box
 // drawn by s from src, those outside d rejected, until n are accepted.
 func SampleInterior(d Domain, n int, s UnitSampler, src Source) ([][]float64, error) {
-	var pts [][]float64
-	err := sampleInterior(d, n, s, src, 0, func(x, _ []float64) { pts = append(pts, x) })
-	return pts, err
-}
-
-// sampleInterior draws n points of d with extra unit coordinates each,
-// giving each accepted point (a fresh slice) and its extra coordinates to
-// emit.
-func sampleInterior(d Domain, n int, s UnitSampler, src Source, extra int, emit func(x, rest []float64)) error {
 	if d == nil {
-		return fmt.Errorf("geom: nil domain; give a domain")
+		return nil, fmt.Errorf("geom: nil domain; give a domain")
 	}
 	lo, hi := d.Bounds()
 	for k := range lo {
 		if !(lo[k] <= hi[k]) {
-			return fmt.Errorf("geom: the domain is empty (its bounding box has lo[%d] = %g > hi[%d] = %g): an empty intersection?", k, lo[k], k, hi[k])
+			return nil, fmt.Errorf("geom: the domain is empty (its bounding box has lo[%d] = %g > hi[%d] = %g): an empty intersection?", k, lo[k], k, hi[k])
 		}
 	}
-	dim := d.Dim()
-	return reject(s, src, n, dim+extra, func(u []float64) bool {
-		x := make([]float64, dim)
+	var pts [][]float64
+	err := reject(s, src, n, d.Dim(), func(u []float64) bool {
+		x := make([]float64, len(u))
 		for k := range x {
 			x[k] = lo[k] + u[k]*(hi[k]-lo[k])
 		}
 		if !d.Contains(x) {
 			return false
 		}
-		emit(x, u[dim:])
+		pts = append(pts, x)
 		return true
 	})
+	if err != nil {
+		return nil, err
+	}
+	return pts, nil
 }
 
 // BoundaryPoints are points on a domain's boundary with the outward unit
@@ -171,7 +166,7 @@ type BoundaryPoints struct {
 // no part or the picked boundary has measure zero.
 func SampleBoundary(d Domain, n int, s UnitSampler, src Source, parts ...string) (*BoundaryPoints, error) {
 	bp := &BoundaryPoints{}
-	err := sampleBoundary(d, n, s, src, parts, 0, func(x, nrm []float64, part string, _ []float64) {
+	err := sampleBoundary(d, n, s, src, parts, func(x, nrm []float64, part string) {
 		bp.X = append(bp.X, x)
 		bp.Normal = append(bp.Normal, nrm)
 		bp.Part = append(bp.Part, part)
@@ -182,11 +177,10 @@ func SampleBoundary(d Domain, n int, s UnitSampler, src Source, parts ...string)
 	return bp, nil
 }
 
-// sampleBoundary draws n boundary points of d with extra unit coordinates
-// each, giving each accepted point, normal (fresh slices), part and extra
-// coordinates to emit.
-func sampleBoundary(d Domain, n int, s UnitSampler, src Source, parts []string, extra int,
-	emit func(x, nrm []float64, part string, rest []float64)) error {
+// sampleBoundary draws n boundary points of d, giving each accepted point,
+// normal (fresh slices) and part to emit.
+func sampleBoundary(d Domain, n int, s UnitSampler, src Source, parts []string,
+	emit func(x, nrm []float64, part string)) error {
 	if d == nil {
 		return fmt.Errorf("geom: nil domain; give a domain")
 	}
@@ -228,7 +222,7 @@ func sampleBoundary(d Domain, n int, s UnitSampler, src Source, parts []string, 
 	total := cum[len(use)]
 	dim := d.Dim()
 	param := make([]float64, dim-1)
-	return reject(s, src, n, dim+extra, func(u []float64) bool {
+	return reject(s, src, n, dim, func(u []float64) bool {
 		t := u[0] * total
 		j, _ := slices.BinarySearch(cum[1:], t)
 		j = min(j, len(use)-1)
@@ -242,7 +236,7 @@ func sampleBoundary(d Domain, n int, s UnitSampler, src Source, parts []string, 
 		if p.Keep != nil && !p.Keep(x, nrm) {
 			return false
 		}
-		emit(x, nrm, p.Name, u[dim:])
+		emit(x, nrm, p.Name)
 		return true
 	})
 }

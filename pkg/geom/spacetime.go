@@ -52,8 +52,40 @@ func (st *SpaceTime) check() error {
 	return nil
 }
 
+var _ Domain = (*SpaceTime)(nil)
+
 // Dim is the spatial dimension plus one.
 func (st *SpaceTime) Dim() int { return st.Space.Dim() + 1 }
+
+// Bounds is the space domain's bounding box times [T0, T1].
+func (st *SpaceTime) Bounds() (lo, hi []float64) {
+	lo, hi = st.Space.Bounds()
+	return append(lo, st.T0), append(hi, st.T1)
+}
+
+// Pieces are the lateral boundary: every piece of the space domain's
+// boundary times [T0, T1], with the piece's name, the last parameter
+// mapped to time and a zero time component in the normal. The slices
+// t = T0 and t = T1 are not pieces: the initial slice is drawn by Initial,
+// and a condition at the final time is not a boundary condition of an
+// evolution equation.
+func (st *SpaceTime) Pieces() []Piece {
+	d := st.Space.Dim()
+	span := st.T1 - st.T0
+	var ps []Piece
+	for _, p := range st.Space.Pieces() {
+		q := Piece{Name: p.Name, Dim: p.Dim + 1, Full: p.Full * span, Measure: p.Measure * span,
+			At: func(u, x, n []float64) {
+				p.At(u[:d-1], x[:d], n[:d])
+				x[d], n[d] = st.time(u[d-1]), 0
+			}}
+		if p.Keep != nil {
+			q.Keep = func(x, n []float64) bool { return p.Keep(x[:d], n[:d]) }
+		}
+		ps = append(ps, q)
+	}
+	return ps
+}
 
 // Contains reports whether x (time last) lies in the space-time domain,
 // within Tol.
@@ -69,37 +101,25 @@ func (st *SpaceTime) Contains(x []float64) bool {
 // time maps a unit coordinate to [T0, T1].
 func (st *SpaceTime) time(u float64) float64 { return st.T0 + u*(st.T1-st.T0) }
 
-// Interior returns exactly n points (x, t) with x in the space domain
-// (drawn as SampleInterior does) and t in [T0, T1], the d+1 coordinates of
-// each from one unit point of s.
+// Interior returns exactly n points (x, t) with x in the space domain and
+// t in [T0, T1]: SampleInterior of the space-time domain, the d+1
+// coordinates of each point from one unit point of s.
 func (st *SpaceTime) Interior(n int, s UnitSampler, src Source) ([][]float64, error) {
 	if err := st.check(); err != nil {
 		return nil, err
 	}
-	var pts [][]float64
-	err := sampleInterior(st.Space, n, s, src, 1, func(x, rest []float64) {
-		pts = append(pts, append(x, st.time(rest[0])))
-	})
-	return pts, err
+	return SampleInterior(st, n, s, src)
 }
 
 // Boundary returns exactly n points (x, t) with x on the picked parts of
-// the spatial boundary (as SampleBoundary draws them) and t uniform in
-// [T0, T1]; the normals are the spatial ones with a zero time component.
+// the spatial boundary and t uniform in [T0, T1], uniform by the measure
+// of the lateral boundary: SampleBoundary of the space-time domain. The
+// normals are the spatial ones with a zero time component.
 func (st *SpaceTime) Boundary(n int, s UnitSampler, src Source, parts ...string) (*BoundaryPoints, error) {
 	if err := st.check(); err != nil {
 		return nil, err
 	}
-	bp := &BoundaryPoints{}
-	err := sampleBoundary(st.Space, n, s, src, parts, 1, func(x, nrm []float64, part string, rest []float64) {
-		bp.X = append(bp.X, append(x, st.time(rest[0])))
-		bp.Normal = append(bp.Normal, append(nrm, 0))
-		bp.Part = append(bp.Part, part)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return bp, nil
+	return SampleBoundary(st, n, s, src, parts...)
 }
 
 // Initial returns exactly n points (x, T0) with x drawn in the space

@@ -7,8 +7,9 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 )
 
-// The one-line terms: PDE for the equation, Dirichlet, Neumann, Robin,
-// InitialValue and InitialRate for the conditions, Measurements for data.
+// The one-line terms: PDE for the equation, Dirichlet, Neumann, NeumannOn,
+// Robin, RobinOn, Periodic, InitialValue and InitialRate for the
+// conditions, Measurements for data.
 // Each returns a Term with a Draw (or, for data, its points), a Name
 // derived from what it is and where ("dirichlet_x_lo"), and a Group:
 // "pde" for the equation, "boundary" for every condition, "data" for
@@ -37,19 +38,45 @@ func Dirichlet(r Region, n int, value any) Term {
 
 // Neumann is du/dn = value at n points of the face input = side, n the
 // outward normal: -d/d input on the Lo face, d/d input on the Hi face.
+// NeumannOn is the same on any boundary region.
 func Neumann(input string, side Side, n int, value any) Term {
 	f := Face(input, side)
 	return condition("neumann_"+regionName(f), f, n, normal(input, side), value)
 }
 
+// NeumannOn is du/dn = value at n points of a boundary region r (On,
+// Boundary, Face, Faces), n the outward unit normal drawn with each point.
+func NeumannOn(r Region, n int, value any) Term {
+	return condition("neumann_"+regionName(r), r, n, (*Vars).DN, value)
+}
+
 // Robin is a*u + b*du/dn = value at n points of the face input = side,
-// with n the outward normal as in Neumann.
+// with n the outward normal as in Neumann. RobinOn is the same on any
+// boundary region.
 func Robin(input string, side Side, n int, a, b float64, value any) Term {
 	f := Face(input, side)
 	dn := normal(input, side)
 	return condition("robin_"+regionName(f), f, n, func(v *Vars) *ad.Node {
 		return ad.Add(ad.Scale(v.U, a), ad.Scale(dn(v), b))
 	}, value)
+}
+
+// RobinOn is a*u + b*du/dn = value at n points of a boundary region r,
+// with n the outward unit normal as in NeumannOn.
+func RobinOn(r Region, n int, a, b float64, value any) Term {
+	return condition("robin_"+regionName(r), r, n, func(v *Vars) *ad.Node {
+		return ad.Add(ad.Scale(v.U, a), ad.Scale(v.DN(), b))
+	}, value)
+}
+
+// Periodic is u(input = Lo) = u(input = Hi) at n pairs of points on the
+// two faces of the input (FacePairs), the other coordinates equal: a
+// periodic condition in one input of a box, in the group "boundary". The
+// derivatives' periodicity is a residual of the same term read at the
+// partners, e.g. ad.Sub(v.D("x"), v.Pair().D("x")).
+func Periodic(input string, n int) Term {
+	return Term{Name: "periodic_" + input, Group: "boundary", Draw: &Draw{Region: FacePairs(input), N: n},
+		Residual: func(v *Vars) *ad.Node { return ad.Sub(v.U, v.Pair().U) }}
 }
 
 // InitialValue is u = value at n points of the slice input = Lo (t = 0).
@@ -153,7 +180,8 @@ func failing(t Term, format string, args ...any) Term {
 }
 
 // regionName is a region in a term's name: "interior", "x_lo", "x" (both
-// faces), "boundary", "t_initial".
+// faces), "boundary", "t_initial", the parts of On ("holes", "boundary"
+// for all; a slash becomes "_"), "x_pairs".
 func regionName(r Region) string {
 	switch r.kind {
 	case kindInterior:
@@ -166,6 +194,13 @@ func regionName(r Region) string {
 		return "boundary"
 	case kindInitial:
 		return r.inputs[0] + "_initial"
+	case kindParts:
+		if len(r.inputs) == 0 {
+			return "boundary"
+		}
+		return strings.ReplaceAll(strings.Join(r.inputs, "_"), "/", "_")
+	case kindPairs:
+		return r.inputs[0] + "_pairs"
 	}
 	return "region"
 }

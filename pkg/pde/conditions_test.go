@@ -120,7 +120,7 @@ func TestConditionErrors(t *testing.T) {
 	}{
 		{Dirichlet(Boundary(), 4, "u = 1"), `problem "cond" term "dirichlet_boundary": value "u = 1": an expression of the point such as sin(pi*x), not an equation`},
 		{Dirichlet(Boundary(), 4, "sin(x"), `problem "cond" term "dirichlet_boundary": equation "sin(x": col 4: ( is not closed`},
-		{Dirichlet(Boundary(), 4, "sin(y)"), `problem "cond" term "dirichlet_boundary": equation "sin(y)": col 5: y: unknown name; known are outputs u; inputs x, t; parameters a; constants e, pi`},
+		{Dirichlet(Boundary(), 4, "sin(y)"), `problem "cond" term "dirichlet_boundary": equation "sin(y)": col 5: y: unknown name; known are outputs u; inputs x, t; parameters a; fields normal_t, normal_x; constants e, pi`},
 		{Neumann("x", Lo, 4, []float64{1}), `problem "cond" term "neumann_x_lo": value of type []float64; give a number, a func([]float64) float64 or an expression string`},
 		{InitialValue("t", 4, nilFunc), `problem "cond" term "initial_t": the value is a nil function; give a number, a function of the point or an expression`},
 		{PDE("u_t = ", 4), `problem "cond" term "pde": equation "u_t = ": col 7: nothing right of =; write lhs = rhs`},

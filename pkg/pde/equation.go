@@ -26,6 +26,9 @@ import (
 //   - u, and its derivatives by subscript: u_x, u_t, u_xx, u_xt (first and
 //     second); subscripts are input names, one letter each, or separated by
 //     "_" where an input's name is longer (u_x1_x2);
+//   - u_n, the outward normal derivative grad u . n, in a term drawn on a
+//     boundary (a term without normals is an error; an input named n
+//     makes u_n the derivative by it);
 //   - the inputs by name (x, t, ...);
 //   - the problem's Params (numbers) and Unknowns (inferred);
 //   - the term's Fields;
@@ -583,6 +586,12 @@ func (q *equation) name(v *Vars, e *expr) (value, error) {
 
 // derivative is output field's derivative by the inputs in subs.
 func (q *equation) derivative(v *Vars, e *expr, field, subs string, fail func(string, ...any) (value, error)) (value, error) {
+	if subs == "n" && !slices.Contains(v.p.Inputs, "n") {
+		if !v.hasNormals() {
+			return fail("the normal derivative, and %s", noNormals)
+		}
+		return value{n: v.DN()}, nil
+	}
 	var by []string
 	switch {
 	case subs == "" || strings.Contains(subs, "_"):

@@ -37,23 +37,47 @@ const (
 	kindFaces
 	kindBoundary
 	kindInitial
+	kindParts
+	kindPairs
 )
 
-// Region is a part of a problem's domain box named by input names, so it
-// can be written in a Problem literal before the box is known: Interior,
-// Face, Faces, Boundary, Initial. Problem.Sample resolves it against the
-// problem's Inputs, Lo and Hi; a name the problem does not have is an
-// error there. The zero Region is no region.
+// Region is a part of a problem's domain named by input names or boundary
+// part names, so it can be written in a Problem literal before the domain
+// is known: Interior, Face, Faces, Boundary, Initial, On, FacePairs.
+// Problem.Sample resolves it against the problem's Inputs and its Domain
+// (or its box Lo, Hi); a name the problem does not have is an error there.
+// The zero Region is no region.
+//
+// A Domain that is a geom.Box, or a geom.SpaceTime of one, draws the box
+// regions as the box of its bounding box does, the same points bit for
+// bit. Every boundary region but Initial draws the outward unit normal with
+// each point (the term's normal fields, see NormalField), so that a
+// residual can read the normal derivative (Vars.DN, u_n in an equation).
 type Region struct {
 	kind   regionKind
-	inputs []string
+	inputs []string // input names, or part names for On
 	side   Side
 }
 
-// Interior is the whole box.
+// Interior is the whole domain (the box, or Problem.Domain).
 func Interior() Region { return Region{kind: kindInterior} }
 
-// Face is the face input = Lo or input = Hi of the box.
+// On is the named parts of the boundary of Problem.Domain, e.g.
+// On("holes") or On("square"): a name picks the part of that name and every
+// part below it (geom.Named's "holes" picks "holes/circle"); On() is the
+// whole boundary. The points are spread over the parts by length (area),
+// each with its outward unit normal. A problem without a Domain has no
+// parts: use Face, Faces or Boundary on its box.
+func On(parts ...string) Region { return Region{kind: kindParts, inputs: slices.Clone(parts)} }
+
+// FacePairs is pairs of points on the two faces of an input of the box, a
+// point on input = Lo and the same point moved to input = Hi: the points
+// (Term.Points) are drawn on the Lo face as Face(input, Lo) draws them and
+// their partners are the term's Pairs. It is the region of Periodic.
+func FacePairs(input string) Region { return Region{kind: kindPairs, inputs: []string{input}} }
+
+// Face is the face input = Lo or input = Hi of the box (with a Domain,
+// only of a geom.Box or a space-time of one).
 func Face(input string, side Side) Region {
 	return Region{kind: kindFace, inputs: []string{input}, side: side}
 }
@@ -64,13 +88,18 @@ func Faces(input string) Region { return Region{kind: kindFaces, inputs: []strin
 
 // Boundary is every face of the box except those of the inputs listed,
 // e.g. Boundary("t") is the spatial boundary of a space-time box. The
-// points are spread over the faces by face area.
+// points are spread over the faces by face area. With a Domain that is not
+// a box it is the domain's whole boundary, and Boundary("t") the lateral
+// boundary of a geom.SpaceTime whose time input is t (its only boundary:
+// Boundary() of a space-time domain is an error, so that the slices in
+// time are never drawn by mistake).
 func Boundary(except ...string) Region {
 	return Region{kind: kindBoundary, inputs: slices.Clone(except)}
 }
 
 // Initial is the slice input = Lo, e.g. Initial("t") is t = 0 of a
-// space-time box over [0, T].
+// space-time box over [0, T], or the space domain at T0 of a
+// geom.SpaceTime whose time input is t.
 func Initial(input string) Region {
 	return Region{kind: kindInitial, inputs: []string{input}, side: Lo}
 }
@@ -93,6 +122,10 @@ func (r Region) String() string {
 		return fmt.Sprintf("Boundary(%s)", args)
 	case kindInitial:
 		return fmt.Sprintf("Initial(%s)", args)
+	case kindParts:
+		return fmt.Sprintf("On(%s)", args)
+	case kindPairs:
+		return fmt.Sprintf("FacePairs(%s)", args)
 	}
 	return "no region"
 }
@@ -116,6 +149,8 @@ func (r Region) faces(p *Problem) ([]face, error) {
 	switch r.kind {
 	case kindInterior:
 		return []face{{dim: -1}}, nil
+	case kindPairs:
+		return []face{{dims[0], Lo}}, nil
 	case kindFace, kindInitial:
 		if r.side != Lo && r.side != Hi {
 			return nil, fmt.Errorf("region %v: side %v; use pde.Lo or pde.Hi", r, r.side)
@@ -135,17 +170,23 @@ func (r Region) faces(p *Problem) ([]face, error) {
 		}
 		return fs, nil
 	}
-	return nil, fmt.Errorf("no region; set Draw.Region to pde.Interior(), Face, Faces, Boundary or Initial")
+	return nil, fmt.Errorf("no region; set Draw.Region to pde.Interior(), Face, Faces, Boundary, Initial, On or FacePairs")
 }
 
-// points draws n points of r in p's box with sampler s: each face gets its
-// share of n by area (largest remainders, ties to the earlier face) and
-// its own set of the sampler in the face's free coordinates; the fixed
+// drawn are a region's points, with the outward unit normal at each point
+// of a boundary region and the partner of each point of FacePairs.
+type drawn struct {
+	x, normal, pair [][]float64
+}
+
+// boxPoints draws n points of r in p's box with sampler s: each face gets
+// its share of n by area (largest remainders, ties to the earlier face)
+// and its own set of the sampler in the face's free coordinates; the fixed
 // coordinate is exactly Lo or Hi.
-func (r Region) points(p *Problem, s Sampler, rng *rand.Rand, n int) ([][]float64, error) {
+func (r Region) boxPoints(p *Problem, s Sampler, rng *rand.Rand, n int) (drawn, error) {
 	fs, err := r.faces(p)
 	if err != nil {
-		return nil, err
+		return drawn{}, err
 	}
 	area := make([]float64, len(fs))
 	for i, f := range fs {
@@ -156,7 +197,7 @@ func (r Region) points(p *Problem, s Sampler, rng *rand.Rand, n int) ([][]float6
 			}
 		}
 	}
-	pts := make([][]float64, 0, n)
+	out := drawn{x: make([][]float64, 0, n)}
 	for i, c := range share(n, area) {
 		f := fs[i]
 		free := p.Dim()
@@ -165,7 +206,7 @@ func (r Region) points(p *Problem, s Sampler, rng *rand.Rand, n int) ([][]float6
 		}
 		u, err := s.Unit(rng, c, free)
 		if err != nil {
-			return nil, err
+			return drawn{}, err
 		}
 		for _, v := range u {
 			x := make([]float64, p.Dim())
@@ -181,10 +222,23 @@ func (r Region) points(p *Problem, s Sampler, rng *rand.Rand, n int) ([][]float6
 					x[d] = p.Hi[d]
 				}
 			}
-			pts = append(pts, x)
+			out.x = append(out.x, x)
+			switch {
+			case r.kind == kindPairs:
+				y := slices.Clone(x)
+				y[f.dim] = p.Hi[f.dim]
+				out.pair = append(out.pair, y)
+			case f.dim >= 0 && r.kind != kindInitial:
+				nrm := make([]float64, p.Dim())
+				nrm[f.dim] = 1
+				if f.side == Lo {
+					nrm[f.dim] = -1
+				}
+				out.normal = append(out.normal, nrm)
+			}
 		}
 	}
-	return pts, nil
+	return out, nil
 }
 
 // share splits n into counts proportional to w by largest remainders, ties

@@ -55,9 +55,23 @@ func TestRegionPoints(t *testing.T) {
 			{Boundary("t"), boundaryShare},
 			{Initial("t"), map[int]float64{3: 1}},
 		} {
-			pts, err := c.r.points(p, s, rand.New(rand.NewPCG(3, 4)), n)
+			got, err := c.r.draw(p, s, rand.New(rand.NewPCG(3, 4)), n)
 			if err != nil {
 				t.Fatalf("%s %v: %v", s, c.r, err)
+			}
+			pts := got.x
+			// a face's points carry its outward normal; the interior and the
+			// initial slice none
+			if hasNormals := c.faces[-1] == 0 && c.r.kind != kindInitial; hasNormals != (got.normal != nil) || got.pair != nil {
+				t.Fatalf("%s %v: normals %v, pairs %v", s, c.r, got.normal != nil, got.pair != nil)
+			}
+			for k, nrm := range got.normal {
+				dims, sides := onFace(t, p, pts[k])
+				want := make([]float64, p.Dim())
+				want[dims[0]] = map[Side]float64{Lo: -1, Hi: 1}[sides[0]]
+				if !slices.Equal(nrm, want) {
+					t.Fatalf("%s %v: normal %v at %v, want %v", s, c.r, nrm, pts[k], want)
+				}
 			}
 			if len(pts) != n {
 				t.Fatalf("%s %v: %d points, want %d", s, c.r, len(pts), n)
@@ -98,10 +112,11 @@ func TestRegionPoints(t *testing.T) {
 func TestRegionPoint1D(t *testing.T) {
 	t.Parallel()
 	p := &Problem{Inputs: []string{"x"}, Lo: []float64{-2}, Hi: []float64{3}}
-	pts, err := Faces("x").points(p, Halton, rand.New(rand.NewPCG(1, 1)), 3)
+	got, err := Faces("x").draw(p, Halton, rand.New(rand.NewPCG(1, 1)), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
+	pts := got.x
 	if want := [][]float64{{-2}, {-2}, {3}}; !slices.EqualFunc(pts, want, slices.Equal) {
 		t.Errorf("Faces(x) of [-2, 3], 3 points: %v, want %v", pts, want)
 	}

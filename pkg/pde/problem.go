@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/geom"
 )
 
 // Term is one loss term: points in the domain, optional targets, and the
@@ -19,8 +20,13 @@ type Term struct {
 	Target []float64   // one value per point, or nil
 	// Fields are named values at the points (one per point) that the
 	// residual reads with Vars.Field: a source or a coefficient known only
-	// as numbers.
-	Fields   map[string][]float64
+	// as numbers. The outward normals of boundary points are fields too
+	// (NormalField).
+	Fields map[string][]float64
+	// Pairs, if not nil, holds a partner of every point (one row per
+	// point): the residual reads u at both (Vars.Pair), e.g. the periodic
+	// condition u(lo, y) = u(hi, y) of Periodic.
+	Pairs    [][]float64
 	Residual Residual
 	// Measured marks observations: targets measured at given points (with
 	// noise), not a condition that holds wherever one looks. Training that
@@ -35,8 +41,17 @@ type Term struct {
 // the exact or reference solution.
 type Problem struct {
 	Name   string
-	Inputs []string  // input names in order, e.g. x, t
-	Lo, Hi []float64 // the domain box
+	Inputs []string // input names in order, e.g. x, t
+	// Lo, Hi are the domain box: the domain itself when Domain is nil, its
+	// bounding box otherwise (nil there until Sample sets them).
+	Lo, Hi []float64
+	// Domain, if not nil, is the domain (pkg/geom): a disk, a polygon, a
+	// plate with holes, or a geom.SpaceTime of one for a time-dependent
+	// problem. Its coordinates are the inputs in order (a SpaceTime's
+	// input names must be the problem's, time last). Draws on Interior,
+	// Boundary, On(parts) and Initial use it; points given outside it are
+	// an error.
+	Domain geom.Domain
 	Params map[string]float64
 	// Unknowns are coefficients inferred with the weights (inverse
 	// problems); residuals read them with Vars.Unknown.
@@ -178,6 +193,11 @@ func (p *Problem) validateDomain() error {
 		}
 		seen[in] = true
 	}
+	if p.Domain != nil {
+		if err := p.validateGeometry(); err != nil {
+			return err
+		}
+	}
 	if len(p.Lo) != p.Dim() || len(p.Hi) != p.Dim() {
 		return fmt.Errorf("problem %q: domain Lo/Hi need %d values each (one per input %v)", p.Name, p.Dim(), p.Inputs)
 	}
@@ -202,13 +222,19 @@ func (p *Problem) validateTerm(t Term) error {
 	if t.Target != nil && len(t.Target) != len(t.Points) {
 		return fmt.Errorf("problem %q term %q: %d targets for %d points", p.Name, t.Name, len(t.Target), len(t.Points))
 	}
-	for k, x := range t.Points {
-		if len(x) != p.Dim() {
-			return fmt.Errorf("problem %q term %q: point %d has %d coordinates, want %d (%v)", p.Name, t.Name, k, len(x), p.Dim(), p.Inputs)
-		}
-		for i, v := range x {
-			if math.IsNaN(v) || v < p.Lo[i] || v > p.Hi[i] {
-				return fmt.Errorf("problem %q term %q: point %d has %s = %g outside [%g, %g]", p.Name, t.Name, k, p.Inputs[i], v, p.Lo[i], p.Hi[i])
+	if t.Pairs != nil && len(t.Pairs) != len(t.Points) {
+		return fmt.Errorf("problem %q term %q: %d pairs for %d points; give one partner per point", p.Name, t.Name, len(t.Pairs), len(t.Points))
+	}
+	for _, set := range []struct {
+		what string
+		pts  [][]float64
+	}{{"point", t.Points}, {"pair", t.Pairs}} {
+		for k, x := range set.pts {
+			if len(x) != p.Dim() {
+				return fmt.Errorf("problem %q term %q: %s %d has %d coordinates, want %d (%v)", p.Name, t.Name, set.what, k, len(x), p.Dim(), p.Inputs)
+			}
+			if err := p.outside(t, set.what, k, x); err != nil {
+				return err
 			}
 		}
 	}
@@ -224,7 +250,7 @@ func (p *Problem) validateTerm(t Term) error {
 			return fmt.Errorf("problem %q term %q: field %q value %d is %v", p.Name, t.Name, name, k, f[k])
 		}
 	}
-	return nil
+	return p.validateNormals(t)
 }
 
 // badIndex is the index of the first value that is not finite, or -1.
@@ -271,6 +297,10 @@ func (p *Problem) validateResiduals() error {
 		x := g.Input("x", n, p.Dim())
 		w := g.Param("w", p.Dim(), 1)
 		in := ResidualInputs{U: ad.Tanh(ad.MatMul(x, w)), X: x, Fields: map[string]*ad.Node{}, Unknowns: map[string]*ad.Node{}}
+		if t.Pairs != nil {
+			in.PairX = g.Input("pair", n, p.Dim())
+			in.PairU = ad.Tanh(ad.MatMul(in.PairX, w))
+		}
 		if t.Target != nil {
 			in.Target = g.Input("target", n, 1)
 		}
@@ -309,7 +339,9 @@ func (p *Problem) NumPoints() int {
 // Grid returns a grid over the domain with the exact solution at each point
 // (nil if the problem has none): n points in 1-D, n x n in 2-D, and in 3-D
 // and 4-D m^d points with m = max(2, round(n^(2/d))), about as many points as
-// in 2-D. The first input varies fastest.
+// in 2-D. The first input varies fastest. The grid spans the box Lo, Hi;
+// with a Domain, its points outside the domain are left out (a reference
+// solution has no values in a hole).
 func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 	d := p.Dim()
 	if d < 1 || d > MaxInputs {
@@ -327,6 +359,9 @@ func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 		x := make([]float64, d)
 		for k, r := 0, i; k < d; k, r = k+1, r/m {
 			x[k] = lerp(p.Lo[k], p.Hi[k], r%m, m)
+		}
+		if p.Domain != nil && !p.Domain.Contains(x) {
+			continue
 		}
 		pts = append(pts, x)
 	}

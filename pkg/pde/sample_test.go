@@ -330,7 +330,7 @@ func TestSampleErrors(t *testing.T) {
 		{"side zero", func(p *Problem) { p.Terms[1].Draw.Region = Face("x", 0) }, `term "walls": region Face("x", Side(0)): side Side(0); use pde.Lo or pde.Hi`},
 		{"side three", func(p *Problem) { p.Terms[1].Draw.Region = Face("t", 3) }, `region Face("t", Side(3)): side Side(3); use pde.Lo or pde.Hi`},
 		{"zero region", func(p *Problem) { p.Terms[0].Draw.Region = Region{} },
-			`problem "heat-drawn" term "pde": no region; set Draw.Region to pde.Interior(), Face, Faces, Boundary or Initial`},
+			`problem "heat-drawn" term "pde": no region; set Draw.Region to pde.Interior(), Face, Faces, Boundary, Initial, On or FacePairs`},
 		{"boundary without faces", func(p *Problem) { p.Terms[1].Draw.Region = Boundary("x", "t") },
 			`term "walls": region Boundary("x", "t"): leaves out every input, so it has no faces; list fewer inputs`},
 		{"unknown term sampler", func(p *Problem) { p.Terms[2].Draw.Sampler = "sobol" },

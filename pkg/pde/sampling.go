@@ -8,9 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat/distmv"
-	"gonum.org/v1/gonum/stat/samplemv"
+	"github.com/evidence-pinn/bpinn/pkg/geom"
 )
 
 // Sampler names a scheme that draws points of the unit cube [0,1]^d:
@@ -54,7 +52,8 @@ func ParseSampler(name string) (Sampler, error) {
 
 // Unit returns n points of the unit cube [0,1]^d drawn from src: the same
 // source state gives the same points. d = 0 gives n empty points (the one
-// point of a 0-dimensional face).
+// point of a 0-dimensional face). The points are pkg/geom's Scheme of the
+// same name, so a box and a geometric domain fill the cube alike.
 func (s Sampler) Unit(src rand.Source, n, d int) ([][]float64, error) {
 	if _, err := ParseSampler(string(s)); err != nil {
 		return nil, err
@@ -62,34 +61,14 @@ func (s Sampler) Unit(src rand.Source, n, d int) ([][]float64, error) {
 	if n < 0 || d < 0 {
 		return nil, fmt.Errorf("sampler %s: %d points of dimension %d; need n >= 0 and d >= 0", s, n, d)
 	}
-	pts := make([][]float64, n)
 	if n == 0 || d == 0 {
+		pts := make([][]float64, n)
 		for i := range pts {
 			pts[i] = []float64{}
 		}
 		return pts, nil
 	}
-	if s == Uniform {
-		rng := rand.New(src)
-		for i := range pts {
-			pts[i] = make([]float64, d)
-			for k := range pts[i] {
-				pts[i][k] = rng.Float64()
-			}
-		}
-		return pts, nil
-	}
-	batch := mat.NewDense(n, d, nil)
-	q := distmv.NewUnitUniform(d, nil)
-	if s == LatinHypercube {
-		samplemv.LatinHypercube{Q: q, Src: src}.Sample(batch)
-	} else {
-		samplemv.Halton{Kind: samplemv.Owen, Q: q, Src: src}.Sample(batch)
-	}
-	for i := range pts {
-		pts[i] = batch.RawRowView(i)
-	}
-	return pts, nil
+	return geom.Scheme(s).Unit(src, n, d)
 }
 
 // Draw says how Problem.Sample fills a term: N points of a region drawn by a
@@ -126,17 +105,21 @@ const RedrawSeedStride = 1 << 32
 const drawStream = 0xd7a3
 
 // Sample returns a copy of p in which every term with a Draw has its Points
-// and Target drawn, deterministically from seed, and sets the copy's Fresh
-// (the draw of seed + FreshSeedOffset: new points and new noise in every
-// drawn term) and Redraw(k) (the draw of seed + k*RedrawSeedStride for the
-// terms that are not measured; measured ones keep the copy's points and
-// targets). Terms without a Draw are kept as they are. The copy's Sampling
+// and Target drawn (and on a boundary its normals, on FacePairs its Pairs),
+// deterministically from seed, and sets the copy's Fresh (the draw of
+// seed + FreshSeedOffset: new points and new noise in every drawn term) and
+// Redraw(k) (the draw of seed + k*RedrawSeedStride for the terms that are
+// not measured; measured ones keep the copy's points and targets). Terms without a Draw are kept as they are. The copy's Sampling
 // is the scheme the draws used ("+"-joined when they differ). Errors name
 // the term and what to change. A problem without Draw terms is returned as
-// a copy with its Fresh and Redraw unchanged.
+// a copy with its Fresh and Redraw unchanged. With a Domain and Lo/Hi nil,
+// the copy's Lo/Hi are the domain's bounding box.
 func (p *Problem) Sample(seed uint64) (*Problem, error) {
 	tmpl := *p
 	tmpl.Terms = slices.Clone(p.Terms)
+	if p.Domain != nil && p.Lo == nil && p.Hi == nil && p.Domain.Dim() == p.Dim() {
+		tmpl.Lo, tmpl.Hi = p.Domain.Bounds()
+	}
 	var used []string
 	for i, t := range tmpl.Terms {
 		if t.Draw == nil {
@@ -225,11 +208,12 @@ func (p *Problem) drawTerms(seed uint64, keep *Problem) (*Problem, error) {
 // drawTerm draws t's points, then its targets (with noise) and fields.
 func (p *Problem) drawTerm(t *Term, rng *rand.Rand) error {
 	d := t.Draw
-	pts, err := d.Region.points(p, d.Sampler, rng, d.N)
+	got, err := d.Region.draw(p, d.Sampler, rng, d.N)
 	if err != nil {
 		return err
 	}
-	t.Points, t.Target = pts, nil
+	pts := got.x
+	t.Points, t.Target, t.Pairs = pts, nil, got.pair
 	if d.Value != nil {
 		if t.Target, err = values("Draw.Value", d.Value, pts); err != nil {
 			return err
@@ -238,10 +222,13 @@ func (p *Problem) drawTerm(t *Term, rng *rand.Rand) error {
 			t.Target[k] += d.Noise * rng.NormFloat64()
 		}
 	}
-	if d.Fields != nil {
+	if d.Fields != nil || got.normal != nil {
 		t.Fields = maps.Clone(t.Fields)
 		if t.Fields == nil {
 			t.Fields = map[string][]float64{}
+		}
+		if got.normal != nil {
+			p.setNormals(t, got.normal)
 		}
 		for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
 			if t.Fields[name], err = values(fmt.Sprintf("Draw.Fields[%q]", name), d.Fields[name], pts); err != nil {
@@ -282,6 +269,9 @@ func (p *Problem) checkDraw(t Term) error {
 	for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
 		if d.Fields[name] == nil {
 			return fmt.Errorf("problem %q term %q: Draw.Fields[%q] is nil; give it a function of the point or remove it", p.Name, t.Name, name)
+		}
+		if slices.ContainsFunc(p.Inputs, func(in string) bool { return NormalField(in) == name }) {
+			return fmt.Errorf("problem %q term %q: Draw.Fields[%q] is the name of a normal field, which the draw fills on a boundary; rename the field", p.Name, t.Name, name)
 		}
 	}
 	return nil

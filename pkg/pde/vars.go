@@ -38,6 +38,7 @@ type Vars struct {
 	fields   map[string]*ad.Node
 	unknowns map[string]*ad.Node // 1 x 1 Params on the inferred scale
 	used     map[string]bool     // unknowns read
+	pair     *Vars               // u at the term's Pairs; nil without
 	err      error
 }
 
@@ -95,6 +96,61 @@ func (v *Vars) D2(a, b string) *ad.Node {
 	return v.jet.D2(i, k)
 }
 
+// Normal returns the named input's component of the outward unit normal
+// at the points: the term's field NormalField(name), which Sample fills on
+// a boundary region.
+func (v *Vars) Normal(name string) *ad.Node {
+	if _, ok := v.input("Normal", name); !ok {
+		return v.U
+	}
+	n, ok := v.fields[NormalField(name)]
+	if !ok {
+		return v.fail("Normal(%q): %s", name, noNormals)
+	}
+	return n
+}
+
+// noNormals says what to do when a term without normals reads one.
+const noNormals = "the term has no normals; draw it on a boundary region (Boundary, Face, Faces, On) or give its points' normals as the fields NormalField(input)"
+
+// hasNormals reports whether the term has normals (every input's field).
+func (v *Vars) hasNormals() bool {
+	for _, in := range v.p.Inputs {
+		if _, ok := v.fields[NormalField(in)]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// DN returns the outward normal derivative u_n = grad u . n at the points.
+func (v *Vars) DN() *ad.Node {
+	if !v.hasNormals() {
+		return v.fail("DN(): %s", noNormals)
+	}
+	var dn *ad.Node
+	for _, in := range v.p.Inputs {
+		t := ad.Mul(v.D(in), v.Normal(in))
+		if dn == nil {
+			dn = t
+		} else {
+			dn = ad.Add(dn, t)
+		}
+	}
+	return dn
+}
+
+// Pair returns what the residual sees at the partners of the term's points
+// (Term.Pairs): u and its derivatives there, the same unknowns and the
+// row's fields (without the normals). A term without pairs is an error.
+func (v *Vars) Pair() *Vars {
+	if v.pair == nil {
+		v.fail("Pair(): the term has no pairs; draw it on FacePairs(input) (pde.Periodic) or give Term.Pairs")
+		return v
+	}
+	return v.pair
+}
+
 // Field returns the term's named values at its points (Term.Fields): a
 // source or a coefficient known only as numbers.
 func (v *Vars) Field(name string) *ad.Node {
@@ -139,6 +195,9 @@ type ResidualInputs struct {
 	// Unknowns holds one 1 x 1 Param per Problem.Unknowns name, on the
 	// scale it is inferred on (ln of the value for a Positive unknown).
 	Unknowns map[string]*ad.Node
+	// PairU is the network's output (N x 1) at the Input PairX (N x D), the
+	// term's Pairs; a term with Pairs needs them, others ignore them.
+	PairU, PairX *ad.Node
 }
 
 // BuildResidual builds term i's residual from in. A panic inside the
@@ -155,13 +214,30 @@ func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[
 	t := p.Terms[i]
 	v := &Vars{U: in.U, Target: in.Target, p: p, term: t.Name, jet: ad.NewJet(in.U, in.X),
 		fields: in.Fields, unknowns: in.Unknowns, used: map[string]bool{}}
+	n := in.U.Shape().Rows
+	if t.Pairs != nil {
+		if in.PairU == nil || in.PairX == nil {
+			return nil, nil, fmt.Errorf("problem %q term %q: the term pairs points (Term.Pairs, a periodic condition) and the trainer gives no u at the partners (ResidualInputs.PairU, PairX); this trainer cannot fit paired terms", p.Name, t.Name)
+		}
+		if in.PairU.Shape() != in.U.Shape() {
+			return nil, nil, fmt.Errorf("problem %q term %q: u at the pairs has shape %v, want %v", p.Name, t.Name, in.PairU.Shape(), in.U.Shape())
+		}
+		fields := maps.Clone(in.Fields)
+		for _, name := range p.Inputs {
+			delete(fields, NormalField(name))
+		}
+		v.pair = &Vars{U: in.PairU, Target: in.Target, p: p, term: t.Name, jet: ad.NewJet(in.PairU, in.PairX),
+			fields: fields, unknowns: in.Unknowns, used: v.used}
+	}
 	defer func() {
 		if e := recover(); e != nil {
 			r, err = nil, fmt.Errorf("problem %q term %q: the residual panicked: %v", p.Name, t.Name, e)
 		}
 	}()
 	r = t.Residual(v)
-	n := in.U.Shape().Rows
+	if v.err == nil && v.pair != nil {
+		v.err = v.pair.err
+	}
 	switch {
 	case v.err != nil:
 		return nil, nil, v.err
@@ -229,8 +305,16 @@ func (p *Problem) Hold(values map[string]float64) (*Problem, error) {
 			for name, th := range held {
 				w.unknowns[name] = v.U.Graph().Fill(1, 1, th)
 			}
+			if v.pair != nil { // the partners see the held unknowns too
+				pw := *v.pair
+				pw.p, pw.unknowns = p, w.unknowns
+				w.pair = &pw
+			}
 			r := res(&w)
 			v.err = w.err
+			if v.err == nil && w.pair != nil {
+				v.err = w.pair.err
+			}
 			return r
 		}
 	}
