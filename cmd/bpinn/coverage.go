@@ -91,7 +91,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		if err != nil {
 			return outcome{err: err}
 		}
-		f, err := bayes.Train(interrupt, q, s)
+		f, err := bayes.Train(g.context(), q, s)
 		if err != nil {
 			return outcome{err: err}
 		}

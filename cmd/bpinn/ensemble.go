@@ -189,7 +189,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	bayes.Ensemble(todo, w, func(seed uint64) fitOutcome {
 		fs := s
 		fs.Seed = seed
-		r, err := runFit(p, fs, ff.dataSeed.v)
+		r, err := runFit(ff.context(), p, fs, ff.dataSeed.v)
 		return fitOutcome{r, err}
 	}, func(seed uint64, fo fitOutcome) {
 		done++

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -76,7 +77,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 	}
 	var done func()
 	s.Progress, s.Stage, done = fitProgress(stderr, p.Name)
-	r, err := runFit(p, s, ff.dataSeed.v)
+	r, err := runFit(ff.context(), p, s, ff.dataSeed.v)
 	done()
 	if err != nil {
 		return nil, err
@@ -121,8 +122,8 @@ func fitProgress(w io.Writer, name string) (progress func(epoch, epochs int), st
 }
 
 // runFit trains and records one fit.
-func runFit(p *pde.Problem, s bayes.Settings, dataSeed uint64) (*bayes.Result, error) {
-	f, err := bayes.Train(interrupt, p, s)
+func runFit(ctx context.Context, p *pde.Problem, s bayes.Settings, dataSeed uint64) (*bayes.Result, error) {
+	f, err := bayes.Train(ctx, p, s)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/internal/fault"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -149,9 +150,6 @@ type Settings struct {
 	// "Laplace" (the evidence and the band), so that a progress display
 	// can go on after the last epoch.
 	Stage func(stage string)
-	// NaNAt injects a NaN into the loss at this epoch (tests of the
-	// divergence path); 0 means never.
-	NaNAt int
 	// Resample moves the points of every term that is not Measured to a
 	// new draw (Problem.Redraw) every Resample epochs of the Adam phase, so
 	// that Adam solves the PDE everywhere rather than at one set of points;
@@ -615,6 +613,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	lastEHyp := 0.0
 	decay := math.Log(s.LRDecay) / float64(s.Epochs)
 	done := ctx.Done()
+	nanAt := fault.NaNAt(ctx) // a test's injected divergence
 	for epoch := 1; epoch <= s.Epochs; epoch++ {
 		if cancelled(done) {
 			f.cancel(p, epoch-1, start, ctx)
@@ -624,7 +623,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 			opt.S.LR = s.LR * math.Exp(decay*float64(epoch-1))
 		}
 		et := f.lossAndGrad(grad)
-		if epoch == s.NaNAt {
+		if epoch == nanAt {
 			et = math.NaN()
 		}
 		if bad := firstBad(et, grad); bad != "" {

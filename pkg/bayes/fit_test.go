@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/fault"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -164,7 +165,7 @@ func TestComputeErrorsByHand(t *testing.T) {
 }
 
 // firstBad names the first non-finite value: E_T before the gradient, then
-// the gradient's first bad entry (NaNAt only ever poisons E_T).
+// the gradient's first bad entry (fault.WithNaNAt only ever poisons E_T).
 func TestFirstBad(t *testing.T) {
 	t.Parallel()
 	inf := math.Inf(1)
@@ -216,7 +217,7 @@ func TestFitRealDivergence(t *testing.T) {
 func TestTrainEnsembleAllDiverged(t *testing.T) {
 	t.Parallel()
 	p := pde.Heat(pde.Options{})
-	s := Settings{Epochs: 100, HyperStart: 50, Recipe: RecipePaper, NaNAt: 30}
+	s := Settings{Epochs: 100, HyperStart: 50, Recipe: RecipePaper}
 	path := filepath.Join(t.TempDir(), "diverged.jsonl")
 	out, err := os.Create(path)
 	if err != nil {
@@ -224,7 +225,7 @@ func TestTrainEnsembleAllDiverged(t *testing.T) {
 	}
 	defer out.Close()
 	var lastEpochs, lastFits int
-	run, err := TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, EnsembleOptions{Out: out, Progress: func(epochs, fits int) { lastEpochs, lastFits = epochs, fits }})
+	run, err := TrainEnsemble(fault.WithNaNAt(context.Background(), 30), p, s, []uint64{1, 2, 3}, EnsembleOptions{Out: out, Progress: func(epochs, fits int) { lastEpochs, lastFits = epochs, fits }})
 	if err == nil || !strings.Contains(err.Error(), "no fit of 3 has a defined log evidence (3 diverged)") || run.Best != nil || len(run.Fits) != 3 {
 		t.Fatalf("got best %v, error %v; want no best, 3 fits, and an error counting 3 diverged", run.Best, err)
 	}

@@ -136,12 +136,13 @@ func TestRestoreWithoutEvidence(t *testing.T) {
 	for _, c := range []struct {
 		problem string
 		s       Settings
+		nanAt   int
 		status  string
 	}{
-		{"heat", Settings{Seed: 1, Epochs: 100, HyperStart: 50, NaNAt: 80}, StatusDiverged},
-		{"regression", Settings{Seed: 3, Recipe: RecipePaper, Hessian: Exact}, StatusNotPD},
+		{"heat", Settings{Seed: 1, Epochs: 100, HyperStart: 50}, 80, StatusDiverged},
+		{"regression", Settings{Seed: 3, Recipe: RecipePaper, Hessian: Exact}, 0, StatusNotPD},
 	} {
-		f := resultTestFit(t, c.problem, c.s)
+		f := nanTestFit(t, c.problem, c.s, c.nanAt)
 		if f.Status != c.status {
 			t.Fatalf("%s: the test fit has status %s, want %s", c.problem, f.Status, c.status)
 		}

@@ -9,11 +9,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/fault"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // resultTestFit trains heat briefly (tens of milliseconds).
 func resultTestFit(t *testing.T, name string, s Settings) *Fit {
+	t.Helper()
+	return nanTestFit(t, name, s, 0)
+}
+
+// nanTestFit is resultTestFit with a NaN injected into the loss at epoch
+// nanAt (fault.WithNaNAt; 0 means none).
+func nanTestFit(t *testing.T, name string, s Settings, nanAt int) *Fit {
 	t.Helper()
 	p, err := pde.New(name, pde.Options{})
 	if err != nil {
@@ -22,7 +30,7 @@ func resultTestFit(t *testing.T, name string, s Settings) *Fit {
 	if s.Epochs == 0 {
 		s.Epochs, s.HyperStart = 300, 100
 	}
-	f, err := Train(context.Background(), p, s)
+	f, err := Train(fault.WithNaNAt(context.Background(), nanAt), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +194,7 @@ func TestNewResultDeterministic(t *testing.T) {
 
 func TestNewResultDiverged(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat", Settings{NaNAt: 40})
+	f := nanTestFit(t, "heat", Settings{}, 40)
 	r := NewResult(f, 10)
 	if r.Status != StatusDiverged || r.Epochs != 40 || !strings.Contains(r.Reason, "epoch 40") {
 		t.Errorf("status %q epochs %d reason %q, want diverged at epoch 40", r.Status, r.Epochs, r.Reason)
@@ -201,8 +209,8 @@ func TestNewResultDiverged(t *testing.T) {
 	if !bytes.Contains(b, []byte(`"log_evidence":null`)) {
 		t.Errorf("log_evidence of a diverged fit is not null")
 	}
-	if r.NaNAt != 40 {
-		t.Errorf("nan_at = %d, want 40", r.NaNAt)
+	if v, ok := r.Settings["NaNAt"]; !ok || v != 0 {
+		t.Errorf("settings NaNAt = %v (present %t), want 0 as in every record", v, ok)
 	}
 }
 

@@ -506,7 +506,7 @@ func TestStudyFixedBaseline(t *testing.T) {
 
 // A NaN injected at an epoch ends the fit as diverged, naming the epoch.
 func TestStudyNaNInjection(t *testing.T) {
-	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, HyperStart: 50, NaNAt: 77})
+	f := nanTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, HyperStart: 50}, 77)
 	if f.Status != StatusDiverged || f.Epochs != 77 || !strings.Contains(f.Reason, "epoch 77") {
 		t.Errorf("status %q epochs %d reason %q; want diverged at epoch 77", f.Status, f.Epochs, f.Reason)
 	}
