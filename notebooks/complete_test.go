@@ -51,7 +51,7 @@ func TestKernelCompletion(t *testing.T) {
 		t.Errorf("completion of bayes.TrainE: %q, want TrainEnsemble (is gopls installed? scripts/setup.sh go)", r.Complete.Matches)
 	}
 	help := r.Inspect.Data["text/markdown"] + r.Inspect.Data["text/plain"]
-	if !r.Inspect.Found || !strings.Contains(help, "func bayes.TrainEnsemble(ctx context.Context") {
-		t.Errorf("help on bayes.TrainEnsemble: found %v, %q; want its signature", r.Inspect.Found, help)
+	if !r.Inspect.Found || !strings.Contains(help, "func runner.TrainEnsemble(ctx context.Context") {
+		t.Errorf("help on runner.TrainEnsemble: found %v, %q; want its signature", r.Inspect.Found, help)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 const ensembleText = `Trains --n networks on PROBLEM, with seeds --seed-base + i for i = 0..n-1,
@@ -115,7 +117,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	cfg, err := bayes.NewRunConfig(p, s, ff.dataSeed.v)
+	cfg, err := record.NewRunConfig(p, s, ff.dataSeed.v)
 	if err != nil {
 		return errUsage{err.Error()}
 	}
@@ -133,7 +135,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 
 	// The file: fresh, or resumed after cutting a torn line.
 	var file *os.File
-	var kept []bayes.Result
+	var kept []record.Result
 	if o.out != "" {
 		if err := checkWritable(o.out); err != nil {
 			return err
@@ -143,7 +145,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		}
 		// Check the file before touching it: a foreign or corrupt file is bad input.
 		if o.resume {
-			if rs, _, err := bayes.ReadResults(o.out); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if rs, _, err := record.ReadResults(o.out); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return usagef("--resume: %v", err)
 			} else if err == nil {
 				for _, r := range rs {
@@ -155,7 +157,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 			}
 		}
 		var torn bool
-		file, kept, torn, err = bayes.OpenAppend(o.out)
+		file, kept, torn, err = record.OpenAppend(o.out)
 		if err != nil {
 			return err
 		}
@@ -183,10 +185,10 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		w = runtime.GOMAXPROCS(0)
 	}
 	prog := newProgress(stderr, len(todo), fmt.Sprintf("%s x%d", p.Name, len(todo)))
-	var results []bayes.Result
+	var results []record.Result
 	var firstErr error
 	done := 0
-	bayes.Ensemble(todo, w, func(seed uint64) fitOutcome {
+	runner.Ensemble(todo, w, func(seed uint64) fitOutcome {
 		fs := s
 		fs.Seed = seed
 		r, err := runFit(ff.context(), p, fs, ff.dataSeed.v)
@@ -205,7 +207,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 			return
 		}
 		if file != nil {
-			if err := bayes.AppendResult(file, *fo.r); err != nil {
+			if err := record.AppendResult(file, *fo.r); err != nil {
 				firstErr = err
 				return
 			}
@@ -221,7 +223,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	// Rank by the file's content only.
 	all := append(kept, results...)
 	if file != nil {
-		rs, torn, err := bayes.ReadResults(o.out)
+		rs, torn, err := record.ReadResults(o.out)
 		if err != nil {
 			return err
 		}
@@ -230,7 +232,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		}
 		all = rs
 	}
-	sum, err := bayes.Summarize(all)
+	sum, err := record.Summarize(all)
 	if err != nil {
 		return err
 	}
@@ -238,7 +240,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 }
 
 type fitOutcome struct {
-	r   *bayes.Result
+	r   *record.Result
 	err error
 }
 
@@ -255,7 +257,7 @@ func newProgress(w io.Writer, total int, desc string) *progress {
 	return p
 }
 
-func (p *progress) step(done int, r *bayes.Result) {
+func (p *progress) step(done int, r *record.Result) {
 	if p.bar != nil {
 		p.bar.Add(1)
 		return
@@ -270,4 +272,4 @@ func (p *progress) finish() {
 	}
 }
 
-func fmtF(x float64, f string) string { return num(bayes.Num(x), f) }
+func fmtF(x float64, f string) string { return num(record.Num(x), f) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // quick are training flags that keep a fit to tens of milliseconds.
@@ -320,7 +321,7 @@ func TestFitJSON(t *testing.T) {
 				t.Errorf("fit %s: errors.%s = %v, want a number", problem, k, errs[k])
 			}
 		}
-		var r bayes.Result
+		var r record.Result
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("fit %s: decode into Result: %v", problem, err)
 		}
@@ -364,7 +365,7 @@ func TestFitNaN(t *testing.T) {
 		t.Errorf("summary does not report the divergence at epoch 75:\n%s", out)
 	}
 	b, _ := os.ReadFile(path)
-	var r bayes.Result
+	var r record.Result
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // cmdVersion prints the module and Go versions.
@@ -23,7 +23,7 @@ func cmdVersion(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "version", err)
 	}
-	v := bayes.Version()
+	v := record.Version()
 	fmt.Fprintf(stdout, "bpinn %s %s", v.Module, v.Version)
 	if v.Revision != "" {
 		fmt.Fprintf(stdout, " (%s", v.Revision)

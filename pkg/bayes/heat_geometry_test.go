@@ -199,7 +199,7 @@ func TestHeatInverseMorePoints(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rms := groupRMS(f.Model, f.Beta)
+			rms := f.Model.GroupRMS(f.Beta)
 			t.Logf("%d equation points: beta %.4g (rms residual %.3g), rel L2 %.3g, %v, polish %s", len(p.Terms[0].Points), f.Beta, rms, e.RelL2, f.Unknowns()[0], f.Polish.Status)
 		})
 	}

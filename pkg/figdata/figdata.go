@@ -20,6 +20,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -157,10 +158,10 @@ func check2D(fn string, p *pde.Problem, exact bool) {
 
 // EvidenceAndError returns the log evidence and the true relative L2 error
 // of the results where both are defined and the error is positive, for
-// viz.EvidenceVsError (a log axis) and bayes.Spearman.
-func EvidenceAndError(rs []bayes.Result) (logZ, relErr []float64) {
+// viz.EvidenceVsError (a log axis) and record.Spearman.
+func EvidenceAndError(rs []record.Result) (logZ, relErr []float64) {
 	for i := range rs {
-		z, e := bayes.Val(rs[i].LogEvidence), rs[i].RelL2()
+		z, e := record.Val(rs[i].LogEvidence), rs[i].RelL2()
 		if !math.IsNaN(z) && !math.IsNaN(e) && e > 0 {
 			logZ, relErr = append(logZ, z), append(relErr, e)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -223,10 +224,10 @@ func TestPoints(t *testing.T) {
 func TestEvidenceAndError(t *testing.T) {
 	t.Parallel()
 	num := func(x float64) *float64 { return &x }
-	withErr := func(z *float64, e *float64) bayes.Result {
-		return bayes.Result{LogEvidence: z, Errors: &bayes.GridErrors{RelL2: e}}
+	withErr := func(z *float64, e *float64) record.Result {
+		return record.Result{LogEvidence: z, Errors: &record.GridErrors{RelL2: e}}
 	}
-	rs := []bayes.Result{
+	rs := []record.Result{
 		withErr(num(10), num(0.1)),
 		withErr(nil, num(0.2)),   // no evidence
 		withErr(num(12), nil),    // no error

@@ -19,6 +19,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // fakeECharts points viz at a small stand-in for echarts.min.js, so the
@@ -148,7 +149,7 @@ func TestRunTiny(t *testing.T) {
 	}
 	// The raw fits: one JSON line per fit, every study.
 	for _, st := range rep.Studies {
-		rs, torn, err := bayes.ReadResults(filepath.Join(dir, st.Name+".jsonl"))
+		rs, torn, err := record.ReadResults(filepath.Join(dir, st.Name+".jsonl"))
 		if err != nil || torn {
 			t.Fatalf("%s.jsonl: torn %v, %v", st.Name, torn, err)
 		}
@@ -166,7 +167,7 @@ func TestRunTiny(t *testing.T) {
 	}
 	// heat-lhs is heat on Latin hypercube points: its records say so, and
 	// its points are not heat's.
-	rs, _, err := bayes.ReadResults(filepath.Join(dir, "heat-lhs.jsonl"))
+	rs, _, err := record.ReadResults(filepath.Join(dir, "heat-lhs.jsonl"))
 	if err != nil || len(rs) == 0 || rs[0].Problem != "heat" || rs[0].Sampling != pde.LatinHypercube {
 		t.Errorf("heat-lhs.jsonl: %v, first record %+v", err, rs[:min(len(rs), 1)])
 	}

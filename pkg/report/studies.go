@@ -5,7 +5,7 @@
 // # Overview
 //
 // Run executes the studies of a Plan one after another (the fits of a study
-// in parallel, bayes.Ensemble), appending each finished fit to
+// in parallel, runner.Ensemble), appending each finished fit to
 // DIR/<study>.jsonl the moment it ends. Build turns the studies into
 // figures (pkg/viz) and tables (the paper's Tables 1-3 with the paper's
 // numbers beside ours); Write writes report.html, results.md and
@@ -34,6 +34,8 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 // Plan says how much of the paper to run. Full is the paper's run; Quick
@@ -183,10 +185,10 @@ type FitRecord struct {
 	Alpha, Beta                            []float64
 	AlphaNames                             []string
 	BetaNames                              []string
-	HeldBetas                              []bool // bayes.Result.HeldBetas: a beta held at a known noise
+	HeldBetas                              []bool // record.Result.HeldBetas: a beta held at a known noise
 	Gamma                                  float64
 	Seconds                                float64
-	Warnings                               []string // bayes.Result.Warnings
+	Warnings                               []string // record.Result.Warnings
 	// Unknowns are an inverse problem's coefficients with their Laplace
 	// intervals (nil for a forward problem).
 	Unknowns []bayes.Unknown
@@ -222,7 +224,7 @@ type Report struct {
 	Studies []*Study
 	Started time.Time
 	Seconds float64
-	Version bayes.VersionInfo
+	Version record.VersionInfo
 }
 
 // Study returns the named study, nil if it was not run.
@@ -271,7 +273,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
-	rep := &Report{Config: cfg, Started: time.Now(), Version: bayes.Version()}
+	rep := &Report{Config: cfg, Started: time.Now(), Version: record.Version()}
 	for _, name := range Names() {
 		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 {
 			continue
@@ -439,12 +441,12 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 	type outcome struct {
 		fit *bayes.Fit
 		rec FitRecord
-		res bayes.Result
+		res record.Result
 		err error
 	}
 	var firstErr error
 	bestZ := math.Inf(-1)
-	bayes.Ensemble(st.Seeds, cfg.Workers, func(seed uint64) (o outcome) {
+	runner.Ensemble(st.Seeds, cfg.Workers, func(seed uint64) (o outcome) {
 		defer func() { // a panic in one fit fails the study, not the run
 			if r := recover(); r != nil {
 				o.err = fmt.Errorf("seed %d: panic: %v", seed, r)
@@ -460,9 +462,9 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 		if err != nil {
 			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
 		}
-		r := bayes.NewResult(f, 100)
+		r := record.NewResult(f, 100)
 		r.DataSeed = cfg.DataSeed
-		return outcome{fit: f, res: r, rec: record(f, &r, gridPts, gridExact)}
+		return outcome{fit: f, res: r, rec: fitRecord(f, &r, gridPts, gridExact)}
 	}, func(seed uint64, o outcome) {
 		if o.err != nil {
 			if firstErr == nil {
@@ -470,7 +472,7 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 			}
 			return
 		}
-		if err := bayes.AppendResult(file, o.res); err != nil && firstErr == nil {
+		if err := record.AppendResult(file, o.res); err != nil && firstErr == nil {
 			firstErr = err
 		}
 		st.Fits = append(st.Fits, o.rec)
@@ -487,8 +489,8 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 	return firstErr
 }
 
-// record extracts what the report needs from a fit.
-func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
+// fitRecord extracts what the report needs from a fit.
+func fitRecord(f *bayes.Fit, r *record.Result, pts [][]float64, exact []float64) FitRecord {
 	rec := FitRecord{Seed: r.Seed, Hidden: f.Settings.Hidden, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, HeldBetas: r.HeldBetas(), Gamma: val(r.Gamma),

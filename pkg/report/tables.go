@@ -10,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // Cell is a table cell. A Num cell holds a number (Text parses as one); an
@@ -131,7 +132,7 @@ func namedValues(names []string, v []float64) string {
 }
 
 // heldValues is namedValues with each value whose held entry is true (a
-// beta held at a known noise, bayes.Result.HeldBetas) marked "(held)".
+// beta held at a known noise, record.Result.HeldBetas) marked "(held)".
 func heldValues(names []string, v []float64, held []bool) string {
 	parts := make([]string, len(v))
 	for i := range v {
@@ -152,7 +153,7 @@ func heldValues(names []string, v []float64, held []bool) string {
 
 func rho(fits []FitRecord) float64 {
 	z, e := evidenceAndError(fits)
-	return bayes.Spearman(z, e)
+	return record.Spearman(z, e)
 }
 
 // Tables returns the report's tables: the summary of every study, the
@@ -200,9 +201,9 @@ func (r *Report) summaryTable() Table {
 		"coverage = share of grid points with |u - u*| <= 2σ (σ Laplace, no noise term; 0.954 if calibrated); " +
 		"q95 = 95 % quantile of |u - u*|/σ (1.96 if calibrated); " +
 		"held-out β: the same band with each β from the residuals at fresh points (bayes.Fit.HeldOut, not the paper's; wider); " +
-		"calibrated: β the geometric mean of the fitted and the held-out one (with several β groups, that far in ln β times the group's share of γ; σ widened where a term's fresh residuals near a point exceed bayes.LocalRatio times their rms; after held-out final rounds from the β of the training misfit, every group at the geometric mean) where the fresh residuals exceed bayes.OverconfidentRatio times the training ones, else the paper's; then widened by sqrt(q95/2) where q95 of |u - target|/σ at fresh points of the conditions on u itself, where the residual is the error, exceeds 2 (bayes.Fit.Calibrated, no exact solution used); " +
+		"calibrated: β the geometric mean of the fitted and the held-out one (with several β groups, that far in ln β times the group's share of γ; σ widened where a term's fresh residuals near a point exceed band.LocalRatio times their rms; after held-out final rounds from the β of the training misfit, every group at the geometric mean) where the fresh residuals exceed band.OverconfidentRatio times the training ones, else the paper's; then widened by sqrt(q95/2) where q95 of |u - target|/σ at fresh points of the conditions on u itself, where the residual is the error, exceeds 2 (bayes.Fit.Calibrated, no exact solution used); " +
 		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency; " +
-		"warnings: what the best fit's ok status does not say (a hyperparameter at the clamp, final rounds that did not settle, a band likely overconfident: a residual ratio above bayes.OverconfidentRatio, or else that q95 of the paper's band above bayes.ValueOverconfident)."
+		"warnings: what the best fit's ok status does not say (a hyperparameter at the clamp, final rounds that did not settle, a band likely overconfident: a residual ratio above band.OverconfidentRatio, or else that q95 of the paper's band above band.ValueOverconfident)."
 	return t
 }
 

@@ -1,4 +1,4 @@
-package bayes
+package band_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -31,7 +33,7 @@ func TestCalibNoiseDraws(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := Train(context.Background(), q, Settings{Seed: 1})
+		f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,24 +58,24 @@ type pooledBands struct {
 
 // add scores f's two bands on pts, the calibrated one on p's fresh draw,
 // and returns the draw's coverage and q95 of each as ", paper coverage ...".
-func (b *pooledBands) add(f *Fit, p *pde.Problem, pts [][]float64, exact []float64) (string, error) {
-	d, err := FreshDrawOf(p)
+func (b *pooledBands) add(f *bayes.Fit, p *pde.Problem, pts [][]float64, exact []float64) (string, error) {
+	d, err := band.FreshDrawOf(p)
 	if err != nil {
 		return "", err
 	}
-	cal, err := f.Calibrated(d)
+	cal, err := band.Calibrated(f, d)
 	if err != nil {
 		return "", err
 	}
 	line := ""
-	for i, g := range [2]*Fit{f, cal} {
+	for i, g := range [2]*bayes.Fit{f, cal} {
 		mean, sigma, err := g.Predict(pts)
 		if err != nil {
 			return "", err
 		}
-		z, cov := zScores(mean, sigma, exact), ComputeErrors(mean, sigma, exact).Coverage2S
+		z, cov := zScores(mean, sigma, exact), bayes.ComputeErrors(mean, sigma, exact).Coverage2S
 		b.z[i], b.cov[i] = append(b.z[i], z...), b.cov[i]+cov
-		line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, quantileOf(z, 0.95))
+		line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, band.Quantile(z, 0.95))
 	}
 	b.n++
 	return line, nil
@@ -82,7 +84,7 @@ func (b *pooledBands) add(f *Fit, p *pde.Problem, pts [][]float64, exact []float
 // String is both bands' coverage and q95 pooled over the draws.
 func (b *pooledBands) String() string {
 	return fmt.Sprintf("pooled over %d draws: paper coverage %.3f q95 %.2f; calibrated coverage %.3f q95 %.2f",
-		b.n, b.cov[0]/float64(b.n), quantileOf(b.z[0], 0.95), b.cov[1]/float64(b.n), quantileOf(b.z[1], 0.95))
+		b.n, b.cov[0]/float64(b.n), band.Quantile(b.z[0], 0.95), b.cov[1]/float64(b.n), band.Quantile(b.z[1], 0.95))
 }
 
 // reactionProblem is notebook 07's -u” + u^3 = f on [0, 1], u(0) = 0, with
@@ -126,9 +128,9 @@ func TestCalibNotebook07(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var best *Fit
+		var best *bayes.Fit
 		for s := 1; s <= c.seeds; s++ {
-			f, err := Train(context.Background(), q, Settings{Seed: uint64(s)})
+			f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: uint64(s)})
 			if err != nil {
 				t.Fatal(err)
 			}

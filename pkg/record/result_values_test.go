@@ -1,4 +1,4 @@
-package bayes
+package record_test
 
 import (
 	"encoding/json"
@@ -7,13 +7,17 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // rvRecord is a Result as a reader of the JSON sees it: decoded into generic
 // maps, so a null is nil and not a zero.
 type rvRecord map[string]any
 
-func rvDecode(t *testing.T, r Result) rvRecord {
+func rvDecode(t *testing.T, r record.Result) rvRecord {
 	t.Helper()
 	b, err := json.Marshal(&r)
 	if err != nil {
@@ -207,11 +211,11 @@ func rvTanhMLP(t *testing.T, weights rvRecord, x []float64) float64 {
 // tests but not these.
 func TestResultValuesHeat(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat", Settings{Epochs: 600, HyperStart: 300})
-	if f.Status != StatusOK {
+	f := testfit.Train(t, "heat", bayes.Settings{Epochs: 600, HyperStart: 300})
+	if f.Status != bayes.StatusOK {
 		t.Fatalf("status %q: %s", f.Status, f.Reason)
 	}
-	m := rvDecode(t, NewResult(f, 100))
+	m := rvDecode(t, record.NewResult(f, 100))
 	p := f.Model.Problem
 
 	if kappa := m.num(t, "params", "kappa"); kappa != 0.1 {
@@ -233,7 +237,7 @@ func TestResultValuesHeat(t *testing.T) {
 		t.Errorf("layer 0: W %d x %d, b %d; want 6 x 2 and 6", len(rows), len(rows[0].([]any)), len(rvFloats(t, "b", l0["b"])))
 	}
 	pts := [][]float64{{0.1, 0.2}, {0.5, 0.5}, {0.93, 0.07}, {0.3, 1}}
-	mean, _ := mustPredict(t, f, pts)
+	mean, _ := testfit.Predict(t, f, pts)
 	for i, x := range pts {
 		if got := rvTanhMLP(t, w, x); math.Abs(got-mean[i]) > 1e-12 {
 			t.Errorf("weights at %v give %.15g, the fit predicts %.15g", x, got, mean[i])
@@ -322,11 +326,11 @@ func TestResultValuesHeat(t *testing.T) {
 func TestResultValuesBurgers(t *testing.T) {
 	t.Parallel()
 	// The paper recipe: the tuned one's Gauss-Newton polish takes seconds here.
-	f := resultTestFit(t, "burgers", Settings{Recipe: RecipePaper, Epochs: 50, HyperStart: 25, HyperEvery: 5})
-	if f.Status != StatusOK {
+	f := testfit.Train(t, "burgers", bayes.Settings{Recipe: bayes.RecipePaper, Epochs: 50, HyperStart: 25, HyperEvery: 5})
+	if f.Status != bayes.StatusOK {
 		t.Fatalf("status %q: %s", f.Status, f.Reason)
 	}
-	m := rvDecode(t, NewResult(f, 10))
+	m := rvDecode(t, record.NewResult(f, 10))
 	if nu := m.num(t, "params", "nu"); nu != 0.01/math.Pi {
 		t.Errorf("params.nu = %v, want 0.01/pi", nu)
 	}

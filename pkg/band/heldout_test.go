@@ -1,9 +1,14 @@
-package bayes
+package band_test
 
 import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // HeldOut lowers each inferred beta to 1/rms^2 of the residuals at the
@@ -14,7 +19,7 @@ import (
 // restored from its record keeps its known beta too.
 func TestHeldOut(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "burgers", Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5,
+	f := testfit.Train(t, "burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5,
 		KnownNoise: map[string]float64{"data": 0.02}})
 	p := f.Model.Problem
 	beta0, lnZ0 := slices.Clone(f.Beta), f.Laplace.LogEvidence
@@ -22,11 +27,11 @@ func TestHeldOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, held, err := f.ResidualCheck(q)
+	_, held, err := band.ResidualCheck(f, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := f.HeldOut(q)
+	g, err := band.HeldOut(f, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,20 +47,20 @@ func TestHeldOut(t *testing.T) {
 	if !slices.Equal(f.Beta, beta0) || f.Laplace.LogEvidence != lnZ0 || g.Laplace == f.Laplace {
 		t.Errorf("HeldOut changed the fit it was given")
 	}
-	rec := NewResult(f, 10)
-	back, err := Restore(p, &rec)
+	rec := record.NewResult(f, 10)
+	back, err := record.Restore(p, &rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gb, err := back.HeldOut(q); err != nil || !slices.Equal(gb.Beta, g.Beta) {
+	if gb, err := band.HeldOut(back, q); err != nil || !slices.Equal(gb.Beta, g.Beta) {
 		t.Errorf("restored fit: held-out beta %v (%v), want %v", gb.Beta, err, g.Beta)
 	}
-	if e, eb := rec.Errors, NewResult(back, 10).Errors; *e.Coverage2SHeldOut != *eb.Coverage2SHeldOut {
+	if e, eb := rec.Errors, record.NewResult(back, 10).Errors; *e.Coverage2SHeldOut != *eb.Coverage2SHeldOut {
 		t.Errorf("restored fit's held-out coverage %g, the record's %g", *eb.Coverage2SHeldOut, *e.Coverage2SHeldOut)
 	}
 	pts, _ := p.Grid(15)
-	_, s := mustPredict(t, f, pts)
-	_, sh := mustPredict(t, g, pts)
+	_, s := testfit.Predict(t, f, pts)
+	_, sh := testfit.Predict(t, g, pts)
 	wider := 0
 	for i := range s {
 		if sh[i] < s[i]*(1-1e-9) {
@@ -70,8 +75,8 @@ func TestHeldOut(t *testing.T) {
 	}
 
 	// Trained to the joint fixed point, the training points give the same band.
-	h := resultTestFit(t, "heat", Settings{Seed: 2})
-	same, err := h.HeldOut(h.Model.Problem)
+	h := testfit.Train(t, "heat", bayes.Settings{Seed: 2})
+	same, err := band.HeldOut(h, h.Model.Problem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,9 +85,9 @@ func TestHeldOut(t *testing.T) {
 	}
 
 	// The record carries the held-out coverage, at least the evidence's.
-	r := NewResult(h, 20)
+	r := record.NewResult(h, 20)
 	e := r.Errors
 	if e.Coverage2SHeldOut == nil || e.SigmaRatioHeldOut == nil || *e.Coverage2SHeldOut < *e.Coverage2S || *e.SigmaRatioHeldOut < 1 {
-		t.Errorf("record: coverage %v, held-out coverage %v, sigma ratio %v", Val(e.Coverage2S), Val(e.Coverage2SHeldOut), Val(e.SigmaRatioHeldOut))
+		t.Errorf("record: coverage %v, held-out coverage %v, sigma ratio %v", record.Val(e.Coverage2S), record.Val(e.Coverage2SHeldOut), record.Val(e.SigmaRatioHeldOut))
 	}
 }

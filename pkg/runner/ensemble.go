@@ -1,21 +1,19 @@
-package bayes
+package runner
 
 import (
 	"maps"
 
-	"gonum.org/v1/gonum/stat"
-
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // Ensemble runs fit(seed) for the given seeds on workers goroutines (0 means
@@ -53,7 +51,7 @@ func Ensemble[T any](seeds []uint64, workers int, fit func(seed uint64) T, done 
 type EnsembleOptions struct {
 	// Workers is the number of fits run at once; 0 means one per core.
 	Workers int
-	// Out, if not nil, receives each fit as one JSON line (NewResult on the
+	// Out, if not nil, receives each fit as one JSON line (record.NewResult on the
 	// paper's 100 x 100 grid) the moment it ends, so an interrupted run
 	// keeps the fits that ended; an *os.File is synced after each line.
 	Out io.Writer
@@ -65,7 +63,7 @@ type EnsembleOptions struct {
 	// so epochs reaches len(seeds) * the resolved Epochs with the last fit,
 	// not before.
 	Progress func(epochs, fits int)
-	// FitProgress, if not nil, is called for each fit as Settings.Progress
+	// FitProgress, if not nil, is called for each fit as bayes.Settings.Progress
 	// would be (every HistoryEvery epochs), never concurrently.
 	FitProgress func(seed uint64, epoch, epochs int)
 }
@@ -73,19 +71,19 @@ type EnsembleOptions struct {
 // EnsembleRun is what TrainEnsemble returns: every fit, in the order of the
 // seeds, and the one of highest log evidence.
 type EnsembleRun struct {
-	Fits []*Fit // Fits[i] is seed i's fit (nil when Train returned an error)
+	Fits []*bayes.Fit // Fits[i] is seed i's fit (nil when bayes.Train returned an error)
 	// Best has the highest defined log evidence, ties broken by the lower
 	// seed.
-	Best *Fit
+	Best *bayes.Fit
 }
 
 // TrainEnsemble trains one fit of p per seed (s with its Seed set; s.Progress
 // is not used: see FitProgress) and ranks them by log evidence. The error is
-// the first of Train (invalid settings) or of writing Out (the fits running
+// the first of bayes.Train (invalid settings) or of writing Out (the fits running
 // then finish, and nothing more is written), the context's when it ended the
 // run (the fits then end as cancelled and the run holds them), or, when no
 // fit has a defined log evidence, one that counts their statuses.
-func TrainEnsemble(ctx context.Context, p *pde.Problem, s Settings, seeds []uint64, opt EnsembleOptions) (*EnsembleRun, error) {
+func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds []uint64, opt EnsembleOptions) (*EnsembleRun, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -112,11 +110,11 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s Settings, seeds []uint
 		}
 	}
 	type outcome struct {
-		f   *Fit
-		r   Result
+		f   *bayes.Fit
+		r   record.Result
 		err error
 	}
-	run := &EnsembleRun{Fits: make([]*Fit, len(seeds))}
+	run := &EnsembleRun{Fits: make([]*bayes.Fit, len(seeds))}
 	var firstErr error
 	Ensemble(seeds, opt.Workers, func(seed uint64) outcome {
 		s := s
@@ -129,24 +127,24 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s Settings, seeds []uint
 				opt.FitProgress(seed, epoch, total)
 			}
 		}
-		f, err := Train(ctx, p, s)
+		f, err := bayes.Train(ctx, p, s)
 		if err != nil {
 			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
 		}
 		o := outcome{f: f}
 		if opt.Out != nil {
-			o.r = NewResult(f, 100)
+			o.r = record.NewResult(f, 100)
 		}
 		return o
 	}, func(seed uint64, o outcome) {
 		if o.err == nil && opt.Out != nil && firstErr == nil {
-			o.err = AppendResult(opt.Out, o.r)
+			o.err = record.AppendResult(opt.Out, o.r)
 		}
 		if o.err != nil && firstErr == nil {
 			firstErr = o.err
 		}
 		run.Fits[index[seed]] = o.f
-		if l := o.f.laplaceOK(); o.err == nil && l != nil && o.f.Status != StatusCancelled {
+		if l := laplaceOK(o.f); o.err == nil && l != nil && o.f.Status != bayes.StatusCancelled {
 			if b := run.Best; b == nil || l.LogEvidence > b.Laplace.LogEvidence ||
 				l.LogEvidence == b.Laplace.LogEvidence && seed < b.Settings.Seed {
 				run.Best = o.f
@@ -173,7 +171,7 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s Settings, seeds []uint
 }
 
 // countStatuses is "3 diverged, 1 not-positive-definite".
-func countStatuses(fits []*Fit) string {
+func countStatuses(fits []*bayes.Fit) string {
 	n := map[string]int{}
 	for _, f := range fits {
 		if f != nil {
@@ -188,7 +186,7 @@ func countStatuses(fits []*Fit) string {
 }
 
 // firstReason is the first fit's reason, the example an error gives.
-func firstReason(fits []*Fit) string {
+func firstReason(fits []*bayes.Fit) string {
 	for _, f := range fits {
 		if f != nil && f.Reason != "" {
 			return fmt.Sprintf("seed %d: %s", f.Settings.Seed, f.Reason)
@@ -199,71 +197,9 @@ func firstReason(fits []*Fit) string {
 
 // laplaceOK returns the fit's Laplace approximation if its log evidence is
 // defined, else nil (for a nil fit too).
-func (f *Fit) laplaceOK() *Laplace {
+func laplaceOK(f *bayes.Fit) *bayes.Laplace {
 	if f == nil || f.Laplace == nil || !f.Laplace.OccamOK {
 		return nil
 	}
 	return f.Laplace
-}
-
-// Ranked is one ensemble member for ranking.
-type Ranked struct {
-	Seed        uint64
-	LogEvidence float64 // NaN when undefined
-	Error       float64 // true relative L2 error (NaN when unknown)
-}
-
-// Rank sorts members by decreasing log evidence (undefined evidence last,
-// ties by seed) and returns the order.
-func Rank(ms []Ranked) []Ranked {
-	out := append([]Ranked(nil), ms...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		an, bn := math.IsNaN(a.LogEvidence), math.IsNaN(b.LogEvidence)
-		if an != bn {
-			return bn
-		}
-		if !an && a.LogEvidence != b.LogEvidence {
-			return a.LogEvidence > b.LogEvidence
-		}
-		return a.Seed < b.Seed
-	})
-	return out
-}
-
-// Spearman is the rank correlation of x and y over the pairs where both are
-// finite (average ranks for ties); NaN with fewer than 3 pairs.
-func Spearman(x, y []float64) float64 {
-	var xs, ys []float64
-	for i := range x {
-		if !math.IsNaN(x[i]) && !math.IsInf(x[i], 0) && !math.IsNaN(y[i]) && !math.IsInf(y[i], 0) {
-			xs, ys = append(xs, x[i]), append(ys, y[i])
-		}
-	}
-	if len(xs) < 3 {
-		return math.NaN()
-	}
-	// Pearson's correlation of the ranks (NaN when a side is constant).
-	return stat.Correlation(ranks(xs), ranks(ys), nil)
-}
-
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		avg := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			r[idx[k]] = avg
-		}
-		i = j + 1
-	}
-	return r
 }

@@ -1,9 +1,14 @@
-package bayes
+package band_test
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // isValueResidual accepts u - target and target - u (target nil is 0) to
@@ -31,7 +36,7 @@ func TestIsValueResidual(t *testing.T) {
 		{"u - y + 1e-6", sub(u, sub(y, []float64{1e-6, 1e-6, 1e-6, 1e-6}, 1), 1), y, false},
 		{"another length", sub(u, y, 1)[:3], y, false},
 	} {
-		if got := isValueResidual(c.res, u, c.target); got != c.want {
+		if got := band.IsValueResidual(c.res, u, c.target); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -46,31 +51,33 @@ func TestValueCheck(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		problem string
-		s       Settings
+		s       bayes.Settings
 		acts    bool
 	}{
-		{"wave-full", Settings{Seed: 1}, true},
-		{"wave", Settings{Seed: 1}, false},
+		{"wave-full", bayes.Settings{Seed: 1}, true},
+		{"wave", bayes.Settings{Seed: 1}, false},
 	} {
-		f := resultTestFit(t, c.problem, c.s)
+		f := testfit.Train(t, c.problem, c.s)
 		cal, q, _, _ := calibratedOnFresh(t, f)
-		m2, err := f.freshModel(q)
+		m2, err := f.ModelOn(q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := m2.termResiduals()
-		noBand := *f // a fit without a Laplace approximation (diverged): nothing to check
-		noBand.Laplace = nil
-		if q, ok := noBand.valueQ95(m2, res); ok {
+		res := m2.Residuals()
+		noBand := f.WithBand(f.Beta, nil, nil) // a fit without a Laplace approximation (diverged): nothing to check
+		if q, ok := band.ValueQ95(noBand, m2, res); ok {
 			t.Errorf("%s without a band: value q95 %g, want none", c.problem, q)
 		}
-		before := *cal
-		before.valueScale = 0
+		w, err := band.CalibratedWidening(f, mustFreshDraw(t, q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := f.WithBand(cal.Beta, cal.Laplace, w.Local) // the calibrated band before the value check
 		var zBefore, zAfter []float64
 		for k, tm := range q.Terms {
 			u, s0, _ := before.Predict(tm.Points)
 			_, s1, _ := cal.Predict(tm.Points)
-			value := isValueResidual(res[k], u, tm.Target)
+			value := band.IsValueResidual(res[k], u, tm.Target)
 			if want := tm.Name == "boundary" || tm.Name == "initial"; value != want {
 				t.Errorf("%s term %s: value term %v, want %v", c.problem, tm.Name, value, want)
 			}
@@ -83,16 +90,16 @@ func TestValueCheck(t *testing.T) {
 				}
 			}
 		}
-		qb, qa := quantileOf(zBefore, 0.95), quantileOf(zAfter, 0.95)
-		t.Logf("%s: %d value points, q95 of |r|/sigma %.3f -> %.3f, factor %.3f", c.problem, len(zBefore), qb, qa, cal.valueScale)
+		qb, qa := band.Quantile(zBefore, 0.95), band.Quantile(zAfter, 0.95)
+		t.Logf("%s: %d value points, q95 of |r|/sigma %.3f -> %.3f, factor %.3f", c.problem, len(zBefore), qb, qa, w.Scale)
 		if acts := qb > 2; acts != c.acts {
 			t.Fatalf("%s: q95 %.3f before the check: want the check to act %v", c.problem, qb, c.acts)
 		}
-		if want := math.Sqrt(qb / 2); c.acts && (math.Abs(qa-math.Sqrt(2*qb)) > 1e-9*qa || math.Abs(cal.valueScale-want) > 1e-12*want) {
-			t.Errorf("%s: q95 after the check %.12g, factor %g: want %g and %g", c.problem, qa, cal.valueScale, math.Sqrt(2*qb), want)
+		if want := math.Sqrt(qb / 2); c.acts && (math.Abs(qa-math.Sqrt(2*qb)) > 1e-9*qa || math.Abs(w.Scale-want) > 1e-12*want) {
+			t.Errorf("%s: q95 after the check %.12g, factor %g: want %g and %g", c.problem, qa, w.Scale, math.Sqrt(2*qb), want)
 		}
-		if !c.acts && cal.valueScale != 1 {
-			t.Errorf("%s: factor %g where q95 %.3f <= 2: want 1", c.problem, cal.valueScale, qb)
+		if !c.acts && w.Scale != 1 {
+			t.Errorf("%s: factor %g where q95 %.3f <= 2: want 1", c.problem, w.Scale, qb)
 		}
 	}
 }
@@ -113,15 +120,15 @@ func TestValueWarning(t *testing.T) {
 		{"wave", 1, "larger at fresh points"},
 		{"heat", 1, ""},
 	} {
-		f := resultTestFit(t, c.problem, Settings{Seed: c.seed})
+		f := testfit.Train(t, c.problem, bayes.Settings{Seed: c.seed})
 		_, q, train, held := calibratedOnFresh(t, f)
-		m2, err := f.freshModel(q)
+		m2, err := f.ModelOn(q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		vq, _ := f.valueQ95(m2, m2.termResiduals())
-		_, at := overconfident(f.inferred, train, held)
-		r := NewResult(f, 20)
+		vq, _ := band.ValueQ95(f, m2, m2.Residuals())
+		_, at := band.Overconfident(f.Inferred, train, held)
+		r := record.NewResult(f, 20)
 		n := overconfidentCount(r.Warnings)
 		switch {
 		case c.want == "" && n != 0, c.want != "" && n != 1:
@@ -129,7 +136,7 @@ func TestValueWarning(t *testing.T) {
 		case c.want != "" && !strings.Contains(strings.Join(r.Warnings, "\n"), c.want):
 			t.Errorf("%s seed %d: warnings %q, want one saying %q", c.problem, c.seed, r.Warnings, c.want)
 		}
-		if c.want == "conditions on u itself" && (at >= 0 || !(vq > ValueOverconfident)) {
+		if c.want == "conditions on u itself" && (at >= 0 || !(vq > band.ValueOverconfident)) {
 			t.Errorf("%s seed %d: ratio gate %d, value q95 %.3g: want the value check alone to warn", c.problem, c.seed, at, vq)
 		}
 	}

@@ -1,4 +1,4 @@
-package bayes
+package record
 
 import (
 	"bytes"

@@ -1,10 +1,11 @@
-package bayes
+package band
 
 import (
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -35,8 +36,7 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 }
 
 // FreshDrawOf is NewFreshDraw of p's own fresh draw, p.Fresh(): the usual
-// argument of Calibrated, fit.Calibrated(bayes.FreshDrawOf(problem)) in
-// one call. An error names p when it has no fresh points.
+// argument of Calibrated. An error names p when it has no fresh points.
 func FreshDrawOf(p *pde.Problem) (FreshDraw, error) {
 	switch {
 	case p == nil:
@@ -56,9 +56,9 @@ func FreshDrawOf(p *pde.Problem) (FreshDraw, error) {
 func (d FreshDraw) problem() (*pde.Problem, error) {
 	switch {
 	case d.p == nil:
-		return nil, fmt.Errorf("calibrated band: no fresh points; make them with bayes.FreshDrawOf(p)")
+		return nil, fmt.Errorf("calibrated band: no fresh points; make them with band.FreshDrawOf(p)")
 	case d.p.Exact != nil || d.p.Fresh != nil:
-		return nil, fmt.Errorf("calibrated band: the fresh draw carries an exact solution; make it with bayes.NewFreshDraw")
+		return nil, fmt.Errorf("calibrated band: the fresh draw carries an exact solution; make it with band.NewFreshDraw")
 	}
 	return d.p, nil
 }
@@ -98,16 +98,16 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // it has no access to an exact solution. As with
 // HeldOut, only the copy's predictions are meaningful: it must not be
 // trained or ranked.
-func (f *Fit) Calibrated(fresh FreshDraw) (*Fit, error) {
+func Calibrated(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
 	q, err := fresh.problem()
 	if err != nil {
 		return nil, err
 	}
-	m2, err := f.freshModel(q)
+	m2, err := f.ModelOn(q)
 	if err != nil {
 		return nil, err
 	}
-	return f.calibrated(m2, m2.termResiduals(), groupRMS(f.Model, f.Beta), groupRMS(m2, f.Beta))
+	return calibrated(f, m2, m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 }
 
 // gateRMS is what each beta group's fresh rms is compared with
@@ -116,13 +116,13 @@ func (f *Fit) Calibrated(fresh FreshDraw) (*Fit, error) {
 // (RoundBetasHeldOut), the rms each inferred beta states, 1/sqrt(beta_t):
 // those betas have read the fresh residuals already, so that the training
 // misfit, which the polish drives down, no longer says what beta believes.
-func (f *Fit) gateRMS(train []float64) (ref []float64, what string) {
-	if !f.heldOutRounds() {
+func gateRMS(f *bayes.Fit, train []float64) (ref []float64, what string) {
+	if !heldOutRounds(f) {
 		return train, "than at the training points"
 	}
 	ref = slices.Clone(train)
 	for t, b := range f.Beta {
-		if f.inferred(t) && b > 0 {
+		if f.Inferred(t) && b > 0 {
 			ref[t] = 1 / math.Sqrt(b)
 		}
 	}
@@ -131,8 +131,8 @@ func (f *Fit) gateRMS(train []float64) (ref []float64, what string) {
 
 // heldOutRounds reports whether f's final rounds took the betas from the
 // misfit at fresh points (RoundBetasHeldOut).
-func (f *Fit) heldOutRounds() bool {
-	return f.Settings.RoundBetas == RoundBetasHeldOut && f.Settings.FinalRounds()
+func heldOutRounds(f *bayes.Fit) bool {
+	return f.Settings.RoundBetas == bayes.RoundBetasHeldOut && f.Settings.FinalRounds()
 }
 
 // calibrationBase is the precision the calibrated band starts from, the
@@ -143,14 +143,14 @@ func (f *Fit) heldOutRounds() bool {
 // precision as for any fit, instead of staying at the held-out band,
 // which overstates the solution error (burgers-wide: q95 0.78;
 // docs/results.md section 5).
-func (f *Fit) calibrationBase(train []float64) []float64 {
+func calibrationBase(f *bayes.Fit, train []float64) []float64 {
 	base := slices.Clone(f.Beta)
-	if !f.heldOutRounds() {
+	if !heldOutRounds(f) {
 		return base
 	}
 	for t, r := range train {
-		if n := float64(f.Model.N[t]); f.inferred(t) && r > 0 {
-			base[t] = min(max((n-f.Laplace.GammaBeta[t])/(n*r*r), MinHyper), MaxHyper)
+		if n := float64(f.Model.N[t]); f.Inferred(t) && r > 0 {
+			base[t] = min(max((n-f.Laplace.GammaBeta[t])/(n*r*r), bayes.MinHyper), bayes.MaxHyper)
 		}
 	}
 	return base
@@ -159,39 +159,65 @@ func (f *Fit) calibrationBase(train []float64) []float64 {
 // calibrated is Calibrated given f's model on the fresh points, each
 // term's residuals there (res), and the rms residual of each beta group at
 // the training and the fresh points.
-func (f *Fit) calibrated(fresh *Model, res [][]float64, train, held []float64) (*Fit, error) {
-	l, beta, err := f.calibratedLaplace(train, held)
+func calibrated(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held []float64) (*bayes.Fit, error) {
+	beta, l, w, err := calibration(f, fresh, res, train, held)
 	if err != nil {
 		return nil, err
 	}
-	g := *f
-	// no widening yet: the value check reads g's band before its own factor
-	g.Beta, g.Laplace, g.inflation, g.valueScale = beta, l, nil, 0
-	if l != f.Laplace { // warned: widen also where the equation is violated most
-		g.inflation = newLocalInflation(fresh, res, f.inferred)
+	return f.WithBand(beta, l, w.apply), nil
+}
+
+// calibration is the calibrated band's betas, Laplace approximation and
+// widening (see calibrated).
+func calibration(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held []float64) ([]float64, *bayes.Laplace, *widening, error) {
+	l, beta, err := calibratedLaplace(f, train, held)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	g.valueScale = g.valueCheck(fresh, res)
-	return &g, nil
+	w := &widening{}
+	if l != f.Laplace { // warned: widen also where the equation is violated most
+		w.local = newLocalInflation(fresh, res, f.Inferred)
+	}
+	// the value check reads the band before its own factor
+	w.scale = valueCheck(f.WithBand(beta, l, w.apply), fresh, res)
+	return beta, l, w, nil
+}
+
+// widening is the calibrated band's widening of sigma: the local one, then
+// the value check's factor (applied when above 1).
+type widening struct {
+	local *localInflation
+	scale float64
+}
+
+// apply widens sigma at points.
+func (w *widening) apply(points [][]float64, sigma []float64) {
+	w.local.apply(points, sigma)
+	if w.scale > 1 {
+		for i := range sigma {
+			sigma[i] *= w.scale
+		}
+	}
 }
 
 // calibratedLaplace is Calibrated's Laplace approximation and betas, given
 // the rms residual of each beta group at the training and the fresh points.
-func (f *Fit) calibratedLaplace(train, held []float64) (*Laplace, []float64, error) {
+func calibratedLaplace(f *bayes.Fit, train, held []float64) (*bayes.Laplace, []float64, error) {
 	if f.Laplace == nil {
 		return nil, nil, fmt.Errorf("calibrated band: the fit has no Laplace approximation (status %s)", f.Status)
 	}
-	if _, at := overconfident(f.inferred, train, held); at < 0 {
+	if _, at := overconfident(f.Inferred, train, held); at < 0 {
 		return f.Laplace, slices.Clone(f.Beta), nil
 	}
 	gammas := f.Laplace.GammaBeta
-	if f.heldOutRounds() {
+	if heldOutRounds(f) {
 		// Every group at the geometric mean of its two precisions: over 10
 		// burgers-wide fits 5 met both targets this way, 2 with the gamma
 		// shares, whose bands were narrower (docs/results.md section 5).
 		gammas = nil
 	}
-	beta := calibratedBetas(f.calibrationBase(train), f.inferred, held, gammas)
-	l, err := NewLaplace(f.Curvature(), f.Alpha, beta)
+	beta := calibratedBetas(calibrationBase(f, train), f.Inferred, held, gammas)
+	l, err := f.LaplaceAt(beta)
 	if err != nil {
 		return nil, nil, fmt.Errorf("calibrated band: %w", err)
 	}
@@ -250,7 +276,7 @@ func overconfident(inferred func(int) bool, train, fresh []float64) (worst float
 
 // overconfidenceWarnings is the record's warning when overconfident says
 // so; nil otherwise. Only residuals are used: ref is what the fresh rms is
-// compared with (Fit.gateRMS), what names it.
+// compared with (gateRMS), what names it.
 func overconfidenceWarnings(names []string, inferred func(int) bool, ref, fresh []float64, what string) []string {
 	worst, at := overconfident(inferred, ref, fresh)
 	if at < 0 {

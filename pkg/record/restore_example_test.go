@@ -1,4 +1,4 @@
-package bayes_test
+package record_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 // ExampleRestore trains a small ensemble into a results file, as one
@@ -29,18 +31,18 @@ func ExampleRestore() {
 		panic(err)
 	}
 	s := bayes.Settings{Epochs: 200, HyperStart: 100}
-	run, err := bayes.TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, bayes.EnsembleOptions{Out: out})
+	run, err := runner.TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, runner.EnsembleOptions{Out: out})
 	out.Close()
 	if err != nil {
 		panic(err)
 	}
 
 	// A later cell: read and rebuild.
-	rs, _, err := bayes.ReadResults(path)
+	rs, _, err := record.ReadResults(path)
 	if err != nil {
 		panic(err)
 	}
-	best, err := bayes.Restore(p, bayes.BestResult(rs))
+	best, err := record.Restore(p, record.BestResult(rs))
 	if err != nil {
 		panic(err)
 	}

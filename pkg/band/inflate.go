@@ -1,8 +1,10 @@
-package bayes
+package band
 
 import (
 	"math"
 	"slices"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 )
 
 // LocalRatio is the local residual ratio above which the calibrated band
@@ -42,7 +44,7 @@ type freshTerm struct {
 // newLocalInflation keeps the terms of m (a model on fresh points, with
 // residuals res) whose beta group use accepts; nil when none has residuals
 // to compare.
-func newLocalInflation(m *Model, res [][]float64, use func(group int) bool) *localInflation {
+func newLocalInflation(m *bayes.Model, res [][]float64, use func(group int) bool) *localInflation {
 	p := m.Problem
 	li := &localInflation{span: make([]float64, p.Dim())}
 	for a := range li.span {
@@ -132,15 +134,4 @@ func localMS(t freshTerm, x []float64, nd, nv []float64) float64 {
 		s += v
 	}
 	return s / float64(n)
-}
-
-// termResiduals runs the training program and returns each term's
-// residuals at the model's weights.
-func (m *Model) termResiduals() [][]float64 {
-	m.DataLoss(m.betaBuf, make([]float64, len(m.betaBuf)), make([]float64, m.NumWeights()))
-	out := make([][]float64, len(m.res))
-	for k, r := range m.res {
-		out[k] = append([]float64(nil), m.train.Value(r)...)
-	}
-	return out
 }

@@ -1,41 +1,19 @@
-package bayes
+package record_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/fault"
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
-
-// resultTestFit trains heat briefly (tens of milliseconds).
-func resultTestFit(t *testing.T, name string, s Settings) *Fit {
-	t.Helper()
-	return nanTestFit(t, name, s, 0)
-}
-
-// nanTestFit is resultTestFit with a NaN injected into the loss at epoch
-// nanAt (fault.WithNaNAt; 0 means none).
-func nanTestFit(t *testing.T, name string, s Settings, nanAt int) *Fit {
-	t.Helper()
-	p, err := pde.New(name, pde.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Epochs == 0 {
-		s.Epochs, s.HyperStart = 300, 100
-	}
-	f, err := Train(fault.WithNaNAt(context.Background(), nanAt), p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
 
 // nonFiniteRE matches a NaN or infinity written as a JSON value.
 var nonFiniteRE = regexp.MustCompile(`[:,\[]\s*"?[-+]?(NaN|Inf|Infinity)"?\s*[,}\]]`)
@@ -51,14 +29,14 @@ func TestNewResultSchema(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		problem string
-		s       Settings
+		s       bayes.Settings
 	}{
-		{"heat", Settings{}},
-		{"regression", Settings{AlphaMode: "classes"}},
-		{"burgers", Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5}},
+		{"heat", bayes.Settings{}},
+		{"regression", bayes.Settings{AlphaMode: "classes"}},
+		{"burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5}},
 	} {
-		f := resultTestFit(t, c.problem, c.s)
-		r := NewResult(f, 10)
+		f := testfit.Train(t, c.problem, c.s)
+		r := record.NewResult(f, 10)
 		b, err := json.Marshal(&r)
 		if err != nil {
 			t.Fatalf("%s: marshal: %v", c.problem, err)
@@ -94,7 +72,7 @@ func TestNewResultSchema(t *testing.T) {
 			t.Errorf("%s: errors %+v, want %d grid points", c.problem, r.Errors, want)
 		}
 		// A round trip through JSON gives the same bytes.
-		var back Result
+		var back record.Result
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s: unmarshal: %v", c.problem, err)
 		}
@@ -110,9 +88,9 @@ func TestNewResultSchema(t *testing.T) {
 // fresh points it differs; a problem with other beta groups is an error.
 func TestResidualCheck(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "burgers", Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5})
+	f := testfit.Train(t, "burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5})
 	p := f.Model.Problem
-	train, held, err := f.ResidualCheck(p)
+	train, held, err := band.ResidualCheck(f, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +109,7 @@ func TestResidualCheck(t *testing.T) {
 		if term.Target == nil || term.Name == "pde" {
 			continue
 		}
-		u, _ := mustPredict(t, f, term.Points)
+		u, _ := testfit.Predict(t, f, term.Points)
 		k := f.Model.TermGroup[i]
 		for j, y := range term.Target {
 			sq[k] += (u[j] - y) * (u[j] - y)
@@ -158,7 +136,7 @@ func TestResidualCheck(t *testing.T) {
 	if q.Terms[0].Points[0][0] == p.Terms[0].Points[0][0] {
 		t.Fatalf("fresh points equal the training points")
 	}
-	_, held, err = f.ResidualCheck(q)
+	_, held, err = band.ResidualCheck(f, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,36 +145,36 @@ func TestResidualCheck(t *testing.T) {
 			t.Errorf("group %d: fresh rms %g (train %g)", k, held[k], train[k])
 		}
 	}
-	r := NewResult(f, 10)
+	r := record.NewResult(f, 10)
 	for k, n := range r.BetaNames {
 		if c := r.ResidualRMS[n]; c.Train == nil || *c.Train != train[k] || c.Fresh == nil || *c.Fresh != held[k] {
 			t.Errorf("record %s: %+v, want train %g fresh %g", n, c, train[k], held[k])
 		}
 	}
 	q.Terms = q.Terms[:2]
-	if _, _, err := f.ResidualCheck(q); err == nil {
+	if _, _, err := band.ResidualCheck(f, q); err == nil {
 		t.Errorf("fresh problem with 2 of 3 beta groups: no error")
 	}
 }
 
 func TestNewResultDeterministic(t *testing.T) {
 	t.Parallel()
-	a := NewResult(resultTestFit(t, "heat", Settings{Seed: 3}), 10)
-	b := NewResult(resultTestFit(t, "heat", Settings{Seed: 3}), 10)
-	c := NewResult(resultTestFit(t, "heat", Settings{Seed: 4}), 10)
-	if !SameApartFromSeconds(a, b) {
+	a := record.NewResult(testfit.Train(t, "heat", bayes.Settings{Seed: 3}), 10)
+	b := record.NewResult(testfit.Train(t, "heat", bayes.Settings{Seed: 3}), 10)
+	c := record.NewResult(testfit.Train(t, "heat", bayes.Settings{Seed: 4}), 10)
+	if !record.SameApartFromSeconds(a, b) {
 		t.Errorf("two fits with seed 3 differ apart from seconds")
 	}
-	if SameApartFromSeconds(a, c) {
+	if record.SameApartFromSeconds(a, c) {
 		t.Errorf("fits with seeds 3 and 4 are identical")
 	}
 }
 
 func TestNewResultDiverged(t *testing.T) {
 	t.Parallel()
-	f := nanTestFit(t, "heat", Settings{}, 40)
-	r := NewResult(f, 10)
-	if r.Status != StatusDiverged || r.Epochs != 40 || !strings.Contains(r.Reason, "epoch 40") {
+	f := testfit.TrainNaN(t, "heat", bayes.Settings{}, 40)
+	r := record.NewResult(f, 10)
+	if r.Status != bayes.StatusDiverged || r.Epochs != 40 || !strings.Contains(r.Reason, "epoch 40") {
 		t.Errorf("status %q epochs %d reason %q, want diverged at epoch 40", r.Status, r.Epochs, r.Reason)
 	}
 	b, err := json.Marshal(&r)
@@ -220,11 +198,38 @@ func TestNum(t *testing.T) {
 		x   float64
 		nil bool
 	}{{1, false}, {0, false}, {math.NaN(), true}, {math.Inf(1), true}, {math.Inf(-1), true}} {
-		if got := Num(c.x) == nil; got != c.nil {
+		if got := record.Num(c.x) == nil; got != c.nil {
 			t.Errorf("Num(%v) == nil is %v, want %v", c.x, got, c.nil)
 		}
 	}
-	if v := Val(nil); v == v {
+	if v := record.Val(nil); v == v {
 		t.Errorf("Val(nil) = %v, want NaN", v)
+	}
+}
+
+// The settings map records PolishMemory only where the polish has a
+// memory (L-BFGS): a Gauss-Newton polish's records keep comparing equal to
+// older ones.
+func TestSettingsMapPolishMemory(t *testing.T) {
+	t.Parallel()
+	p, err := pde.New("heat", pde.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in   bayes.Settings
+		want bool
+	}{
+		{bayes.Settings{PolishMethod: bayes.PolishLBFGS}, true},
+		{bayes.Settings{PolishMethod: bayes.PolishLBFGS, PolishMemory: 7}, true},
+		{bayes.Settings{}, false},
+	} {
+		s, err := c.in.Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := record.SettingsMap(s)["PolishMemory"]; ok != c.want {
+			t.Errorf("%+v: settings map has PolishMemory %v, want %v", c.in, ok, c.want)
+		}
 	}
 }

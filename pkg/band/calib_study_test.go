@@ -1,4 +1,4 @@
-package bayes
+package band_test
 
 import (
 	"context"
@@ -11,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/pkg/record"
+
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -53,7 +57,7 @@ func TestCalibStudy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Train(context.Background(), p, Settings{Seed: seed})
+			f, err := bayes.Train(context.Background(), p, bayes.Settings{Seed: seed})
 			if err != nil || f.Laplace == nil {
 				fmt.Printf("%s seed %d: no laplace (%v)\n", name, seed, err)
 				continue
@@ -105,40 +109,40 @@ func bandStats(mean, sigma, exact, base []float64) (cov, q95, width float64) {
 }
 
 // calibCandidates returns sigma on pts for each candidate band.
-func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[string][]float64 {
+func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64) map[string][]float64 {
 	out := map[string][]float64{}
-	_, J, _ := f.meanJacobian(pts, output)
+	_, J, _ := f.Jacobian(pts)
 	n := len(pts)
 	P := f.Model.NumWeights()
-	sigma := f.Laplace.sigmas(J, n)
+	sigma := f.Laplace.Sigmas(J, n)
 	out["paper"] = sigma
-	if d, err := NewFreshDraw(q); err == nil {
-		if g, err := f.Calibrated(d); err == nil {
+	if d, err := band.NewFreshDraw(q); err == nil {
+		if g, err := band.Calibrated(f, d); err == nil {
 			_, out["calibrated"], _ = g.Predict(pts)
 		}
 	}
-	held, err := f.freshRMS(q)
+	held, err := band.FreshRMS(f, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lh, bh, err := f.heldOutLaplace(held)
-	if err == nil {
-		out["heldout"] = lh.sigmas(J, n)
+	if hf, err := band.HeldOutAt(f, held); err == nil {
+		lh, bh := hf.Laplace, hf.Beta
+		out["heldout"] = lh.Sigmas(J, n)
 		bg := slices.Clone(f.Beta)
 		for k := range bg {
 			bg[k] = math.Sqrt(f.Beta[k] * bh[k])
 		}
-		if lg, err := NewLaplace(f.Curvature(), f.Alpha, bg); err == nil {
-			out["geo"] = lg.sigmas(J, n)
+		if lg, err := bayes.NewLaplace(f.Curvature(), f.Alpha, bg); err == nil {
+			out["geo"] = lg.Sigmas(J, n)
 		}
 	}
-	m2, err := NewModel(q, f.Model.Net, f.Settings.AlphaMode, f.Settings.BetaMode)
+	m2, err := bayes.NewModel(q, f.Model.Net, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, jac := m2.termJacobians()
+	res, jac := m2.TermJacobians()
 	{ // per-term geo: beta_term = beta_group / max(1, rho_term)
-		rt, jt := f.Model.termJacobians()
+		rt, jt := f.Model.TermJacobians()
 		A := mat.NewSymDense(P, nil)
 		for a := 0; a < P; a++ {
 			A.SetSym(a, a, f.Alpha[f.Model.AlphaOf[a]])
@@ -147,7 +151,7 @@ func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[
 			tg := f.Model.TermGroup[i]
 			rho := rmsOf(res[i]) / rmsOf(rt[i])
 			b := f.Beta[tg]
-			if f.inferred(tg) && rho > 1 {
+			if f.Inferred(tg) && rho > 1 {
 				b /= rho
 			}
 			var jtj mat.SymDense
@@ -156,8 +160,8 @@ func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[
 		}
 		var ch mat.Cholesky
 		if ch.Factorize(A) {
-			l := &Laplace{Chol: ch}
-			out["geo-term"] = l.sigmas(J, n)
+			l := &bayes.Laplace{Chol: ch}
+			out["geo-term"] = l.Sigmas(J, n)
 		}
 	}
 	// fresh-only GN system and gradient
@@ -190,7 +194,7 @@ func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[
 	// A_tot = A + A_f
 	var Atot mat.SymDense
 	Ad := mat.NewSymDense(P, nil)
-	BuildA(f.Curvature(), f.Alpha, f.Beta, Ad)
+	bayes.BuildA(f.Curvature(), f.Alpha, f.Beta, Ad)
 	Atot.AddSym(Ad, Af)
 	for name, A := range map[string]*mat.SymDense{"erreq-fresh": Af2, "erreq-both": &Atot} {
 		var ch mat.Cholesky
@@ -244,17 +248,17 @@ func calibCandidates(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[
 	// refit on the fresh points (GN polish from w_MP), difference as discrepancy
 	g := *f
 	net := f.Model.Net.Clone()
-	m3, err := NewModel(q, net, f.Settings.AlphaMode, f.Settings.BetaMode)
+	m3, err := bayes.NewModel(q, net, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err == nil {
 		g.Model = m3
 		g.Alpha, g.Beta = slices.Clone(f.Alpha), slices.Clone(f.Beta)
 		g.ED, g.EW = make([]float64, len(f.Beta)), make([]float64, len(f.Alpha))
 		g.Polish = nil
-		ps := &nn.PolishSettings{MaxIter: 200, Hessian: g.gaussNewtonMatrix()}
-		if _, err := nn.Polish(net.W, func(w, gr []float64) float64 { return g.lossAndGrad(gr) }, ps); err == nil {
+		ps := &nn.PolishSettings{MaxIter: 200, Hessian: gaussNewtonMatrix(m3, g.Alpha, g.Beta)}
+		if _, err := nn.Polish(net.W, func(w, gr []float64) float64 { return lossAndGrad(m3, g.Alpha, g.Beta, gr) }, ps); err == nil {
 			g.Laplace = nil
-			m2mean, _, _ := g.meanJacobian(pts, output)
-			m1mean, _, _ := f.meanJacobian(pts, output)
+			m2mean, _, _ := g.Jacobian(pts)
+			m1mean, _, _ := f.Jacobian(pts)
 			s := make([]float64, n)
 			for i := range s {
 				s[i] = math.Hypot(sigma[i], m2mean[i]-m1mean[i])
@@ -286,7 +290,7 @@ func TestCalibRecords(t *testing.T) {
 	defer func() { warnTable(warnRows) }()
 	for _, item := range envItems(t, "BPINN_CALIB_RECORDS") {
 		path, ss := item[0], item[1]
-		rs, _, err := ReadResults(path)
+		rs, _, err := record.ReadResults(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,7 +303,7 @@ func TestCalibRecords(t *testing.T) {
 			calibPooled(t, name, rs)
 			continue
 		}
-		r := BestResult(rs)
+		r := record.BestResult(rs)
 		if ss != "" {
 			seed, _ := strconv.ParseUint(ss, 10, 64)
 			for i := range rs {
@@ -322,7 +326,7 @@ func TestCalibRecords(t *testing.T) {
 // `bpinn coverage`, one fit per noise draw, where one draw's grid is
 // covered all or nothing (heat-inverse, as notebook 07's reaction in
 // TestCalibNoiseDraws).
-func calibPooled(t *testing.T, name string, rs []Result) {
+func calibPooled(t *testing.T, name string, rs []record.Result) {
 	var pb pooledBands
 	for i := range rs {
 		f, p, err := restoreRecord(&rs[i])
@@ -387,7 +391,7 @@ func warnTable(rows []warnRow) {
 		fa, neg, miss, pos, _ := count(th[0], th[1])
 		fmt.Printf("warning: ratio > %-4g value q95 > %-3g  false alarms %3d / %d  misses %3d / %d\n", th[0], th[1], fa, neg, miss, pos)
 	}
-	_, _, _, _, per := count(OverconfidentRatio, ValueOverconfident)
+	_, _, _, _, per := count(band.OverconfidentRatio, band.ValueOverconfident)
 	met := 0
 	for _, r := range rows {
 		if r.calCov >= 0.9 && r.calCov <= 0.99 && r.calQ95 >= 1.4 && r.calQ95 <= 2.6 {
@@ -399,17 +403,17 @@ func warnTable(rows []warnRow) {
 
 // restoreRecord rebuilds r's fit on its problem (a resampled fit on its
 // last points).
-func restoreRecord(r *Result) (*Fit, *pde.Problem, error) {
+func restoreRecord(r *record.Result) (*bayes.Fit, *pde.Problem, error) {
 	p, err := pde.New(r.Problem, pde.Options{DataSeed: r.DataSeed, Sampling: r.Sampling})
 	if err != nil {
 		return nil, nil, err
 	}
-	if sameData(p, r) != nil {
+	if !samePoints(p, r) {
 		for i := range p.Terms {
 			p.Terms[i].Points, p.Terms[i].Target = r.Terms[i].Points, r.Terms[i].Target
 		}
 	}
-	f, err := Restore(p, r)
+	f, err := record.Restore(p, r)
 	if err == nil && f.Laplace == nil {
 		err = fmt.Errorf("seed %d: no Laplace approximation", r.Seed)
 	}
@@ -418,7 +422,7 @@ func restoreRecord(r *Result) (*Fit, *pde.Problem, error) {
 
 // calibEnsemble prints, per candidate, the fraction of rs's fits whose band
 // meets both targets of issue 22 and the median coverage and q95.
-func calibEnsemble(t *testing.T, name string, rs []Result) {
+func calibEnsemble(t *testing.T, name string, rs []record.Result) {
 	covs, q95s := map[string][]float64{}, map[string][]float64{}
 	for i := range rs {
 		f, p, err := restoreRecord(&rs[i])
@@ -440,19 +444,19 @@ func calibEnsemble(t *testing.T, name string, rs []Result) {
 		// the warnings' inputs: the largest fresh/train ratio of an
 		// inferred group (as the record's gate takes it) and the paper
 		// band's value check
-		m2, err := f.freshModel(q)
+		m2, err := f.ModelOn(q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		train, held := groupRMS(f.Model, f.Beta), groupRMS(m2, f.Beta) // ResidualCheck's, on the one fresh model
+		train, held := f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta) // ResidualCheck's, on the one fresh model
 		w := warnRow{study: name}
-		ref, _ := f.gateRMS(train) // after held-out rounds: the rms each beta states
+		ref, _ := band.GateRMS(f, train) // after held-out rounds: the rms each beta states
 		for k := range ref {
-			if f.inferred(k) {
+			if f.Inferred(k) {
 				w.ratio = math.Max(w.ratio, held[k]/ref[k])
 			}
 		}
-		w.valueQ95, _ = f.valueQ95(m2, m2.termResiduals())
+		w.valueQ95, _ = band.ValueQ95(f, m2, m2.Residuals())
 		w.paperCov, _, _ = bandStats(mean, c["paper"], exact, c["paper"])
 		w.calCov, w.calQ95, _ = bandStats(mean, c["calibrated"], exact, c["paper"])
 		warnRows = append(warnRows, w)
@@ -486,12 +490,12 @@ func calibEnsemble(t *testing.T, name string, rs []Result) {
 		}
 		n := len(covs[k])
 		fmt.Printf("%-12s %-22s fits %3d  both %.2f  median cov %.3f q95 %5.2f  below0.9 %.2f above0.99 %.2f\n",
-			name, k, n, float64(met)/float64(n), quantileOf(covs[k], 0.5), quantileOf(q95s[k], 0.5), float64(lo)/float64(n), float64(hi)/float64(n))
+			name, k, n, float64(met)/float64(n), band.Quantile(covs[k], 0.5), band.Quantile(q95s[k], 0.5), float64(lo)/float64(n), float64(hi)/float64(n))
 	}
 }
 
 // calibReport prints every candidate band of f (cands) on p's grid.
-func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*testing.T, *Fit, *pde.Problem, [][]float64) map[string][]float64) {
+func calibReport(t *testing.T, name string, f *bayes.Fit, p *pde.Problem, cands func(*testing.T, *bayes.Fit, *pde.Problem, [][]float64) map[string][]float64) {
 	q, err := p.Fresh()
 	if err != nil {
 		t.Fatal(err)
@@ -509,7 +513,7 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 	slices.Sort(keys)
 	for _, k := range keys {
 		cov, q95, w := bandStats(mean, c[k], exact, base)
-		fmt.Printf("%-16s seed %3d  %-14s cov %.3f  q95 %7.3f  width x%5.2f  median sigma %.3g\n", name, f.Settings.Seed, k, cov, q95, w, quantileOf(c[k], 0.5))
+		fmt.Printf("%-16s seed %3d  %-14s cov %.3f  q95 %7.3f  width x%5.2f  median sigma %.3g\n", name, f.Settings.Seed, k, cov, q95, w, band.Quantile(c[k], 0.5))
 	}
 	fmt.Printf("%-16s seed %3d  candidates %.2fs\n", name, f.Settings.Seed, el)
 }
@@ -541,51 +545,52 @@ func calibReport(t *testing.T, name string, f *Fit, p *pde.Problem, cands func(*
 //	            residuals (the third round); infl-med2lin times loc(x)/s
 //
 // rho_t = rms_fresh,t sqrt(beta_t).
-func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map[string][]float64 {
+func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64) map[string][]float64 {
 	out := map[string][]float64{}
-	_, J, _ := f.meanJacobian(pts, output)
+	_, J, _ := f.Jacobian(pts)
 	n := len(pts)
-	out["paper"] = f.Laplace.sigmas(J, n)
-	d, _ := NewFreshDraw(q)
-	cal, err := f.Calibrated(d)
+	out["paper"] = f.Laplace.Sigmas(J, n)
+	d, _ := band.NewFreshDraw(q)
+	cal, err := band.Calibrated(f, d)
 	if err == nil {
 		_, out["calibrated"], _ = cal.Predict(pts)
 	}
-	train, held, err := f.ResidualCheck(q)
+	calw, _ := band.CalibratedWidening(f, d) // its widening
+	train, held, err := band.ResidualCheck(f, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, at := overconfident(f.inferred, train, held)
+	_, at := band.Overconfident(f.Inferred, train, held)
 	gated := at >= 0
 	c := f.Curvature()
 	out["shares"] = out["paper"]
-	if l, _, err := f.calibratedLaplace(train, held); err == nil {
-		out["shares"] = l.sigmas(J, n)
+	if l, _, err := band.CalibratedLaplace(f, train, held); err == nil {
+		out["shares"] = l.Sigmas(J, n)
 	}
 	// clampbase: as calibrated, but a group whose beta sits at the clamp
 	// MaxHyper starts from MacKay's beta of its training misfit, (N_t -
 	// gamma_t) / (N_t rms_t^2), which the clamp cut, and no group ends
 	// above the fit's beta
 	{
-		base := f.calibrationBase(train)
+		base := band.CalibrationBase(f, train)
 		for tt, r := range train {
-			if n := float64(f.Model.N[tt]); f.inferred(tt) && f.Beta[tt] >= MaxHyper && r > 0 {
+			if n := float64(f.Model.N[tt]); f.Inferred(tt) && f.Beta[tt] >= bayes.MaxHyper && r > 0 {
 				base[tt] = math.Max(base[tt], (n-f.Laplace.GammaBeta[tt])/(n*r*r))
 			}
 		}
 		gammas := f.Laplace.GammaBeta
-		if f.heldOutRounds() {
+		if band.HeldOutRounds(f) {
 			gammas = nil
 		}
-		bc := calibratedBetas(base, f.inferred, held, gammas)
+		bc := band.CalibratedBetas(base, f.Inferred, held, gammas)
 		for tt := range bc {
 			bc[tt] = math.Min(bc[tt], f.Beta[tt])
 		}
 		out["clampbase"] = out["paper"]
-		if l, err := NewLaplace(c, f.Alpha, bc); err == nil && gated {
-			s := l.sigmas(J, n)
-			if cal != nil {
-				cal.inflation.apply(pts, s) // calibrated's local widening (nil-safe)
+		if l, err := bayes.NewLaplace(c, f.Alpha, bc); err == nil && gated {
+			s := l.Sigmas(J, n)
+			if cal != nil && calw.Local != nil {
+				calw.Local(pts, s) // calibrated's local widening
 			}
 			out["clampbase"] = s
 		}
@@ -595,13 +600,13 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 	for name, e := range map[string]float64{"geo": 0.5, "pow0.35": 0.35} {
 		bp := slices.Clone(f.Beta)
 		for tt, h := range held {
-			if f.inferred(tt) && h > 0 {
+			if f.Inferred(tt) && h > 0 {
 				bp[tt] = f.Beta[tt] * math.Pow(math.Max(1, h*math.Sqrt(f.Beta[tt])), -2*e)
 			}
 		}
 		out[name] = out["paper"]
-		if l, err := NewLaplace(c, f.Alpha, bp); err == nil && gated {
-			out[name] = l.sigmas(J, n)
+		if l, err := bayes.NewLaplace(c, f.Alpha, bp); err == nil && gated {
+			out[name] = l.Sigmas(J, n)
 		}
 	}
 	// bshare: as share, with the group's share of the band's variance at the
@@ -614,25 +619,25 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 		w := bandShares(f, fp)
 		bs := slices.Clone(f.Beta)
 		for tt, h := range held {
-			if f.inferred(tt) && h > 0 {
+			if f.Inferred(tt) && h > 0 {
 				bs[tt] = f.Beta[tt] * math.Pow(math.Max(1, h*math.Sqrt(f.Beta[tt])), -w[tt])
 			}
 		}
 		out["bshare0.50"] = out["paper"]
-		if l, err := NewLaplace(c, f.Alpha, bs); err == nil && gated {
-			out["bshare0.50"] = l.sigmas(J, n)
+		if l, err := bayes.NewLaplace(c, f.Alpha, bs); err == nil && gated {
+			out["bshare0.50"] = l.Sigmas(J, n)
 		}
 		if testing.Verbose() && os.Getenv("BPINN_CALIB_SHARES") != "" {
 			fmt.Printf("shares: gamma %v band %v\n", f.Laplace.GammaBeta, w)
 		}
 	}
 	// region: a beta per training residual
-	m2, err := f.Model.sibling(q, f.Settings.AlphaMode, f.Settings.BetaMode)
+	m2, err := f.ModelOn(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fres, _ := m2.termJacobians()
-	tres, tjac := f.Model.termJacobians()
+	fres, _ := m2.TermJacobians()
+	tres, tjac := f.Model.TermJacobians()
 	P := f.Model.NumWeights()
 	const K = 20
 	{
@@ -648,7 +653,7 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 			rows := mat.NewDense(len(tres[k]), P, slices.Clone(tjac[k]))
 			for i := range tres[k] {
 				b := f.Beta[tg]
-				if f.inferred(tg) && loc[i] > 0 {
+				if f.Inferred(tg) && loc[i] > 0 {
 					b = math.Min(b, math.Sqrt(b)/loc[i])
 				}
 				r := rows.RawRowView(i)
@@ -662,8 +667,8 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 		}
 		var ch mat.Cholesky
 		if ch.Factorize(A) {
-			l := &Laplace{Chol: ch}
-			s := l.sigmas(J, n)
+			l := &bayes.Laplace{Chol: ch}
+			s := l.Sigmas(J, n)
 			out["region20"] = out["paper"]
 			if gated {
 				out["region20"] = s
@@ -678,7 +683,7 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 			fac[i] = 1
 		}
 		for k := range q.Terms {
-			if !f.inferred(f.Model.TermGroup[k]) || len(fres[k]) == 0 {
+			if !f.Inferred(f.Model.TermGroup[k]) || len(fres[k]) == 0 {
 				continue
 			}
 			g := rmsOf(fres[k])
@@ -704,14 +709,14 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 			rob[i] = 1
 		}
 		for k := range q.Terms {
-			if !f.inferred(f.Model.TermGroup[k]) || len(fres[k]) <= K {
+			if !f.Inferred(f.Model.TermGroup[k]) || len(fres[k]) <= K {
 				continue
 			}
 			abs := make([]float64, len(fres[k]))
 			for i, r := range fres[k] {
 				abs[i] = math.Abs(r)
 			}
-			g := quantileOf(abs, 0.5) / 0.6745
+			g := band.Quantile(abs, 0.5) / 0.6745
 			loc := localRMS(q, pts, q.Terms[k].Points, fres[k], K)
 			for i := range rob {
 				rob[i] = math.Max(rob[i], loc[i]/g)
@@ -721,7 +726,7 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 			s := make([]float64, n)
 			for i := range s {
 				s[i] = out["shares"][i]
-				if gated && rob[i] > LocalRatio {
+				if gated && rob[i] > band.LocalRatio {
 					if lin {
 						s[i] *= rob[i]
 					} else {
@@ -732,22 +737,27 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 			out[name] = s
 		}
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
-			fmt.Printf("robust local ratio: median %.2f q90 %.2f max %.2f\n", quantileOf(rob, 0.5), quantileOf(rob, 0.9), quantileOf(rob, 1))
+			fmt.Printf("robust local ratio: median %.2f q90 %.2f max %.2f\n", band.Quantile(rob, 0.5), band.Quantile(rob, 0.9), band.Quantile(rob, 1))
 		}
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
-			fmt.Printf("local ratio: median %.2f q90 %.2f max %.2f\n", quantileOf(fac, 0.5), quantileOf(fac, 0.9), quantileOf(fac, 1))
+			fmt.Printf("local ratio: median %.2f q90 %.2f max %.2f\n", band.Quantile(fac, 0.5), band.Quantile(fac, 0.9), band.Quantile(fac, 1))
 		}
 	}
 	// novalue: the calibrated band without its value check (valueCheck),
 	// the band of the previous version
 	if cal != nil {
-		nv := *cal
-		nv.valueScale = 0
-		_, out["novalue"], _ = nv.Predict(pts)
-		nv.valueScale = cal.valueScale * cal.valueScale
-		_, out["valuefull"], _ = nv.Predict(pts)
+		_, out["novalue"], _ = f.WithBand(cal.Beta, cal.Laplace, calw.Local).Predict(pts)
+		full := calw.Scale * calw.Scale
+		_, out["valuefull"], _ = f.WithBand(cal.Beta, cal.Laplace, func(pts [][]float64, sigma []float64) {
+			calw.Local(pts, sigma)
+			if full > 1 {
+				for i := range sigma {
+					sigma[i] *= full
+				}
+			}
+		}).Predict(pts)
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
-			fmt.Printf("value check: scale %.3f\n", math.Max(1, cal.valueScale))
+			fmt.Printf("value check: scale %.3f\n", math.Max(1, calw.Scale))
 		}
 	}
 	return out
@@ -755,14 +765,14 @@ func calibCandidates2(t *testing.T, f *Fit, q *pde.Problem, pts [][]float64) map
 
 // bandShares is each beta group's share of the data part of the band's
 // variance, summed over pts: beta_t |J_t A^-1 g(x)|^2 over sum_t of the same.
-func bandShares(f *Fit, pts [][]float64) []float64 {
-	_, G, _ := f.meanJacobian(pts, output)
+func bandShares(f *bayes.Fit, pts [][]float64) []float64 {
+	_, G, _ := f.Jacobian(pts)
 	P, n := f.Model.NumWeights(), len(pts)
 	V := mat.NewDense(P, n, nil)
 	if err := f.Laplace.Chol.SolveTo(V, mat.NewDense(n, P, G).T()); err != nil {
 		return nil
 	}
-	_, jac := f.Model.termJacobians()
+	_, jac := f.Model.TermJacobians()
 	w := make([]float64, len(f.Beta))
 	tot := 0.0
 	for k, jk := range jac {
@@ -833,15 +843,15 @@ func cmpFloat(a, b float64) int {
 //	BPINN_CALIB_SPREAD="heat.jsonl wave.jsonl" go test -run TestCalibEnsembleSpread -v ./pkg/bayes
 func TestCalibEnsembleSpread(t *testing.T) {
 	for _, item := range envItems(t, "BPINN_CALIB_SPREAD") {
-		rs, _, err := ReadResults(item[0])
+		rs, _, err := record.ReadResults(item[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		type band struct {
+		type fitBand struct {
 			lnZ                float64
 			mean, paper, calib []float64
 		}
-		var fits []band
+		var fits []fitBand
 		var exact []float64
 		for i := range rs {
 			if rs[i].LogEvidence == nil {
@@ -853,19 +863,19 @@ func TestCalibEnsembleSpread(t *testing.T) {
 			}
 			var pts [][]float64
 			pts, exact = calibGrid(p)
-			b := band{lnZ: *rs[i].LogEvidence}
+			b := fitBand{lnZ: *rs[i].LogEvidence}
 			if b.mean, b.paper, err = f.Predict(pts); err != nil {
 				t.Fatal(err)
 			}
 			b.calib = b.paper
-			if d, err := FreshDrawOf(p); err == nil {
-				if g, err := f.Calibrated(d); err == nil {
+			if d, err := band.FreshDrawOf(p); err == nil {
+				if g, err := band.Calibrated(f, d); err == nil {
 					_, b.calib, _ = g.Predict(pts)
 				}
 			}
 			fits = append(fits, b)
 		}
-		slices.SortFunc(fits, func(a, b band) int { return cmpFloat(b.lnZ, a.lnZ) })
+		slices.SortFunc(fits, func(a, b fitBand) int { return cmpFloat(b.lnZ, a.lnZ) })
 		name := strings.TrimSuffix(item[0][strings.LastIndex(item[0], "/")+1:], ".jsonl")
 		for _, K := range []int{5, 10, len(fits)} {
 			stats := map[string][][2]float64{}
@@ -909,6 +919,65 @@ func TestCalibEnsembleSpread(t *testing.T) {
 		}
 		if len(fits) == 0 {
 			t.Errorf("%s: no fit restored", item[0])
+		}
+	}
+}
+
+// samePoints reports whether p's terms have r's points and targets.
+func samePoints(p *pde.Problem, r *record.Result) bool {
+	if len(p.Terms) != len(r.Terms) {
+		return false
+	}
+	for i, t := range p.Terms {
+		if !slices.EqualFunc(t.Points, r.Terms[i].Points, slices.Equal) || !slices.Equal(t.Target, r.Terms[i].Target) {
+			return false
+		}
+	}
+	return true
+}
+
+// lossAndGrad is E_T = sum_t beta_t E_D^t + sum_i alpha_i E_W^i of m at
+// its weights, with its gradient in grad (as Train's polish takes it).
+func lossAndGrad(m *bayes.Model, alpha, beta, grad []float64) float64 {
+	ed, ew := make([]float64, len(beta)), make([]float64, len(alpha))
+	m.DataLoss(beta, ed, grad)
+	m.WeightLoss(ew)
+	et := 0.0
+	for t, b := range beta {
+		et += b * ed[t]
+	}
+	for i, a := range alpha {
+		et += a * ew[i]
+	}
+	for k, w := range m.Theta {
+		if gi := m.AlphaOf[k]; gi >= 0 {
+			grad[k] += alpha[gi] * w
+		}
+	}
+	return et
+}
+
+// gaussNewtonMatrix writes the Gauss-Newton matrix of E_T of m,
+// sum_t beta_t J_t^T J_t + diag(alpha), at its current weights.
+func gaussNewtonMatrix(m *bayes.Model, alpha, beta []float64) func(h *mat.SymDense) {
+	P := m.NumWeights()
+	hs := make([][]float64, len(beta))
+	for t := range hs {
+		hs[t] = make([]float64, P*P)
+	}
+	return func(h *mat.SymDense) {
+		m.Hessians(bayes.GaussNewton, hs)
+		for i := 0; i < P; i++ {
+			for j := i; j < P; j++ {
+				v := 0.0
+				for t, b := range beta {
+					v += b * hs[t][i*P+j]
+				}
+				if gi := m.AlphaOf[i]; i == j && gi >= 0 {
+					v += alpha[gi]
+				}
+				h.SetSym(i, j, v)
+			}
 		}
 	}
 }

@@ -1,8 +1,11 @@
-package bayes
+package band
 
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 )
 
 // valueCheck is the value check of the calibrated band: the factor by
@@ -23,8 +26,8 @@ import (
 // 0.993 on advection-diffusion; docs/results.md section 5). Measurements
 // (Measured terms) are left out: their residuals carry noise. res is each
 // term's residual at the fresh points (fresh's weights are g's).
-func (g *Fit) valueCheck(fresh *Model, res [][]float64) float64 {
-	q, ok := g.valueQ95(fresh, res)
+func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64) float64 {
+	q, ok := valueQ95(g, fresh, res)
 	if !ok {
 		return 1
 	}
@@ -42,7 +45,7 @@ const ValueOverconfident = 3.0
 // valueQ95 is the 95 % quantile of z = |r| / sigma of band g at the fresh
 // points of the value terms (see valueCheck); ok is false when there are
 // none.
-func (g *Fit) valueQ95(fresh *Model, res [][]float64) (q float64, ok bool) {
+func valueQ95(g *bayes.Fit, fresh *bayes.Model, res [][]float64) (q float64, ok bool) {
 	var z []float64
 	for k, tm := range fresh.Problem.Terms {
 		if tm.Measured || len(tm.Points) == 0 {
@@ -63,14 +66,14 @@ func (g *Fit) valueQ95(fresh *Model, res [][]float64) (q float64, ok bool) {
 	if len(z) == 0 {
 		return 0, false
 	}
-	return quantileOf(z, 0.95), true
+	return Quantile(z, 0.95), true
 }
 
 // valueWarning is the record's warning when the paper's band (f) misses the
 // errors at the value terms' fresh points: q95 above ValueOverconfident;
 // nil otherwise.
-func (f *Fit) valueWarning(fresh *Model, res [][]float64) []string {
-	q, ok := f.valueQ95(fresh, res)
+func valueWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64) []string {
+	q, ok := valueQ95(f, fresh, res)
 	if !ok || !(q > ValueOverconfident) {
 		return nil
 	}
@@ -102,4 +105,15 @@ func isValueResidual(res, u, target []float64) bool {
 		}
 	}
 	return false
+}
+
+// Quantile is the q-quantile of z (the lower order statistic), NaN when z
+// is empty: how the value check and the records read a band's z-scores.
+func Quantile(z []float64, q float64) float64 {
+	if len(z) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(z)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }

@@ -1,4 +1,4 @@
-package bayes
+package record_test
 
 import (
 	"context"
@@ -9,18 +9,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 // roundTrip writes r as a JSONL line and reads it back, as a notebook cell
 // reads a results file.
-func roundTrip(t *testing.T, r Result) Result {
+func roundTrip(t *testing.T, r record.Result) record.Result {
 	t.Helper()
 	line, err := r.MarshalLine()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, _, _, err := DecodeResults(line)
+	rs, _, _, err := record.DecodeResults(line)
 	if err != nil || len(rs) != 1 {
 		t.Fatalf("decoding the line: %v (%d results)", err, len(rs))
 	}
@@ -31,24 +35,24 @@ func TestRestore(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		problem string
-		s       Settings
+		s       bayes.Settings
 	}{
-		{"heat", Settings{Seed: 2}},                                   // the tuned recipe: polish and final rounds
-		{"wave-full", Settings{Seed: 1, Epochs: 120, HyperStart: 50}}, // 4 alphas, 2 betas
-		{"regression", Settings{Seed: 3, Recipe: RecipePaper, AlphaMode: "classes"}},
+		{"heat", bayes.Settings{Seed: 2}},                                   // the tuned recipe: polish and final rounds
+		{"wave-full", bayes.Settings{Seed: 1, Epochs: 120, HyperStart: 50}}, // 4 alphas, 2 betas
+		{"regression", bayes.Settings{Seed: 3, Recipe: bayes.RecipePaper, AlphaMode: "classes"}},
 	} {
 		t.Run(c.problem, func(t *testing.T) {
 			t.Parallel()
-			f := resultTestFit(t, c.problem, c.s)
+			f := testfit.Train(t, c.problem, c.s)
 			if f.Laplace == nil || !f.Laplace.OccamOK {
 				t.Fatalf("the test fit has no log evidence: %s %s", f.Status, f.Reason)
 			}
-			r := roundTrip(t, NewResult(f, 20))
+			r := roundTrip(t, record.NewResult(f, 20))
 			p, err := pde.New(c.problem, pde.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := Restore(p, &r)
+			g, err := record.Restore(p, &r)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,24 +75,24 @@ func TestRestore(t *testing.T) {
 			}
 			fs, gs := f.Settings, g.Settings
 			fs.Progress, gs.Progress = nil, nil
-			if a, b := settingsMap(fs), settingsMap(gs); !mapsEqualJSON(a, b) {
+			if a, b := record.SettingsMap(fs), record.SettingsMap(gs); !mapsEqualJSON(a, b) {
 				t.Errorf("settings: got %v, want %v", b, a)
 			}
 			if len(g.History) != len(f.History) || g.History[len(g.History)-1].EHyp != f.History[len(f.History)-1].EHyp {
 				t.Errorf("history: got %d points, want %d with the same last E_hyp", len(g.History), len(f.History))
 			}
 			pts, _ := p.Grid(9)
-			m1, s1 := mustPredict(t, f, pts)
-			m2, s2 := mustPredict(t, g, pts)
+			m1, s1 := testfit.Predict(t, f, pts)
+			m2, s2 := testfit.Predict(t, g, pts)
 			for i := range pts {
 				if m1[i] != m2[i] || math.Abs(s1[i]-s2[i]) > 1e-12*s1[i] {
 					t.Fatalf("at %v: got u = %v ± %v, want %v ± %v", pts[i], m2[i], s2[i], m1[i], s1[i])
 				}
 			}
 			// Restoring again gives the same record.
-			r2 := NewResult(g, 20)
-			r2.Version, r.Version = VersionInfo{}, VersionInfo{}
-			if !SameApartFromSeconds(r, r2) {
+			r2 := record.NewResult(g, 20)
+			r2.Version, r.Version = record.VersionInfo{}, record.VersionInfo{}
+			if !record.SameApartFromSeconds(r, r2) {
 				t.Error("the restored fit records differently from the original")
 			}
 		})
@@ -97,13 +101,13 @@ func TestRestore(t *testing.T) {
 
 // mapsEqualJSON compares two settings maps through their JSON.
 func mapsEqualJSON(a, b map[string]any) bool {
-	return RunConfig{Settings: a}.Equal(RunConfig{Settings: b})
+	return record.RunConfig{Settings: a}.Equal(record.RunConfig{Settings: b})
 }
 
 func TestRestoreRefusesOtherData(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat", Settings{Seed: 1, Recipe: RecipePaper})
-	r := roundTrip(t, NewResult(f, 10))
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 1, Recipe: bayes.RecipePaper})
+	r := roundTrip(t, record.NewResult(f, 10))
 	noWeights := r
 	noWeights.Weights = nil
 	otherEvidence := r
@@ -112,7 +116,7 @@ func TestRestoreRefusesOtherData(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		p    *pde.Problem
-		r    *Result
+		r    *record.Result
 		want string
 	}{
 		{"no result", pde.Heat(pde.Options{}), nil, "no result"},
@@ -122,7 +126,7 @@ func TestRestoreRefusesOtherData(t *testing.T) {
 		{"no weights", pde.Heat(pde.Options{}), &noWeights, "no weights"},
 		{"another evidence", pde.Heat(pde.Options{}), &otherEvidence, "recomputed log evidence"},
 	} {
-		_, err := Restore(c.p, c.r)
+		_, err := record.Restore(c.p, c.r)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got error %v, want one containing %q", c.name, err, c.want)
 		}
@@ -135,23 +139,23 @@ func TestRestoreWithoutEvidence(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		problem string
-		s       Settings
+		s       bayes.Settings
 		nanAt   int
 		status  string
 	}{
-		{"heat", Settings{Seed: 1, Epochs: 100, HyperStart: 50}, 80, StatusDiverged},
-		{"regression", Settings{Seed: 3, Recipe: RecipePaper, Hessian: Exact}, 0, StatusNotPD},
+		{"heat", bayes.Settings{Seed: 1, Epochs: 100, HyperStart: 50}, 80, bayes.StatusDiverged},
+		{"regression", bayes.Settings{Seed: 3, Recipe: bayes.RecipePaper, Hessian: bayes.Exact}, 0, bayes.StatusNotPD},
 	} {
-		f := nanTestFit(t, c.problem, c.s, c.nanAt)
+		f := testfit.TrainNaN(t, c.problem, c.s, c.nanAt)
 		if f.Status != c.status {
 			t.Fatalf("%s: the test fit has status %s, want %s", c.problem, f.Status, c.status)
 		}
-		r := roundTrip(t, NewResult(f, 10))
+		r := roundTrip(t, record.NewResult(f, 10))
 		p, err := pde.New(c.problem, pde.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := Restore(p, &r)
+		g, err := record.Restore(p, &r)
 		if err != nil {
 			t.Fatalf("%s: %v", c.problem, err)
 		}
@@ -165,11 +169,11 @@ func TestRestoreWithoutEvidence(t *testing.T) {
 func TestBestResult(t *testing.T) {
 	t.Parallel()
 	num := func(x float64) *float64 { return &x }
-	rs := []Result{{Seed: 4, LogEvidence: num(3)}, {Seed: 2}, {Seed: 3, LogEvidence: num(5)}, {Seed: 1, LogEvidence: num(5)}}
-	if b := BestResult(rs); b == nil || b.Seed != 1 {
+	rs := []record.Result{{Seed: 4, LogEvidence: num(3)}, {Seed: 2}, {Seed: 3, LogEvidence: num(5)}, {Seed: 1, LogEvidence: num(5)}}
+	if b := record.BestResult(rs); b == nil || b.Seed != 1 {
 		t.Errorf("got %+v, want seed 1 (highest evidence, the lower seed of a tie)", b)
 	}
-	if b := BestResult(rs[1:2]); b != nil {
+	if b := record.BestResult(rs[1:2]); b != nil {
 		t.Errorf("got seed %d, want nil without evidence", b.Seed)
 	}
 }
@@ -177,7 +181,7 @@ func TestBestResult(t *testing.T) {
 func TestTrainEnsemble(t *testing.T) {
 	t.Parallel()
 	p := pde.Heat(pde.Options{})
-	s := Settings{Epochs: 100, HyperStart: 50, HistoryEvery: 10, Recipe: RecipePaper}
+	s := bayes.Settings{Epochs: 100, HyperStart: 50, HistoryEvery: 10, Recipe: bayes.RecipePaper}
 	seeds := []uint64{3, 1, 2}
 	path := filepath.Join(t.TempDir(), "heat.jsonl")
 	out, err := os.Create(path)
@@ -186,7 +190,7 @@ func TestTrainEnsemble(t *testing.T) {
 	}
 	defer out.Close()
 	var calls, lastEpochs, lastFits int
-	run, err := TrainEnsemble(context.Background(), p, s, seeds, EnsembleOptions{Out: out, Workers: 2, Progress: func(epochs, fits int) {
+	run, err := runner.TrainEnsemble(context.Background(), p, s, seeds, runner.EnsembleOptions{Out: out, Workers: 2, Progress: func(epochs, fits int) {
 		calls++
 		if epochs < lastEpochs || fits < lastFits {
 			t.Errorf("progress went back: (%d, %d) after (%d, %d)", epochs, fits, lastEpochs, lastFits)
@@ -209,17 +213,17 @@ func TestTrainEnsemble(t *testing.T) {
 		t.Errorf("last progress (%d epochs, %d fits) after %d calls, want (%d, %d) after at least %d",
 			lastEpochs, lastFits, calls, len(seeds)*s.Epochs, len(seeds), len(seeds)*s.Epochs/s.HistoryEvery)
 	}
-	rs, torn, err := ReadResults(path)
+	rs, torn, err := record.ReadResults(path)
 	if err != nil || torn || len(rs) != len(seeds) {
 		t.Fatalf("got %d results (torn %t, %v), want %d", len(rs), torn, err, len(seeds))
 	}
-	want := BestResult(rs)
+	want := record.BestResult(rs)
 	if best == nil || want == nil || best.Settings.Seed != want.Seed || best.Laplace.LogEvidence != *want.LogEvidence {
 		t.Fatalf("got best %v, want seed %v of the file", best, want)
 	}
 	// The same fit trained alone.
 	s.Seed = want.Seed
-	f, err := Train(context.Background(), p, s)
+	f, err := bayes.Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +233,7 @@ func TestTrainEnsemble(t *testing.T) {
 
 	// Invalid settings: every fit fails, nothing is written.
 	s.HyperStart = s.Epochs + 1
-	run, err = TrainEnsemble(context.Background(), p, s, seeds, EnsembleOptions{})
+	run, err = runner.TrainEnsemble(context.Background(), p, s, seeds, runner.EnsembleOptions{})
 	if err == nil || run != nil {
 		t.Errorf("got run %v, error %v; want nil and an error", run, err)
 	}
@@ -239,19 +243,19 @@ func TestTrainEnsemble(t *testing.T) {
 // in memory and read back from its JSON line; a record without settings
 // holds none.
 func TestHeldBetas(t *testing.T) {
-	r := Result{Seed: 1, BetaNames: []string{"beta_pde", "beta_boundary", "beta_data"}}
-	r.Problem, r.Status = "burgers-inverse", string(StatusOK)
-	r.RunConfig.Settings = settingsMap(Settings{KnownNoise: map[string]float64{"data": 0.02}})
+	r := record.Result{Seed: 1, BetaNames: []string{"beta_pde", "beta_boundary", "beta_data"}}
+	r.Problem, r.Status = "burgers-inverse", string(bayes.StatusOK)
+	r.RunConfig.Settings = record.SettingsMap(bayes.Settings{KnownNoise: map[string]float64{"data": 0.02}})
 	for _, c := range []struct {
 		what string
-		r    Result
+		r    record.Result
 	}{{"in memory", r}, {"read back", roundTrip(t, r)}} {
 		if got, want := c.r.HeldBetas(), []bool{false, false, true}; !slices.Equal(got, want) {
 			t.Errorf("%s: held %v, want %v", c.what, got, want)
 		}
 	}
-	one := Result{Seed: 1, BetaNames: []string{"beta"}}
-	one.RunConfig.Settings = settingsMap(Settings{KnownNoise: map[string]float64{"beta": 0.01}})
+	one := record.Result{Seed: 1, BetaNames: []string{"beta"}}
+	one.RunConfig.Settings = record.SettingsMap(bayes.Settings{KnownNoise: map[string]float64{"beta": 0.01}})
 	if got := one.HeldBetas(); !slices.Equal(got, []bool{true}) {
 		t.Errorf("one beta group held at 0.01: %v, want [true]", got)
 	}

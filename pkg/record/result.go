@@ -1,4 +1,4 @@
-package bayes
+package record
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"runtime/debug"
 	"slices"
 
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -54,7 +56,7 @@ type RunConfig struct {
 
 // NewRunConfig resolves s for p and returns the configuration a Result of
 // that fit will carry. dataSeed is recorded as given.
-func NewRunConfig(p *pde.Problem, s Settings, dataSeed uint64) (RunConfig, error) {
+func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig, error) {
 	s, err := s.Resolve(p)
 	if err != nil {
 		return RunConfig{}, err
@@ -85,7 +87,7 @@ var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbf
 
 // settingsMap lists the exported fields of s except Seed and functions;
 // non-finite floats become nil.
-func settingsMap(s Settings) map[string]any {
+func settingsMap(s bayes.Settings) map[string]any {
 	m := map[string]any{}
 	v := reflect.ValueOf(s)
 	for i := 0; i < v.NumField(); i++ {
@@ -277,7 +279,7 @@ type Result struct {
 	// ResidualRMS per beta group, at the training points and at fresh ones
 	// (Fit.ResidualCheck); null when the problem has no Fresh.
 	ResidualRMS map[string]ResidualRMS `json:"residual_rms"`
-	Hyper       HyperStats             `json:"hyper"`
+	Hyper       bayes.HyperStats       `json:"hyper"`
 	Polish      *PolishJSON            `json:"polish,omitempty"`
 	Seconds     float64                `json:"seconds"`
 	Version     VersionInfo            `json:"version"`
@@ -287,7 +289,7 @@ type Result struct {
 	History []HistoryJSON `json:"history"`
 }
 
-func atClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
+func atClamp(v float64) bool { return v <= bayes.MinHyper || v >= bayes.MaxHyper }
 
 // Num returns a pointer to x, or nil when x is NaN or infinite.
 func Num(x float64) *float64 {
@@ -330,7 +332,7 @@ func finiteOrZero(xs []float64) []float64 {
 // NewResult records f. gridN is the grid of the errors: gridN x gridN points
 // for problems with two inputs, 2 gridN points for one input (so 100 gives
 // the paper's 100x100 grid and 200 points on a line). It panics if gridN < 1.
-func NewResult(f *Fit, gridN int) Result {
+func NewResult(f *bayes.Fit, gridN int) Result {
 	if gridN < 1 {
 		panic(fmt.Sprintf("bayes: NewResult: gridN = %d, want at least 1", gridN))
 	}
@@ -402,32 +404,21 @@ func NewResult(f *Fit, gridN int) Result {
 	}
 	if finiteW {
 		r.Weights = m.Net.Clone()
-		var freshRMS []float64 // per beta group; nil without fresh points
-		var cal *Fit           // the calibrated band; nil without fresh points
+		var a *band.Assessment // the bands at fresh points; nil without them
 		if q := freshProblem(p); q != nil {
-			if m2, err := f.freshModel(q); err == nil {
-				train, fresh := groupRMS(m, f.Beta), groupRMS(m2, f.Beta)
+			if a, _ = band.Assess(f, q); a != nil {
 				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
 				for t, n := range betaNames {
-					r.ResidualRMS[n] = ResidualRMS{Train: Num(train[t]), Fresh: Num(fresh[t])}
+					r.ResidualRMS[n] = ResidualRMS{Train: Num(a.Train[t]), Fresh: Num(a.Fresh[t])}
 				}
-				freshRMS = fresh
-				// each term's fresh residuals, for the calibrated band and the value check
-				res := m2.termResiduals()
-				cal, _ = f.calibrated(m2, res, train, fresh) // nil when its A does not factorize
-				ref, what := f.gateRMS(train)
-				warn := overconfidenceWarnings(betaNames, f.inferred, ref, fresh, what)
-				if warn == nil { // the ratios say nothing: what errors can be seen
-					warn = f.valueWarning(m2, res)
-				}
-				for _, w := range warn {
+				for _, w := range a.Warnings {
 					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
 						r.Warnings = append(r.Warnings, w)
 					}
 				}
 			}
 		}
-		r.Errors = gridErrors(f, freshRMS, cal, gridN)
+		r.Errors = gridErrors(f, a, gridN)
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -465,11 +456,9 @@ func freshProblem(p *pde.Problem) *pde.Problem {
 	return q
 }
 
-// gridErrors is the record's errors on the grid; freshRMS (the rms residual
-// of each beta group at fresh points) and cal (the calibrated fit), if not
-// nil, add the held-out and the calibrated band (the same Jacobian, another
-// A).
-func gridErrors(f *Fit, freshRMS []float64, cal *Fit, gridN int) *GridErrors {
+// gridErrors is the record's errors on the grid; a (the bands at fresh
+// points), if not nil, adds the held-out and the calibrated band.
+func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
 	p := f.Model.Problem
 	if p.Exact == nil || p.Dim() > 2 {
 		return nil
@@ -479,35 +468,35 @@ func gridErrors(f *Fit, freshRMS []float64, cal *Fit, gridN int) *GridErrors {
 		n = 2 * gridN
 	}
 	pts, exact := p.Grid(n)
-	mean, J, err := f.meanJacobian(pts, output)
+	mean, J, err := f.Jacobian(pts)
 	if err != nil {
 		return nil
 	}
 	var sigma []float64
 	if J != nil {
-		sigma = f.Laplace.sigmas(J, len(pts))
+		sigma = f.Laplace.Sigmas(J, len(pts))
 	}
-	e := ComputeErrors(mean, sigma, exact)
+	e := bayes.ComputeErrors(mean, sigma, exact)
 	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
 	if sigma == nil || g.MSE == nil {
 		return g
 	}
 	g.Coverage2S = Num(e.Coverage2S)
 	g.Q95 = Num(quantileZ(mean, sigma, exact, 0.95))
-	if freshRMS == nil {
+	if a == nil {
 		return g
 	}
 	// The other bands: the same Jacobian, another A. A band whose A does
 	// not factorize is left out of the record.
-	if held, _, err := f.heldOutLaplace(freshRMS); err == nil {
-		hs := held.sigmas(J, len(pts))
-		g.Coverage2SHeldOut = Num(ComputeErrors(mean, hs, exact).Coverage2S)
+	if held, err := a.HeldOut(); err == nil {
+		hs := held.Laplace.Sigmas(J, len(pts))
+		g.Coverage2SHeldOut = Num(bayes.ComputeErrors(mean, hs, exact).Coverage2S)
 		g.SigmaRatioHeldOut = medianRatio(hs, sigma)
 	}
-	if cal != nil {
-		cs := cal.Laplace.sigmas(J, len(pts))
-		cal.widen(pts, cs)
-		g.Coverage2SCalibrated = Num(ComputeErrors(mean, cs, exact).Coverage2S)
+	if cal := a.Calibrated; cal != nil {
+		cs := cal.Laplace.Sigmas(J, len(pts))
+		cal.Widen(pts, cs)
+		g.Coverage2SCalibrated = Num(bayes.ComputeErrors(mean, cs, exact).Coverage2S)
 		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
 		g.SigmaRatioCalibrated = medianRatio(cs, sigma)
 	}
@@ -533,7 +522,7 @@ func medianRatio(s, base []float64) *float64 {
 // quantileZ is the q-quantile of |mean - exact| / sigma over the points
 // (the lower order statistic; +Inf counts where sigma is 0), NaN when empty.
 func quantileZ(mean, sigma, exact []float64, q float64) float64 {
-	return quantileOf(zScores(mean, sigma, exact), q)
+	return band.Quantile(zScores(mean, sigma, exact), q)
 }
 
 // zScores is |mean - exact| / sigma at each point (0 where the prediction
@@ -548,17 +537,6 @@ func zScores(mean, sigma, exact []float64) []float64 {
 		z = append(z, d)
 	}
 	return z
-}
-
-// quantileOf is the q-quantile of z (the lower order statistic), NaN when
-// empty.
-func quantileOf(z []float64, q float64) float64 {
-	if len(z) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(z)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
 
 // RelL2 returns the grid's relative L2 error, NaN when undefined.

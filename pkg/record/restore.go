@@ -1,4 +1,4 @@
-package bayes
+package record
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -29,11 +30,11 @@ import (
 // options and data seed of the run), when r has no weights (they were not
 // finite), or when the recomputed log evidence differs from the recorded
 // one (a record written by another version of this package).
-func Restore(p *pde.Problem, r *Result) (*Fit, error) {
+func Restore(p *pde.Problem, r *Result) (*bayes.Fit, error) {
 	if r == nil { // as BestResult returns for fits without evidence
 		return nil, errors.New("bayes: Restore: no result (no fit has a defined log evidence?)")
 	}
-	fail := func(format string, a ...any) (*Fit, error) {
+	fail := func(format string, a ...any) (*bayes.Fit, error) {
 		return nil, fmt.Errorf("bayes: Restore: seed %d: %s", r.Seed, fmt.Sprintf(format, a...))
 	}
 	if r.Problem != p.Name {
@@ -49,29 +50,32 @@ func Restore(p *pde.Problem, r *Result) (*Fit, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	m, err := NewModel(p, r.Weights.Clone(), s.AlphaMode, s.BetaMode)
+	m, err := bayes.NewModel(p, r.Weights.Clone(), s.AlphaMode, s.BetaMode)
 	if err != nil {
 		return fail("%v", err)
 	}
 	if err := setUnknowns(m, r.Unknowns); err != nil {
 		return fail("%v", err)
 	}
-	f := &Fit{Model: m, Settings: s, Status: r.Status, Reason: r.Reason, Epochs: r.Epochs, Hyper: r.Hyper, Seconds: r.Seconds}
-	f.known = s.knownBetas(m.BetaNames) // HeldOut keeps a known beta
 	alphaNames := make([]string, len(m.Alphas))
 	for i, g := range m.Alphas {
 		alphaNames[i] = g.Name
 	}
-	if f.Alpha, err = hyperValues("alpha", alphaNames, r.AlphaNames, r.Alpha); err != nil {
+	alpha, err := hyperValues("alpha", alphaNames, r.AlphaNames, r.Alpha)
+	if err != nil {
 		return fail("%v", err)
 	}
-	if f.Beta, err = hyperValues("beta", m.BetaNames, r.BetaNames, r.Beta); err != nil {
+	beta, err := hyperValues("beta", m.BetaNames, r.BetaNames, r.Beta)
+	if err != nil {
 		return fail("%v", err)
 	}
-	f.EW, f.ED = make([]float64, len(f.Alpha)), make([]float64, len(f.Beta))
-	f.History = make([]HistoryPoint, len(r.History))
+	// E_w, E_D and the Laplace approximation at the recorded weights; a
+	// diverged fit has none, as trained
+	f := bayes.FitAt(m, s, alpha, beta, r.Status != bayes.StatusDiverged)
+	f.Status, f.Reason, f.Epochs, f.Hyper, f.Seconds = r.Status, r.Reason, r.Epochs, r.Hyper, r.Seconds
+	f.History = make([]bayes.HistoryPoint, len(r.History))
 	for i, h := range r.History {
-		f.History[i] = HistoryPoint{Epoch: h.Epoch, ET: Val(h.ET), Alpha: slices.Clone(h.Alpha), Beta: slices.Clone(h.Beta)}
+		f.History[i] = bayes.HistoryPoint{Epoch: h.Epoch, ET: Val(h.ET), Alpha: slices.Clone(h.Alpha), Beta: slices.Clone(h.Beta)}
 		if h.EHyp != nil { // nil: no hyperparameter step yet, which Train records as 0
 			f.History[i].EHyp = *h.EHyp
 		}
@@ -79,13 +83,11 @@ func Restore(p *pde.Problem, r *Result) (*Fit, error) {
 	if pr := r.Polish; pr != nil {
 		f.Polish = &nn.PolishResult{F0: Val(pr.F0), F: Val(pr.F), Iterations: pr.Iterations, Evals: pr.Evals, Status: pr.Status}
 	}
-	if r.Status == StatusDiverged {
+	if r.Status == bayes.StatusDiverged {
 		return f, nil
 	}
-	f.finish() // E_w, E_D and the Laplace approximation at the recorded weights
-	f.Status, f.Reason = r.Status, r.Reason
 	f.Warnings = slices.Clone(r.Warnings)
-	if r.Status == StatusNotPD {
+	if r.Status == bayes.StatusNotPD {
 		f.Laplace = nil
 	}
 	if want := r.LogEvidence; want != nil {
@@ -103,8 +105,8 @@ func Restore(p *pde.Problem, r *Result) (*Fit, error) {
 // settings returns the resolved Settings r was trained with: every field
 // RunConfig.Settings records, and the network and hyperparameter layout
 // from r's own columns.
-func (r *Result) settings() (Settings, error) {
-	var s Settings
+func (r *Result) settings() (bayes.Settings, error) {
+	var s bayes.Settings
 	if r.RunConfig.Settings != nil {
 		b, err := json.Marshal(r.RunConfig.Settings)
 		if err == nil {
@@ -118,7 +120,7 @@ func (r *Result) settings() (Settings, error) {
 	if n := len(r.Architecture); n >= 2 {
 		s.Hidden = slices.Clone(r.Architecture[1 : n-1])
 	}
-	s.Activation, s.Hessian = r.Activation, HessianKind(r.Hessian)
+	s.Activation, s.Hessian = r.Activation, bayes.HessianKind(r.Hessian)
 	s.AlphaMode, s.BetaMode = r.AlphaMode, r.BetaMode
 	return s, nil
 }
@@ -132,7 +134,7 @@ func (r *Result) HeldBetas() []bool {
 	if err != nil {
 		return held
 	}
-	for t, b := range s.knownBetas(r.BetaNames) {
+	for t, b := range s.KnownBetas(r.BetaNames) {
 		held[t] = !math.IsNaN(b)
 	}
 	return held
