@@ -28,9 +28,9 @@ import (
 // without the variable. The candidates (sigma on the 100 x 100 grid):
 //
 //	paper          the evidence's band
-//	heldout        Fit.HeldOut: each inferred beta lowered to 1/rms_fresh^2
+//	heldout        band.HeldOut: each inferred beta lowered to 1/rms_fresh^2
 //	geo            beta the geometric mean of the two, always
-//	calibrated     Fit.Calibrated: geo when a group's fresh rms exceeds
+//	calibrated     band.Calibrated: geo when a group's fresh rms exceeds
 //	               OverconfidentRatio times its training rms, else paper
 //	geo-term       the same per term instead of per beta group
 //	erreq-fresh    sqrt(sigma^2 + e^2), e = g^T dw the linearized error:
@@ -522,7 +522,7 @@ func calibReport(t *testing.T, name string, f *bayes.Fit, p *pde.Problem, cands 
 // round (docs/results.md section 5), each the paper's band unless the fit
 // warns (OverconfidentRatio):
 //
-//	calibrated  Fit.Calibrated: shares, widened locally by localInflation
+//	calibrated  band.Calibrated: shares, widened locally by localInflation
 //	            and by its value check (valueCheck)
 //	novalue     calibrated without its value check (the band before it)
 //	valuefull   calibrated with the square of its value check's factor: the

@@ -145,7 +145,7 @@ type GridErrors struct {
 	MaxAbs     *float64 `json:"max_abs"`
 	Coverage2S *float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
 	Points     int      `json:"points"`          // grid points used
-	// The same with the band of Fit.HeldOut (beta from residuals at fresh
+	// The same with the band of band.HeldOut (beta from residuals at fresh
 	// points), and its sigma over the evidence's, median over the grid;
 	// absent without fresh points or a Laplace approximation.
 	Coverage2SHeldOut *float64 `json:"coverage_2sigma_heldout,omitempty"`
@@ -154,7 +154,7 @@ type GridErrors struct {
 	// paper's band (1.96 for a calibrated Gaussian band); absent without a
 	// Laplace approximation.
 	Q95 *float64 `json:"q95,omitempty"`
-	// The same for the band of Fit.Calibrated (beta from the training and
+	// The same for the band of band.Calibrated (beta from the training and
 	// the fresh residuals, no exact solution used), and its sigma over the
 	// paper's, median over the grid; absent without fresh points or a
 	// Laplace approximation.
@@ -277,7 +277,7 @@ type Result struct {
 
 	Errors *GridErrors `json:"errors"` // null when the problem has no exact solution
 	// ResidualRMS per beta group, at the training points and at fresh ones
-	// (Fit.ResidualCheck); null when the problem has no Fresh.
+	// (band.ResidualCheck); null when the problem has no Fresh.
 	ResidualRMS map[string]ResidualRMS `json:"residual_rms"`
 	Hyper       bayes.HyperStats       `json:"hyper"`
 	Polish      *PolishJSON            `json:"polish,omitempty"`

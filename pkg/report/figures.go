@@ -76,7 +76,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Label + ": error and 2σ"})
 			})
 		}
-		add("error-band-calibrated", "The same error with the calibrated 2σ band (bayes.Fit.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
+		add("error-band-calibrated", "The same error with the calibrated 2σ band (band.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
 			cal, err := calibrated(best)
 			if err != nil {
 				return nil, nil, err

@@ -176,10 +176,10 @@ type FitRecord struct {
 	MAD         float64 // mean |u - u*| on the 100x100 grid; NaN when undefined
 	Coverage    float64 // NaN when undefined
 	// CoverageHeldOut is the coverage of the band with beta from residuals
-	// at fresh points (bayes.Fit.HeldOut); NaN when undefined.
+	// at fresh points (band.HeldOut); NaN when undefined.
 	CoverageHeldOut float64
 	// CoverageCalibrated and Q95Calibrated are those of the calibrated band
-	// (bayes.Fit.Calibrated), Q95 the paper band's 95 % quantile of
+	// (band.Calibrated), Q95 the paper band's 95 % quantile of
 	// |u - u*|/sigma; NaN when undefined.
 	CoverageCalibrated, Q95, Q95Calibrated float64
 	Alpha, Beta                            []float64

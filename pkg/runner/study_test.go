@@ -89,7 +89,7 @@ type studyRecord struct {
 	HeldOutRMS []float64 `json:"heldout_rms"`
 }
 
-// studyResidualRMS is Fit.ResidualCheck on the problem's fresh points, with
+// studyResidualRMS is band.ResidualCheck on the problem's fresh points, with
 // the pde and data terms split at |x| = region if region > 0; held is nil
 // when no fresh draw matches the fit's terms.
 func studyResidualRMS(f *bayes.Fit, region float64) (train, held []float64) {
