@@ -8,6 +8,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -24,7 +25,7 @@ func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten ba
 	}
 	var barDone func()
 	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
-	su, res, err := f.SampleUnknowns(interrupt, hs, whiten)
+	su, res, err := posterior.SampleUnknowns(interrupt, f, hs, whiten)
 	barDone()
 	if err != nil {
 		return fail(err)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
@@ -172,7 +173,7 @@ func EvidenceAndError(rs []record.Result) (logZ, relErr []float64) {
 // Comparison is c for viz.LaplaceVsHMC: the data of p (the points of its
 // terms with targets; p is 1-D, such as the regression), the truth, and
 // the Laplace and HMC bands on c's grid.
-func Comparison(p *pde.Problem, c *bayes.Comparison) viz.Comparison {
+func Comparison(p *pde.Problem, c *posterior.Comparison) viz.Comparison {
 	var dx, dy []float64
 	for _, t := range p.Terms {
 		if t.Target == nil {

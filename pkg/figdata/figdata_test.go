@@ -10,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
@@ -244,9 +245,9 @@ func TestEvidenceAndError(t *testing.T) {
 func TestComparison(t *testing.T) {
 	t.Parallel()
 	p := pde.Regression(pde.Options{})
-	c := &bayes.Comparison{X: []float64{-1, 0, 1}, Truth: []float64{1, 0, 1},
-		Laplace: bayes.Band{Mean: []float64{1, 0.1, 0.9}, Sigma: []float64{0.1, 0.2, 0.1}},
-		Sampled: bayes.PointSummary{Mean: []float64{1.1, 0, 1}, Std: []float64{0.2, 0.3, 0.2}}}
+	c := &posterior.Comparison{X: []float64{-1, 0, 1}, Truth: []float64{1, 0, 1},
+		Laplace: posterior.Band{Mean: []float64{1, 0.1, 0.9}, Sigma: []float64{0.1, 0.2, 0.1}},
+		Sampled: posterior.PointSummary{Mean: []float64{1.1, 0, 1}, Std: []float64{0.2, 0.3, 0.2}}}
 	v := figdata.Comparison(p, c)
 	n := 0
 	for _, term := range p.Terms {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -256,8 +257,8 @@ func checkSampling(t *testing.T, dir string, tables []Table, rep *Report) {
 			t.Fatal(err)
 		}
 		var rec struct {
-			FitSeed    uint64            `json:"fit_seed"`
-			Comparison *bayes.Comparison `json:"comparison"`
+			FitSeed    uint64                `json:"fit_seed"`
+			Comparison *posterior.Comparison `json:"comparison"`
 		}
 		if err := json.Unmarshal(b, &rec); err != nil || rec.Comparison == nil {
 			t.Fatalf("%s: %v", w.file, err)

@@ -34,6 +34,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
@@ -61,7 +62,7 @@ type Plan struct {
 	// means EpochScale.
 	WideEpochScale float64
 	// HMC are the sampler settings of the Laplace-vs-HMC study; zero
-	// fields take bayes.DefaultSampler's values (NUTS, 4 chains x 400 draws
+	// fields take posterior.DefaultSampler's values (NUTS, 4 chains x 400 draws
 	// after 500 warm-up, target acceptance 0.98, depth 12).
 	HMC mcmc.Settings
 	// HeatHMC, if not nil, are the sampler settings of the heat study's
@@ -213,7 +214,7 @@ type Study struct {
 	Best *bayes.Fit
 	// HMC is the Laplace-vs-HMC comparison of the best fit (study "hmc";
 	// "heat" when Plan.HeatHMC is set).
-	HMC     *bayes.Comparison
+	HMC     *posterior.Comparison
 	Seconds float64 // wall time of the study
 	Err     error   // why the study failed; nil if it ran
 }
@@ -529,17 +530,17 @@ func runHMC(ctx context.Context, st *Study, cfg *Config, hs mcmc.Settings, prog 
 	// Heat is sampled in the coordinates whitened by its fit's A, where
 	// warm-up starts from the Laplace covariance (docs/hmc.md); the
 	// regression as bpinn hmc regression does.
-	cmp, err := bayes.CompareHMC(ctx, st.Best, &hs, &bayes.CompareOptions{Whiten: st.Name != "hmc"})
+	cmp, err := posterior.CompareHMC(ctx, st.Best, &hs, &posterior.CompareOptions{Whiten: st.Name != "hmc"})
 	if err != nil {
 		return err
 	}
 	st.HMC = cmp
 	prog.Step(fmt.Sprintf("%s %d chains x %d samples: %.1f s", cmp.HMC.Sampler, cmp.HMC.Chains, cmp.HMC.Samples, cmp.Diagnostics.Seconds))
 	b, err := json.MarshalIndent(struct {
-		FitSeed     uint64            `json:"fit_seed"`
-		FitSeconds  float64           `json:"fit_seconds"`
-		LogEvidence float64           `json:"log_evidence"`
-		Comparison  *bayes.Comparison `json:"comparison"`
+		FitSeed     uint64                `json:"fit_seed"`
+		FitSeconds  float64               `json:"fit_seconds"`
+		LogEvidence float64               `json:"log_evidence"`
+		Comparison  *posterior.Comparison `json:"comparison"`
 	}{st.Best.Settings.Seed, st.Best.Seconds, st.Best.Laplace.LogEvidence, cmp}, "", "  ")
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -316,7 +317,7 @@ func (r *Report) table2() Table {
 
 // trajectoryText is how a run sets its trajectories: NUTS's maximum depth,
 // static HMC's leapfrog steps.
-func trajectoryText(h bayes.HMCRun) string {
+func trajectoryText(h posterior.HMCRun) string {
 	if h.Sampler == "hmc" {
 		return fmt.Sprintf("%d leapfrog", h.Leapfrog)
 	}
@@ -449,7 +450,7 @@ func (r *Report) settingsTable() Table {
 			integer(s.Epochs), txt(fmt.Sprintf("%d / %d", s.HyperStart, s.HyperEvery)), txt(modes), txt(recipe), txt(status), num(st.Seconds, 4)})
 	}
 	sampler := func(s mcmc.Settings) string {
-		hs := bayes.DefaultSampler(s)
+		hs := posterior.DefaultSampler(s)
 		rs := hs.Resolved()
 		return fmt.Sprintf("%s %d chains x %d samples after %d warm-up", rs.Sampler, rs.Chains, rs.Samples, rs.Warmup)
 	}

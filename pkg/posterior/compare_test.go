@@ -1,4 +1,4 @@
-package bayes
+package posterior
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 	"sync"
 	"testing"
 
-	"gonum.org/v1/gonum/diff/fd"
-	"gonum.org/v1/gonum/floats/scalar"
-
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // compareEpochs is the training of the tests' regression fit: short, so the
@@ -27,15 +27,15 @@ const compareEpochs = 3000
 
 // regressionFit trains the regression fit of the tests once. Tests only read
 // it (CompareHMC and NewPotential do not write the fit).
-var regressionFit = sync.OnceValues(func() (*Fit, error) {
+var regressionFit = sync.OnceValues(func() (*bayes.Fit, error) {
 	p, err := pde.New("regression", pde.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return Train(context.Background(), p, Settings{Seed: 1, Epochs: compareEpochs, Recipe: RecipePaper})
+	return bayes.Train(context.Background(), p, bayes.Settings{Seed: 1, Epochs: compareEpochs, Recipe: bayes.RecipePaper})
 })
 
-func mustRegressionFit(t testing.TB) *Fit {
+func mustRegressionFit(t testing.TB) *bayes.Fit {
 	t.Helper()
 	f, err := regressionFit()
 	if err != nil {
@@ -176,22 +176,22 @@ func TestCompareHMCErrors(t *testing.T) {
 	t.Parallel()
 	f := mustRegressionFit(t)
 	noLaplace := *f
-	noLaplace.Laplace, noLaplace.Status, noLaplace.Reason = nil, StatusNotPD, "test"
+	noLaplace.Laplace, noLaplace.Status, noLaplace.Reason = nil, bayes.StatusNotPD, "test"
 
 	heat, err := pde.New("heat", pde.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm, err := NewModel(heat, nn.New([]int{2, 6, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1))), "single", "single")
+	hm, err := bayes.NewModel(heat, nn.New([]int{2, 6, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1))), "single", "single")
 	if err != nil {
 		t.Fatal(err)
 	}
-	threeD := &Fit{Model: hm, Alpha: []float64{1}, Beta: []float64{1}, Laplace: f.Laplace}
+	threeD := &bayes.Fit{Model: hm, Alpha: []float64{1}, Beta: []float64{1}, Laplace: f.Laplace}
 	threeD.Model.Problem = &pde.Problem{Name: "cube", Inputs: []string{"x", "y", "z"}}
 
 	for _, tc := range []struct {
 		name string
-		f    *Fit
+		f    *bayes.Fit
 		s    *mcmc.Settings
 		grid [][]float64
 		want string
@@ -217,7 +217,7 @@ func TestCompareHMCErrors(t *testing.T) {
 func TestNewLogDensity(t *testing.T) {
 	t.Parallel()
 	f := mustRegressionFit(t)
-	lp := f.NewLogDensity()
+	lp := NewLogDensity(f)
 	u := func(w, g []float64) float64 {
 		l := lp(w, g)
 		for k := range g {
@@ -256,7 +256,7 @@ func TestNewLogDensity(t *testing.T) {
 // TestNewLogDensity and, in BenchmarkHMCRegressionChainHandGrad, a density
 // that costs almost nothing, so that the benchmark measures the sampler.
 // The layout of w is nn.MLP's: W1 (H x 1), b1 (H), W2 (1 x H), b2.
-func handPotential(f *Fit) func(w, grad []float64) float64 {
+func handPotential(f *bayes.Fit) func(w, grad []float64) float64 {
 	term := f.Model.Problem.Terms[0]
 	xs := make([]float64, len(term.Points))
 	for i, x := range term.Points {
@@ -330,7 +330,7 @@ func TestRegionMeans(t *testing.T) {
 func TestJointLogDensity(t *testing.T) {
 	t.Parallel()
 	f := mustRegressionFit(t)
-	joint := f.NewJointLogDensity()
+	joint := NewJointLogDensity(f)
 	P := len(f.Model.Net.W)
 	W, N := float64(P), float64(len(f.Model.Problem.Terms[0].Points))
 	rng := rand.New(rand.NewPCG(4, 4))
@@ -345,7 +345,7 @@ func TestJointLogDensity(t *testing.T) {
 		got := joint(x, g)
 		at := *f
 		at.Alpha, at.Beta = []float64{math.Exp(la)}, []float64{math.Exp(lb)}
-		want := at.NewLogDensity()(x[:P], make([]float64, P)) + W/2*la + N/2*lb
+		want := NewLogDensity(&at)(x[:P], make([]float64, P)) + W/2*la + N/2*lb
 		if !scalar.EqualWithinAbsOrRel(got, want, 1e-9, 1e-12) {
 			t.Errorf("trial %d: ln p = %.12g, want -E_T + W/2 ln alpha + N/2 ln beta = %.12g", trial, got, want)
 		}
@@ -403,7 +403,7 @@ func TestCompareSampleHyper(t *testing.T) {
 // with 2 NUTS chains on the same posterior.
 func ExampleCompareHMC() {
 	p, _ := pde.New("regression", pde.Options{})
-	fit, err := Train(context.Background(), p, Settings{Seed: 1, Epochs: 3000, Recipe: RecipePaper})
+	fit, err := bayes.Train(context.Background(), p, bayes.Settings{Seed: 1, Epochs: 3000, Recipe: bayes.RecipePaper})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -424,18 +424,12 @@ func ExampleCompareHMC() {
 	// Laplace/HMC width inside the data in [0.5, 2]: true
 }
 
-// Benchmarks of one static HMC chain on the regression posterior. One op
-// is one HMC iteration (Leapfrog = 20 gradients) after a fixed-step start,
-// so ns/op times 16000 is the paper's chain (15000 samples after 1000
-// burn-in; burn-in iterations cost the same); s/chain16k reports that
-// product.
-
 func BenchmarkHMCRegressionChain(b *testing.B) {
-	benchHMCChain(b, func(f *Fit) func() mcmc.LogDensity { return f.NewLogDensity })
+	benchHMCChain(b, func(f *bayes.Fit) func() mcmc.LogDensity { return func() mcmc.LogDensity { return NewLogDensity(f) } })
 }
 
 func BenchmarkHMCRegressionChainHandGrad(b *testing.B) {
-	benchHMCChain(b, func(f *Fit) func() mcmc.LogDensity {
+	benchHMCChain(b, func(f *bayes.Fit) func() mcmc.LogDensity {
 		return func() mcmc.LogDensity {
 			u := handPotential(f)
 			return func(w, g []float64) float64 {
@@ -453,7 +447,7 @@ func BenchmarkHMCRegressionChainHandGrad(b *testing.B) {
 // through pkg/ad: 20 of them make an HMC iteration.
 func BenchmarkRegressionPotential(b *testing.B) {
 	f := mustRegressionFit(b)
-	u := f.NewLogDensity()
+	u := NewLogDensity(f)
 	w := slices.Clone(f.Model.Net.W)
 	g := make([]float64, len(w))
 	b.ReportAllocs()
@@ -462,7 +456,7 @@ func BenchmarkRegressionPotential(b *testing.B) {
 	}
 }
 
-func benchHMCChain(b *testing.B, density func(*Fit) func() mcmc.LogDensity) {
+func benchHMCChain(b *testing.B, density func(*bayes.Fit) func() mcmc.LogDensity) {
 	f := mustRegressionFit(b)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -485,8 +479,8 @@ func benchHMCChain(b *testing.B, density func(*Fit) func() mcmc.LogDensity) {
 func TestWhitenedDensity(t *testing.T) {
 	t.Parallel()
 	f := mustRegressionFit(t)
-	newZ, toX := f.whitened(f.NewJointLogDensity)
-	lpz, lpx := newZ(), f.NewJointLogDensity()
+	newZ, toX := whitened(f, func() mcmc.LogDensity { return NewJointLogDensity(f) })
+	lpz, lpx := newZ(), NewJointLogDensity(f)
 	P := len(f.Model.Theta)
 	n := P + 2
 	x0 := slices.Concat(f.Model.Theta, []float64{math.Log(f.Alpha[0]), math.Log(f.Beta[0])})

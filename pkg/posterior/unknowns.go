@@ -1,4 +1,4 @@
-package bayes
+package posterior
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 )
 
@@ -32,7 +33,7 @@ type SampledUnknown struct {
 	TailESS float64 `json:"tail_ess"`
 	RHat    float64 `json:"rhat"`
 	// Laplace is the fit's Gaussian marginal of the same unknown.
-	Laplace Unknown `json:"-"`
+	Laplace bayes.Unknown `json:"-"`
 }
 
 // UnknownsMetric is SampleUnknowns' metric where its settings leave it
@@ -69,7 +70,7 @@ func sampleJoint(ctx context.Context, newDensity func() mcmc.LogDensity, x0 []fl
 // coordinates has eigenvalues from -838 to 857, and E_T one unit out
 // rises 1e6 times more than A predicts; in |H|'s coordinates 1e3 times.
 // Neither converges there yet (docs/inverse.md).
-func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten HessianKind) ([]SampledUnknown, *mcmc.Result, error) {
+func SampleUnknowns(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, whiten bayes.HessianKind) ([]SampledUnknown, *mcmc.Result, error) {
 	lap := f.Unknowns()
 	if len(lap) == 0 {
 		return nil, nil, fmt.Errorf("problem %q has no unknown coefficients to sample", f.Model.Problem.Name)
@@ -88,17 +89,17 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten Hessi
 	var L *mat.TriDense
 	var err error
 	switch whiten {
-	case Exact, "":
-		if L, _, err = f.exactPrecision(); err != nil {
+	case bayes.Exact, "":
+		if L, _, err = exactPrecision(f); err != nil {
 			return nil, nil, err
 		}
-	case GaussNewton:
+	case bayes.GaussNewton:
 		L = new(mat.TriDense)
 		f.Laplace.Chol.LTo(L)
 	default:
-		return nil, nil, fmt.Errorf("unknown whitening %q: use %s or %s", whiten, Exact, GaussNewton)
+		return nil, nil, fmt.Errorf("unknown whitening %q: use %s or %s", whiten, bayes.Exact, bayes.GaussNewton)
 	}
-	newDensity, toTheta := f.whitenedBy(L, f.NewLogDensity)
+	newDensity, toTheta := whitenedBy(f, L, func() mcmc.LogDensity { return NewLogDensity(f) })
 	res, err := sampleJoint(ctx, newDensity, make([]float64, len(f.Model.Theta)), &set)
 	if err != nil {
 		return nil, nil, err
@@ -117,8 +118,8 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten Hessi
 		slices.Sort(all)
 		u := f.Model.Problem.Unknowns[k]
 		out[k] = SampledUnknown{Name: l.Name, Mean: mean, SD: sd,
-			Lo95: UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
-			Hi95: UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
+			Lo95: bayes.UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
+			Hi95: bayes.UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
 			ESS:  mcmc.BulkESS(tr), TailESS: mcmc.TailESS(tr), RHat: mcmc.RankRHat(tr), Laplace: l}
 	}
 	return out, res, nil
@@ -129,16 +130,16 @@ func (f *Fit) SampleUnknowns(ctx context.Context, s *mcmc.Settings, whiten Hessi
 // first len(Theta) coordinates are parameters = mode + L^-T z with A = L
 // L^T the fit's Laplace precision; the coordinates after them (CompareHMC's
 // ln alpha, ln beta) pass through unchanged. newLP is the density of x
-// (f.NewLogDensity, f.NewJointLogDensity).
-func (f *Fit) whitened(newLP func() mcmc.LogDensity) (newDensity func() mcmc.LogDensity, toX func(z []float64)) {
+// (func() mcmc.LogDensity { return NewLogDensity(f) }, func() mcmc.LogDensity { return NewJointLogDensity(f) }).
+func whitened(f *bayes.Fit, newLP func() mcmc.LogDensity) (newDensity func() mcmc.LogDensity, toX func(z []float64)) {
 	var L mat.TriDense
 	f.Laplace.Chol.LTo(&L)
-	return f.whitenedBy(&L, newLP)
+	return whitenedBy(f, &L, newLP)
 }
 
 // whitenedBy is whitened with any lower-triangular factor L of a positive
 // definite precision (the Laplace A, or exactPrecision's |H|).
-func (f *Fit) whitenedBy(L *mat.TriDense, newLP func() mcmc.LogDensity) (newDensity func() mcmc.LogDensity, toX func(z []float64)) {
+func whitenedBy(f *bayes.Fit, L *mat.TriDense, newLP func() mcmc.LogDensity) (newDensity func() mcmc.LogDensity, toX func(z []float64)) {
 	lt := L.RawTriangular()
 	mode := slices.Clone(f.Model.Theta)
 	P := len(mode)
@@ -170,16 +171,16 @@ func (f *Fit) whitenedBy(L *mat.TriDense, newLP func() mcmc.LogDensity) (newDens
 // keeps their scale (as SoftAbs does, Betancourt 2013) with a positive
 // definite metric. The floor is the least alpha, the prior's curvature. It
 // returns H's eigenvalues too, ascending.
-func (f *Fit) exactPrecision() (*mat.TriDense, []float64, error) {
+func exactPrecision(f *bayes.Fit) (*mat.TriDense, []float64, error) {
 	m := f.Model
 	P := m.NumWeights()
-	c := &Curvature{AlphaOf: m.AlphaOf, H: make([][]float64, len(f.Beta))}
+	c := &bayes.Curvature{AlphaOf: m.AlphaOf, H: make([][]float64, len(f.Beta))}
 	for t := range c.H {
 		c.H[t] = make([]float64, P*P)
 	}
-	m.Hessians(Exact, c.H)
+	m.Hessians(bayes.Exact, c.H)
 	h := mat.NewSymDense(P, nil)
-	BuildA(c, f.Alpha, f.Beta, h)
+	bayes.BuildA(c, f.Alpha, f.Beta, h)
 	var eig mat.EigenSym
 	if !eig.Factorize(h, true) {
 		return nil, nil, errors.New("the exact Hessian of E_T at the fit's parameters has no eigen-decomposition (not finite?)")
