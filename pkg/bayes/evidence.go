@@ -56,6 +56,8 @@ type ErrNotPositiveDefinite struct {
 	Cond      float64 // condition number estimate when A factorized but could not be inverted
 }
 
+// Error says whether A held a non-finite entry or was not positive definite,
+// and by how much.
 func (e ErrNotPositiveDefinite) Error() string {
 	if e.NonFinite {
 		return fmt.Sprintf("A = sum beta H + diag(alpha) holds a non-finite entry (%v)", e.MinDiag)

@@ -1,7 +1,3 @@
-// The comparison of the paper's section "Comparison with Hybrid Monte
-// Carlo": the Laplace approximation of a trained fit against HMC on the same
-// posterior exp(-E_T(w)), with alpha and beta held at the fit's values.
-
 package posterior
 
 import (
