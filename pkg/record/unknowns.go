@@ -12,7 +12,7 @@ type UnknownJSON struct {
 	Value    *float64 `json:"value"`    // natural scale
 	Inferred *float64 `json:"inferred"` // the value on the inferred scale (ln for a positive unknown), as trained
 	Scale    string   `json:"scale"`    // "log" or "linear": the scale of inferred and sd
-	SD       *float64 `json:"sd"`       // on the inferred scale; null without a bayes.Laplace approximation
+	SD       *float64 `json:"sd"`       // on the inferred scale; null without a Laplace approximation
 	Lo95     *float64 `json:"lo95"`     // natural scale
 	Hi95     *float64 `json:"hi95"`
 	Truth    *float64 `json:"truth,omitempty"`
