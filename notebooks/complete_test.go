@@ -10,7 +10,7 @@ import (
 )
 
 // TestKernelCompletion asks the GoNB kernel, as Jupyter's Tab and Shift-Tab
-// do (complete_request, inspect_request), to complete "bayes.TrainE" and to
+// do (complete_request, inspect_request), to complete "runner.TrainE" and to
 // show the help of what it completed: gopls, which scripts/setup.sh
 // installs from tools/gopls, must answer with TrainEnsemble and its doc.
 func TestKernelCompletion(t *testing.T) {
@@ -18,7 +18,7 @@ func TestKernelCompletion(t *testing.T) {
 		t.Skip("starts a kernel and gopls; skipped under -short")
 	}
 	k := installKernel(t)
-	code := "import \"github.com/evidence-pinn/bpinn/pkg/bayes\"\n\nfunc f() { bayes.TrainE"
+	code := "import \"github.com/evidence-pinn/bpinn/pkg/runner\"\n\nfunc f() { runner.TrainE"
 	python := pythonWith("jupyter_client")
 	if python == "" {
 		t.Fatal("no python3 imports jupyter_client (Jupyter's own library): run scripts/setup.sh")
@@ -48,10 +48,10 @@ func TestKernelCompletion(t *testing.T) {
 		t.Errorf("the setup cell ended %q", r.Setup)
 	}
 	if !slices.Contains(r.Complete.Matches, "TrainEnsemble") {
-		t.Errorf("completion of bayes.TrainE: %q, want TrainEnsemble (is gopls installed? scripts/setup.sh go)", r.Complete.Matches)
+		t.Errorf("completion of runner.TrainE: %q, want TrainEnsemble (is gopls installed? scripts/setup.sh go)", r.Complete.Matches)
 	}
 	help := r.Inspect.Data["text/markdown"] + r.Inspect.Data["text/plain"]
-	if !r.Inspect.Found || !strings.Contains(help, "func bayes.TrainEnsemble(ctx context.Context") {
-		t.Errorf("help on bayes.TrainEnsemble: found %v, %q; want its signature", r.Inspect.Found, help)
+	if !r.Inspect.Found || !strings.Contains(help, "func runner.TrainEnsemble(ctx context.Context") {
+		t.Errorf("help on runner.TrainEnsemble: found %v, %q; want its signature", r.Inspect.Found, help)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 const coverageText = `Fits an inverse problem (one with unknown coefficients: heat-inverse,
@@ -71,7 +73,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		draws[i] = base + uint64(i)
 	}
 	type outcome struct {
-		r   *bayes.Result
+		r   *record.Result
 		us  []bayes.Unknown
 		err error
 	}
@@ -80,7 +82,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		firstErr error
 		seconds  float64
 	)
-	bayes.Ensemble(draws, workers, func(d uint64) outcome {
+	runner.Ensemble(draws, workers, func(d uint64) outcome {
 		g := *ff
 		g.dataSeed.v = d
 		q, err := g.problem(pos[0])
@@ -91,11 +93,11 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		if err != nil {
 			return outcome{err: err}
 		}
-		f, err := bayes.Train(interrupt, q, s)
+		f, err := bayes.Train(g.context(), q, s)
 		if err != nil {
 			return outcome{err: err}
 		}
-		r := bayes.NewResult(f, gridN)
+		r := record.NewResult(f, gridN)
 		r.DataSeed = d
 		return outcome{r: &r, us: f.Unknowns()}
 	}, func(d uint64, o outcome) {
@@ -111,7 +113,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		}
 		fmt.Fprintln(stdout)
 		if file != nil {
-			firstErr = cmpErr(firstErr, bayes.AppendResult(file, *o.r))
+			firstErr = cmpErr(firstErr, record.AppendResult(file, *o.r))
 		}
 	})
 	if firstErr != nil {

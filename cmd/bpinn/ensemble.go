@@ -15,6 +15,8 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 const ensembleText = `Trains --n networks on PROBLEM, with seeds --seed-base + i for i = 0..n-1,
@@ -109,7 +111,7 @@ type ensembleOpts struct {
 type ensemblePlan struct {
 	p     *pde.Problem
 	s     bayes.Settings
-	cfg   bayes.RunConfig
+	cfg   record.RunConfig
 	seeds []uint64 // this run's (this shard's) seeds
 }
 
@@ -135,7 +137,7 @@ func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, err
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	cfg, err := bayes.NewRunConfig(p, s, ff.dataSeed.v)
+	cfg, err := record.NewRunConfig(p, s, ff.dataSeed.v)
 	if err != nil {
 		return ensemblePlan{}, errUsage{err.Error()}
 	}
@@ -160,7 +162,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 
 	// The file: fresh, or resumed after cutting a torn line.
 	var file *os.File
-	var kept []bayes.Result
+	var kept []record.Result
 	if o.out != "" {
 		if err := checkWritable(o.out); err != nil {
 			return err
@@ -170,7 +172,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		}
 		// Check the file before touching it: a foreign or corrupt file is bad input.
 		if o.resume {
-			if rs, _, err := bayes.ReadResults(o.out); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if rs, _, err := record.ReadResults(o.out); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return usagef("--resume: %v", err)
 			} else if err == nil {
 				for _, r := range rs {
@@ -182,7 +184,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 			}
 		}
 		var torn bool
-		file, kept, torn, err = bayes.OpenAppend(o.out)
+		file, kept, torn, err = record.OpenAppend(o.out)
 		if err != nil {
 			return err
 		}
@@ -210,13 +212,13 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		w = runtime.GOMAXPROCS(0)
 	}
 	prog := newProgress(stderr, len(todo), fmt.Sprintf("%s x%d", p.Name, len(todo)))
-	var results []bayes.Result
+	var results []record.Result
 	var firstErr error
 	done := 0
-	bayes.Ensemble(todo, w, func(seed uint64) fitOutcome {
+	runner.Ensemble(todo, w, func(seed uint64) fitOutcome {
 		fs := s
 		fs.Seed = seed
-		r, err := runFit(p, fs, ff.dataSeed.v)
+		r, err := runFit(ff.context(), p, fs, ff.dataSeed.v)
 		return fitOutcome{r, err}
 	}, func(seed uint64, fo fitOutcome) {
 		done++
@@ -232,7 +234,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 			return
 		}
 		if file != nil {
-			if err := bayes.AppendResult(file, *fo.r); err != nil {
+			if err := record.AppendResult(file, *fo.r); err != nil {
 				firstErr = err
 				return
 			}
@@ -248,7 +250,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	// Rank by the file's content only.
 	all := append(kept, results...)
 	if file != nil {
-		rs, torn, err := bayes.ReadResults(o.out)
+		rs, torn, err := record.ReadResults(o.out)
 		if err != nil {
 			return err
 		}
@@ -257,7 +259,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		}
 		all = rs
 	}
-	sum, err := bayes.Summarize(all)
+	sum, err := record.Summarize(all)
 	if err != nil {
 		return err
 	}
@@ -265,7 +267,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 }
 
 type fitOutcome struct {
-	r   *bayes.Result
+	r   *record.Result
 	err error
 }
 
@@ -282,7 +284,7 @@ func newProgress(w io.Writer, total int, desc string) *progress {
 	return p
 }
 
-func (p *progress) step(done int, r *bayes.Result) {
+func (p *progress) step(done int, r *record.Result) {
 	if p.bar != nil {
 		p.bar.Add(1)
 		return
@@ -297,4 +299,4 @@ func (p *progress) finish() {
 	}
 }
 
-func fmtF(x float64, f string) string { return num(bayes.Num(x), f) }
+func fmtF(x float64, f string) string { return num(record.Num(x), f) }

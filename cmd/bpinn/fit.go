@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // gridN is the error grid: 100x100 for two inputs, 200 points for one.
@@ -58,7 +60,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io.Writer) (*bayes.Result, error) {
+func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io.Writer) (*record.Result, error) {
 	if len(pos) != 1 {
 		return nil, usagef("want one problem (%s), got %d arguments", strings.Join(problems.Names(), ", "), len(pos))
 	}
@@ -77,7 +79,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 	}
 	var done func()
 	s.Progress, s.Stage, done = fitProgress(stderr, p.Name)
-	r, err := runFit(p, s, ff.dataSeed.v)
+	r, err := runFit(ff.context(), p, s, ff.dataSeed.v)
 	done()
 	if err != nil {
 		return nil, err
@@ -122,17 +124,17 @@ func fitProgress(w io.Writer, name string) (progress func(epoch, epochs int), st
 }
 
 // runFit trains and records one fit.
-func runFit(p *pde.Problem, s bayes.Settings, dataSeed uint64) (*bayes.Result, error) {
-	f, err := bayes.Train(interrupt, p, s)
+func runFit(ctx context.Context, p *pde.Problem, s bayes.Settings, dataSeed uint64) (*record.Result, error) {
+	f, err := bayes.Train(ctx, p, s)
 	if err != nil {
 		return nil, err
 	}
-	r := bayes.NewResult(f, gridN)
+	r := record.NewResult(f, gridN)
 	r.DataSeed = dataSeed
 	return &r, nil
 }
 
-func printFit(w io.Writer, r *bayes.Result) {
+func printFit(w io.Writer, r *record.Result) {
 	fmt.Fprintf(w, "%s seed %d: status %s after %d of %d epochs (%.2f s)\n", r.Problem, r.Seed, r.Status, r.Epochs, r.EpochsPlan, r.Seconds)
 	if r.Reason != "" {
 		fmt.Fprintf(w, "  reason: %s\n", r.Reason)
@@ -206,7 +208,7 @@ func namedNums(names []string, m map[string]*float64, held []bool) string {
 
 // printUnknowns lists an inverse problem's coefficients: the estimate, its
 // standard deviation on the inferred scale and the 95 % interval.
-func printUnknowns(w io.Writer, us map[string]bayes.UnknownJSON) {
+func printUnknowns(w io.Writer, us map[string]record.UnknownJSON) {
 	names := make([]string, 0, len(us))
 	for n := range us {
 		names = append(names, n)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/fault"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -449,7 +451,7 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
 		Curvature: ff.curvature.v,
 		Hessian:   bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
-		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish, NaNAt: ff.nanAt.v,
+		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish,
 		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
 		PolishMethod: ff.polishMethod.v, PolishMemory: ff.polishMemory.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
 		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
@@ -483,6 +485,15 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
 	}
 	return s, nil
+}
+
+// context is the context the flags' fits train under: the interrupt's,
+// with the hidden --nan-at's NaN injected into the loss (fault.WithNaNAt).
+func (ff *fitFlags) context() context.Context {
+	if ff.nanAt.v == 0 {
+		return interrupt
+	}
+	return fault.WithNaNAt(interrupt, ff.nanAt.v)
 }
 
 // problemDefaults describes every problem's schedule for --help.

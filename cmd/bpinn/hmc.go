@@ -14,6 +14,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
@@ -78,9 +79,9 @@ after the run; 2 bad input (FILE's directory is checked before the run).
 
 // hmcReport is the JSON the hmc command writes.
 type hmcReport struct {
-	Command    string            `json:"command"`
-	Fit        hmcFit            `json:"fit"`
-	Comparison *bayes.Comparison `json:"comparison"`
+	Command    string                `json:"command"`
+	Fit        hmcFit                `json:"fit"`
+	Comparison *posterior.Comparison `json:"comparison"`
 }
 
 // hmcFit describes the Laplace fit that HMC is compared with.
@@ -147,8 +148,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 			*sampler = string(mcmc.HMC)
 		}
 	}
-	// Unset flags take bayes.DefaultSampler's values for the sampler.
-	defaults := bayes.DefaultSampler(mcmc.Settings{Sampler: mcmc.Sampler(*sampler)})
+	// Unset flags take posterior.DefaultSampler's values for the sampler.
+	defaults := posterior.DefaultSampler(mcmc.Settings{Sampler: mcmc.Sampler(*sampler)})
 	ds := defaults.Resolved()
 	if !set["samples"] {
 		*samples = ds.Samples
@@ -163,7 +164,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		*maxDepth = ds.MaxDepth
 	}
 	if !set["metric"] && len(p.Unknowns) > 0 {
-		*metric = string(bayes.UnknownsMetric) // docs/inverse.md
+		*metric = string(posterior.UnknownsMetric) // docs/inverse.md
 	}
 	switch {
 	case *sampler != string(mcmc.NUTS) && *sampler != string(mcmc.HMC):
@@ -230,7 +231,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
 		*sampler, *metric, what, nouns(*chains, "chain"), *samples, *burnIn)
-	cmp, err := bayes.CompareHMC(interrupt, fit, hs, &bayes.CompareOptions{SampleHyper: *sampleHyper, Whiten: *whiten})
+	cmp, err := posterior.CompareHMC(interrupt, fit, hs, &posterior.CompareOptions{SampleHyper: *sampleHyper, Whiten: *whiten})
 	barDone()
 	if err != nil {
 		return fail(err)
@@ -306,7 +307,7 @@ func printHMCSummary(w io.Writer, r *hmcReport) {
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tinside data\toutside\tall\t")
-	row := func(name string, r bayes.Regions) {
+	row := func(name string, r posterior.Regions) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, hmcNum(r.Inside), hmcNum(r.Outside), hmcNum(r.All))
 	}
 	row("sigma ratio Laplace/sampled", c.WidthRatio)

@@ -8,6 +8,8 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // hmcUnknowns is "bpinn hmc PROBLEM" for an inverse problem: the fit of
@@ -23,7 +25,7 @@ func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten ba
 	}
 	var barDone func()
 	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
-	su, res, err := f.SampleUnknowns(interrupt, hs, whiten)
+	su, res, err := posterior.SampleUnknowns(interrupt, f, hs, whiten)
 	barDone()
 	if err != nil {
 		return fail(err)
@@ -37,7 +39,7 @@ func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten ba
 		}
 	}
 	fmt.Fprintf(stdout, "%s seed %d: status %s, log evidence %s; %s (%s metric) in coordinates whitened by %s, %s x %d draws, step sizes %v, %.0f leapfrog steps per draw, %d divergent\n",
-		p.Name, fs.Seed, f.Status, num(bayes.Num(lnZ(f)), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), nouns(len(res.Chains), "chain"), res.Len(), floats(steps),
+		p.Name, fs.Seed, f.Status, num(record.Num(lnZ(f)), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), nouns(len(res.Chains), "chain"), res.Len(), floats(steps),
 		float64(leap)/float64(len(res.Chains)*res.Len()), res.Divergences())
 	for _, s := range su {
 		fmt.Fprintf(stdout, "  %s\n", s)

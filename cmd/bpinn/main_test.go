@@ -14,6 +14,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/version"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // quick are training flags that keep a fit to tens of milliseconds.
@@ -336,7 +337,7 @@ func TestFitJSON(t *testing.T) {
 				t.Errorf("fit %s: errors.%s = %v, want a number", problem, k, errs[k])
 			}
 		}
-		var r bayes.Result
+		var r record.Result
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("fit %s: decode into Result: %v", problem, err)
 		}
@@ -380,7 +381,7 @@ func TestFitNaN(t *testing.T) {
 		t.Errorf("summary does not report the divergence at epoch 75:\n%s", out)
 	}
 	b, _ := os.ReadFile(path)
-	var r bayes.Result
+	var r record.Result
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
-	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 const mergeText = `Reads the JSONL files of ensemble shards (bpinn ensemble --shard I/N) and
@@ -45,9 +45,9 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	var merged []bayes.Result
+	var merged []record.Result
 	for i, f := range files {
-		rs, torn, err := bayes.ReadResults(f)
+		rs, torn, err := record.ReadResults(f)
 		if err != nil {
 			return errUsage{err.Error()}
 		}
@@ -55,7 +55,7 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
 		}
 		// One file at a time, so that a mismatch names the file.
-		if merged, err = bayes.MergeResults(merged, rs); err != nil {
+		if merged, err = record.MergeResults(merged, rs); err != nil {
 			if i == 0 {
 				return usagef("%s: %v", f, err)
 			}
@@ -65,7 +65,7 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 	if len(merged) == 0 {
 		return usagef("no fits in %s", strings.Join(files, ", "))
 	}
-	sum, err := bayes.Summarize(merged)
+	sum, err := record.Summarize(merged)
 	if err != nil {
 		return errUsage{err.Error()}
 	}

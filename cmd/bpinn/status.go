@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 const statusText = `Reads the JSONL files of an ensemble's shards (bpinn ensemble --shard, the
@@ -49,7 +49,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) int {
 // shardFile is one file's records as status reads them.
 type shardFile struct {
 	path string
-	rs   []bayes.Result
+	rs   []record.Result
 	torn bool
 }
 
@@ -62,7 +62,7 @@ func runStatus(files []string, n int, base uint64, shards int, stdout io.Writer)
 	}
 	var sf []shardFile
 	for _, f := range files {
-		rs, torn, err := bayes.ReadResults(f)
+		rs, torn, err := record.ReadResults(f)
 		if err != nil {
 			return errUsage{err.Error()}
 		}
@@ -72,7 +72,7 @@ func runStatus(files []string, n int, base uint64, shards int, stdout io.Writer)
 
 	// Each file, and the first record whose configuration differs from the
 	// first record's.
-	var first *bayes.Result
+	var first *record.Result
 	var firstFile string
 	mixed := 0
 	for _, f := range sf {
@@ -111,11 +111,11 @@ func runStatus(files []string, n int, base uint64, shards int, stdout io.Writer)
 
 	// Seeds: duplicates, and the missing ones.
 	where := map[uint64][]int{} // seed -> indices into sf (one per record)
-	held := map[uint64]bayes.Result{}
+	held := map[uint64]record.Result{}
 	var conflicts []string
 	for i, f := range sf {
 		for _, r := range f.rs {
-			if old, ok := held[r.Seed]; ok && !bayes.SameApartFromSeconds(old, r) && !slices.Contains(conflicts, fmt.Sprint(r.Seed)) {
+			if old, ok := held[r.Seed]; ok && !record.SameApartFromSeconds(old, r) && !slices.Contains(conflicts, fmt.Sprint(r.Seed)) {
 				conflicts = append(conflicts, fmt.Sprint(r.Seed))
 			}
 			if _, ok := held[r.Seed]; !ok {
@@ -192,7 +192,7 @@ func runStatus(files []string, n int, base uint64, shards int, stdout io.Writer)
 }
 
 // describeConfig names what usually tells two runs apart.
-func describeConfig(c bayes.RunConfig) string {
+func describeConfig(c record.RunConfig) string {
 	return fmt.Sprintf("problem %s, data seed %d, net %v, epochs %d", c.Problem, c.DataSeed, c.Architecture, c.EpochsPlan)
 }
 

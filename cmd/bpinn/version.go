@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/evidence-pinn/bpinn/internal/version"
-	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // cmdVersion prints the release, then the build's module version, VCS
@@ -25,7 +25,7 @@ func cmdVersion(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "version", err)
 	}
-	v := bayes.Version()
+	v := record.Version()
 	fmt.Fprintf(stdout, "bpinn %s %s %s", version.Version, v.Module, v.Version)
 	if v.Revision != "" {
 		fmt.Fprintf(stdout, " (%s", v.Revision)

@@ -56,6 +56,8 @@ type ErrNotPositiveDefinite struct {
 	Cond      float64 // condition number estimate when A factorized but could not be inverted
 }
 
+// Error says whether A held a non-finite entry or was not positive definite,
+// and by how much.
 func (e ErrNotPositiveDefinite) Error() string {
 	if e.NonFinite {
 		return fmt.Sprintf("A = sum beta H + diag(alpha) holds a non-finite entry (%v)", e.MinDiag)
@@ -187,8 +189,9 @@ func (c *Curvature) loss(comb float64) curv.Loss {
 	return curv.Loss{EW: c.EW, ED: c.ED, W: c.W, N: c.N, Comb: comb}
 }
 
-// sigmas returns sqrt(g^T A^-1 g) for the n rows g of J.
-func (l *Laplace) sigmas(J []float64, n int) []float64 {
+// Sigmas returns sigma = sqrt(g^T A^-1 g) for each of the n rows g of J
+// (n x P, row-major; Fit.Jacobian).
+func (l *Laplace) Sigmas(J []float64, n int) []float64 {
 	s := make([]float64, n)
 	l.VariancesTo(s, J, n)
 	for i, v := range s {

@@ -1,7 +1,6 @@
 package bayes
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -218,65 +217,4 @@ func TestOccamInvalid(t *testing.T) {
 		t.Errorf("non-finite exported numbers: %v", bad)
 	}
 
-	// The same state in a fit: a short heat fit whose curvature has N_t = 0
-	// in its first beta group, so that group's Occam argument is
-	// -1/2 beta_t^2 tr((A^-1 H_t)^2) < 0 while A is unchanged.
-	f := resultTestFit(t, "heat", Settings{Seed: 2, Epochs: 300, HyperStart: 100, Recipe: RecipePaper})
-	if f.Laplace == nil || !f.Laplace.OccamOK {
-		t.Fatalf("the reference fit needs a defined evidence: %s %s", f.Status, f.Reason)
-	}
-	cf := f.Curvature()
-	cf.N = append([]int(nil), cf.N...)
-	cf.N[0] = 0
-	bad, err := NewLaplace(cf, f.Alpha, f.Beta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bad.OccamOK || !(bad.OccamArgBeta[0] < 0) {
-		t.Fatalf("N_0 = 0: OccamOK %v, argument %g; want false, negative", bad.OccamOK, bad.OccamArgBeta[0])
-	}
-	fb := *f
-	fb.Laplace, fb.Status = bad, StatusOccamInvalid
-	fb.Settings.Seed = 1 // lowest seed: wins every tie
-	if fb.laplaceOK() != nil {
-		t.Error("laplaceOK of a fit with undefined evidence is not nil")
-	}
-	good, invalid := NewResult(f, 5), NewResult(&fb, 5)
-	js, err := json.Marshal(&invalid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if nonFiniteRE.Match(js) {
-		t.Errorf("NaN or Inf in the JSON: %s", nonFiniteRE.Find(js))
-	}
-	var m struct {
-		LogEvidence *float64            `json:"log_evidence"`
-		LnSigmaBeta map[string]*float64 `json:"ln_sigma_beta"`
-		OccamOK     bool                `json:"occam_ok"`
-	}
-	if err := json.Unmarshal(js, &m); err != nil {
-		t.Fatal(err)
-	}
-	b0 := invalid.BetaNames[0]
-	if v, ok := m.LnSigmaBeta[b0]; !ok || v != nil || m.LogEvidence != nil || m.OccamOK {
-		t.Errorf("JSON log_evidence %v, ln_sigma_beta[%s] %v (present %v), occam_ok %v; want null, null, false",
-			m.LogEvidence, b0, v, ok, m.OccamOK)
-	}
-	// Ranked by the record: undefined evidence (NaN) last, below a much
-	// lower defined one.
-	order := Rank([]Ranked{
-		{Seed: invalid.Seed, LogEvidence: Val(invalid.LogEvidence)},
-		{Seed: good.Seed, LogEvidence: Val(good.LogEvidence)},
-		{Seed: 9, LogEvidence: Val(good.LogEvidence) - 50},
-	})
-	if order[len(order)-1].Seed != invalid.Seed || order[0].Seed != good.Seed {
-		t.Errorf("rank order %+v: want seed %d first and the undefined seed %d last", order, good.Seed, invalid.Seed)
-	}
-	s, err := Summarize([]Result{invalid, good})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Best == nil || s.Best.Seed != good.Seed || s.WithZ != 1 || s.Ranked[1].Seed != invalid.Seed {
-		t.Errorf("Summarize: best %+v, with evidence %d, ranked %+v; want seed %d best and seed %d last", s.Best, s.WithZ, s.Ranked, good.Seed, invalid.Seed)
-	}
 }

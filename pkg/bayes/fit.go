@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/internal/fault"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -155,9 +156,6 @@ type Settings struct {
 	// "Laplace" (the evidence and the band), so that a progress display
 	// can go on after the last epoch.
 	Stage func(stage string)
-	// NaNAt injects a NaN into the loss at this epoch (tests of the
-	// divergence path); 0 means never.
-	NaNAt int
 	// Resample moves the points of every term that is not Measured to a
 	// new draw (Problem.Redraw) every Resample epochs of the Adam phase, so
 	// that Adam solves the PDE everywhere rather than at one set of points;
@@ -492,11 +490,9 @@ type Fit struct {
 	Warnings []string
 	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
 	fresh    *Model    // RoundBetasHeldOut: the model on the fresh points of the rounds' misfits
-	// inflation is the calibrated band's local widening (Calibrated, when
-	// warned) and valueScale its value check's factor (Calibrated, 1 or
-	// more); nil and 0 for every other fit.
-	inflation  *localInflation
-	valueScale float64
+	// widening widens every sigma Predict gives (a band of pkg/band,
+	// through WithBand); nil for a fit as trained.
+	widening func(points [][]float64, sigma []float64)
 }
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
@@ -537,8 +533,9 @@ func (s Settings) checkKnownNoise(p *pde.Problem) error {
 	return nil
 }
 
-// knownBetas returns, per beta group, 1/std^2 of its KnownNoise or NaN.
-func (s Settings) knownBetas(names []string) []float64 {
+// KnownBetas returns, for beta groups of these names, 1/std^2 of the
+// group's KnownNoise, or NaN for a group the evidence infers.
+func (s Settings) KnownBetas(names []string) []float64 {
 	known := fillN(len(names), math.NaN())
 	for k, std := range s.KnownNoise {
 		for t, n := range names {
@@ -559,8 +556,9 @@ func (f *Fit) holdKnown(beta []float64) {
 	}
 }
 
-// inferred reports whether beta group t is set by the evidence.
-func (f *Fit) inferred(t int) bool { return f.known == nil || math.IsNaN(f.known[t]) }
+// Inferred reports whether f's beta group t is set by the evidence (not
+// held at a known noise, Settings.KnownNoise).
+func (f *Fit) Inferred(t int) bool { return f.known == nil || math.IsNaN(f.known[t]) }
 
 // Train builds a network and runs the paper's training: Adam on E_T, and from
 // HyperStart every HyperEvery epochs a hyperparameter step on E_hyp. A fit
@@ -602,11 +600,11 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 			}
 		}
 	}
-	f.known = s.knownBetas(m.BetaNames)
+	f.known = s.KnownBetas(m.BetaNames)
 	if s.RoundBetas == RoundBetasHeldOut && s.FinalRounds() {
 		q, err := p.Fresh()
 		if err == nil {
-			f.fresh, err = f.freshModel(q) // compiled once; each round copies the weights in
+			f.fresh, err = f.ModelOn(q) // compiled once; each round copies the weights in
 		}
 		if err != nil {
 			return nil, fmt.Errorf("held-out rounds: %w", err)
@@ -622,6 +620,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	lastEHyp := 0.0
 	decay := math.Log(s.LRDecay) / float64(s.Epochs)
 	done := ctx.Done()
+	nanAt := fault.NaNAt(ctx) // a test's injected divergence
 	for epoch := 1; epoch <= s.Epochs; epoch++ {
 		if cancelled(done) {
 			f.cancel(p, epoch-1, start, ctx)
@@ -631,7 +630,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 			opt.S.LR = s.LR * math.Exp(decay*float64(epoch-1))
 		}
 		et := f.lossAndGrad(grad)
-		if epoch == s.NaNAt {
+		if epoch == nanAt {
 			et = math.NaN()
 		}
 		if bad := firstBad(et, grad); bad != "" {
@@ -736,7 +735,7 @@ func (f *Fit) warn() {
 	}
 	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
 		for i, v := range vals {
-			if inferred(i) && atClamp(v) {
+			if inferred(i) && AtClamp(v) {
 				name := kind + " " + names[i] // "beta_pde" or "beta", not "beta beta_pde"
 				if names[i] == kind || strings.HasPrefix(names[i], kind+"_") {
 					name = names[i]
@@ -750,7 +749,7 @@ func (f *Fit) warn() {
 		alphaNames[i] = g.Name
 	}
 	at("alpha", alphaNames, f.Alpha, func(int) bool { return true })
-	at("beta", f.Model.BetaNames, f.Beta, f.inferred)
+	at("beta", f.Model.BetaNames, f.Beta, f.Inferred)
 	s := f.Settings
 	if s.FinalRounds() && f.Hyper.FinalBackoff == "" && f.Hyper.FinalRounds >= s.FinalHyper && f.Hyper.FinalMove > s.FinalTol {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("the final rounds did not settle: %d rounds (the cap) ended moving a hyperparameter by %.3g (tolerance %g); raise FinalHyper or read the evidence as approximate", f.Hyper.FinalRounds, f.Hyper.FinalMove, s.FinalTol))
@@ -862,9 +861,9 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	alpha, beta := hy.MacKay(loss)
 	if f.fresh != nil {
 		copy(f.fresh.Theta, f.Model.Theta)
-		held, train := groupRMS(f.fresh, f.Beta), rmsFromED(loss.ED, loss.N) // loss: at these weights
+		held, train := f.fresh.GroupRMS(f.Beta), rmsFromED(loss.ED, loss.N) // loss: at these weights
 		for t, h := range held {
-			if tr := train[t]; f.inferred(t) && h > tr {
+			if tr := train[t]; f.Inferred(t) && h > tr {
 				beta[t] *= (tr / h) * (tr / h)
 			}
 		}
@@ -1009,7 +1008,7 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 		alpha = fillN(nA, floats.Sum(l.GammaAlpha)/(2*floats.Sum(c.EW)))
 		nTot, gTot, eTot := 0.0, 0.0, 0.0
 		for t, n := range c.N {
-			if f.inferred(t) {
+			if f.Inferred(t) {
 				nTot, gTot, eTot = nTot+float64(n), gTot+l.GammaBeta[t], eTot+c.ED[t]
 			}
 		}
@@ -1019,7 +1018,7 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 	default:
 		ga, gb := floats.Sum(l.GradLogAlpha), 0.0
 		for t, g := range l.GradLogBeta {
-			if f.inferred(t) {
+			if f.Inferred(t) {
 				gb += g
 			}
 		}
@@ -1036,7 +1035,7 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 			if tied {
 				h.grad[nA+t] = gb
 			}
-			if !f.inferred(t) {
+			if !f.Inferred(t) {
 				h.grad[nA+t] = 0
 			}
 		}
@@ -1115,19 +1114,16 @@ func (f *Fit) PredictQuantity(points [][]float64, q pde.Residual) (mean, sigma [
 	if err != nil || J == nil {
 		return mean, nil, err
 	}
-	sigma = f.Laplace.sigmas(J, len(points))
-	f.widen(points, sigma)
+	sigma = f.Laplace.Sigmas(J, len(points))
+	f.Widen(points, sigma)
 	return mean, sigma, nil
 }
 
-// widen applies the calibrated band's widenings to sigma at points: the
-// local one, then the value check's factor. Other fits have neither.
-func (f *Fit) widen(points [][]float64, sigma []float64) {
-	f.inflation.apply(points, sigma)
-	if f.valueScale > 1 {
-		for i := range sigma {
-			sigma[i] *= f.valueScale
-		}
+// Widen applies f's widening (WithBand) to sigma, its band at points;
+// nothing for a fit as trained.
+func (f *Fit) Widen(points [][]float64, sigma []float64) {
+	if f.widening != nil {
+		f.widening(points, sigma)
 	}
 }
 

@@ -325,10 +325,9 @@ func (m *Model) buildJacobians() {
 	}
 }
 
-// termJacobians returns each term's residual r_t and its Jacobian dr_t/dw
-// (N_t x P, row-major) at the current weights (the candidate bands of
-// calib_study_test.go use them).
-func (m *Model) termJacobians() (res, jac [][]float64) {
+// TermJacobians returns each term's residual r_t and its Jacobian dr_t/dw
+// (N_t x P, row-major) at the current weights.
+func (m *Model) TermJacobians() (res, jac [][]float64) {
 	m.jacobians()
 	for i, j := range m.jac {
 		jac = append(jac, slices.Clone(m.jbuf[i]))
@@ -378,14 +377,13 @@ func (m *Model) Layers() [][2]int {
 	return out
 }
 
-// Residuals returns each term's residual vector at the current weights.
+// Residuals returns each term's residual vector at the current weights
+// (one run of the training program).
 func (m *Model) Residuals() [][]float64 {
-	prog := m.g.Compile(m.res...)
-	m.feed(prog)
-	prog.Run()
+	m.DataLoss(m.betaBuf, make([]float64, len(m.betaBuf)), make([]float64, m.NumWeights()))
 	out := make([][]float64, len(m.res))
-	for i, r := range m.res {
-		out[i] = append([]float64(nil), prog.Value(r)...)
+	for k, r := range m.res {
+		out[k] = append([]float64(nil), m.train.Value(r)...)
 	}
 	return out
 }

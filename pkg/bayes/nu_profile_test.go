@@ -49,7 +49,7 @@ func TestBurgersWideNuProfile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rms := groupRMS(f.Model, f.Beta)
+			rms := f.Model.GroupRMS(f.Beta)
 			line := fmt.Sprintf("nu %.3fx truth: ln Z %.1f, rel L2 %.4f;", factor, f.Laplace.LogEvidence, e.RelL2)
 			for g, n := range names {
 				line += fmt.Sprintf(" %s beta %.4g rms %.4g (beta E_D %.1f, N/2 ln beta %.1f);", n, f.Beta[g], rms[g], f.Beta[g]*f.ED[g], float64(f.Model.N[g])/2*math.Log(f.Beta[g]))

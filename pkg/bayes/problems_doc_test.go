@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 // The code blocks of docs/problems.md are the functions below between
@@ -82,7 +84,7 @@ func describe(w io.Writer, f *bayes.Fit) error {
 	if err != nil {
 		return err
 	}
-	train, held, err := f.ResidualCheck(fresh)
+	train, held, err := band.ResidualCheck(f, fresh)
 	if err != nil {
 		return err
 	}
@@ -107,14 +109,14 @@ func trainFor(p *pde.Problem, s bayes.Settings, d time.Duration) (*bayes.Fit, er
 
 // problems.md:begin ensemble
 // bestOf trains p with settings s and seeds 1..n, two at a time, writes
-// every fit as a JSON line to out (bayes.ReadResults reads them back) and
+// every fit as a JSON line to out (record.ReadResults reads them back) and
 // returns the fit of highest log evidence.
 func bestOf(ctx context.Context, p *pde.Problem, s bayes.Settings, n int, out io.Writer) (*bayes.Fit, error) {
 	seeds := make([]uint64, n)
 	for i := range seeds {
 		seeds[i] = uint64(i + 1)
 	}
-	run, err := bayes.TrainEnsemble(ctx, p, s, seeds, bayes.EnsembleOptions{Workers: 2, Out: out})
+	run, err := runner.TrainEnsemble(ctx, p, s, seeds, runner.EnsembleOptions{Workers: 2, Out: out})
 	if err != nil { // invalid input, a cancelled context, or no fit with a defined evidence
 		return nil, err
 	}

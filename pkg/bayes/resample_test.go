@@ -10,6 +10,7 @@ import (
 
 	"math/rand/v2"
 
+	"github.com/evidence-pinn/bpinn/internal/fault"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
@@ -124,7 +125,7 @@ func TestResampleTrain(t *testing.T) {
 		t.Errorf("E_D %g at the end, %g on the problem's points", a.ED[0], ed[0])
 	}
 
-	d, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Resample: 50, NaNAt: 120}))
+	d, err := Train(fault.WithNaNAt(context.Background(), 120), p, scheduled(p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Resample: 50}))
 	if err != nil {
 		t.Fatal(err)
 	}

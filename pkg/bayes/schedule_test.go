@@ -21,11 +21,7 @@ func scheduled(p *pde.Problem, s Settings) Settings {
 	return s
 }
 
-// testSchedules are the schedules of the tests' own problems, by name: the
-// problems of notebook 07 train 8000 epochs of a 1-8-1 or 2-8-1 net.
+// testSchedules are the schedules of the tests' own problems, by name.
 var testSchedules = map[string]schedule.Schedule{
-	"poisson-1d":          poissonSchedule,
-	"reaction":            {Hidden: []int{8}, Epochs: 8000},
-	"poisson-2d":          {Hidden: []int{8}, Epochs: 8000},
-	"advection-diffusion": {Hidden: []int{8}, Epochs: 8000},
+	"poisson-1d": poissonSchedule,
 }

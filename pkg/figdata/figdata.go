@@ -20,6 +20,8 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -157,10 +159,10 @@ func check2D(fn string, p *pde.Problem, exact bool) {
 
 // EvidenceAndError returns the log evidence and the true relative L2 error
 // of the results where both are defined and the error is positive, for
-// viz.EvidenceVsError (a log axis) and bayes.Spearman.
-func EvidenceAndError(rs []bayes.Result) (logZ, relErr []float64) {
+// viz.EvidenceVsError (a log axis) and record.Spearman.
+func EvidenceAndError(rs []record.Result) (logZ, relErr []float64) {
 	for i := range rs {
-		z, e := bayes.Val(rs[i].LogEvidence), rs[i].RelL2()
+		z, e := record.Val(rs[i].LogEvidence), rs[i].RelL2()
 		if !math.IsNaN(z) && !math.IsNaN(e) && e > 0 {
 			logZ, relErr = append(logZ, z), append(relErr, e)
 		}
@@ -171,7 +173,7 @@ func EvidenceAndError(rs []bayes.Result) (logZ, relErr []float64) {
 // Comparison is c for viz.LaplaceVsHMC: the data of p (the points of its
 // terms with targets; p is 1-D, such as the regression), the truth, and
 // the Laplace and HMC bands on c's grid.
-func Comparison(p *pde.Problem, c *bayes.Comparison) viz.Comparison {
+func Comparison(p *pde.Problem, c *posterior.Comparison) viz.Comparison {
 	var dx, dy []float64
 	for _, t := range p.Terms {
 		if t.Target == nil {

@@ -9,7 +9,9 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -233,10 +235,10 @@ func TestPoints(t *testing.T) {
 func TestEvidenceAndError(t *testing.T) {
 	t.Parallel()
 	num := func(x float64) *float64 { return &x }
-	withErr := func(z *float64, e *float64) bayes.Result {
-		return bayes.Result{LogEvidence: z, Errors: &bayes.GridErrors{RelL2: e}}
+	withErr := func(z *float64, e *float64) record.Result {
+		return record.Result{LogEvidence: z, Errors: &record.GridErrors{RelL2: e}}
 	}
-	rs := []bayes.Result{
+	rs := []record.Result{
 		withErr(num(10), num(0.1)),
 		withErr(nil, num(0.2)),   // no evidence
 		withErr(num(12), nil),    // no error
@@ -253,9 +255,9 @@ func TestEvidenceAndError(t *testing.T) {
 func TestComparison(t *testing.T) {
 	t.Parallel()
 	p := problems.Regression(problems.Options{})
-	c := &bayes.Comparison{X: []float64{-1, 0, 1}, Truth: []float64{1, 0, 1},
-		Laplace: bayes.Band{Mean: []float64{1, 0.1, 0.9}, Sigma: []float64{0.1, 0.2, 0.1}},
-		Sampled: bayes.PointSummary{Mean: []float64{1.1, 0, 1}, Std: []float64{0.2, 0.3, 0.2}}}
+	c := &posterior.Comparison{X: []float64{-1, 0, 1}, Truth: []float64{1, 0, 1},
+		Laplace: posterior.Band{Mean: []float64{1, 0.1, 0.9}, Sigma: []float64{0.1, 0.2, 0.1}},
+		Sampled: posterior.PointSummary{Mean: []float64{1.1, 0, 1}, Std: []float64{0.2, 0.3, 0.2}}}
 	v := figdata.Comparison(p, c)
 	n := 0
 	for _, term := range p.Terms {

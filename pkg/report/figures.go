@@ -5,8 +5,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -74,7 +76,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Label + ": error and 2σ"})
 			})
 		}
-		add("error-band-calibrated", "The same error with the calibrated 2σ band (bayes.Fit.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
+		add("error-band-calibrated", "The same error with the calibrated 2σ band (band.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
 			cal, err := calibrated(best)
 			if err != nil {
 				return nil, nil, err
@@ -102,7 +104,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			return both(viz.EvidenceVsHiddenChart, viz.EvidenceVsHidden, hs, viz.Labels{})
 		})
 		add("evidence-vs-error", "Log evidence against the true error over all scanned architectures.", func() (viz.Chart, *viz.Figure, error) {
-			rho := bayes.Spearman(logZ, relErr)
+			rho := record.Spearman(logZ, relErr)
 			c, err := viz.EvidenceVsErrorChart(logZ, relErr, rho, viz.Labels{Title: "scan: evidence vs error"})
 			if err != nil {
 				return nil, nil, err
@@ -116,11 +118,11 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 
 // calibrated is f's calibrated band on the fresh draw of its problem.
 func calibrated(f *bayes.Fit) (*bayes.Fit, error) {
-	d, err := bayes.FreshDrawOf(f.Model.Problem)
+	d, err := band.FreshDrawOf(f.Model.Problem)
 	if err != nil {
 		return nil, err
 	}
-	return f.Calibrated(d)
+	return band.Calibrated(f, d)
 }
 
 // addEnsemble adds the histogram of the relative log evidence and the
@@ -146,7 +148,7 @@ func addEnsemble(add func(string, string, func() (viz.Chart, *viz.Figure, error)
 		return c, f, err
 	})
 	add("evidence-vs-error", "Log evidence against the true relative L2 error of every fit (rho: Spearman).", func() (viz.Chart, *viz.Figure, error) {
-		rho := bayes.Spearman(logZ, relErr)
+		rho := record.Spearman(logZ, relErr)
 		l := viz.Labels{Title: st.Label + ": evidence vs error"}
 		c, err := viz.EvidenceVsErrorChart(logZ, relErr, rho, l)
 		if err != nil {

@@ -19,7 +19,9 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // fakeECharts points viz at a small stand-in for echarts.min.js, so the
@@ -155,7 +157,7 @@ func TestRunTiny(t *testing.T) {
 	}
 	// The raw fits: one JSON line per fit, every study.
 	for _, st := range rep.Studies {
-		rs, torn, err := bayes.ReadResults(filepath.Join(dir, st.Name+".jsonl"))
+		rs, torn, err := record.ReadResults(filepath.Join(dir, st.Name+".jsonl"))
 		if err != nil || torn {
 			t.Fatalf("%s.jsonl: torn %v, %v", st.Name, torn, err)
 		}
@@ -173,7 +175,7 @@ func TestRunTiny(t *testing.T) {
 	}
 	// heat-lhs is heat on Latin hypercube points: its records say so, and
 	// its points are not heat's.
-	rs, _, err := bayes.ReadResults(filepath.Join(dir, "heat-lhs.jsonl"))
+	rs, _, err := record.ReadResults(filepath.Join(dir, "heat-lhs.jsonl"))
 	if err != nil || len(rs) == 0 || rs[0].Problem != "heat" || rs[0].Sampling != pde.LatinHypercube {
 		t.Errorf("heat-lhs.jsonl: %v, first record %+v", err, rs[:min(len(rs), 1)])
 	}
@@ -262,8 +264,8 @@ func checkSampling(t *testing.T, dir string, tables []Table, rep *Report) {
 			t.Fatal(err)
 		}
 		var rec struct {
-			FitSeed    uint64            `json:"fit_seed"`
-			Comparison *bayes.Comparison `json:"comparison"`
+			FitSeed    uint64                `json:"fit_seed"`
+			Comparison *posterior.Comparison `json:"comparison"`
 		}
 		if err := json.Unmarshal(b, &rec); err != nil || rec.Comparison == nil {
 			t.Fatalf("%s: %v", w.file, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // Load builds the report of a run split into shards (Config.Shards), each
@@ -22,7 +23,7 @@ import (
 // from DIR/<study>.jsonl of each of dirs, merged (a seed held twice must
 // agree, as bpinn merge checks), checked against the study as cfg
 // describes it (every seed there, each fit of the study's settings) and
-// restored (bayes.Restore); the merged records go to cfg.Out/<study>.jsonl,
+// restored (record.Restore); the merged records go to cfg.Out/<study>.jsonl,
 // and the HMC comparisons run on the restored best fits. cfg is that of
 // the sharded run, without Shards.
 func Load(ctx context.Context, cfg Config, dirs []string) (*Report, error) {
@@ -39,18 +40,18 @@ func Load(ctx context.Context, cfg Config, dirs []string) (*Report, error) {
 
 // loadFits fills st.Fits and st.Best from the study's files in dirs.
 func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progress) error {
-	// Merged by seed; not by bayes.MergeResults, which wants one
+	// Merged by seed; not by record.MergeResults, which wants one
 	// configuration, while the scan's differ by seed: each record is
 	// checked against its seed's settings below.
-	bySeed := map[uint64]bayes.Result{}
+	bySeed := map[uint64]record.Result{}
 	for _, d := range dirs {
 		path := filepath.Join(d, st.Name+".jsonl")
-		rs, _, err := bayes.ReadResults(path) // a torn line's fit is reported missing below
+		rs, _, err := record.ReadResults(path) // a torn line's fit is reported missing below
 		if err != nil {
 			return fmt.Errorf("%v (run the study's shard into %s again)", err, d)
 		}
 		for _, r := range rs {
-			if old, ok := bySeed[r.Seed]; ok && !bayes.SameApartFromSeconds(old, r) {
+			if old, ok := bySeed[r.Seed]; ok && !record.SameApartFromSeconds(old, r) {
 				return fmt.Errorf("seed %d appears twice with different results (in %s)", r.Seed, path)
 			} else if !ok {
 				bySeed[r.Seed] = r
@@ -58,7 +59,7 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		}
 	}
 	held := map[uint64]bool{}
-	var rs []bayes.Result
+	var rs []record.Result
 	for _, s := range slices.Sorted(maps.Keys(bySeed)) {
 		held[s] = true
 		rs = append(rs, bySeed[s])
@@ -86,7 +87,7 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		if st.Name == "scan" {
 			s.Hidden = []int{cfg.ScanHidden[int(r.Seed-cfg.SeedBase)%len(cfg.ScanHidden)]}
 		}
-		want, err := bayes.NewRunConfig(p, s, cfg.DataSeed)
+		want, err := record.NewRunConfig(p, s, cfg.DataSeed)
 		if err != nil {
 			return err
 		}
@@ -96,11 +97,11 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		}
 		var f *bayes.Fit
 		if r.Weights != nil {
-			if f, err = bayes.Restore(p, r); err != nil {
+			if f, err = record.Restore(p, r); err != nil {
 				return err
 			}
 		}
-		rec := record(f, r, gridPts, gridExact)
+		rec := fitRecord(f, r, gridPts, gridExact)
 		st.Fits = append(st.Fits, rec)
 		if z := rec.LogEvidence; f != nil && !math.IsNaN(z) && z > bestZ { // rs is sorted by seed: a tie keeps the lower
 			bestZ, st.Best = z, f

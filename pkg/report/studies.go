@@ -5,7 +5,7 @@
 // # Overview
 //
 // Run executes the studies of a Plan one after another (the fits of a study
-// in parallel, bayes.Ensemble), appending each finished fit to
+// in parallel, runner.Ensemble), appending each finished fit to
 // DIR/<study>.jsonl the moment it ends. Build turns the studies into
 // figures (pkg/viz) and tables (the paper's Tables 1-3 with the paper's
 // numbers beside ours); Write writes report.html, results.md and
@@ -34,7 +34,10 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 // Plan says how much of the paper to run. Full is the paper's run; Quick
@@ -60,7 +63,7 @@ type Plan struct {
 	// means EpochScale.
 	WideEpochScale float64
 	// HMC are the sampler settings of the Laplace-vs-HMC study; zero
-	// fields take bayes.DefaultSampler's values (NUTS, 4 chains x 400 draws
+	// fields take posterior.DefaultSampler's values (NUTS, 4 chains x 400 draws
 	// after 500 warm-up, target acceptance 0.98, depth 12).
 	HMC mcmc.Settings
 	// HeatHMC, if not nil, are the sampler settings of the heat study's
@@ -178,19 +181,19 @@ type FitRecord struct {
 	MAD         float64 // mean |u - u*| on the 100x100 grid; NaN when undefined
 	Coverage    float64 // NaN when undefined
 	// CoverageHeldOut is the coverage of the band with beta from residuals
-	// at fresh points (bayes.Fit.HeldOut); NaN when undefined.
+	// at fresh points (band.HeldOut); NaN when undefined.
 	CoverageHeldOut float64
 	// CoverageCalibrated and Q95Calibrated are those of the calibrated band
-	// (bayes.Fit.Calibrated), Q95 the paper band's 95 % quantile of
+	// (band.Calibrated), Q95 the paper band's 95 % quantile of
 	// |u - u*|/sigma; NaN when undefined.
 	CoverageCalibrated, Q95, Q95Calibrated float64
 	Alpha, Beta                            []float64
 	AlphaNames                             []string
 	BetaNames                              []string
-	HeldBetas                              []bool // bayes.Result.HeldBetas: a beta held at a known noise
+	HeldBetas                              []bool // record.Result.HeldBetas: a beta held at a known noise
 	Gamma                                  float64
 	Seconds                                float64
-	Warnings                               []string // bayes.Result.Warnings
+	Warnings                               []string // record.Result.Warnings
 	// Unknowns are an inverse problem's coefficients with their Laplace
 	// intervals (nil for a forward problem).
 	Unknowns []bayes.Unknown
@@ -215,7 +218,7 @@ type Study struct {
 	Best *bayes.Fit
 	// HMC is the Laplace-vs-HMC comparison of the best fit (study "hmc";
 	// "heat" when Plan.HeatHMC is set).
-	HMC     *bayes.Comparison
+	HMC     *posterior.Comparison
 	Seconds float64 // wall time of the study
 	Err     error   // why the study failed; nil if it ran
 }
@@ -226,7 +229,7 @@ type Report struct {
 	Studies []*Study
 	Started time.Time
 	Seconds float64
-	Version bayes.VersionInfo
+	Version record.VersionInfo
 }
 
 // Study returns the named study, nil if it was not run.
@@ -284,7 +287,7 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
-	rep := &Report{Config: cfg, Started: time.Now(), Version: bayes.Version()}
+	rep := &Report{Config: cfg, Started: time.Now(), Version: record.Version()}
 	for _, name := range Names() {
 		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 {
 			continue
@@ -463,12 +466,12 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 	type outcome struct {
 		fit *bayes.Fit
 		rec FitRecord
-		res bayes.Result
+		res record.Result
 		err error
 	}
 	var firstErr error
 	bestZ := math.Inf(-1)
-	bayes.Ensemble(st.Seeds, cfg.Workers, func(seed uint64) (o outcome) {
+	runner.Ensemble(st.Seeds, cfg.Workers, func(seed uint64) (o outcome) {
 		defer func() { // a panic in one fit fails the study, not the run
 			if r := recover(); r != nil {
 				o.err = fmt.Errorf("seed %d: panic: %v", seed, r)
@@ -484,9 +487,9 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 		if err != nil {
 			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
 		}
-		r := bayes.NewResult(f, 100)
+		r := record.NewResult(f, 100)
 		r.DataSeed = cfg.DataSeed
-		return outcome{fit: f, res: r, rec: record(f, &r, gridPts, gridExact)}
+		return outcome{fit: f, res: r, rec: fitRecord(f, &r, gridPts, gridExact)}
 	}, func(seed uint64, o outcome) {
 		if o.err != nil {
 			if firstErr == nil {
@@ -494,7 +497,7 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 			}
 			return
 		}
-		if err := bayes.AppendResult(file, o.res); err != nil && firstErr == nil {
+		if err := record.AppendResult(file, o.res); err != nil && firstErr == nil {
 			firstErr = err
 		}
 		st.Fits = append(st.Fits, o.rec)
@@ -511,10 +514,10 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 	return firstErr
 }
 
-// record extracts what the report needs from a fit and its record; f is
+// fitRecord extracts what the report needs from a fit and its record; f is
 // nil for a record that cannot be restored (weights not finite), whose
 // hyperparameters come from the record.
-func record(f *bayes.Fit, r *bayes.Result, pts [][]float64, exact []float64) FitRecord {
+func fitRecord(f *bayes.Fit, r *record.Result, pts [][]float64, exact []float64) FitRecord {
 	rec := FitRecord{Seed: r.Seed, Status: r.Status, Seconds: r.Seconds, Warnings: r.Warnings,
 		LogEvidence: val(r.LogEvidence), RelL2: r.RelL2(), Coverage: r.Coverage(), MSE: math.NaN(), MAD: math.NaN(),
 		AlphaNames: r.AlphaNames, BetaNames: r.BetaNames, HeldBetas: r.HeldBetas(), Gamma: val(r.Gamma)}
@@ -563,17 +566,17 @@ func runHMC(ctx context.Context, st *Study, cfg *Config, hs mcmc.Settings, prog 
 	// Heat is sampled in the coordinates whitened by its fit's A, where
 	// warm-up starts from the Laplace covariance (docs/hmc.md); the
 	// regression as bpinn hmc regression does.
-	cmp, err := bayes.CompareHMC(ctx, st.Best, &hs, &bayes.CompareOptions{Whiten: st.Name != "hmc"})
+	cmp, err := posterior.CompareHMC(ctx, st.Best, &hs, &posterior.CompareOptions{Whiten: st.Name != "hmc"})
 	if err != nil {
 		return err
 	}
 	st.HMC = cmp
 	prog.Step(fmt.Sprintf("%s %d chains x %d samples: %.1f s", cmp.HMC.Sampler, cmp.HMC.Chains, cmp.HMC.Samples, cmp.Diagnostics.Seconds))
 	b, err := json.MarshalIndent(struct {
-		FitSeed     uint64            `json:"fit_seed"`
-		FitSeconds  float64           `json:"fit_seconds"`
-		LogEvidence float64           `json:"log_evidence"`
-		Comparison  *bayes.Comparison `json:"comparison"`
+		FitSeed     uint64                `json:"fit_seed"`
+		FitSeconds  float64               `json:"fit_seconds"`
+		LogEvidence float64               `json:"log_evidence"`
+		Comparison  *posterior.Comparison `json:"comparison"`
 	}{st.Best.Settings.Seed, st.Best.Seconds, st.Best.Laplace.LogEvidence, cmp}, "", "  ")
 	if err != nil {
 		return err

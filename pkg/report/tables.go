@@ -10,6 +10,8 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
+	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // Cell is a table cell. A Num cell holds a number (Text parses as one); an
@@ -134,7 +136,7 @@ func namedValues(names []string, v []float64) string {
 }
 
 // heldValues is namedValues with each value whose held entry is true (a
-// beta held at a known noise, bayes.Result.HeldBetas) marked "(held)".
+// beta held at a known noise, record.Result.HeldBetas) marked "(held)".
 func heldValues(names []string, v []float64, held []bool) string {
 	parts := make([]string, len(v))
 	for i := range v {
@@ -155,7 +157,7 @@ func heldValues(names []string, v []float64, held []bool) string {
 
 func rho(fits []FitRecord) float64 {
 	z, e := evidenceAndError(fits)
-	return bayes.Spearman(z, e)
+	return record.Spearman(z, e)
 }
 
 // Tables returns the report's tables: the summary of every study, the
@@ -210,8 +212,8 @@ func (r *Report) summaryTable() Table {
 	t.Note = "rel L2 = ||u - u*|| / ||u*|| on the 100 x 100 grid (200 points for regression, over [-1, 1] where much holds no data); " +
 		"coverage = share of grid points with |u - u*| <= 2σ (σ Laplace, no noise term; 0.954 if calibrated); " +
 		"q95 = 95 % quantile of |u - u*|/σ (1.96 if calibrated); " +
-		"held-out β: the same band with each β from the residuals at fresh points (bayes.Fit.HeldOut, not the paper's; wider); " +
-		"calibrated: β the geometric mean of the fitted and the held-out one (with several β groups, that far in ln β times the group's share of γ; σ widened where a term's fresh residuals near a point exceed bayes.LocalRatio times their rms; after held-out final rounds from the β of the training misfit, every group at the geometric mean) where the fresh residuals exceed bayes.OverconfidentRatio times the training ones, else the paper's; then widened by sqrt(q95/2) where q95 of |u - target|/σ at fresh points of the conditions on u itself, where the residual is the error, exceeds 2 (bayes.Fit.Calibrated, no exact solution used); " +
+		"held-out β: the same band with each β from the residuals at fresh points (band.HeldOut, not the paper's; wider); " +
+		"calibrated: β the geometric mean of the fitted and the held-out one (with several β groups, that far in ln β times the group's share of γ; σ widened where a term's fresh residuals near a point exceed band.LocalRatio times their rms; after held-out final rounds from the β of the training misfit, every group at the geometric mean) where the fresh residuals exceed band.OverconfidentRatio times the training ones, else the paper's; then widened by sqrt(q95/2) where q95 of |u - target|/σ at fresh points of the conditions on u itself, where the residual is the error, exceeds 2 (band.Calibrated, no exact solution used); " +
 		"ln Z drops -N/2 ln 2π like the paper; rho < 0: higher evidence goes with lower error; s/fit is wall time with the run's concurrency; " +
 		"warnings (best fit): what its ok status does not say, as the codes explained above this note; the sentences are in the study's records (warnings)."
 	return t
@@ -326,7 +328,7 @@ func (r *Report) table2() Table {
 
 // trajectoryText is how a run sets its trajectories: NUTS's maximum depth,
 // static HMC's leapfrog steps.
-func trajectoryText(h bayes.HMCRun) string {
+func trajectoryText(h posterior.HMCRun) string {
 	if h.Sampler == "hmc" {
 		return fmt.Sprintf("%d leapfrog", h.Leapfrog)
 	}
@@ -459,7 +461,7 @@ func (r *Report) settingsTable() Table {
 			integer(s.Epochs), txt(fmt.Sprintf("%d / %d", s.HyperStart, s.HyperEvery)), txt(modes), txt(recipe), txt(status), num(st.Seconds, 4)})
 	}
 	sampler := func(s mcmc.Settings) string {
-		hs := bayes.DefaultSampler(s)
+		hs := posterior.DefaultSampler(s)
 		rs := hs.Resolved()
 		return fmt.Sprintf("%s %d chains x %d samples after %d warm-up", rs.Sampler, rs.Chains, rs.Samples, rs.Warmup)
 	}

@@ -6,19 +6,20 @@ import (
 )
 
 // warningKinds are the summary table's short codes for the warnings of a
-// fit record (bayes.Result.Warnings). A warning is a sentence that would
+// fit record (record.Result.Warnings). A warning is a sentence that would
 // make a row a screen tall, so a cell holds its code and the legend below
 // the table says what each code used means; the sentences stay in the
-// records. A kind is recognized by a phrase of bayes's sentence.
+// records. A kind is recognized by a phrase of its sentence (pkg/bayes and
+// pkg/band write them).
 var warningKinds = []struct{ code, phrase, meaning string }{
 	{"clamp", "is at the clamp",
 		"a hyperparameter sits at its clamp [1e-8, 1e8]: the log evidence is computed there, not at a fixed point"},
 	{"unsettled", "did not settle",
 		"the final MacKay rounds reached their cap still moving a hyperparameter: read the evidence as approximate"},
 	{"overconf-ratio", "larger at fresh points",
-		"the paper's band is likely overconfident: an inferred β group's rms residual at fresh points exceeds bayes.OverconfidentRatio times its rms at the training points (or, after held-out rounds, the rms its β states); use the calibrated band"},
+		"the paper's band is likely overconfident: an inferred β group's rms residual at fresh points exceeds band.OverconfidentRatio times its rms at the training points (or, after held-out rounds, the rms its β states); use the calibrated band"},
 	{"overconf-value", "conditions on u itself",
-		"the paper's band is likely overconfident: at fresh points of the conditions on u itself, where the residual u - target is the error, its q95 of |u - target|/σ exceeds bayes.ValueOverconfident; use the calibrated band"},
+		"the paper's band is likely overconfident: at fresh points of the conditions on u itself, where the residual u - target is the error, its q95 of |u - target|/σ exceeds band.ValueOverconfident; use the calibrated band"},
 }
 
 // otherWarning is the code of a warning none of warningKinds recognizes.

@@ -18,7 +18,7 @@
 //	for e := range epochs { ...; bar.Update(e+1, "E_T = 0.12") }
 //	bar.Done()
 //
-// Train and TrainEnsemble are bayes.Train and bayes.TrainEnsemble with a bar
+// Train and TrainEnsemble are bayes.Train and runner.TrainEnsemble with a bar
 // over the whole fit: the epochs, then each step after them by name.
 //
 //	f, err := nb.Train(ctx, "", p, bayes.Settings{Seed: 1})

@@ -14,6 +14,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
@@ -243,7 +244,7 @@ func TestTrainProgress(t *testing.T) {
 func TestTrainEnsembleProgress(t *testing.T) {
 	r := fakeNotebook(t, true)
 	p, sch := heat()
-	run, err := TrainEnsemble(context.Background(), "", p, bayes.Settings{Schedule: sch, Epochs: 100, HyperStart: 50}, []uint64{1, 2}, bayes.EnsembleOptions{Workers: 2})
+	run, err := TrainEnsemble(context.Background(), "", p, bayes.Settings{Schedule: sch, Epochs: 100, HyperStart: 50}, []uint64{1, 2}, runner.EnsembleOptions{Workers: 2})
 	if err != nil || run.Best == nil {
 		t.Fatalf("run %v, error %v", run, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 // Train is bayes.Train with a progress bar over the whole fit: the Adam
@@ -45,11 +46,11 @@ func Train(ctx context.Context, title string, p *pde.Problem, s bayes.Settings) 
 	return f, err
 }
 
-// TrainEnsemble is bayes.TrainEnsemble with a progress bar over the epochs
+// TrainEnsemble is runner.TrainEnsemble with a progress bar over the epochs
 // of every fit and the count of fits done; it reaches its end with the
 // last fit, not with the last epoch. An empty title is the problem's name,
 // network and number of fits. opt.Progress, if set, is called as well.
-func TrainEnsemble(ctx context.Context, title string, p *pde.Problem, s bayes.Settings, seeds []uint64, opt bayes.EnsembleOptions) (*bayes.EnsembleRun, error) {
+func TrainEnsemble(ctx context.Context, title string, p *pde.Problem, s bayes.Settings, seeds []uint64, opt runner.EnsembleOptions) (*runner.EnsembleRun, error) {
 	rs, err := s.Resolve(p)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func TrainEnsemble(ctx context.Context, title string, p *pde.Problem, s bayes.Se
 			progress(epochs, fits)
 		}
 	}
-	run, err := bayes.TrainEnsemble(ctx, p, s, seeds, opt)
+	run, err := runner.TrainEnsemble(ctx, p, s, seeds, opt)
 	if err == nil {
 		bar.Done()
 	}

@@ -1,0 +1,49 @@
+package band
+
+import (
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// Assessment is what the bands say of a fit at one fresh draw of its
+// problem, all a record keeps of them (pkg/record): the residual check,
+// the calibrated band, the overconfidence warning, and the held-out band
+// on demand.
+type Assessment struct {
+	// Train and Fresh are each beta group's rms residual at the training
+	// points and at the fresh ones (ResidualCheck).
+	Train, Fresh []float64
+	// Calibrated is the calibrated band (Calibrated); nil when its A does
+	// not factorize.
+	Calibrated *bayes.Fit
+	// Warnings is the overconfidence warning when a residual ratio exceeds
+	// OverconfidentRatio or else the value check's q95 exceeds
+	// ValueOverconfident; nil when neither does.
+	Warnings []string
+	fit      *bayes.Fit
+}
+
+// Assess computes f's residual check, calibrated band and warning at the
+// points of fresh, a problem with f's terms drawn anew. fresh may carry the
+// exact solution (a record's own Problem.Fresh draw): none of these reads
+// it. The error is that of building f's model on fresh's points.
+func Assess(f *bayes.Fit, fresh *pde.Problem) (*Assessment, error) {
+	m2, err := f.ModelOn(fresh)
+	if err != nil {
+		return nil, err
+	}
+	a := &Assessment{Train: f.Model.GroupRMS(f.Beta), Fresh: m2.GroupRMS(f.Beta), fit: f}
+	res := m2.Residuals() // each term's fresh residuals: the calibrated band's and the value check's
+	a.Calibrated, _ = calibrated(f, m2, res, a.Train, a.Fresh)
+	ref, what := gateRMS(f, a.Train)
+	a.Warnings = overconfidenceWarnings(f.Model.BetaNames, f.Inferred, ref, a.Fresh, what)
+	if a.Warnings == nil { // the ratios say nothing: what errors can be seen
+		a.Warnings = valueWarning(f, m2, res)
+	}
+	return a, nil
+}
+
+// HeldOut is the held-out band (HeldOut) from the assessed fresh
+// residuals; an error when the fit has no Laplace approximation or its A
+// at the held-out betas does not factorize.
+func (a *Assessment) HeldOut() (*bayes.Fit, error) { return heldOut(a.fit, a.Fresh) }

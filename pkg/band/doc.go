@@ -1,0 +1,16 @@
+// Package band holds the uncertainty bands of a fit beyond the paper's
+// Laplace band, each judged by the fit's residuals at fresh points of its
+// problem (Problem.Fresh), never by the exact solution:
+//
+//   - ResidualCheck: each beta group's rms residual at the training points
+//     and at fresh ones; a ratio well above 1 says the band is overconfident.
+//   - HeldOut: the Laplace band with each beta from the fresh residuals.
+//   - Calibrated: the band fed a FreshDraw (fresh points without the exact
+//     solution): betas lowered toward the fresh precision where the
+//     residuals warn, widened locally where a term's fresh residuals peak,
+//     and by the value check at the conditions on u itself.
+//   - Assess: all a record keeps of them, with the overconfidence warning.
+//
+// Each returns a copy of the fit (bayes.Fit.WithBand) whose Predict gives
+// the band; only its predictions are meaningful.
+package band

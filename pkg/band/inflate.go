@@ -1,0 +1,137 @@
+package band
+
+import (
+	"math"
+	"slices"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+)
+
+// LocalRatio is the local residual ratio above which the calibrated band
+// widens locally: where a term's rms residual over its LocalNeighbours
+// fresh points nearest a point exceeds LocalRatio times its rms over all
+// its fresh points, sigma there is multiplied by the square root of that
+// ratio (the precision divided by it, as the calibrated betas divide it by
+// rho_t globally). A network whose equation is violated in one place (at
+// Burgers' shock) errs there, between its training points, more than one
+// beta per group can say. Chosen from docs/results/coverage.md: on the
+// heat and wave fits the ratio stays below 1.5 everywhere, at Burgers'
+// shock it reaches 2.7-3. A term of at most LocalRatio^2 LocalNeighbours
+// = 80 points cannot reach it (the mean square of its LocalNeighbours
+// largest residuals is at most N/LocalNeighbours times the term's): the
+// widening acts on terms large enough for 20 points to be local.
+const LocalRatio = 2.0
+
+// LocalNeighbours is the number of a term's fresh points nearest a point
+// whose residuals make the local rms of LocalRatio.
+const LocalNeighbours = 20
+
+// localInflation is the local widening of the calibrated band: the fresh
+// residuals of every term of an inferred beta group, with their points.
+type localInflation struct {
+	span  []float64 // Hi - Lo per input: distances are taken in the unit box
+	terms []freshTerm
+}
+
+// freshTerm is one term's fresh points (scaled to the unit box), squared
+// residuals and their mean.
+type freshTerm struct {
+	pts [][]float64
+	sq  []float64
+	ms  float64
+}
+
+// newLocalInflation keeps the terms of m (a model on fresh points, with
+// residuals res) whose beta group use accepts; nil when none has residuals
+// to compare.
+func newLocalInflation(m *bayes.Model, res [][]float64, use func(group int) bool) *localInflation {
+	p := m.Problem
+	li := &localInflation{span: make([]float64, p.Dim())}
+	for a := range li.span {
+		if li.span[a] = p.Hi[a] - p.Lo[a]; !(li.span[a] > 0) {
+			return nil // a degenerate box: no distances to scale
+		}
+	}
+	for k, res := range res {
+		if !use(m.TermGroup[k]) || len(res) <= LocalNeighbours {
+			continue // too few points for a local rms that differs from the global one
+		}
+		t := freshTerm{pts: make([][]float64, len(res)), sq: make([]float64, len(res))}
+		for i, r := range res {
+			t.sq[i] = r * r
+			t.ms += r * r / float64(len(res))
+			t.pts[i] = make([]float64, len(li.span))
+			for a, s := range li.span { // in the unit box
+				t.pts[i][a] = p.Terms[k].Points[i][a] / s
+			}
+		}
+		// No point can widen when even the LocalNeighbours largest residuals
+		// have a mean square within LocalRatio^2 times the term's (a term
+		// with residuals spread evenly): leave the term out.
+		top := slices.Clone(t.sq)
+		slices.Sort(top)
+		peak := 0.0
+		for _, v := range top[len(top)-LocalNeighbours:] {
+			peak += v / LocalNeighbours
+		}
+		if t.ms > 0 && !math.IsInf(t.ms, 0) && !math.IsNaN(t.ms) && peak > LocalRatio*LocalRatio*t.ms {
+			li.terms = append(li.terms, t)
+		}
+	}
+	if len(li.terms) == 0 {
+		return nil
+	}
+	return li
+}
+
+// apply multiplies sigma[i] by the local factor at points[i].
+func (li *localInflation) apply(points [][]float64, sigma []float64) {
+	if li == nil {
+		return
+	}
+	nd := make([]float64, LocalNeighbours) // the nearest distances, ascending
+	nv := make([]float64, LocalNeighbours) // and their squared residuals
+	x := make([]float64, len(li.span))     // a point in the unit box
+	for i, pt := range points {
+		for a, s := range li.span {
+			x[a] = pt[a] / s
+		}
+		worst := 0.0
+		for _, t := range li.terms {
+			worst = math.Max(worst, localMS(t, x, nd, nv)/t.ms)
+		}
+		if ratio := math.Sqrt(worst); ratio > LocalRatio {
+			sigma[i] *= math.Sqrt(ratio)
+		}
+	}
+}
+
+// localMS is the mean squared residual of t's LocalNeighbours fresh points
+// nearest x, both in the unit box (an insertion into the sorted nd, nv: few
+// points displace the current nearest once the first have been seen).
+func localMS(t freshTerm, x []float64, nd, nv []float64) float64 {
+	K := len(nd)
+	n := 0
+	for j, y := range t.pts {
+		d := 0.0
+		for a, xa := range x {
+			v := xa - y[a]
+			d += v * v
+		}
+		if n == K && d >= nd[K-1] {
+			continue
+		}
+		at := min(n, K-1)
+		for at > 0 && nd[at-1] > d {
+			nd[at], nv[at] = nd[at-1], nv[at-1]
+			at--
+		}
+		nd[at], nv[at] = d, t.sq[j]
+		n = min(n+1, K)
+	}
+	s := 0.0
+	for _, v := range nv[:n] {
+		s += v
+	}
+	return s / float64(n)
+}

@@ -1,0 +1,42 @@
+// Package bayes is the evidence framework of the paper for physics-informed
+// networks: the model, its training with the hyperparameters set by the
+// evidence, and the Laplace approximation of the posterior over the
+// weights.
+//
+// # Data flow
+//
+//	pde.Problem                 inputs, terms (points, targets, residuals), unknowns
+//	  │ Settings.Resolve         Settings.Schedule (pkg/problems registers the paper's)
+//	  │                          and the defaults filled in
+//	  ▼
+//	NewModel                    one ad graph: E_D^t per beta group, its gradient,
+//	  │                          H_t (Gauss-Newton or exact)
+//	  ▼
+//	Train                       Adam on E_T = Σ β_t E_D^t + Σ α_i E_W^i, hyperparameter
+//	  │                          steps on the evidence, polish, MacKay's final rounds
+//	  ▼
+//	Fit                         the trained model, α, β, history, status, warnings
+//	  │ Fit.Curvature, NewLaplace A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
+//	  ▼                          the log evidence
+//	Laplace
+//	  │ Fit.Predict, PredictQuantity
+//	  ▼
+//	mean and σ = sqrt(gᵀ A⁻¹ g) at any points, of u or of any jet quantity
+//
+// Around it, in packages of their own that build on a [Fit]:
+//
+//   - pkg/band: the bands beyond the paper's (the residual check at fresh
+//     points, the held-out and the calibrated band, the overconfidence
+//     warning), through [Fit.ModelOn], [Fit.LaplaceAt] and [Fit.WithBand].
+//   - pkg/record: a fit as a JSON line (NewResult), ensembles of them read
+//     back, summarized and ranked, and a fit rebuilt from its line
+//     (Restore, through [FitAt]).
+//   - pkg/runner: many fits of a problem on worker goroutines
+//     (TrainEnsemble), ranked by evidence.
+//   - pkg/posterior: the posterior as an mcmc.LogDensity and the Laplace
+//     band against a sampler's (CompareHMC, SampleUnknowns), through
+//     [Fit.ModelCopy].
+//
+// The same seed gives the same bits: every random draw takes a seed and a
+// compiled program never runs in parallel internally.
+package bayes

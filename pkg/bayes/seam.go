@@ -1,0 +1,94 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// This file holds what the packages built on a fit use (pkg/band's
+// bands, pkg/record's records): the fit's model on other points, its
+// Laplace approximation at other betas, a copy with another band, and a fit
+// rebuilt from its parts.
+
+// ModelOn returns f's model at f's weights and unknowns on the points of
+// q, a problem with the same terms drawn anew (usually Problem.Fresh's):
+// the residuals f's network leaves between its training points.
+func (f *Fit) ModelOn(q *pde.Problem) (*Model, error) {
+	m := f.Model
+	m2, err := m.sibling(q, f.Settings.AlphaMode, f.Settings.BetaMode)
+	if err != nil {
+		return nil, fmt.Errorf("fresh points: %w", err)
+	}
+	if len(m2.N) != len(m.N) {
+		return nil, fmt.Errorf("fresh points: %d beta groups, the fit has %d", len(m2.N), len(m.N))
+	}
+	return m2, nil
+}
+
+// GroupRMS is each beta group's rms residual sqrt(2 E_D^t / N_t) at m's
+// current weights (beta only sizes the groups: E_D^t does not depend on
+// it).
+func (m *Model) GroupRMS(beta []float64) []float64 {
+	ed := make([]float64, len(beta))
+	m.DataLoss(beta, ed, make([]float64, m.NumWeights()))
+	return rmsFromED(ed, m.N)
+}
+
+// rmsFromED is sqrt(2 E_D^t / N_t) per beta group, from E_D already computed.
+func rmsFromED(ed []float64, n []int) []float64 {
+	out := make([]float64, len(ed))
+	for k, e := range ed {
+		out[k] = math.Sqrt(2 * e / float64(n[k]))
+	}
+	return out
+}
+
+// AtClamp reports whether a hyperparameter value is held at the clamp,
+// MinHyper or MaxHyper, rather than at a fixed point of the evidence.
+func AtClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
+
+// LaplaceAt is the Laplace approximation at f's weights and alphas with
+// the betas beta: the posterior another precision of the residuals gives
+// (the bands of pkg/band).
+func (f *Fit) LaplaceAt(beta []float64) (*Laplace, error) {
+	return NewLaplace(f.Curvature(), f.Alpha, beta)
+}
+
+// WithBand returns a copy of f whose Predict gives another band around the
+// same mean: the Laplace approximation l, at betas beta, and then widen,
+// if not nil, applied to every sigma it predicts at its points. Only the
+// copy's predictions are meaningful: its log evidence is that of beta, and
+// it shares f's model, alphas and history, so it must not be trained or
+// ranked.
+func (f *Fit) WithBand(beta []float64, l *Laplace, widen func(points [][]float64, sigma []float64)) *Fit {
+	g := *f
+	g.Beta, g.Laplace, g.widening = beta, l, widen
+	return &g
+}
+
+// Jacobian returns u at points and, when f has a Laplace approximation,
+// its Jacobian with respect to the parameters there (n x P, row-major; nil
+// otherwise): with Laplace.Sigmas and Widen, the bands of several copies
+// of f (WithBand) from one Jacobian.
+func (f *Fit) Jacobian(points [][]float64) (mean, J []float64, err error) {
+	return f.meanJacobian(points, output)
+}
+
+// FitAt is the fit of m, at its current weights and unknowns, with the
+// resolved settings s and the hyperparameters alpha and beta, as Train
+// leaves it apart from history and timing: the betas s.KnownNoise holds,
+// and, with laplace, E_W, E_D and the Laplace approximation there, with
+// the status they give (not positive definite, Occam invalid, more weights
+// than DenseLimit). Without laplace (a diverged fit has none) E_W and E_D
+// are zero. pkg/record's Restore rebuilds a recorded fit with it.
+func FitAt(m *Model, s Settings, alpha, beta []float64, laplace bool) *Fit {
+	f := &Fit{Model: m, Settings: s, Alpha: alpha, Beta: beta, Status: StatusOK,
+		EW: make([]float64, len(alpha)), ED: make([]float64, len(beta))}
+	f.known = s.KnownBetas(m.BetaNames)
+	if laplace {
+		f.finish()
+	}
+	return f
+}

@@ -1,0 +1,9 @@
+// Package record writes a trained fit as one JSON record (Result, the
+// schema of docs/results-schema.md) and reads records back: a file of JSON
+// lines (AppendResult, ReadResults, OpenAppend for resuming, MergeResults
+// for shards), an ensemble's summary ranked by log evidence (Summarize,
+// Rank, Spearman), and the fit a record describes rebuilt on its problem
+// (Restore), the Laplace band included. Every number that may be undefined
+// is a null, never NaN, and a record is a function of its RunConfig and
+// seed alone (Seconds and Version aside).
+package record

@@ -1,0 +1,575 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"slices"
+
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// LogPConvention says which convention Result.LogP and Result.LogEvidence use.
+const LogPConvention = "paper: ln p(D|alpha,beta) = -E_hyp, dropping -N/2 ln(2 pi) (given in log_p_const)"
+
+// RunConfig is what a command fixes about a fit apart from its seed: two fits
+// with equal RunConfigs and equal seeds give the same Result apart from
+// Seconds. An ensemble file holds fits of one RunConfig; resume and merge
+// refuse files that mix them.
+type RunConfig struct {
+	Problem      string             `json:"problem"`
+	DataSeed     uint64             `json:"data_seed"` // problems.Options.DataSeed as resolved by the caller (0: not recorded)
+	Sampling     string             `json:"sampling"`  // how the points were drawn (pde.Problem.Sampling; "" in records older than the field: uniform)
+	Inputs       []string           `json:"inputs"`    // input names in order
+	Params       map[string]float64 `json:"params"`    // the problem's physical parameters (kappa, nu, noise_std)
+	Architecture []int              `json:"architecture"`
+	Activation   string             `json:"activation"`
+	Hessian      string             `json:"hessian"`
+	Updater      string             `json:"updater"`
+	AlphaMode    string             `json:"alpha_mode"`
+	BetaMode     string             `json:"beta_mode"`
+	EpochsPlan   int                `json:"epochs_planned"`
+	HyperStart   int                `json:"hyper_start"`
+	HyperEvery   int                `json:"hyper_every"`
+	HistoryEvery int                `json:"history_every"`
+	LR           float64            `json:"lr"`
+	HyperLR      float64            `json:"hyper_lr"`
+	Alpha0       float64            `json:"alpha0"`
+	Beta0        float64            `json:"beta0"`
+	Fixed        bool               `json:"fixed"`
+	FixedAlpha   float64            `json:"fixed_alpha"`
+	FixedBeta    float64            `json:"fixed_beta"`
+	PolishOn     bool               `json:"polish_requested"`
+	// Settings is every field of the resolved bayes.Settings except Seed
+	// and Progress, keyed by its Go name, so that settings added later are
+	// recorded (and compared on resume and merge) without a schema change.
+	Settings map[string]any `json:"settings"`
+}
+
+// NewRunConfig resolves s for p and returns the configuration a Result of
+// that fit will carry. dataSeed is recorded as given.
+func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig, error) {
+	s, err := s.Resolve(p)
+	if err != nil {
+		return RunConfig{}, err
+	}
+	params := make(map[string]float64, len(p.Params))
+	for k, v := range p.Params {
+		params[k] = v
+	}
+	return RunConfig{
+		Problem: p.Name, DataSeed: dataSeed, Sampling: p.Sampling,
+		Inputs:       append([]string(nil), p.Inputs...),
+		Params:       params,
+		Architecture: append(append([]int{p.Dim()}, s.Hidden...), 1),
+		Activation:   s.Activation, Hessian: string(s.Hessian), Updater: string(s.Updater),
+		AlphaMode: s.AlphaMode, BetaMode: s.BetaMode,
+		EpochsPlan: s.Epochs, HyperStart: s.HyperStart, HyperEvery: s.HyperEvery, HistoryEvery: s.HistoryEvery,
+		LR: s.LR, HyperLR: s.HyperLR, Alpha0: s.Alpha0, Beta0: s.Beta0,
+		Fixed: s.Fixed, FixedAlpha: s.FixedAlpha, FixedBeta: s.FixedBeta,
+		PolishOn: s.Polish,
+		Settings: settingsMap(s),
+	}, nil
+}
+
+// settingsAddedLater are the Settings fields added after the first
+// records were written, with the value that reproduces those records, so
+// that older ensemble files still resume and merge.
+var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15}
+
+// settingsMap lists the exported fields of s except Seed, Schedule (whose
+// effect the resolved fields hold) and functions;
+// non-finite floats become nil.
+func settingsMap(s bayes.Settings) map[string]any {
+	m := map[string]any{}
+	v := reflect.ValueOf(s)
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		fv := v.Field(i)
+		if !f.IsExported() || f.Name == "Seed" || f.Name == "Schedule" || fv.Kind() == reflect.Func || fv.Kind() == reflect.Chan {
+			continue
+		}
+		if f.Name == "PolishMemory" && fv.Int() == 0 {
+			continue // a Gauss-Newton polish has none: its records keep comparing equal to older ones
+		}
+		if fv.Kind() == reflect.Float64 || fv.Kind() == reflect.Float32 {
+			if x := Num(fv.Float()); x != nil {
+				m[f.Name] = *x
+			} else {
+				m[f.Name] = nil
+			}
+			continue
+		}
+		m[f.Name] = fv.Interface()
+	}
+	// Settings once had a test hook NaNAt, 0 in every real fit; keeping the
+	// key keeps records byte-identical and comparable with older files.
+	m["NaNAt"] = 0
+	return m
+}
+
+// Equal reports whether two configurations are the same (compared through
+// their JSON, so it is exact on every float).
+func (c RunConfig) Equal(o RunConfig) bool {
+	for _, r := range []*RunConfig{&c, &o} {
+		if r.Sampling == "" {
+			r.Sampling = pde.Uniform // records older than the field
+		}
+		if r.Settings != nil {
+			r.Settings = maps.Clone(r.Settings)
+			for k, v := range settingsAddedLater {
+				if _, ok := r.Settings[k]; !ok {
+					r.Settings[k] = v
+				}
+			}
+		}
+	}
+	a, err1 := json.Marshal(c)
+	b, err2 := json.Marshal(o)
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
+
+// GridErrors are the errors of a fit against the exact solution on a grid;
+// a field is null when undefined (no exact solution, non-finite prediction,
+// or, for coverage, no Laplace approximation).
+type GridErrors struct {
+	RelL2      *float64 `json:"rel_l2"`
+	MSE        *float64 `json:"mse"`
+	MaxAbs     *float64 `json:"max_abs"`
+	Coverage2S *float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
+	Points     int      `json:"points"`          // grid points used
+	// The same with the band of band.HeldOut (beta from residuals at fresh
+	// points), and its sigma over the evidence's, median over the grid;
+	// absent without fresh points or a Laplace approximation.
+	Coverage2SHeldOut *float64 `json:"coverage_2sigma_heldout,omitempty"`
+	SigmaRatioHeldOut *float64 `json:"sigma_ratio_heldout,omitempty"`
+	// Q95 is the 95 % quantile over the grid of |u - u*| / sigma for the
+	// paper's band (1.96 for a calibrated Gaussian band); absent without a
+	// Laplace approximation.
+	Q95 *float64 `json:"q95,omitempty"`
+	// The same for the band of band.Calibrated (beta from the training and
+	// the fresh residuals, no exact solution used), and its sigma over the
+	// paper's, median over the grid; absent without fresh points or a
+	// Laplace approximation.
+	Coverage2SCalibrated *float64 `json:"coverage_2sigma_calibrated,omitempty"`
+	Q95Calibrated        *float64 `json:"q95_calibrated,omitempty"`
+	SigmaRatioCalibrated *float64 `json:"sigma_ratio_calibrated,omitempty"`
+}
+
+// PolishJSON is the L-BFGS polish as recorded.
+type PolishJSON struct {
+	F0         *float64 `json:"f0"` // E_T before
+	F          *float64 `json:"f"`  // E_T after
+	Iterations int      `json:"iterations"`
+	Evals      int      `json:"evals"`
+	Status     string   `json:"status"`
+}
+
+// TermData is one loss term's training points as used by the fit.
+type TermData struct {
+	Name      string      `json:"name"`
+	Group     string      `json:"group"`      // the term's group ("pde", "boundary", "data")
+	BetaGroup string      `json:"beta_group"` // the beta it is weighted by in this fit
+	Points    [][]float64 `json:"points"`     // rows in the order of inputs
+	Target    []float64   `json:"target,omitempty"`
+}
+
+// HistoryJSON is one recorded epoch; alpha and beta are in the order of
+// alpha_names and beta_names.
+type HistoryJSON struct {
+	Epoch int       `json:"epoch"`
+	ET    *float64  `json:"e_t"`
+	EHyp  *float64  `json:"e_hyp"` // at the last hyperparameter step; null before the first
+	Alpha []float64 `json:"alpha"`
+	Beta  []float64 `json:"beta"`
+}
+
+// VersionInfo identifies the build that wrote a Result.
+type VersionInfo struct {
+	Module   string `json:"module"`
+	Version  string `json:"version"` // module version, "(devel)" for a local build
+	Go       string `json:"go"`
+	Revision string `json:"vcs_revision,omitempty"`
+	Modified bool   `json:"vcs_modified,omitempty"`
+}
+
+// Version reads the running binary's build information.
+func Version() VersionInfo {
+	v := VersionInfo{Module: "github.com/evidence-pinn/bpinn", Version: "(unknown)", Go: runtime.Version()}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	if bi.Main.Path != "" {
+		v.Module = bi.Main.Path
+	}
+	if bi.Main.Version != "" {
+		v.Version = bi.Main.Version
+	}
+	if bi.GoVersion != "" {
+		v.Go = bi.GoVersion
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Revision = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
+// Result is the JSON record of one fit (docs/results-schema.md). Every number
+// that may be undefined is a pointer and null in JSON, so no NaN or Inf is
+// ever written; Status and Reason say why a number is missing. Everything
+// except Seconds is a function of the RunConfig and the seed alone.
+type Result struct {
+	Seed   uint64 `json:"seed"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	Epochs int    `json:"epochs"` // epochs run (the diverging epoch when diverged)
+	RunConfig
+
+	AlphaNames []string            `json:"alpha_names"`
+	BetaNames  []string            `json:"beta_names"`
+	AlphaSizes map[string]int      `json:"alpha_sizes"` // W_i: weights per alpha group
+	BetaSizes  map[string]int      `json:"beta_sizes"`  // N_t: residuals per beta group
+	Alpha      map[string]*float64 `json:"alpha"`
+	Beta       map[string]*float64 `json:"beta"`
+	EW         map[string]*float64 `json:"e_w"`
+	ED         map[string]*float64 `json:"e_d"`
+
+	LogEvidence    *float64            `json:"log_evidence"` // log_p + sum ln sigma + comb; null unless defined
+	LogP           *float64            `json:"log_p"`        // = -e_hyp (see log_p_convention)
+	LogPConvention string              `json:"log_p_convention"`
+	LogPConst      *float64            `json:"log_p_const"` // -N/2 ln(2 pi), not included in log_p
+	EHyp           *float64            `json:"e_hyp"`
+	LogDetA        *float64            `json:"log_det_a"`
+	LnSigmaAlpha   map[string]*float64 `json:"ln_sigma_alpha"` // null where the Occam argument <= 0
+	LnSigmaBeta    map[string]*float64 `json:"ln_sigma_beta"`
+	OccamArgAlpha  map[string]*float64 `json:"occam_arg_alpha"`
+	OccamArgBeta   map[string]*float64 `json:"occam_arg_beta"`
+	OccamOK        bool                `json:"occam_ok"`
+	Comb           *float64            `json:"comb"`
+	Gamma          *float64            `json:"gamma"` // effective number of parameters
+	GammaAlpha     map[string]*float64 `json:"gamma_alpha"`
+	GammaBeta      map[string]*float64 `json:"gamma_beta"`
+
+	// Unknowns are the inferred coefficients of an inverse problem by name
+	// (absent for a forward problem).
+	Unknowns map[string]UnknownJSON `json:"unknowns,omitempty"`
+	// Warnings are Fit.Warnings, what an ok status does not say, and the
+	// record's own, found without the exact solution: a 2-sigma band that
+	// is likely overconfident (OverconfidentRatio, or else
+	// ValueOverconfident).
+	Warnings []string `json:"warnings,omitempty"`
+	// EvidenceAtClamp says the log evidence was computed with a
+	// hyperparameter held at MinHyper or MaxHyper, not at a fixed point.
+	EvidenceAtClamp bool `json:"evidence_at_clamp,omitempty"`
+
+	Errors *GridErrors `json:"errors"` // null when the problem has no exact solution
+	// ResidualRMS per beta group, at the training points and at fresh ones
+	// (band.ResidualCheck); null when the problem has no Fresh.
+	ResidualRMS map[string]ResidualRMS `json:"residual_rms"`
+	Hyper       bayes.HyperStats       `json:"hyper"`
+	Polish      *PolishJSON            `json:"polish,omitempty"`
+	Seconds     float64                `json:"seconds"`
+	Version     VersionInfo            `json:"version"`
+
+	Weights *nn.MLP       `json:"weights"` // null when a weight is not finite
+	Terms   []TermData    `json:"terms"`
+	History []HistoryJSON `json:"history"`
+}
+
+func atClamp(v float64) bool { return v <= bayes.MinHyper || v >= bayes.MaxHyper }
+
+// Num returns a pointer to x, or nil when x is NaN or infinite.
+func Num(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// Val returns *p, or NaN for nil.
+func Val(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+func numMap(names []string, xs []float64) map[string]*float64 {
+	m := make(map[string]*float64, len(names))
+	for i, n := range names {
+		if i < len(xs) {
+			m[n] = Num(xs[i])
+		} else {
+			m[n] = nil
+		}
+	}
+	return m
+}
+
+func finiteOrZero(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		if Num(x) != nil {
+			out[i] = x
+		}
+	}
+	return out
+}
+
+// NewResult records f. gridN is the grid of the errors: gridN x gridN points
+// for problems with two inputs, 2 gridN points for one input (so 100 gives
+// the paper's 100x100 grid and 200 points on a line). It panics if gridN < 1.
+func NewResult(f *bayes.Fit, gridN int) Result {
+	if gridN < 1 {
+		panic(fmt.Sprintf("bayes: NewResult: gridN = %d, want at least 1", gridN))
+	}
+	m := f.Model
+	p := m.Problem
+	cfg, err := NewRunConfig(p, f.Settings, 0)
+	if err != nil { // f.Settings are resolved and were valid for Train
+		panic("bayes: NewResult: " + err.Error())
+	}
+	alphaNames := make([]string, len(m.Alphas))
+	alphaSizes := map[string]int{}
+	for i, g := range m.Alphas {
+		alphaNames[i] = g.Name
+		alphaSizes[g.Name] = g.Len()
+	}
+	betaNames := append([]string(nil), m.BetaNames...)
+	betaSizes := map[string]int{}
+	for t, n := range betaNames {
+		betaSizes[n] = m.N[t]
+	}
+	r := Result{
+		Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
+		AlphaNames: alphaNames, BetaNames: betaNames, AlphaSizes: alphaSizes, BetaSizes: betaSizes,
+		Alpha: numMap(alphaNames, f.Alpha), Beta: numMap(betaNames, f.Beta),
+		EW: numMap(alphaNames, f.EW), ED: numMap(betaNames, f.ED),
+		LogPConvention: LogPConvention,
+		Hyper:          f.Hyper, Seconds: f.Seconds, Version: Version(),
+		Warnings: slices.Clone(f.Warnings),
+		EvidenceAtClamp: f.Laplace != nil && !f.Settings.Fixed &&
+			(slices.ContainsFunc(f.Alpha, atClamp) || slices.ContainsFunc(f.Beta, atClamp)),
+	}
+	nTotal := 0
+	for _, n := range m.N {
+		nTotal += n
+	}
+	r.LogPConst = Num(-float64(nTotal) / 2 * math.Log(2*math.Pi))
+	if l := f.Laplace; l != nil {
+		r.EHyp, r.LogP, r.LogDetA = Num(l.EHyp), Num(l.LogP), Num(l.LogDetA)
+		r.Comb, r.Gamma = Num(l.Comb), Num(l.Gamma)
+		r.GammaAlpha, r.GammaBeta = numMap(alphaNames, l.GammaAlpha), numMap(betaNames, l.GammaBeta)
+		r.OccamArgAlpha, r.OccamArgBeta = numMap(alphaNames, l.OccamArgAlpha), numMap(betaNames, l.OccamArgBeta)
+		r.LnSigmaAlpha, r.LnSigmaBeta = numMap(alphaNames, l.LnSigmaAlpha), numMap(betaNames, l.LnSigmaBeta)
+		for i, a := range l.OccamArgAlpha { // Laplace writes 0 where undefined
+			if !(a > 0) {
+				r.LnSigmaAlpha[alphaNames[i]] = nil
+			}
+		}
+		for t, a := range l.OccamArgBeta {
+			if !(a > 0) {
+				r.LnSigmaBeta[betaNames[t]] = nil
+			}
+		}
+		r.OccamOK = l.OccamOK
+		if l.OccamOK {
+			r.LogEvidence = Num(l.LogEvidence)
+		}
+	}
+	r.Unknowns = unknownsJSON(f.Unknowns())
+	if f.Polish != nil {
+		r.Polish = &PolishJSON{F0: Num(f.Polish.F0), F: Num(f.Polish.F), Iterations: f.Polish.Iterations,
+			Evals: f.Polish.Evals, Status: f.Polish.Status}
+	}
+	finiteW := true
+	for _, w := range m.Net.W {
+		if Num(w) == nil {
+			finiteW = false
+			break
+		}
+	}
+	if finiteW {
+		r.Weights = m.Net.Clone()
+		var a *band.Assessment // the bands at fresh points; nil without them
+		if q := freshProblem(p); q != nil {
+			if a, _ = band.Assess(f, q); a != nil {
+				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
+				for t, n := range betaNames {
+					r.ResidualRMS[n] = ResidualRMS{Train: Num(a.Train[t]), Fresh: Num(a.Fresh[t])}
+				}
+				for _, w := range a.Warnings {
+					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
+						r.Warnings = append(r.Warnings, w)
+					}
+				}
+			}
+		}
+		r.Errors = gridErrors(f, a, gridN)
+	}
+	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
+	for i, t := range p.Terms {
+		td := TermData{Name: t.Name, Group: t.Group, Points: make([][]float64, len(t.Points))}
+		if i < len(termGroup) {
+			td.BetaGroup = betaNames[termGroup[i]]
+		}
+		for k, x := range t.Points {
+			td.Points[k] = append([]float64(nil), x...)
+		}
+		if t.Target != nil {
+			td.Target = append([]float64(nil), t.Target...)
+		}
+		r.Terms = append(r.Terms, td)
+	}
+	r.History = make([]HistoryJSON, len(f.History))
+	for i, h := range f.History {
+		r.History[i] = HistoryJSON{Epoch: h.Epoch, ET: Num(h.ET), Alpha: finiteOrZero(h.Alpha), Beta: finiteOrZero(h.Beta)}
+		if h.EHyp != 0 {
+			r.History[i].EHyp = Num(h.EHyp)
+		}
+	}
+	return r
+}
+
+// freshProblem is p's fresh draw, nil when it has none.
+func freshProblem(p *pde.Problem) *pde.Problem {
+	if p.Fresh == nil {
+		return nil
+	}
+	q, err := p.Fresh()
+	if err != nil {
+		return nil
+	}
+	return q
+}
+
+// gridErrors is the record's errors on the grid; a (the bands at fresh
+// points), if not nil, adds the held-out and the calibrated band.
+func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
+	p := f.Model.Problem
+	if p.Exact == nil || p.Dim() > 2 {
+		return nil
+	}
+	n := gridN
+	if p.Dim() == 1 {
+		n = 2 * gridN
+	}
+	pts, exact := p.Grid(n)
+	mean, J, err := f.Jacobian(pts)
+	if err != nil {
+		return nil
+	}
+	var sigma []float64
+	if J != nil {
+		sigma = f.Laplace.Sigmas(J, len(pts))
+	}
+	e := bayes.ComputeErrors(mean, sigma, exact)
+	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
+	if sigma == nil || g.MSE == nil {
+		return g
+	}
+	g.Coverage2S = Num(e.Coverage2S)
+	g.Q95 = Num(quantileZ(mean, sigma, exact, 0.95))
+	if a == nil {
+		return g
+	}
+	// The other bands: the same Jacobian, another A. A band whose A does
+	// not factorize is left out of the record.
+	if held, err := a.HeldOut(); err == nil {
+		hs := held.Laplace.Sigmas(J, len(pts))
+		g.Coverage2SHeldOut = Num(bayes.ComputeErrors(mean, hs, exact).Coverage2S)
+		g.SigmaRatioHeldOut = medianRatio(hs, sigma)
+	}
+	if cal := a.Calibrated; cal != nil {
+		cs := cal.Laplace.Sigmas(J, len(pts))
+		cal.Widen(pts, cs)
+		g.Coverage2SCalibrated = Num(bayes.ComputeErrors(mean, cs, exact).Coverage2S)
+		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
+		g.SigmaRatioCalibrated = medianRatio(cs, sigma)
+	}
+	return g
+}
+
+// medianRatio is the median of s[i]/base[i] over the points where it is
+// finite; nil when there is none.
+func medianRatio(s, base []float64) *float64 {
+	var ratio []float64
+	for i := range s {
+		if q := s[i] / base[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
+			ratio = append(ratio, q)
+		}
+	}
+	if len(ratio) == 0 {
+		return nil
+	}
+	slices.Sort(ratio)
+	return Num(ratio[len(ratio)/2])
+}
+
+// quantileZ is the q-quantile of |mean - exact| / sigma over the points
+// (the lower order statistic; +Inf counts where sigma is 0), NaN when empty.
+func quantileZ(mean, sigma, exact []float64, q float64) float64 {
+	return band.Quantile(zScores(mean, sigma, exact), q)
+}
+
+// zScores is |mean - exact| / sigma at each point (0 where the prediction
+// is exact, even with sigma 0).
+func zScores(mean, sigma, exact []float64) []float64 {
+	z := make([]float64, 0, len(mean))
+	for i, u := range mean {
+		d := math.Abs(u - exact[i])
+		if d > 0 {
+			d /= sigma[i]
+		}
+		z = append(z, d)
+	}
+	return z
+}
+
+// RelL2 returns the grid's relative L2 error, NaN when undefined.
+func (r *Result) RelL2() float64 {
+	if r.Errors == nil {
+		return math.NaN()
+	}
+	return Val(r.Errors.RelL2)
+}
+
+// Coverage returns the grid's 2-sigma coverage, NaN when undefined.
+func (r *Result) Coverage() float64 {
+	if r.Errors == nil {
+		return math.NaN()
+	}
+	return Val(r.Errors.Coverage2S)
+}
+
+// MarshalLine returns r as one JSON line ending in a newline.
+func (r *Result) MarshalLine() ([]byte, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("result of seed %d: %v", r.Seed, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// SameApartFromSeconds reports whether two results are identical in every
+// field except Seconds (compared through their JSON, so bitwise on floats).
+func SameApartFromSeconds(a, b Result) bool {
+	a.Seconds, b.Seconds = 0, 0
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
