@@ -18,6 +18,7 @@ const (
 	Hi
 )
 
+// String is "Lo" or "Hi", as the constants are named.
 func (s Side) String() string {
 	switch s {
 	case Lo:
