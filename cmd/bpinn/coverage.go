@@ -60,17 +60,17 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if _, err := ff.settings(p, seed); err != nil {
 		return err
 	}
+	base := ff.dataSeed.v
+	draws, err := runner.Seeds(base, n)
+	if err != nil {
+		return usagef("--draws, --data-seed: %v", err)
+	}
 	var file *os.File
 	if out != "" {
 		if file, err = os.OpenFile(out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err != nil {
 			return err
 		}
 		defer file.Close()
-	}
-	base := ff.dataSeed.v
-	draws, err := runner.Seeds(base, n)
-	if err != nil {
-		return errUsage{err.Error()}
 	}
 	opt := runner.Options{Workers: workers, GridN: gridN, Done: func(o runner.Outcome) {
 		if o.Err != nil {

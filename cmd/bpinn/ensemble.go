@@ -127,7 +127,7 @@ func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, err
 	}
 	seeds, err := runner.Seeds(o.base, o.n)
 	if err != nil {
-		return ensemblePlan{}, usagef("--seed-base %d, --n %d: %v", o.base, o.n, err)
+		return ensemblePlan{}, usagef("--n, --seed-base: %v", err)
 	}
 	if o.shard.n > 0 {
 		if seeds, err = runner.Shard(seeds, o.shard.i, o.shard.n); err != nil {

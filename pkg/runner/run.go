@@ -51,9 +51,13 @@ type Options struct {
 // Run trains job(key) for every key on opt.Workers goroutines, records
 // each fit and writes and reports it as it ends; each fit depends on its
 // key alone, so the records are independent of the number of workers. The
-// error is the first of a job or of writing Out, else the context's when
+// keys must pass CheckSeeds. The error is the first of a job or of
+// writing Out, else the context's when
 // it ended the run (the fits that ended are kept).
 func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
+	if err := CheckSeeds(keys); err != nil {
+		return err
+	}
 	grid := opt.GridN
 	if grid == 0 {
 		grid = 100

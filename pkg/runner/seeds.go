@@ -44,7 +44,7 @@ func Seeds(base uint64, n int) ([]uint64, error) {
 	case base == 0:
 		return nil, inputf("seed 0: seeds start at 1 (a Settings.Seed of 0 means the default seed 1)")
 	case uint64(n-1) > math.MaxUint64-base:
-		return nil, inputf("seeds from %d: %d of them overflow 64 bits; start lower", base, n)
+		return nil, inputf("%d seeds from %d: the last overflows 64 bits; start lower", n, base)
 	}
 	seeds := make([]uint64, n)
 	for i := range seeds {

@@ -26,9 +26,6 @@ type SweepRun struct {
 // through Run with opt (its DataSeed and KeyName are Sweep's), the
 // unknowns summarized over the draws in the order of the data seeds.
 func Sweep(ctx context.Context, dataSeeds []uint64, opt Options, draw Draw) (*SweepRun, error) {
-	if err := CheckSeeds(dataSeeds); err != nil {
-		return nil, err
-	}
 	type ended struct {
 		seed uint64
 		us   []bayes.Unknown
