@@ -10,6 +10,7 @@ import (
 // shard, its output file): the caller's to fix, not a failure of a fit.
 type InputError struct{ Msg string }
 
+// Error is the mistake, in one line.
 func (e *InputError) Error() string { return e.Msg }
 
 func inputf(format string, a ...any) error { return &InputError{fmt.Sprintf(format, a...)} }
