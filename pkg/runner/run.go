@@ -51,10 +51,13 @@ type Options struct {
 // Run trains job(key) for every key on opt.Workers goroutines, records
 // each fit and writes and reports it as it ends; each fit depends on its
 // key alone, so the records are independent of the number of workers. The
-// keys must pass CheckSeeds. The error is the first of a job or of
+// keys must pass CheckSeeds, or be none: then nothing runs. The error is the first of a job or of
 // writing Out, else the context's when
 // it ended the run (the fits that ended are kept).
 func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
+	if len(keys) == 0 { // a resumed run that is complete
+		return nil
+	}
 	if err := CheckSeeds(keys); err != nil {
 		return err
 	}

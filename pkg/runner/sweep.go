@@ -24,8 +24,12 @@ type SweepRun struct {
 // Sweep is the coverage study of an inverse problem: one fit per data seed
 // (the problem and settings from draw, the record carrying its data seed),
 // through Run with opt (its DataSeed and KeyName are Sweep's), the
-// unknowns summarized over the draws in the order of the data seeds.
+// unknowns summarized over the draws in the order of the data seeds. The
+// data seeds must pass CheckSeeds.
 func Sweep(ctx context.Context, dataSeeds []uint64, opt Options, draw Draw) (*SweepRun, error) {
+	if err := CheckSeeds(dataSeeds); err != nil {
+		return nil, err
+	}
 	type ended struct {
 		seed uint64
 		us   []bayes.Unknown
