@@ -17,9 +17,9 @@ type Job func(ctx context.Context, key uint64) (*bayes.Fit, error)
 // Outcome is one ended fit of a Run.
 type Outcome struct {
 	Key    uint64
-	Fit    *bayes.Fit    // nil when Err is set
-	Record record.Result // the fit's record (on Options.GridN), when Err is nil and records are built
-	Err    error         // the job's error (or its panic), naming the key
+	Fit    *bayes.Fit    // nil when the job failed
+	Record record.Result // the fit's record (on Options.GridN), when records are built
+	Err    error         // the job's error or panic, or the error of writing the record; it names the key
 }
 
 // Options configure Run. The zero value runs one worker per core and
@@ -51,9 +51,9 @@ type Options struct {
 // Run trains job(key) for every key on opt.Workers goroutines, records
 // each fit and writes and reports it as it ends; each fit depends on its
 // key alone, so the records are independent of the number of workers. The
-// keys must pass CheckSeeds, or be none: then nothing runs. The error is the first of a job or of
-// writing Out, else the context's when
-// it ended the run (the fits that ended are kept).
+// keys must pass CheckSeeds, or be none: then nothing runs. The error is
+// the first of a job or of writing Out, else the context's when it ended
+// the run (the fits that ended are kept).
 func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
 	if len(keys) == 0 { // a resumed run that is complete
 		return nil
@@ -79,6 +79,9 @@ func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
 			}
 		}()
 		f, err := job(ctx, key)
+		if err == nil && f == nil {
+			err = errors.New("the job returned no fit and no error")
+		}
 		if err != nil {
 			o.Err = fmt.Errorf("%s %d: %w", name, key, err)
 			return o
