@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
@@ -60,6 +60,11 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if _, err := ff.settings(p, seed); err != nil {
 		return err
 	}
+	base := ff.dataSeed.v
+	draws, err := runner.Seeds(base, n)
+	if err != nil {
+		return usagef("--draws, --data-seed: %v", err)
+	}
 	var file *os.File
 	if out != "" {
 		if file, err = os.OpenFile(out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err != nil {
@@ -67,70 +72,36 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		}
 		defer file.Close()
 	}
-	base := ff.dataSeed.v
-	draws := make([]uint64, n)
-	for i := range draws {
-		draws[i] = base + uint64(i)
+	opt := runner.Options{Workers: workers, GridN: gridN, Done: func(o runner.Outcome) {
+		if o.Err != nil {
+			return
+		}
+		fmt.Fprintf(stdout, "data seed %d: %s", o.Key, o.Fit.Status)
+		for _, u := range o.Fit.Unknowns() {
+			fmt.Fprintf(stdout, "; %s", u)
+		}
+		fmt.Fprintln(stdout)
+	}}
+	if file != nil {
+		opt.Out = file
 	}
-	type outcome struct {
-		r   *record.Result
-		us  []bayes.Unknown
-		err error
-	}
-	var ( // written by Ensemble's done, which never runs concurrently
-		all      [][]bayes.Unknown
-		firstErr error
-		seconds  float64
-	)
-	runner.Ensemble(draws, workers, func(d uint64) outcome {
+	run, err := runner.Sweep(ff.context(), draws, opt, func(d uint64) (*pde.Problem, bayes.Settings, error) {
 		g := *ff
 		g.dataSeed.v = d
 		q, err := g.problem(pos[0])
 		if err != nil {
-			return outcome{err: err}
+			return nil, bayes.Settings{}, err
 		}
 		s, err := g.settings(q, seed)
-		if err != nil {
-			return outcome{err: err}
-		}
-		f, err := bayes.Train(g.context(), q, s)
-		if err != nil {
-			return outcome{err: err}
-		}
-		r := record.NewResult(f, gridN)
-		r.DataSeed = d
-		return outcome{r: &r, us: f.Unknowns()}
-	}, func(d uint64, o outcome) {
-		if o.err != nil {
-			firstErr = cmpErr(firstErr, fmt.Errorf("data seed %d: %w", d, o.err))
-			return
-		}
-		seconds += o.r.Seconds
-		all = append(all, o.us)
-		fmt.Fprintf(stdout, "data seed %d: %s", d, o.r.Status)
-		for _, u := range o.us {
-			fmt.Fprintf(stdout, "; %s", u)
-		}
-		fmt.Fprintln(stdout)
-		if file != nil {
-			firstErr = cmpErr(firstErr, record.AppendResult(file, *o.r))
-		}
+		return q, s, err
 	})
-	if firstErr != nil {
-		return firstErr
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d draws (data seeds %d to %d, network seed %d), %.1f s of fits in all\n", p.Name, n, base, base+uint64(n-1), seed, seconds)
-	for _, s := range bayes.SummarizeUnknowns(all) {
+	fmt.Fprintf(stdout, "%s: %d draws (data seeds %d to %d, network seed %d), %.1f s of fits in all\n", p.Name, n, base, base+uint64(n-1), seed, run.Seconds)
+	for _, s := range run.Unknowns {
 		fmt.Fprintf(stdout, "  %s: mean %.6g (sd over draws %.3g), mean Laplace sd %.3g, relative error mean %.3g max %.3g; 95%% interval holds the truth in %d of %d: coverage %.2f +- %.2f\n",
 			s.Name, s.Mean, s.SDOfMean, s.MeanSD, s.MeanRelErr, s.MaxRelErr, s.Covered, s.Fits, s.Coverage, s.CoverageSE)
 	}
 	return nil
-}
-
-// cmpErr keeps the first error.
-func cmpErr(first, err error) error {
-	if first != nil {
-		return first
-	}
-	return err
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -126,8 +125,14 @@ func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, err
 	if o.resume && o.out == "" {
 		return ensemblePlan{}, usagef("--resume needs --out FILE")
 	}
-	if uint64(o.n-1) > math.MaxUint64-o.base {
-		return ensemblePlan{}, usagef("--seed-base %d + --n %d: the last seed overflows 64 bits; lower --seed-base", o.base, o.n)
+	seeds, err := runner.Seeds(o.base, o.n)
+	if err != nil {
+		return ensemblePlan{}, usagef("--n, --seed-base: %v", err)
+	}
+	if o.shard.n > 0 {
+		if seeds, err = runner.Shard(seeds, o.shard.i, o.shard.n); err != nil {
+			return ensemblePlan{}, usagef("--shard %s: %v", &o.shard, err)
+		}
 	}
 	p, err := ff.problem(pos[0])
 	if err != nil {
@@ -140,15 +145,6 @@ func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, err
 	cfg, err := record.NewRunConfig(p, s, ff.dataSeed.v)
 	if err != nil {
 		return ensemblePlan{}, errUsage{err.Error()}
-	}
-	var seeds []uint64
-	for i := 0; i < o.n; i++ {
-		if o.shard.n == 0 || i%o.shard.n == o.shard.i {
-			seeds = append(seeds, o.base+uint64(i))
-		}
-	}
-	if len(seeds) == 0 {
-		return ensemblePlan{}, usagef("--shard %s of %d seeds holds none: use at most %d shards", &o.shard, o.n, o.n)
 	}
 	return ensemblePlan{p, s, cfg, seeds}, nil
 }
@@ -167,25 +163,11 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		if err := checkWritable(o.out); err != nil {
 			return err
 		}
-		if st, err := os.Stat(o.out); err == nil && st.Size() > 0 && !o.resume {
-			return usagef("%s exists: use --resume to continue it, or remove it", o.out)
-		}
-		// Check the file before touching it: a foreign or corrupt file is bad input.
-		if o.resume {
-			if rs, _, err := record.ReadResults(o.out); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return usagef("--resume: %v", err)
-			} else if err == nil {
-				for _, r := range rs {
-					if !r.RunConfig.Equal(cfg) {
-						return usagef("--resume: %s holds seed %d of another run (problem %s, epochs %d, net %v): use the same flags or another --out",
-							o.out, r.Seed, r.Problem, r.EpochsPlan, r.Architecture)
-					}
-				}
-			}
-		}
 		var torn bool
-		file, kept, torn, err = record.OpenAppend(o.out)
-		if err != nil {
+		file, kept, torn, err = runner.Resume(o.out, o.resume, cfg)
+		if runner.IsInput(err) {
+			return errUsage{err.Error()}
+		} else if err != nil {
 			return err
 		}
 		defer file.Close()
@@ -193,58 +175,38 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 			fmt.Fprintf(stderr, "bpinn ensemble: %s ended in a torn line (a fit killed mid-write); cut it away, its seed runs again\n", o.out)
 		}
 	}
-	have := map[uint64]bool{}
-	for _, r := range kept {
-		have[r.Seed] = true
-	}
-	var todo []uint64
-	for _, sd := range seeds {
-		if !have[sd] {
-			todo = append(todo, sd)
-		}
-	}
+	todo := runner.Todo(seeds, kept)
 	if len(kept) > 0 {
 		fmt.Fprintf(stderr, "bpinn ensemble: resuming %s: %d fits done, %d to run\n", o.out, len(kept), len(todo))
 	}
 
-	w := o.workers
-	if w == 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
 	prog := newProgress(stderr, len(todo), fmt.Sprintf("%s x%d", p.Name, len(todo)))
 	var results []record.Result
-	var firstErr error
 	done := 0
-	runner.Ensemble(todo, w, func(seed uint64) fitOutcome {
+	opt := runner.Options{Workers: o.workers, GridN: gridN, Records: true,
+		DataSeed: func(uint64) uint64 { return ff.dataSeed.v },
+		Done: func(fo runner.Outcome) {
+			done++
+			if fo.Err == nil && fo.Fit.Status != bayes.StatusCancelled {
+				results = append(results, fo.Record)
+				prog.step(done, &fo.Record)
+			}
+		}}
+	if file != nil {
+		opt.Out = file
+	}
+	ctx := ff.context()
+	err = runner.Run(ctx, todo, opt, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
 		fs := s
 		fs.Seed = seed
-		r, err := runFit(ff.context(), p, fs, ff.dataSeed.v)
-		return fitOutcome{r, err}
-	}, func(seed uint64, fo fitOutcome) {
-		done++
-		if firstErr != nil {
-			return
-		}
-		if fo.err != nil {
-			firstErr = fmt.Errorf("seed %d: %v", seed, fo.err)
-			return
-		}
-		if fo.r.Status == bayes.StatusCancelled { // not written: --resume runs it again
-			firstErr = fmt.Errorf("interrupted: %d fits ended and are kept; run again with --resume to finish", len(results))
-			return
-		}
-		if file != nil {
-			if err := record.AppendResult(file, *fo.r); err != nil {
-				firstErr = err
-				return
-			}
-		}
-		results = append(results, *fo.r)
-		prog.step(done, fo.r)
+		return bayes.Train(ctx, p, fs)
 	})
 	prog.finish()
-	if firstErr != nil {
-		return firstErr
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("interrupted: %d fits ended and are kept; run again with --resume to finish", len(results))
+	}
+	if err != nil {
+		return err
 	}
 
 	// Rank by the file's content only.
@@ -264,11 +226,6 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 		return err
 	}
 	return sum.WriteText(stdout)
-}
-
-type fitOutcome struct {
-	r   *record.Result
-	err error
 }
 
 // progress shows finished fits: a bar on a terminal, plain lines otherwise.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/record"
@@ -45,38 +44,21 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	var merged []record.Result
-	for i, f := range files {
-		rs, torn, err := record.ReadResults(f)
-		if err != nil {
-			return errUsage{err.Error()}
-		}
-		if torn {
-			fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
-		}
-		// One file at a time, so that a mismatch names the file.
-		if merged, err = record.MergeResults(merged, rs); err != nil {
-			if i == 0 {
-				return usagef("%s: %v", f, err)
-			}
-			return usagef("%s does not match %s: %v", f, strings.Join(files[:i], ", "), err)
-		}
+	merged, torn, err := record.MergeFiles(files)
+	if err != nil {
+		return errUsage{err.Error()}
 	}
-	if len(merged) == 0 {
-		return usagef("no fits in %s", strings.Join(files, ", "))
+	for _, f := range torn {
+		fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
 	}
 	sum, err := record.Summarize(merged)
 	if err != nil {
 		return errUsage{err.Error()}
 	}
 	if out != "" {
-		var data []byte
-		for i := range merged {
-			line, err := merged[i].MarshalLine()
-			if err != nil {
-				return err
-			}
-			data = append(data, line...)
+		data, err := record.MarshalLines(merged)
+		if err != nil {
+			return err
 		}
 		if err := atomicfile.Write(out, data); err != nil {
 			return err

@@ -77,20 +77,3 @@ func TestStatus(t *testing.T) {
 		}
 	}
 }
-
-func TestFmtSeeds(t *testing.T) {
-	for _, c := range []struct {
-		seeds []uint64
-		max   int
-		want  string
-	}{
-		{nil, 5, ""},
-		{[]uint64{4}, 5, "4"},
-		{[]uint64{1, 2, 3, 5, 7, 8}, 5, "1-3, 5, 7-8"},
-		{[]uint64{1, 3, 5, 7}, 2, "1, 3, ..."},
-	} {
-		if got := fmtSeeds(c.seeds, c.max); got != c.want {
-			t.Errorf("fmtSeeds(%v, %d) = %q, want %q", c.seeds, c.max, got, c.want)
-		}
-	}
-}

@@ -166,6 +166,46 @@ func MergeResults(sets ...[]Result) ([]Result, error) {
 	return out, nil
 }
 
+// MergeFiles reads the JSONL files of an ensemble's shards and merges them
+// with MergeResults, one file at a time so that an error names the file
+// that does not match. torn lists the files that end in a torn line (a
+// killed shard), whose complete lines are merged. No fit in any file is an
+// error.
+func MergeFiles(paths []string) (merged []Result, torn []string, err error) {
+	for i, path := range paths {
+		rs, t, err := ReadResults(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if t {
+			torn = append(torn, path)
+		}
+		if merged, err = MergeResults(merged, rs); err != nil {
+			if i == 0 {
+				return nil, nil, fmt.Errorf("%s: %w", path, err)
+			}
+			return nil, nil, fmt.Errorf("%s does not match %s: %w", path, strings.Join(paths[:i], ", "), err)
+		}
+	}
+	if len(merged) == 0 {
+		return nil, nil, fmt.Errorf("no fits in %s", strings.Join(paths, ", "))
+	}
+	return merged, torn, nil
+}
+
+// MarshalLines is rs as JSON lines, one per result, in their order.
+func MarshalLines(rs []Result) ([]byte, error) {
+	var data []byte
+	for i := range rs {
+		line, err := rs[i].MarshalLine()
+		if err != nil {
+			return nil, err
+		}
+		data = append(data, line...)
+	}
+	return data, nil
+}
+
 func bySeedFirst(m map[uint64]Result) uint64 {
 	first := true
 	var s uint64

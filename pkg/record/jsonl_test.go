@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,6 +109,45 @@ func TestMergeResults(t *testing.T) {
 	other.EpochsPlan = 11
 	if _, err := record.MergeResults(a, []record.Result{other}); err == nil || !strings.Contains(err.Error(), "configuration") {
 		t.Errorf("other run config: error %v, want a configuration error", err)
+	}
+}
+
+// MergeFiles merges shard files one at a time: a torn file is named and
+// its complete lines kept, a file of another run is named, and files
+// without fits are an error; MarshalLines writes the merge back.
+func TestMergeFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, rs ...record.Result) string {
+		path := filepath.Join(dir, name)
+		data, err := record.MarshalLines(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	other := jsonlFake(5, 1, 0.1)
+	other.EpochsPlan = 11
+	a, b := write("a.jsonl", jsonlFake(1, 1, 0.1), jsonlFake(3, 2, 0.2)), write("b.jsonl", jsonlFake(2, 3, 0.3))
+	torn := write("torn.jsonl", jsonlFake(4, 4, 0.4))
+	f, err := os.OpenFile(torn, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seed":6,"sta`)
+	f.Close()
+	m, tornFiles, err := record.MergeFiles([]string{a, b, torn})
+	if err != nil || !slices.Equal(seedsOf(m), []uint64{1, 2, 3, 4}) || !slices.Equal(tornFiles, []string{torn}) {
+		t.Errorf("merge: seeds %v, torn %v, %v; want 1-4, [%s], nil", seedsOf(m), tornFiles, err, torn)
+	}
+	if _, _, err := record.MergeFiles([]string{a, write("other.jsonl", other)}); err == nil || !strings.Contains(err.Error(), "other.jsonl does not match "+a) {
+		t.Errorf("a file of another run: error %v, want one naming it", err)
+	}
+	if _, _, err := record.MergeFiles([]string{write("empty.jsonl")}); err == nil || !strings.Contains(err.Error(), "no fits in") {
+		t.Errorf("no fits: error %v", err)
 	}
 }
 

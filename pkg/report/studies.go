@@ -5,7 +5,7 @@
 // # Overview
 //
 // Run executes the studies of a Plan one after another (the fits of a study
-// in parallel, runner.Ensemble), appending each finished fit to
+// in parallel, runner.Run), appending each finished fit to
 // DIR/<study>.jsonl the moment it ends. Build turns the studies into
 // figures (pkg/viz) and tables (the paper's Tables 1-3 with the paper's
 // numbers beside ours); Write writes report.html, results.md and
@@ -452,7 +452,7 @@ type nopProgress struct{}
 func (nopProgress) Step(string) {}
 func (nopProgress) Finish()     {}
 
-// runFits trains the study's fits on cfg.Workers goroutines, appends each
+// runFits trains the study's fits through runner.Run, appends each
 // to DIR/<study>.jsonl as it ends, and keeps the best fit by evidence.
 func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog Progress) error {
 	path := filepath.Join(cfg.Out, st.Name+".jsonl")
@@ -463,55 +463,31 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 	defer file.Close()
 	gridPts, gridExact := p.Grid(100)
 
-	type outcome struct {
-		fit *bayes.Fit
-		rec FitRecord
-		res record.Result
-		err error
-	}
-	var firstErr error
 	bestZ := math.Inf(-1)
-	runner.Ensemble(st.Seeds, cfg.Workers, func(seed uint64) (o outcome) {
-		defer func() { // a panic in one fit fails the study, not the run
-			if r := recover(); r != nil {
-				o.err = fmt.Errorf("seed %d: panic: %v", seed, r)
+	err = runner.Run(ctx, st.Seeds, runner.Options{Workers: cfg.Workers, Out: file,
+		DataSeed: func(uint64) uint64 { return cfg.DataSeed },
+		Done: func(o runner.Outcome) {
+			if o.Err != nil {
+				return
 			}
-		}()
+			rec := fitRecord(o.Fit, &o.Record, gridPts, gridExact)
+			st.Fits = append(st.Fits, rec)
+			if z := rec.LogEvidence; !math.IsNaN(z) && (z > bestZ || z == bestZ && st.Best != nil && o.Key < st.Best.Settings.Seed) {
+				bestZ, st.Best = z, o.Fit
+			}
+			prog.Step(fmt.Sprintf("seed %d %s: rel L2 %s, ln Z %s (%.1f s)", o.Key, rec.Status,
+				fmtG(rec.RelL2, 4), fmtG(rec.LogEvidence, 6), rec.Seconds))
+		}}, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
 		s := st.Base
 		s.Seed = seed
 		if st.Name == "scan" {
 			i := int(seed - cfg.SeedBase)
 			s.Hidden = []int{cfg.ScanHidden[i%len(cfg.ScanHidden)]}
 		}
-		f, err := bayes.Train(ctx, p, s)
-		if err != nil {
-			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
-		}
-		r := record.NewResult(f, 100)
-		r.DataSeed = cfg.DataSeed
-		return outcome{fit: f, res: r, rec: fitRecord(f, &r, gridPts, gridExact)}
-	}, func(seed uint64, o outcome) {
-		if o.err != nil {
-			if firstErr == nil {
-				firstErr = o.err
-			}
-			return
-		}
-		if err := record.AppendResult(file, o.res); err != nil && firstErr == nil {
-			firstErr = err
-		}
-		st.Fits = append(st.Fits, o.rec)
-		if z := o.rec.LogEvidence; !math.IsNaN(z) && (z > bestZ || z == bestZ && st.Best != nil && seed < st.Best.Settings.Seed) {
-			bestZ, st.Best = z, o.fit
-		}
-		prog.Step(fmt.Sprintf("seed %d %s: rel L2 %s, ln Z %s (%.1f s)", seed, o.rec.Status,
-			fmtG(o.rec.RelL2, 4), fmtG(o.rec.LogEvidence, 6), o.rec.Seconds))
+		return bayes.Train(ctx, p, s)
 	})
 	slices.SortFunc(st.Fits, func(a, b FitRecord) int { return cmp.Compare(a.Seed, b.Seed) })
-	if firstErr == nil {
-		firstErr = file.Sync()
-	}
-	return firstErr
+	return err
 }
 
 // fitRecord extracts what the report needs from a fit and its record; f is

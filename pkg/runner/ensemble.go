@@ -1,11 +1,10 @@
 package runner
 
 import (
-	"maps"
-
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
-	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // Ensemble runs fit(seed) for the given seeds on workers goroutines (0 means
@@ -78,12 +76,16 @@ type EnsembleRun struct {
 }
 
 // TrainEnsemble trains one fit of p per seed (s with its Seed set; s.Progress
-// is not used: see FitProgress) and ranks them by log evidence. The error is
-// the first of bayes.Train (invalid settings) or of writing Out (the fits running
-// then finish, and nothing more is written), the context's when it ended the
-// run (the fits then end as cancelled and the run holds them), or, when no
-// fit has a defined log evidence, one that counts their statuses.
+// is not used: see FitProgress) through Run and ranks them by log evidence.
+// The seeds must pass CheckSeeds. The error is the first of bayes.Train
+// (invalid settings) or of writing Out (the fits running then finish, and
+// nothing more is written), the context's when it ended the run (the fits
+// then end as cancelled, are not written, and the run holds them), or, when
+// no fit has a defined log evidence, one that counts their statuses.
 func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds []uint64, opt EnsembleOptions) (*EnsembleRun, error) {
+	if err := CheckSeeds(seeds); err != nil {
+		return nil, err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -97,9 +99,6 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 		index       = make(map[uint64]int, len(seeds))
 	)
 	for i, seed := range seeds {
-		if _, dup := index[seed]; dup {
-			return nil, fmt.Errorf("seed %d is given twice: every fit of an ensemble needs its own seed", seed)
-		}
 		index[seed] = i
 	}
 	update := func(seed uint64, epoch int) { // mu is held
@@ -109,14 +108,24 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 			opt.Progress(epochs, ran)
 		}
 	}
-	type outcome struct {
-		f   *bayes.Fit
-		r   record.Result
-		err error
-	}
 	run := &EnsembleRun{Fits: make([]*bayes.Fit, len(seeds))}
-	var firstErr error
-	Ensemble(seeds, opt.Workers, func(seed uint64) outcome {
+	err := Run(ctx, seeds, Options{Workers: opt.Workers, Out: opt.Out, Done: func(o Outcome) {
+		run.Fits[index[o.Key]] = o.Fit
+		if l := laplaceOK(o.Fit); o.Err == nil && l != nil && o.Fit.Status != bayes.StatusCancelled {
+			if b := run.Best; b == nil || l.LogEvidence > b.Laplace.LogEvidence ||
+				l.LogEvidence == b.Laplace.LogEvidence && o.Key < b.Settings.Seed {
+				run.Best = o.Fit
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		ran++
+		planned := at[o.Key]
+		if o.Fit != nil {
+			planned = o.Fit.Settings.Epochs
+		}
+		update(o.Key, planned)
+	}}, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
 		s := s
 		s.Seed = seed
 		s.Progress = func(epoch, total int) {
@@ -127,44 +136,12 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 				opt.FitProgress(seed, epoch, total)
 			}
 		}
-		f, err := bayes.Train(ctx, p, s)
-		if err != nil {
-			return outcome{err: fmt.Errorf("seed %d: %w", seed, err)}
-		}
-		o := outcome{f: f}
-		if opt.Out != nil {
-			o.r = record.NewResult(f, 100)
-		}
-		return o
-	}, func(seed uint64, o outcome) {
-		if o.err == nil && opt.Out != nil && firstErr == nil {
-			o.err = record.AppendResult(opt.Out, o.r)
-		}
-		if o.err != nil && firstErr == nil {
-			firstErr = o.err
-		}
-		run.Fits[index[seed]] = o.f
-		if l := laplaceOK(o.f); o.err == nil && l != nil && o.f.Status != bayes.StatusCancelled {
-			if b := run.Best; b == nil || l.LogEvidence > b.Laplace.LogEvidence ||
-				l.LogEvidence == b.Laplace.LogEvidence && seed < b.Settings.Seed {
-				run.Best = o.f
-			}
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		ran++
-		planned := at[seed]
-		if o.f != nil {
-			planned = o.f.Settings.Epochs
-		}
-		update(seed, planned)
+		return bayes.Train(ctx, p, s)
 	})
 	switch {
-	case firstErr != nil:
-		return run, firstErr
-	case ctx.Err() != nil:
-		return run, fmt.Errorf("ensemble of %d fits: %w", len(seeds), context.Cause(ctx))
-	case run.Best == nil && len(seeds) > 0:
+	case err != nil:
+		return run, err
+	case run.Best == nil:
 		return run, fmt.Errorf("no fit of %d has a defined log evidence (%s): %s", len(seeds), countStatuses(run.Fits), firstReason(run.Fits))
 	}
 	return run, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -11,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
@@ -31,31 +31,66 @@ import (
 //	BPINN_STUDY=heat,wave BPINN_STUDY_N=100 go test -run TestStudy -timeout 2h -v ./pkg/runner/
 //	BPINN_STUDY=full go test -run TestStudy -timeout 6h -v ./pkg/runner/
 //
-// Further knobs (all optional, the zero value is the default Settings):
-// BPINN_STUDY_N (fits per study, default 20), BPINN_STUDY_SEED (first seed,
-// default 1), BPINN_STUDY_WORKERS (goroutines, default GOMAXPROCS),
-// BPINN_STUDY_HESSIAN (gauss-newton|exact), BPINN_STUDY_UPDATER
-// (adam|mackay), BPINN_STUDY_FIXED=1 (Table 3's baseline),
-// BPINN_STUDY_NOISEVAR=1 (regression noise 0.05 is a variance),
-// BPINN_STUDY_POLISH=1, BPINN_STUDY_LR, BPINN_STUDY_HYPERLR,
-// BPINN_STUDY_ALPHA0, BPINN_STUDY_BETA0, BPINN_STUDY_EPOCHS,
-// BPINN_STUDY_FINAL (Settings.FinalHyper), BPINN_STUDY_DECAY (Settings.LRDecay),
-// BPINN_STUDY_FIXEDALPHA, BPINN_STUDY_FIXEDBETA,
-// BPINN_STUDY_RECIPE (tuned|paper), BPINN_STUDY_HIDDEN (e.g. 16,16),
-// BPINN_STUDY_HYPERSTART, BPINN_STUDY_UNTIE (Settings.UntieAt),
-// BPINN_STUDY_POLISHITER (Settings.PolishIter),
-// BPINN_STUDY_SAMPLING (problems.Options.Sampling: uniform|lhs),
-// BPINN_STUDY_JOIN=k (train on k data sets, data seeds 1..k, joined term by
-// term: k times the points), BPINN_STUDY_DIRECT=n (capacity check: no PDE,
-// one data term of the exact solution on the problem's n x n grid),
-// BPINN_STUDY_REGION=w (split the pde and data terms at |x| = w into
-// near and far beta groups; with split betas),
-// BPINN_STUDY_OUT (a JSONL file, one line per fit).
+// studyVars below is every variable the study reads, in one table; a
+// BPINN_STUDY_* variable not in it (a misspelt knob) fails the test rather
+// than being ignored. An unset variable keeps the default Settings.
 //
 // Every record carries, besides rel L2 and the 2-sigma coverage, the mean
 // absolute error on the grid and the quantiles of |u - u*| / sigma over the
 // grid (ratio_q50/q90/q95): a calibrated Gaussian band has q95 = 1.96; the
 // factor by which sigma would have to grow to cover 95 % is q95 / 1.96.
+
+// studyVars is every variable TestStudy reads and what it sets.
+var studyVars = map[string]string{
+	"BPINN_STUDY":            "the studies: full, or problems (heat,wave,...)",
+	"BPINN_STUDY_N":          "fits per study (default 20)",
+	"BPINN_STUDY_SEED":       "first seed (default 1)",
+	"BPINN_STUDY_WORKERS":    "fits at once (default one per core)",
+	"BPINN_STUDY_OUT":        "a JSONL file, one line per fit",
+	"BPINN_STUDY_HESSIAN":    "Settings.Hessian: gauss-newton or exact",
+	"BPINN_STUDY_UPDATER":    "Settings.Updater: adam or mackay",
+	"BPINN_STUDY_FIXED":      "1: Settings.Fixed (Table 3's baseline)",
+	"BPINN_STUDY_POLISH":     "1: Settings.Polish",
+	"BPINN_STUDY_LR":         "Settings.LR",
+	"BPINN_STUDY_HYPERLR":    "Settings.HyperLR",
+	"BPINN_STUDY_ALPHA0":     "Settings.Alpha0",
+	"BPINN_STUDY_BETA0":      "Settings.Beta0",
+	"BPINN_STUDY_EPOCHS":     "Settings.Epochs",
+	"BPINN_STUDY_FINAL":      "Settings.FinalHyper",
+	"BPINN_STUDY_DECAY":      "Settings.LRDecay",
+	"BPINN_STUDY_FIXEDALPHA": "Settings.FixedAlpha",
+	"BPINN_STUDY_FIXEDBETA":  "Settings.FixedBeta",
+	"BPINN_STUDY_RECIPE":     "Settings.Recipe: tuned or paper",
+	"BPINN_STUDY_HIDDEN":     "Settings.Hidden, e.g. 16,16",
+	"BPINN_STUDY_HYPERSTART": "Settings.HyperStart",
+	"BPINN_STUDY_UNTIE":      "Settings.UntieAt",
+	"BPINN_STUDY_POLISHITER": "Settings.PolishIter",
+	"BPINN_STUDY_RESAMPLE":   "Settings.Resample",
+	"BPINN_STUDY_NOISEVAR":   "1: problems.Options.NoiseIsVariance (regression noise 0.05 is a variance)",
+	"BPINN_STUDY_SAMPLING":   "problems.Options.Sampling: uniform or lhs",
+	"BPINN_STUDY_JOIN":       "k: train on k data sets (data seeds 1..k) joined term by term: k times the points",
+	"BPINN_STUDY_DIRECT":     "n: capacity check: no PDE, one data term of the exact solution on the problem's n x n grid",
+	"BPINN_STUDY_REGION":     "w: split the pde and data terms at |x| = w into near and far beta groups (with split betas)",
+}
+
+// studyEnv is the variable k, which must be one of studyVars.
+func studyEnv(k string) string {
+	if _, ok := studyVars[k]; !ok {
+		panic("study_test.go reads " + k + ", which studyVars does not list")
+	}
+	return os.Getenv(k)
+}
+
+// checkStudyEnv fails on a BPINN_STUDY_* variable that studyVars does not
+// list: a misspelt knob would otherwise leave its setting at the default.
+func checkStudyEnv(t testing.TB) {
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := studyVars[k]; strings.HasPrefix(k, "BPINN_STUDY") && !ok {
+			t.Fatalf("%s is not a variable of the study; they are %s", k, strings.Join(slices.Sorted(maps.Keys(studyVars)), ", "))
+		}
+	}
+}
 
 // studyRecord is one fit of a study.
 type studyRecord struct {
@@ -109,7 +144,10 @@ func studyResidualRMS(f *bayes.Fit, region float64) (train, held []float64) {
 	return train, held
 }
 
-func runStudyFit(t testing.TB, problem string, o problems.Options, s bayes.Settings) studyRecord {
+// studyProblem is the problem of a study with the knobs that change it
+// (BPINN_STUDY_JOIN, _REGION, _DIRECT); direct tells that its betas are
+// single.
+func studyProblem(t testing.TB, problem string, o problems.Options) (p *pde.Problem, direct bool) {
 	p, err := problems.New(problem, o)
 	if err != nil {
 		t.Fatal(err)
@@ -134,14 +172,13 @@ func runStudyFit(t testing.TB, problem string, o problems.Options, s bayes.Setti
 	if n := envInt(t, "BPINN_STUDY_DIRECT", 0); n > 0 {
 		pts, exact := p.Grid(n)
 		p.Terms = []pde.Term{{Name: "data", Group: "data", Points: pts, Target: exact, Residual: pde.DataResidual}}
-		s.BetaMode = "single"
+		direct = true
 	}
-	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
-	s.Resample = envInt(t, "BPINN_STUDY_RESAMPLE", 0)
-	f, err := bayes.Train(context.Background(), p, testfit.Scheduled(p, s))
-	if err != nil {
-		t.Fatal(err)
-	}
+	return p, direct
+}
+
+// studyRecordOf is what the study keeps of a fit.
+func studyRecordOf(t testing.TB, problem string, f *bayes.Fit) studyRecord {
 	r := studyRecord{Problem: problem, Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason,
 		Hidden: f.Settings.Hidden, Recipe: f.Settings.Recipe, PolishIter: envInt(t, "BPINN_STUDY_POLISHITER", 0),
 		MeanAbs: math.NaN(), RatioQ50: math.NaN(), RatioQ90: math.NaN(), RatioQ95: math.NaN(),
@@ -223,7 +260,7 @@ func gridRatios(f *bayes.Fit, n int) (meanAbs, q50, q90, q95 float64) {
 }
 
 func envInts(t testing.TB, k string) []int {
-	v := os.Getenv(k)
+	v := studyEnv(k)
 	if v == "" {
 		return nil
 	}
@@ -239,7 +276,7 @@ func envInts(t testing.TB, k string) []int {
 }
 
 func envFloat(t testing.TB, k string) float64 {
-	v := os.Getenv(k)
+	v := studyEnv(k)
 	if v == "" {
 		return 0
 	}
@@ -251,7 +288,7 @@ func envFloat(t testing.TB, k string) float64 {
 }
 
 func envInt(t testing.TB, k string, d int) int {
-	v := os.Getenv(k)
+	v := studyEnv(k)
 	if v == "" {
 		return d
 	}
@@ -265,10 +302,10 @@ func envInt(t testing.TB, k string, d int) int {
 // studySettings reads the knobs of the study from the environment.
 func studySettings(t testing.TB) (bayes.Settings, problems.Options) {
 	s := bayes.Settings{
-		Hessian:    bayes.HessianKind(os.Getenv("BPINN_STUDY_HESSIAN")),
-		Updater:    bayes.Updater(os.Getenv("BPINN_STUDY_UPDATER")),
-		Fixed:      os.Getenv("BPINN_STUDY_FIXED") == "1",
-		Polish:     os.Getenv("BPINN_STUDY_POLISH") == "1",
+		Hessian:    bayes.HessianKind(studyEnv("BPINN_STUDY_HESSIAN")),
+		Updater:    bayes.Updater(studyEnv("BPINN_STUDY_UPDATER")),
+		Fixed:      studyEnv("BPINN_STUDY_FIXED") == "1",
+		Polish:     studyEnv("BPINN_STUDY_POLISH") == "1",
 		LR:         envFloat(t, "BPINN_STUDY_LR"),
 		HyperLR:    envFloat(t, "BPINN_STUDY_HYPERLR"),
 		Alpha0:     envFloat(t, "BPINN_STUDY_ALPHA0"),
@@ -278,13 +315,13 @@ func studySettings(t testing.TB) (bayes.Settings, problems.Options) {
 		LRDecay:    envFloat(t, "BPINN_STUDY_DECAY"),
 		FixedAlpha: envFloat(t, "BPINN_STUDY_FIXEDALPHA"),
 		FixedBeta:  envFloat(t, "BPINN_STUDY_FIXEDBETA"),
-		Recipe:     os.Getenv("BPINN_STUDY_RECIPE"),
+		Recipe:     studyEnv("BPINN_STUDY_RECIPE"),
 		Hidden:     envInts(t, "BPINN_STUDY_HIDDEN"),
 		HyperStart: envInt(t, "BPINN_STUDY_HYPERSTART", 0),
 		UntieAt:    envInt(t, "BPINN_STUDY_UNTIE", 0),
 	}
-	o := problems.Options{NoiseIsVariance: os.Getenv("BPINN_STUDY_NOISEVAR") == "1",
-		Sampling: pde.Sampler(os.Getenv("BPINN_STUDY_SAMPLING"))}
+	o := problems.Options{NoiseIsVariance: studyEnv("BPINN_STUDY_NOISEVAR") == "1",
+		Sampling: pde.Sampler(studyEnv("BPINN_STUDY_SAMPLING"))}
 	return s, o
 }
 
@@ -352,7 +389,7 @@ func (sm studySummary) String() string {
 
 // TestStudy runs the studies of docs/results.md (see the top of this file).
 func TestStudy(t *testing.T) {
-	which := os.Getenv("BPINN_STUDY")
+	which := studyEnv("BPINN_STUDY")
 	if which == "" {
 		t.Skip("set BPINN_STUDY=full or BPINN_STUDY=heat,wave,... to run the studies")
 	}
@@ -365,33 +402,51 @@ func TestStudy(t *testing.T) {
 	workers := envInt(t, "BPINN_STUDY_WORKERS", 0)
 	s, o := studySettings(t)
 	var out *os.File
-	if path := os.Getenv("BPINN_STUDY_OUT"); path != "" {
+	if path := studyEnv("BPINN_STUDY_OUT"); path != "" {
 		var err error
 		if out, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		defer out.Close()
 	}
+	checkStudyEnv(t)
+	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
+	s.Resample = envInt(t, "BPINN_STUDY_RESAMPLE", 0)
+	seeds, err := runner.Seeds(first, n)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, problem := range names {
-		seeds := make([]uint64, n)
-		for i := range seeds {
-			seeds[i] = first + uint64(i)
+		p, direct := studyProblem(t, problem, o)
+		ps := s
+		if direct {
+			ps.BetaMode = "single"
 		}
-		var mu sync.Mutex
+		ps = testfit.Scheduled(p, ps)
 		var rs []studyRecord
-		runner.Ensemble(seeds, workers, func(seed uint64) studyRecord {
-			si := s
-			si.Seed = seed
-			return runStudyFit(t, problem, o, si)
-		}, func(_ uint64, r studyRecord) {
-			mu.Lock()
-			defer mu.Unlock()
+		err := runner.Run(context.Background(), seeds, runner.Options{Workers: workers, Done: func(o runner.Outcome) {
+			if o.Err != nil {
+				t.Error(o.Err)
+				return
+			}
+			r := studyRecordOf(t, problem, o.Fit)
 			rs = append(rs, r)
 			if out != nil {
 				line, _ := json.Marshal(jsonSafe(r))
-				fmt.Fprintf(out, "%s\n", line)
+				if _, err := fmt.Fprintf(out, "%s\n", line); err != nil {
+					t.Error(err)
+				} else if err := out.Sync(); err != nil {
+					t.Error(err)
+				}
 			}
+		}}, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
+			si := ps
+			si.Seed = seed
+			return bayes.Train(ctx, p, si)
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Log(summarize(problem, rs))
 	}
 }
