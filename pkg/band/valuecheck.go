@@ -10,8 +10,8 @@ import (
 
 // valueCheck is the value check of the calibrated band: the factor by
 // which band g widens for the errors it can see at the fresh points of its
-// value terms. A value term is a condition on u itself, whose residual is u
-// minus its target (pde.DataResidual: a Dirichlet or initial condition);
+// value terms. A value term is a condition on u itself (on the output it
+// measures, Term.Output), whose residual is u minus its target (pde.DataResidual: a Dirichlet or initial condition);
 // at a fresh point of one, the residual is the solution's error, so
 // z = |r| / sigma is observable without the exact solution. Widening by
 // q95(z) / 2 would put 95 % of those errors within 2 sigma; the factor is
@@ -53,7 +53,7 @@ func valueQ95(g *bayes.Fit, fresh *bayes.Model, res [][]float64) (q float64, ok 
 		}
 		// g's band before this check; none (a fit without a Laplace
 		// approximation) leaves nothing to check
-		u, s, err := g.Predict(tm.Points)
+		u, s, err := g.PredictOutput(tm.Output, tm.Points) // the output the term measures
 		if err != nil || len(s) != len(u) || !isValueResidual(res[k], u, tm.Target) {
 			continue
 		}

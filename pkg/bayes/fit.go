@@ -576,7 +576,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	}
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
-	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
+	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames()))
 	net := nn.New(sizes, nn.Activation(s.Activation), rng)
 	own := p
 	if s.Resample > 0 { // the model's points move: give it its own terms
@@ -1094,8 +1094,8 @@ func (f *Fit) system() *curv.System {
 
 // Predict returns the network's mean and the Laplace standard deviation
 // sqrt(g^T A^-1 g) at points, each a slice of the problem's inputs in order
-// (sigma is nil without a Laplace approximation). Points of the wrong width
-// are an error.
+// (sigma is nil without a Laplace approximation), of the first output (u;
+// PredictOutput for the others). Points of the wrong width are an error.
 func (f *Fit) Predict(points [][]float64) (mean, sigma []float64, err error) {
 	return f.PredictQuantity(points, output)
 }
@@ -1155,7 +1155,7 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 		unknowns[uk.Name] = g.Param("unknown_"+uk.Name, 1, 1)
 		ps = append(ps, unknowns[uk.Name])
 	}
-	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Unknowns: p.Unknowns,
+	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Outputs: p.Outputs, Unknowns: p.Unknowns,
 		Terms: []pde.Term{{Name: "prediction", Residual: q}}}
 	u, err := qp.BuildResidual(0, pde.ResidualInputs{U: m.Net.Apply(netPs, x), X: x, Unknowns: unknowns})
 	if err != nil {
@@ -1189,11 +1189,20 @@ type Errors struct {
 	MaxAbs     float64 `json:"max_abs"`
 	Coverage2S float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
 	GridN      int     `json:"grid_n"`
+	// Outputs holds each output's errors for a problem of several outputs
+	// (Problem.Outputs), whose other fields are over all outputs; nil for
+	// one.
+	Outputs map[string]Errors `json:"outputs,omitempty"`
 }
 
-// GridErrors evaluates the fit on the problem's n x n grid.
+// GridErrors evaluates the fit on the problem's n x n grid. With several
+// outputs, the errors are over all of them (RelL2 is PINNacle's joint
+// L2RE, ||Y - Y*||_F / ||Y*||_F) and Outputs holds each output's.
 func (f *Fit) GridErrors(n int) (Errors, error) {
 	p := f.Model.Problem
+	if len(p.OutputNames()) > 1 {
+		return f.gridErrorsOutputs(n)
+	}
 	pts, exact := p.Grid(n)
 	if exact == nil {
 		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
