@@ -26,7 +26,7 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 		return FreshDraw{}, fmt.Errorf("fresh draw: no problem; pass the problem's Fresh() draw")
 	}
 	c := *q
-	c.Exact, c.Fresh, c.Redraw = nil, nil, nil
+	c.Exact, c.ExactOutputs, c.Fresh, c.Redraw = nil, nil, nil, nil
 	c.Terms = slices.Clone(q.Terms)
 	c.Unknowns = slices.Clone(q.Unknowns)
 	for i := range c.Unknowns { // the value that made the data is the truth too
@@ -57,7 +57,7 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 	switch {
 	case d.p == nil:
 		return nil, fmt.Errorf("calibrated band: no fresh points; make them with band.FreshDrawOf(p)")
-	case d.p.Exact != nil || d.p.Fresh != nil:
+	case d.p.HasExact() || d.p.Fresh != nil:
 		return nil, fmt.Errorf("calibrated band: the fresh draw carries an exact solution; make it with band.NewFreshDraw")
 	}
 	return d.p, nil
