@@ -2,6 +2,8 @@ package record_test
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
@@ -52,6 +54,37 @@ func TestTwoOutputsRecord(t *testing.T) {
 	for k := range m1 {
 		if !slices.Equal(m1[k], m2[k]) || !slices.Equal(s1[k], s2[k]) {
 			t.Errorf("output %d: restored %v ± %v, trained %v ± %v", k, m2[k], s2[k], m1[k], s1[k])
+		}
+	}
+	pr, err := record.Predict(g, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cols := pr.Columns(); !slices.Equal(cols, []string{"x", "u", "u_sigma", "u_sigma_calibrated", "v", "v_sigma", "v_sigma_calibrated"}) {
+		t.Errorf("columns %v", cols)
+	}
+	var b strings.Builder
+	if err := pr.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 1+len(pts) {
+		t.Fatalf("table %q", b.String())
+	}
+	for i, l := range lines[1:] {
+		f := strings.Fields(l)
+		for k, col := range []int{1, 4} {
+			got, err := strconv.ParseFloat(f[col], 64)
+			if err != nil || got != m1[k][i] {
+				t.Errorf("line %q column %d: want %v", l, col, m1[k][i])
+			}
+		}
+		for _, col := range []int{3, 6} { // the calibrated band never narrows the paper's
+			c, _ := strconv.ParseFloat(f[col], 64)
+			s, _ := strconv.ParseFloat(f[col-1], 64)
+			if !(c >= s) {
+				t.Errorf("line %q: calibrated sigma %v below the paper's %v", l, c, s)
+			}
 		}
 	}
 }
