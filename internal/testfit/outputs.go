@@ -10,7 +10,8 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
-// Oscillator is a problem of two outputs, the system u' = v, v' = -u on
+// Oscillator is docs/problems.md's oscillator (TestProblemsDoc holds the
+// two the same): a problem of two outputs, the system u' = v, v' = -u on
 // [0, pi] with u(0) = 0, v(0) = 1 (u = sin x, v = cos x), its points drawn
 // by Problem.Sample (so it has Fresh points and a calibrated band).
 func Oscillator(t testing.TB) *pde.Problem {
