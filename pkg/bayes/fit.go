@@ -300,7 +300,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	}
 	if s.PolishMethod == "" {
 		s.PolishMethod = PolishGaussNewton
-		if numWeights(p.Dim(), s.Hidden) > GaussNewtonPolishLimit {
+		if numWeights(p, s.Hidden) > GaussNewtonPolishLimit {
 			s.PolishMethod = PolishLBFGS
 		}
 	}
@@ -375,10 +375,10 @@ const GaussNewtonPolishLimit = 400
 // iteration (docs/results/burgers-wide.md).
 const LBFGSMemory = 100
 
-// numWeights is P of a network with dim inputs, the hidden layers and one
-// output.
-func numWeights(dim int, hidden []int) int {
-	sizes := append(append([]int{dim}, hidden...), 1)
+// numWeights is P of p's network with the hidden layers: one input per
+// input of p, one output per field.
+func numWeights(p *pde.Problem, hidden []int) int {
+	sizes := append(append([]int{p.Dim()}, hidden...), len(p.OutputNames()))
 	P := 0
 	for l := 0; l+1 < len(sizes); l++ {
 		P += (sizes[l] + 1) * sizes[l+1]
@@ -389,7 +389,7 @@ func numWeights(dim int, hidden []int) int {
 // resolveCurvature turns "" into dense and auto into curv.Auto's choice,
 // and checks what the size allows.
 func (s *Settings) resolveCurvature(p *pde.Problem) error {
-	P, N := numWeights(p.Dim(), s.Hidden), 0
+	P, N := numWeights(p, s.Hidden), 0
 	for _, t := range p.Terms {
 		N += len(t.Points)
 	}
