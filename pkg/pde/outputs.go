@@ -104,8 +104,12 @@ func isIdent(s string) bool {
 
 // outputNodes splits the network's output u (N x F, one column per output)
 // into one N x 1 node per output; one output is u itself, so a one-output
-// problem's graph is the same as ever.
-func outputNodes(u *ad.Node, f int) ([]*ad.Node, error) {
+// problem's graph is the same as ever. given, if not nil, are the outputs
+// already split.
+func outputNodes(u *ad.Node, given []*ad.Node, f int) ([]*ad.Node, error) {
+	if given != nil {
+		return given, nil
+	}
 	if u.Shape().Cols != f {
 		return nil, fmt.Errorf("the network has %d outputs, the problem %d", u.Shape().Cols, f)
 	}
@@ -193,4 +197,42 @@ func (v *Vars) outJet(k int) *ad.Jet {
 		v.jets[k] = j
 	}
 	return j
+}
+
+// standIn is validateResiduals' stand-in network: u = tanh(x w) for one
+// output; for several, output k is tanh(x w_k) with a parameter and a node
+// of its own (w the first), so that a residual's dependence on each output
+// shows. It sets in's U (the first output) and outputs at x, or, with pair,
+// PairU and pairOutputs there, and returns the parameters by output.
+func standIn(p *Problem, g *ad.Graph, w *ad.Node) (net func(in *ResidualInputs, x *ad.Node, pair bool), ws []*ad.Node) {
+	ws = []*ad.Node{w}
+	for k := 1; k < len(p.OutputNames()); k++ {
+		ws = append(ws, g.Param(fmt.Sprintf("w%d", k), p.Dim(), 1))
+	}
+	return func(in *ResidualInputs, x *ad.Node, pair bool) {
+		outs := make([]*ad.Node, len(ws))
+		for k, wk := range ws {
+			outs[k] = ad.Tanh(ad.MatMul(x, wk))
+		}
+		if len(ws) == 1 {
+			outs = nil // one output: U itself, as a trainer gives it
+		}
+		if pair {
+			in.PairU, in.pairOutputs = ad.Tanh(ad.MatMul(x, w)), outs
+		} else {
+			in.U, in.outputs = ad.Tanh(ad.MatMul(x, w)), outs
+		}
+	}, ws
+}
+
+// outputsRead is an error naming the first output no residual reads: the
+// data would say nothing of it.
+func (p *Problem) outputsRead(read []bool) error {
+	for k, ok := range read {
+		if !ok {
+			name := p.OutputNames()[k]
+			return fmt.Errorf("problem %q output %q: no residual reads it; use it in a term (v.Out(%q), an equation) or remove it from Outputs", p.Name, name, name)
+		}
+	}
+	return nil
 }

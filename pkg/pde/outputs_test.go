@@ -93,6 +93,8 @@ func TestOutputsErrors(t *testing.T) {
 			`problem "flow" output "x": the name is also an input`},
 		{"twice", func(p *Problem) { p.Outputs = []string{"u", "u"} }, `two outputs are named "u"`},
 		{"underscore", func(p *Problem) { p.Outputs = []string{"u_1"} }, `output "u_1"; name every output`},
+		{"not read", func(p *Problem) { p.Terms[0].Residual = Eq("u_x + p") },
+			`problem "flow" output "v": no residual reads it; use it in a term (v.Out("v"), an equation) or remove it from Outputs`},
 	} {
 		p := threeOutputs(Eq("u_x + v + p"))
 		c.edit(p)

@@ -308,15 +308,18 @@ func (p *Problem) validateUnknowns() error {
 // residual that does not depend on u, and unknowns that no residual reads.
 func (p *Problem) validateResiduals() error {
 	used := map[string]bool{}
+	usedOut := make([]bool, len(p.OutputNames()))
 	for i, t := range p.Terms {
 		g := ad.NewGraph()
 		n := len(t.Points)
 		x := g.Input("x", n, p.Dim())
-		w := g.Param("w", p.Dim(), len(p.OutputNames()))
-		in := ResidualInputs{U: ad.Tanh(ad.MatMul(x, w)), X: x, Fields: map[string]*ad.Node{}, Unknowns: map[string]*ad.Node{}}
+		w := g.Param("w", p.Dim(), 1)
+		net, ws := standIn(p, g, w)
+		in := ResidualInputs{X: x, Fields: map[string]*ad.Node{}, Unknowns: map[string]*ad.Node{}}
+		net(&in, x, false)
 		if t.Pairs != nil {
 			in.PairX = g.Input("pair", n, p.Dim())
-			in.PairU = ad.Tanh(ad.MatMul(in.PairX, w))
+			net(&in, in.PairX, true)
 		}
 		if t.Target != nil {
 			in.Target = g.Input("target", n, 1)
@@ -331,10 +334,19 @@ func (p *Problem) validateResiduals() error {
 		if err != nil {
 			return err
 		}
-		if !g.Compile(r).Uses(w) {
+		prog := g.Compile(r)
+		if !slices.ContainsFunc(ws, prog.Uses) {
 			return fmt.Errorf("problem %q term %q: the residual does not depend on u; build it from v.U or its derivatives", p.Name, t.Name)
 		}
+		for k, wk := range ws {
+			if prog.Uses(wk) {
+				usedOut[k] = true
+			}
+		}
 		maps.Copy(used, u)
+	}
+	if err := p.outputsRead(usedOut); err != nil {
+		return err
 	}
 	for _, u := range p.Unknowns {
 		if !used[u.Name] {

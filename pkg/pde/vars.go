@@ -208,6 +208,9 @@ type ResidualInputs struct {
 	// PairU is the network's output (N x F) at the Input PairX (N x D), the
 	// term's Pairs; a term with Pairs needs them, others ignore them.
 	PairU, PairX *ad.Node
+	// outputs and pairOutputs, when set (Validate's stand-in network), are
+	// the outputs as nodes of their own instead of U's and PairU's columns.
+	outputs, pairOutputs []*ad.Node
 }
 
 // BuildResidual builds term i's residual from in. A panic inside the
@@ -222,7 +225,7 @@ func (p *Problem) BuildResidual(i int, in ResidualInputs) (*ad.Node, error) {
 // residual read.
 func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[string]bool, err error) {
 	t := p.Terms[i]
-	outs, err := outputNodes(in.U, len(p.OutputNames()))
+	outs, err := outputNodes(in.U, in.outputs, len(p.OutputNames()))
 	if err != nil {
 		return nil, nil, fmt.Errorf("problem %q term %q: %v", p.Name, t.Name, err)
 	}
@@ -240,7 +243,7 @@ func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[
 		for _, name := range p.Inputs {
 			delete(fields, NormalField(name))
 		}
-		pouts, err := outputNodes(in.PairU, len(p.OutputNames()))
+		pouts, err := outputNodes(in.PairU, in.pairOutputs, len(p.OutputNames()))
 		if err != nil {
 			return nil, nil, fmt.Errorf("problem %q term %q: at the pairs: %v", p.Name, t.Name, err)
 		}
