@@ -493,6 +493,9 @@ type Fit struct {
 	// widening widens every sigma Predict gives (a band of pkg/band,
 	// through WithBand); nil for a fit as trained.
 	widening func(points [][]float64, sigma []float64)
+	// widenOutput, if not nil, widens the sigma of output k > 0 in its
+	// place (WithOutputBand).
+	widenOutput func(k int, points [][]float64, sigma []float64)
 }
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs

@@ -13,11 +13,23 @@ import (
 // (Problem.Outputs; "" is the first): its mean and Laplace sigma at
 // points, from the same A as every other output's.
 func (f *Fit) PredictOutput(name string, points [][]float64) (mean, sigma []float64, err error) {
-	q, err := f.outputQuantity(name)
-	if err != nil {
-		return nil, nil, err
+	mean, J, err := f.JacobianOutput(name, points)
+	if err != nil || J == nil {
+		return mean, nil, err
 	}
-	return f.PredictQuantity(points, q)
+	sigma = f.Laplace.Sigmas(J, len(points))
+	f.WidenOutput(name, points, sigma)
+	return mean, sigma, nil
+}
+
+// WidenOutput is Widen for the named output's sigma at points: the
+// widening of that output where f has one per output (WithOutputBand).
+func (f *Fit) WidenOutput(name string, points [][]float64, sigma []float64) {
+	if k := f.Model.Problem.OutputIndex(name); k > 0 && f.widenOutput != nil {
+		f.widenOutput(k, points, sigma)
+		return
+	}
+	f.Widen(points, sigma)
 }
 
 // PredictOutputs is PredictOutput for every output, in the order of

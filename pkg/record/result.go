@@ -540,7 +540,7 @@ func outputBands(f, held, cal *bayes.Fit, name string, pts [][]float64, exact []
 	}
 	if cal != nil {
 		b.cal = cal.Laplace.Sigmas(J, len(pts))
-		cal.Widen(pts, b.cal)
+		cal.WidenOutput(name, pts, b.cal)
 	}
 	return b, nil
 }
