@@ -37,8 +37,8 @@ func TestTwoOutputs(t *testing.T) {
 	var num, den float64
 	for k, name := range []string{"u", "v"} {
 		ek, ok := e.Outputs[name]
-		if !ok || !(ek.RelL2 < 0.05) {
-			t.Errorf("%s: errors %+v (present %v), want rel L2 < 0.05", name, ek, ok)
+		if !ok || !(ek.RelL2 < 0.01) {
+			t.Errorf("%s: errors %+v (present %v), want rel L2 < 0.01", name, ek, ok)
 		}
 		for i := range pts {
 			d := mean[k][i] - exact[k][i]
@@ -48,7 +48,7 @@ func TestTwoOutputs(t *testing.T) {
 			}
 		}
 	}
-	if joint := math.Sqrt(num / den); !(e.RelL2 > 0 && e.RelL2 < 0.05) || math.Abs(joint-e.RelL2) > 0.2*e.RelL2 {
+	if joint := math.Sqrt(num / den); !(e.RelL2 > 0 && e.RelL2 < 0.01) || math.Abs(joint-e.RelL2) > 0.2*e.RelL2 {
 		t.Errorf("joint L2RE %g on the 50-point grid, %g on 100 points", e.RelL2, joint)
 	}
 	u, su, err := f.Predict(pts)
