@@ -6,6 +6,7 @@
 //	bpinn merge FILES...             join ensemble shards into one ranked summary
 //	bpinn status FILES...            the fits of ensemble shards: missing seeds, one configuration
 //	bpinn exact PROBLEM              the exact/reference solution at points read from stdin
+//	bpinn predict RECORD             a recorded fit's outputs and bands at points read from stdin
 //	bpinn hmc regression [flags]     the Laplace band against Hamiltonian Monte Carlo
 //	bpinn reproduce [flags]          every study of the paper: tables, figures, report.html
 //	bpinn version                    release, module and Go version
@@ -78,6 +79,7 @@ func commands() map[string]command {
 		"merge":    {cmdMerge, "merge ensemble JSONL shards into one ranked summary"},
 		"status":   {cmdStatus, "count the fits of ensemble shards: missing seeds, one configuration"},
 		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
+		"predict":  {cmdPredict, "print a recorded fit's outputs and bands at points read from stdin"},
 		"version":  {cmdVersion, "print the release, module and Go versions"},
 		"coverage": {cmdCoverage, "fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals"},
 		"hmc":      {cmdHMC, "compare the Laplace band with Hamiltonian Monte Carlo (regression)"}, // cmd/bpinn/hmc.go

@@ -26,7 +26,7 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 		return FreshDraw{}, fmt.Errorf("fresh draw: no problem; pass the problem's Fresh() draw")
 	}
 	c := *q
-	c.Exact, c.Fresh, c.Redraw = nil, nil, nil
+	c.Exact, c.ExactOutputs, c.Fresh, c.Redraw = nil, nil, nil, nil
 	c.Terms = slices.Clone(q.Terms)
 	c.Unknowns = slices.Clone(q.Unknowns)
 	for i := range c.Unknowns { // the value that made the data is the truth too
@@ -57,7 +57,7 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 	switch {
 	case d.p == nil:
 		return nil, fmt.Errorf("calibrated band: no fresh points; make them with band.FreshDrawOf(p)")
-	case d.p.Exact != nil || d.p.Fresh != nil:
+	case d.p.HasExact() || d.p.Fresh != nil:
 		return nil, fmt.Errorf("calibrated band: the fresh draw carries an exact solution; make it with band.NewFreshDraw")
 	}
 	return d.p, nil
@@ -164,7 +164,7 @@ func calibrated(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held [
 	if err != nil {
 		return nil, err
 	}
-	return f.WithBand(beta, l, w.apply), nil
+	return f.WithOutputBand(beta, l, w.applyOutput), nil
 }
 
 // calibration is the calibrated band's betas, Laplace approximation and
@@ -178,24 +178,30 @@ func calibration(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held 
 	if l != f.Laplace { // warned: widen also where the equation is violated most
 		w.local = newLocalInflation(fresh, res, f.Inferred)
 	}
-	// the value check reads the band before its own factor
-	w.scale = valueCheck(f.WithBand(beta, l, w.apply), fresh, res)
+	// the value check reads the band before its own factors
+	w.scale, w.scales = valueCheck(f.WithOutputBand(beta, l, w.applyOutput), fresh, res)
 	return beta, l, w, nil
 }
 
 // widening is the calibrated band's widening of sigma: the local one, then
-// the value check's factor (applied when above 1).
+// the value check's factor (applied when above 1): an output's own where
+// it has value terms, else the one of all of them.
 type widening struct {
-	local *localInflation
-	scale float64
+	local  *localInflation
+	scale  float64   // from every value term
+	scales []float64 // per output, 0 for an output without value terms
 }
 
-// apply widens sigma at points.
-func (w *widening) apply(points [][]float64, sigma []float64) {
+// applyOutput widens output k's sigma at points.
+func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
 	w.local.apply(points, sigma)
-	if w.scale > 1 {
+	s := w.scale
+	if k < len(w.scales) && w.scales[k] > 0 {
+		s = w.scales[k]
+	}
+	if s > 1 {
 		for i := range sigma {
-			sigma[i] *= w.scale
+			sigma[i] *= s
 		}
 	}
 }

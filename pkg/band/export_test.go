@@ -15,6 +15,7 @@ var (
 	CalibratedLaplace      = calibratedLaplace
 	HeldOutRounds          = heldOutRounds
 	ValueQ95               = valueQ95
+	ValueCheck             = valueCheck
 	HeldOutAt              = heldOut
 	FreshRMS               = freshRMS
 )
@@ -41,4 +42,10 @@ func CalibratedWidening(f *bayes.Fit, fresh FreshDraw) (Widening, error) {
 		return Widening{}, err
 	}
 	return Widening{Scale: w.scale, Local: w.local.apply}, nil
+}
+
+// NewWidening is the calibrated band's widening of outputs with the value
+// check's factors scale (pooled) and scales (per output), no local one.
+func NewWidening(scale float64, scales []float64) func(k int, points [][]float64, sigma []float64) {
+	return (&widening{scale: scale, scales: scales}).applyOutput
 }

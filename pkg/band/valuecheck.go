@@ -10,8 +10,8 @@ import (
 
 // valueCheck is the value check of the calibrated band: the factor by
 // which band g widens for the errors it can see at the fresh points of its
-// value terms. A value term is a condition on u itself, whose residual is u
-// minus its target (pde.DataResidual: a Dirichlet or initial condition);
+// value terms. A value term is a condition on u itself (on the output it
+// measures, Term.Output), whose residual is u minus its target (pde.DataResidual: a Dirichlet or initial condition);
 // at a fresh point of one, the residual is the solution's error, so
 // z = |r| / sigma is observable without the exact solution. Widening by
 // q95(z) / 2 would put 95 % of those errors within 2 sigma; the factor is
@@ -26,12 +26,23 @@ import (
 // 0.993 on advection-diffusion; docs/results/coverage.md). Measurements
 // (Measured terms) are left out: their residuals carry noise. res is each
 // term's residual at the fresh points (fresh's weights are g's).
-func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64) float64 {
-	q, ok := valueQ95(g, fresh, res)
-	if !ok {
-		return 1
+//
+// The factor is also computed for each output of the problem from the
+// value terms that measure it (pde.Term.Output), 0 for an output without
+// any: perOutput; with one output it is the factor itself.
+func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64) (factor float64, perOutput []float64) {
+	z := valueZ(g, fresh, res)
+	perOutput = make([]float64, len(z))
+	for k, zk := range z {
+		if len(zk) > 0 {
+			perOutput[k] = math.Sqrt(math.Max(1, Quantile(zk, 0.95)/2))
+		}
 	}
-	return math.Sqrt(math.Max(1, q/2))
+	q, ok := pooledQ95(z)
+	if !ok {
+		return 1, perOutput
+	}
+	return math.Sqrt(math.Max(1, q/2)), perOutput
 }
 
 // ValueOverconfident is the 95 % quantile of |r| / sigma at the fresh points
@@ -46,27 +57,45 @@ const ValueOverconfident = 3.0
 // points of the value terms (see valueCheck); ok is false when there are
 // none.
 func valueQ95(g *bayes.Fit, fresh *bayes.Model, res [][]float64) (q float64, ok bool) {
-	var z []float64
-	for k, tm := range fresh.Problem.Terms {
+	return pooledQ95(valueZ(g, fresh, res))
+}
+
+// pooledQ95 is the 95 % quantile of the z of every output; ok is false
+// when there are none.
+func pooledQ95(z [][]float64) (q float64, ok bool) {
+	var all []float64
+	for _, zk := range z {
+		all = append(all, zk...)
+	}
+	if len(all) == 0 {
+		return 0, false
+	}
+	return Quantile(all, 0.95), true
+}
+
+// valueZ is z = |r| / sigma of band g at the fresh points of the value
+// terms, by the output each measures.
+func valueZ(g *bayes.Fit, fresh *bayes.Model, res [][]float64) [][]float64 {
+	p := fresh.Problem
+	z := make([][]float64, len(p.OutputNames()))
+	for k, tm := range p.Terms {
 		if tm.Measured || len(tm.Points) == 0 {
 			continue
 		}
 		// g's band before this check; none (a fit without a Laplace
 		// approximation) leaves nothing to check
-		u, s, err := g.Predict(tm.Points)
+		u, s, err := g.PredictOutput(tm.Output, tm.Points) // the output the term measures
 		if err != nil || len(s) != len(u) || !isValueResidual(res[k], u, tm.Target) {
 			continue
 		}
+		o := p.OutputIndex(tm.Output)
 		for i, r := range res[k] {
 			if q := math.Abs(r) / s[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no scale to compare with
-				z = append(z, q)
+				z[o] = append(z[o], q)
 			}
 		}
 	}
-	if len(z) == 0 {
-		return 0, false
-	}
-	return Quantile(z, 0.95), true
+	return z
 }
 
 // valueWarning is the record's warning when the paper's band (f) misses the

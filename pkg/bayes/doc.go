@@ -19,9 +19,10 @@
 //	  │ Fit.Curvature, NewLaplace A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
 //	  ▼                          the log evidence
 //	Laplace
-//	  │ Fit.Predict, PredictQuantity
+//	  │ Fit.Predict, PredictOutput(s), PredictQuantity
 //	  ▼
-//	mean and σ = sqrt(gᵀ A⁻¹ g) at any points, of u or of any jet quantity
+//	mean and σ = sqrt(gᵀ A⁻¹ g) at any points, of u, of each field of a
+//	system (Problem.Outputs: one network output each) or of any jet quantity
 //
 // Around it, in packages of their own that build on a [Fit]:
 //

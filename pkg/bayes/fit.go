@@ -300,7 +300,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	}
 	if s.PolishMethod == "" {
 		s.PolishMethod = PolishGaussNewton
-		if numWeights(p.Dim(), s.Hidden) > GaussNewtonPolishLimit {
+		if numWeights(p, s.Hidden) > GaussNewtonPolishLimit {
 			s.PolishMethod = PolishLBFGS
 		}
 	}
@@ -375,10 +375,10 @@ const GaussNewtonPolishLimit = 400
 // iteration (docs/results/burgers-wide.md).
 const LBFGSMemory = 100
 
-// numWeights is P of a network with dim inputs, the hidden layers and one
-// output.
-func numWeights(dim int, hidden []int) int {
-	sizes := append(append([]int{dim}, hidden...), 1)
+// numWeights is P of p's network with the hidden layers: one input per
+// input of p, one output per field.
+func numWeights(p *pde.Problem, hidden []int) int {
+	sizes := append(append([]int{p.Dim()}, hidden...), len(p.OutputNames()))
 	P := 0
 	for l := 0; l+1 < len(sizes); l++ {
 		P += (sizes[l] + 1) * sizes[l+1]
@@ -389,7 +389,7 @@ func numWeights(dim int, hidden []int) int {
 // resolveCurvature turns "" into dense and auto into curv.Auto's choice,
 // and checks what the size allows.
 func (s *Settings) resolveCurvature(p *pde.Problem) error {
-	P, N := numWeights(p.Dim(), s.Hidden), 0
+	P, N := numWeights(p, s.Hidden), 0
 	for _, t := range p.Terms {
 		N += len(t.Points)
 	}
@@ -493,6 +493,9 @@ type Fit struct {
 	// widening widens every sigma Predict gives (a band of pkg/band,
 	// through WithBand); nil for a fit as trained.
 	widening func(points [][]float64, sigma []float64)
+	// widenOutput, if not nil, widens the sigma of output k > 0 in its
+	// place (WithOutputBand).
+	widenOutput func(k int, points [][]float64, sigma []float64)
 }
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
@@ -576,7 +579,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	}
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
-	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
+	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames()))
 	net := nn.New(sizes, nn.Activation(s.Activation), rng)
 	own := p
 	if s.Resample > 0 { // the model's points move: give it its own terms
@@ -1094,8 +1097,8 @@ func (f *Fit) system() *curv.System {
 
 // Predict returns the network's mean and the Laplace standard deviation
 // sqrt(g^T A^-1 g) at points, each a slice of the problem's inputs in order
-// (sigma is nil without a Laplace approximation). Points of the wrong width
-// are an error.
+// (sigma is nil without a Laplace approximation), of the first output (u;
+// PredictOutput for the others). Points of the wrong width are an error.
 func (f *Fit) Predict(points [][]float64) (mean, sigma []float64, err error) {
 	return f.PredictQuantity(points, output)
 }
@@ -1155,7 +1158,7 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 		unknowns[uk.Name] = g.Param("unknown_"+uk.Name, 1, 1)
 		ps = append(ps, unknowns[uk.Name])
 	}
-	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Unknowns: p.Unknowns,
+	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Outputs: p.Outputs, Unknowns: p.Unknowns,
 		Terms: []pde.Term{{Name: "prediction", Residual: q}}}
 	u, err := qp.BuildResidual(0, pde.ResidualInputs{U: m.Net.Apply(netPs, x), X: x, Unknowns: unknowns})
 	if err != nil {
@@ -1189,11 +1192,20 @@ type Errors struct {
 	MaxAbs     float64 `json:"max_abs"`
 	Coverage2S float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
 	GridN      int     `json:"grid_n"`
+	// Outputs holds each output's errors for a problem of several outputs
+	// (Problem.Outputs), whose other fields are over all outputs; nil for
+	// one.
+	Outputs map[string]Errors `json:"outputs,omitempty"`
 }
 
-// GridErrors evaluates the fit on the problem's n x n grid.
+// GridErrors evaluates the fit on the problem's n x n grid. With several
+// outputs, the errors are over all of them (RelL2 is PINNacle's joint
+// L2RE, ||Y - Y*||_F / ||Y*||_F) and Outputs holds each output's.
 func (f *Fit) GridErrors(n int) (Errors, error) {
 	p := f.Model.Problem
+	if len(p.OutputNames()) > 1 {
+		return f.gridErrorsOutputs(n)
+	}
 	pts, exact := p.Grid(n)
 	if exact == nil {
 		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)

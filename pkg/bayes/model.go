@@ -58,6 +58,7 @@ type Model struct {
 	g       *ad.Graph
 	ps      ad.Params
 	x       []*ad.Node // per term
+	pair    []*ad.Node // per term, the partners' Input; nil without Pairs
 	target  []*ad.Node // per term, nil without data
 	fields  []map[string]*ad.Node
 	res     []*ad.Node // per term residual (N x 1)
@@ -84,8 +85,8 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 // newModel is NewModel for a problem already validated (Train validates
 // before it builds the network): Validate builds every residual once more.
 func newModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, error) {
-	if net.Sizes[0] != p.Dim() || net.Sizes[len(net.Sizes)-1] != 1 {
-		return nil, fmt.Errorf("network %v for problem %q: want %d inputs and 1 output", net.Sizes, p.Name, p.Dim())
+	if f := len(p.OutputNames()); net.Sizes[0] != p.Dim() || net.Sizes[len(net.Sizes)-1] != f {
+		return nil, fmt.Errorf("network %v for problem %q: want %d inputs and %d outputs", net.Sizes, p.Name, p.Dim(), f)
 	}
 	alphas, err := net.Groups(nn.AlphaMode(alphaMode))
 	if err != nil {
@@ -114,10 +115,17 @@ func newModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 		for name := range t.Fields {
 			fields[name] = g.Input("field_"+t.Name+"_"+name, n, 1)
 		}
-		r, err := p.BuildResidual(i, pde.ResidualInputs{U: net.Apply(netPs, x), X: x, Target: target, Fields: fields, Unknowns: unknowns})
+		in := pde.ResidualInputs{U: net.Apply(netPs, x), X: x, Target: target, Fields: fields, Unknowns: unknowns}
+		var pair *ad.Node
+		if t.Pairs != nil { // a periodic condition: the net at the partners too
+			pair = g.Input("pair_"+t.Name, n, p.Dim())
+			in.PairX, in.PairU = pair, net.Apply(netPs, pair)
+		}
+		r, err := p.BuildResidual(i, in)
 		if err != nil {
 			return nil, err
 		}
+		m.pair = append(m.pair, pair)
 		m.fields = append(m.fields, fields)
 		m.x = append(m.x, x)
 		m.target = append(m.target, target)
@@ -218,15 +226,15 @@ func UnknownNatural(u pde.Unknown, theta float64) float64 {
 // Theta: writing it moves them).
 func (m *Model) UnknownValues() []float64 { return m.Theta[m.Net.NumWeights():] }
 
-// feed sets the terms' points and targets and binds the parameters.
+// feed sets the terms' points, partners, targets and fields and binds the
+// parameters.
 func (m *Model) feed(prog *ad.Program) {
 	for i, t := range m.Problem.Terms {
 		if prog.Uses(m.x[i]) {
-			flat := make([]float64, 0, len(t.Points)*m.Problem.Dim())
-			for _, x := range t.Points {
-				flat = append(flat, x...)
-			}
-			prog.Set(m.x[i], flat)
+			prog.Set(m.x[i], flatten(t.Points, m.Problem.Dim()))
+		}
+		if pn := m.pair[i]; pn != nil && prog.Uses(pn) {
+			prog.Set(pn, flatten(t.Pairs, m.Problem.Dim()))
 		}
 		if tn := m.target[i]; tn != nil && prog.Uses(tn) {
 			prog.Set(tn, t.Target)
@@ -238,6 +246,15 @@ func (m *Model) feed(prog *ad.Program) {
 		}
 	}
 	m.ps.Bind(prog, m.Theta)
+}
+
+// flatten lays points out row-major (len(pts) x dim).
+func flatten(pts [][]float64, dim int) []float64 {
+	flat := make([]float64, 0, len(pts)*dim)
+	for _, x := range pts {
+		flat = append(flat, x...)
+	}
+	return flat
 }
 
 // NumWeights is P, the number of parameters: the network's weights and the
@@ -403,18 +420,34 @@ func (m *Model) redraw(k uint64) error {
 		if terms[i].Measured {
 			continue
 		}
-		if t.Name != terms[i].Name || len(t.Points) != len(terms[i].Points) || (t.Target == nil) != (terms[i].Target == nil) {
-			return fmt.Errorf("problem %q: term %d of draw %d is %q with %d points, want %q with %d (Redraw must keep the terms and their sizes)",
+		if t.Name != terms[i].Name || len(t.Points) != len(terms[i].Points) || (t.Target == nil) != (terms[i].Target == nil) ||
+			(t.Pairs == nil) != (terms[i].Pairs == nil) || !sameKeys(t.Fields, terms[i].Fields) {
+			return fmt.Errorf("problem %q: term %d of draw %d is %q with %d points, want %q with %d (Redraw must keep the terms, their sizes, fields and pairs)",
 				m.Problem.Name, i, k, t.Name, len(t.Points), terms[i].Name, len(terms[i].Points))
 		}
-		terms[i].Points, terms[i].Target = t.Points, t.Target
+		// The fields (a boundary's normals among them) and partners belong
+		// to the new points as much as the targets do.
+		terms[i].Points, terms[i].Target, terms[i].Fields, terms[i].Pairs = t.Points, t.Target, t.Fields, t.Pairs
 	}
 	m.setTerms(terms)
 	return nil
 }
 
-// setTerms replaces the terms' points and targets (same sizes) and feeds
-// every compiled program with them.
+// sameKeys reports whether two term field maps have the same names.
+func sameKeys(a, b map[string][]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// setTerms replaces the terms' points, targets, fields and pairs (same
+// sizes) and feeds every compiled program with them.
 func (m *Model) setTerms(terms []pde.Term) {
 	copy(m.Problem.Terms, terms)
 	m.feed(m.train)

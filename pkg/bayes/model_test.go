@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
@@ -146,6 +147,46 @@ func gaussNewtonHessianFD(t *testing.T, m *Model) {
 	for k := range hs {
 		if d, s := maxAbsDiff(hs[k], want[k]); !(d <= 1e-6*s) {
 			t.Errorf("%s %s: Gauss-Newton H differs from J^T J of finite differences by %.3g (scale %.3g)", m.Problem.Name, m.BetaNames[k], d, s)
+		}
+	}
+}
+
+// TestRedrawFieldsAndPairs: a redraw moves a term's fields (a boundary's
+// normals) and partners with its points, so the model's residuals after
+// redraw k are those of a model built on draw k itself.
+func TestRedrawFieldsAndPairs(t *testing.T) {
+	p := &pde.Problem{Name: "redraw", Inputs: []string{"x", "y"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 12}, Residual: pde.Eq("u_xx + u_yy = 1")},
+			pde.NeumannOn(pde.Boundary(), 10, 0.5),
+			pde.Periodic("x", 6),
+		}}
+	p, err := p.Sample(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := p.Redraw(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := nn.New([]int{2, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2)))
+	own := *p
+	own.Terms = slices.Clone(p.Terms)
+	m, err := NewModel(&own, net.Clone(), "single", "split")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.redraw(1); err != nil {
+		t.Fatal(err)
+	}
+	want, err := NewModel(q, net.Clone(), "single", "split")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, exp := m.Residuals(), want.Residuals()
+	for k := range got {
+		if !slices.Equal(got[k], exp[k]) {
+			t.Errorf("term %s: residuals after the redraw %v, of the draw itself %v", p.Terms[k].Name, got[k], exp[k])
 		}
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -130,6 +132,27 @@ func bestOf(ctx context.Context, p *pde.Problem, s bayes.Settings, n int, out io
 
 // problems.md:end
 
+// problems.md:begin oscillator
+// oscillator is the system u' = v, v' = -u on [0, pi] with u(0) = 0,
+// v(0) = 1: two fields, u = sin x and v = cos x.
+func oscillator() *pde.Problem {
+	at0 := func(value float64) *pde.Draw {
+		return &pde.Draw{Region: pde.Initial("x"), N: 1, Value: func([]float64) float64 { return value }}
+	}
+	return &pde.Problem{Name: "oscillator", Inputs: []string{"x"}, Outputs: []string{"u", "v"},
+		Lo: []float64{0}, Hi: []float64{math.Pi},
+		Terms: []pde.Term{
+			{Name: "u_eq", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 24}, Residual: pde.Eq("u_x = v")},
+			{Name: "v_eq", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 24}, Residual: pde.Eq("v_x = -u")},
+			{Name: "u0", Group: "boundary", Output: "u", Draw: at0(0), Residual: pde.DataResidual},
+			{Name: "v0", Group: "boundary", Output: "v", Draw: at0(1), Residual: pde.DataResidual},
+		},
+		ExactOutputs: func(x []float64) []float64 { return []float64{math.Sin(x[0]), math.Cos(x[0])} },
+	}
+}
+
+// problems.md:end
+
 func TestProblemsDoc(t *testing.T) {
 	t.Parallel()
 	src, err := os.ReadFile("problems_doc_test.go")
@@ -141,14 +164,23 @@ func TestProblemsDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile(`(?s)// problems\.md:begin (\w+)\n(.*?)// problems\.md:end`).FindAllStringSubmatch(string(src), -1)
-	if len(blocks) != 4 {
-		t.Fatalf("%d marked blocks, want 4", len(blocks))
+	if len(blocks) != 5 {
+		t.Fatalf("%d marked blocks, want 5", len(blocks))
 	}
 	for _, b := range blocks {
 		want := strings.TrimSuffix(b[2], "\n")
 		if !strings.Contains(string(doc), "```go\n"+want+"```\n") {
 			t.Errorf("docs/problems.md does not show block %q of problems_doc_test.go; paste:\n%s", b[1], want)
 		}
+	}
+
+	// The guide's oscillator is the one the tests of several fields train.
+	osc, err := oscillator().Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := testfit.Oscillator(t); !sameTerms(osc, want) {
+		t.Errorf("the guide's oscillator differs from testfit.Oscillator")
 	}
 
 	p := diffusion()
@@ -190,4 +222,25 @@ func TestProblemsDoc(t *testing.T) {
 	if n := strings.Count(lines.String(), "\n"); best == nil || n != 2 {
 		t.Errorf("ensemble: best %v, %d result lines; want a best fit and 2 lines", best != nil, n)
 	}
+}
+
+// sameTerms reports whether two sampled problems have the same outputs,
+// terms, points, targets and exact values there.
+func sameTerms(p, q *pde.Problem) bool {
+	if !slices.Equal(p.Outputs, q.Outputs) || len(p.Terms) != len(q.Terms) {
+		return false
+	}
+	for i, t := range p.Terms {
+		u := q.Terms[i]
+		if t.Name != u.Name || t.Group != u.Group || t.Output != u.Output || !slices.Equal(t.Target, u.Target) ||
+			!slices.EqualFunc(t.Points, u.Points, slices.Equal) {
+			return false
+		}
+		for _, x := range t.Points {
+			if !slices.Equal(p.ExactValues(x), q.ExactValues(x)) {
+				return false
+			}
+		}
+	}
+	return true
 }

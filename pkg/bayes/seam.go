@@ -64,8 +64,18 @@ func (f *Fit) LaplaceAt(beta []float64) (*Laplace, error) {
 // ranked.
 func (f *Fit) WithBand(beta []float64, l *Laplace, widen func(points [][]float64, sigma []float64)) *Fit {
 	g := *f
-	g.Beta, g.Laplace, g.widening = beta, l, widen
+	g.Beta, g.Laplace, g.widening, g.widenOutput = beta, l, widen, nil
 	return &g
+}
+
+// WithOutputBand is WithBand with a widening per output of the problem:
+// widen(k, points, sigma) for output k (Problem.OutputNames), and
+// widen(0, ...) for the first output and every other quantity
+// (PredictQuantity).
+func (f *Fit) WithOutputBand(beta []float64, l *Laplace, widen func(k int, points [][]float64, sigma []float64)) *Fit {
+	g := f.WithBand(beta, l, func(points [][]float64, sigma []float64) { widen(0, points, sigma) })
+	g.widenOutput = widen
+	return g
 }
 
 // Jacobian returns u at points and, when f has a Laplace approximation,

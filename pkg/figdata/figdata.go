@@ -10,8 +10,9 @@
 // # Panics
 //
 // Slices, Fields and Points are for problems with two inputs (x, t) and
-// panic for others; Slices and Fields also panic when the problem has no
-// exact solution, Fields when n < 2.
+// panic for others, Curves for problems of one; Slices and Fields also
+// panic when the problem has no exact solution, Fields when n < 2, and
+// SlicesOf and FieldsOf for an output the problem does not have.
 package figdata
 
 import (
@@ -75,21 +76,32 @@ const slicePoints = 101
 // exact solution, the prediction and its Laplace standard deviation
 // (nil without a Laplace approximation) at 101 evenly spaced points of x.
 func Slices(f *bayes.Fit, fracs ...float64) []viz.Slice {
+	return SlicesOf(f, "", fracs...)
+}
+
+// SlicesOf is Slices of the named output of a problem of several
+// (pde.Problem.Outputs; "" is the first): one figure per field, each
+// panel titled with the field's name and the time.
+func SlicesOf(f *bayes.Fit, output string, fracs ...float64) []viz.Slice {
 	p := f.Model.Problem
 	check2D("Slices", p, true)
+	k := outputIndex(p, output)
 	if len(fracs) == 0 {
 		fracs = SliceTimes
 	}
 	out := make([]viz.Slice, 0, len(fracs))
 	for _, fr := range fracs {
 		s := viz.Slice{T: p.Lo[1] + fr*(p.Hi[1]-p.Lo[1]), X: linspace(p.Lo[0], p.Hi[0], slicePoints)}
+		if k > 0 {
+			s.Label = fmt.Sprintf("%s, t = %.3g", p.OutputNames()[k], s.T)
+		}
 		pts := make([][]float64, len(s.X))
 		s.Exact = make([]float64, len(s.X))
 		for i, x := range s.X {
 			pts[i] = []float64{x, s.T}
-			s.Exact[i] = p.Exact(pts[i])
+			s.Exact[i] = p.ExactValues(pts[i])[k]
 		}
-		s.Pred, s.Sigma = predict(f, pts)
+		s.Pred, s.Sigma = predict(f, k, pts)
 		out = append(out, s)
 	}
 	return out
@@ -99,8 +111,14 @@ func Slices(f *bayes.Fit, fracs ...float64) []viz.Slice {
 // an n x n grid over the domain, for viz.HeatMap. The two share their X and
 // Y.
 func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
+	return FieldsOf(f, "", n)
+}
+
+// FieldsOf is Fields of the named output ("" is the first).
+func FieldsOf(f *bayes.Fit, output string, n int) (u, absErr viz.Field) {
 	p := f.Model.Problem
 	check2D("Fields", p, true)
+	k := outputIndex(p, output)
 	if n < 2 {
 		panic(fmt.Sprintf("figdata: Fields: n = %d, want at least 2", n))
 	}
@@ -111,10 +129,10 @@ func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
 			pts = append(pts, []float64{x, y})
 		}
 	}
-	u.Z, _ = predict(f, pts)
+	u.Z, _ = predict(f, k, pts)
 	absErr = viz.Field{X: u.X, Y: u.Y, Z: make([]float64, len(pts))}
 	for i, x := range pts {
-		absErr.Z[i] = math.Abs(u.Z[i] - p.Exact(x))
+		absErr.Z[i] = math.Abs(u.Z[i] - p.ExactValues(x)[k])
 	}
 	return u, absErr
 }
@@ -152,7 +170,7 @@ func check2D(fn string, p *pde.Problem, exact bool) {
 	if p.Dim() != 2 {
 		panic(fmt.Sprintf("figdata: %s: problem %q has %d inputs, want 2 (x, t)", fn, p.Name, p.Dim()))
 	}
-	if exact && p.Exact == nil {
+	if exact && !p.HasExact() {
 		panic(fmt.Sprintf("figdata: %s: problem %q has no exact solution", fn, p.Name))
 	}
 }
@@ -189,10 +207,49 @@ func Comparison(p *pde.Problem, c *posterior.Comparison) viz.Comparison {
 	}}
 }
 
-// predict is f.Predict at points built here with the problem's inputs, so
-// an error is a bug of this package.
-func predict(f *bayes.Fit, pts [][]float64) (mean, sigma []float64) {
-	mean, sigma, err := f.Predict(pts)
+// Curves are the fields of a problem of one input on n evenly spaced
+// points, one Slice per output (Label its name), for viz.Slices and
+// viz.ErrorBand: one panel per field, the exact solution where the problem
+// has one. It panics for a problem of more inputs or n < 2.
+func Curves(f *bayes.Fit, n int) []viz.Slice {
+	p := f.Model.Problem
+	if p.Dim() != 1 || n < 2 {
+		panic(fmt.Sprintf("figdata: Curves: problem %q has %d inputs and n = %d; want 1 input and n >= 2", p.Name, p.Dim(), n))
+	}
+	x := linspace(p.Lo[0], p.Hi[0], n)
+	pts := make([][]float64, n)
+	for i, v := range x {
+		pts[i] = []float64{v}
+	}
+	var out []viz.Slice
+	for k, name := range p.OutputNames() {
+		s := viz.Slice{Label: name, X: x}
+		if p.HasExact() {
+			s.Exact = make([]float64, n)
+			for i, pt := range pts {
+				s.Exact[i] = p.ExactValues(pt)[k]
+			}
+		}
+		s.Pred, s.Sigma = predict(f, k, pts)
+		out = append(out, s)
+	}
+	return out
+}
+
+// outputIndex is the index of the named output; a name the problem does
+// not have panics, as the other misuses of this package do.
+func outputIndex(p *pde.Problem, name string) int {
+	k := p.OutputIndex(name)
+	if k < 0 {
+		panic(fmt.Sprintf("figdata: problem %q has no output %q; its outputs are %v", p.Name, name, p.OutputNames()))
+	}
+	return k
+}
+
+// predict is output k's prediction at points built here with the problem's
+// inputs, so an error is a bug of this package.
+func predict(f *bayes.Fit, k int, pts [][]float64) (mean, sigma []float64) {
+	mean, sigma, err := f.PredictOutput(f.Model.Problem.OutputNames()[k], pts)
 	if err != nil {
 		panic(fmt.Sprintf("figdata: %v", err))
 	}

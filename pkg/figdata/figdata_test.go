@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
@@ -285,6 +286,11 @@ func TestPanics(t *testing.T) {
 		"Points of a 1-D problem":       func() { figdata.Points(oneD.Model.Problem) },
 		"Slices without exact solution": func() { figdata.Slices(&bayes.Fit{Model: &bayes.Model{Problem: noExact}}) },
 		"Fields on a grid of one point": func() { figdata.Fields(&bayes.Fit{Model: &bayes.Model{Problem: problems.Heat(problems.Options{})}}, 1) },
+		"Curves of a 2-D problem":       func() { figdata.Curves(&bayes.Fit{Model: &bayes.Model{Problem: noExact}}, 5) },
+		"Curves of one point":           func() { figdata.Curves(oneD, 1) },
+		"SlicesOf an unknown output": func() {
+			figdata.SlicesOf(&bayes.Fit{Model: &bayes.Model{Problem: problems.Heat(problems.Options{})}}, "v")
+		},
 	} {
 		func() {
 			defer func() {
@@ -305,4 +311,30 @@ func mustPredict(t testing.TB, f *bayes.Fit, pts [][]float64) (mean, sigma []flo
 		t.Fatal(err)
 	}
 	return mean, sigma
+}
+
+// TestCurves: a problem of two fields gives one panel per field, each
+// with its own exact solution and its own band, drawn by viz.Slices.
+func TestCurves(t *testing.T) {
+	t.Parallel()
+	f := testfit.TrainOscillator(t)
+	cs := figdata.Curves(f, 41)
+	if len(cs) != 2 || cs[0].Label != "u" || cs[1].Label != "v" {
+		t.Fatalf("%d curves %v: want u and v", len(cs), cs)
+	}
+	for k, c := range cs {
+		mean, sigma, err := f.PredictOutput(c.Label, [][]float64{{c.X[7]}})
+		if err != nil || c.Pred[7] != mean[0] || c.Sigma[7] != sigma[0] {
+			t.Errorf("%s at %g: %v ± %v, want %v ± %v (%v)", c.Label, c.X[7], c.Pred[7], c.Sigma[7], mean, sigma, err)
+		}
+		want := []func(float64) float64{math.Sin, math.Cos}[k]
+		for i, x := range c.X {
+			if c.Exact[i] != want(x) || math.Abs(c.Pred[i]-want(x)) > 0.02 {
+				t.Fatalf("%s at %g: exact %v, predicted %v; want %v", c.Label, x, c.Exact[i], c.Pred[i], want(x))
+			}
+		}
+	}
+	if _, err := viz.Slices(cs, viz.Labels{Title: "oscillator", Y: "field"}); err != nil {
+		t.Error(err)
+	}
 }

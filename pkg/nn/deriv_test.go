@@ -14,7 +14,8 @@ import (
 // the plain evaluation Eval, which shares no code with pkg/ad: u, every D(i)
 // and every D2(i, j), mixed ones in both orders. TestJetClosedForm covers only
 // one tanh layer, where a wrong rule for a composed activation's second
-// derivative could cancel.
+// derivative could cancel. The network has two outputs, each with its own
+// jet through its column (a system's fields, pde.Problem.Outputs).
 func TestJetFiniteDifferences(t *testing.T) {
 	t.Parallel()
 	const (
@@ -29,7 +30,7 @@ func TestJetFiniteDifferences(t *testing.T) {
 		t.Run(string(act), func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(11, uint64(ai)))
-			m := New([]int{dim, 8, 8, 8, 1}, act, rng)
+			m := New([]int{dim, 8, 8, 8, 2}, act, rng)
 			// Weights twice Xavier's and nonzero biases: every layer works in
 			// its curved range, away from an activation's symmetry point
 			// (Xavier alone leaves a sigmoid net nearly linear and flat).
@@ -50,38 +51,42 @@ func TestJetFiniteDifferences(t *testing.T) {
 			g := ad.NewGraph()
 			x := g.Input("x", n, dim)
 			ps := m.Params(g)
-			j := ad.NewJet(m.Apply(ps, x), x)
+			net := m.Apply(ps, x)
 			type out struct {
 				name string
 				node *ad.Node
 				fd   func(p []float64) float64
 			}
-			u := func(p []float64) float64 { return m.Eval(p, nil)[0] }
-			shift := func(p []float64, i int, hi float64, k int, hk float64) float64 { // u(p + hi e_i + hk e_k)
-				q := append([]float64(nil), p...)
-				q[i] += hi
-				q[k] += hk
-				return u(q)
-			}
-			outs := []out{{"u", j.U, u}}
-			for i := 0; i < dim; i++ {
-				outs = append(outs, out{fmt.Sprintf("D(%d)", i), j.D(i), func(p []float64) float64 {
-					return (shift(p, i, h1, i, 0) - shift(p, i, -h1, i, 0)) / (2 * h1)
-				}})
-			}
-			for i := 0; i < dim; i++ {
-				for k := 0; k < dim; k++ {
-					// The 4-point mixed formula (for i == k the 3-point second
-					// difference with step 2h), Richardson-extrapolated from
-					// h and 2h to cancel its h^2 error: what is left is
-					// rounding, ~1e-8 here, well below tol.
-					d2 := func(p []float64, h float64) float64 {
-						return (shift(p, i, h, k, h) - shift(p, i, h, k, -h) -
-							shift(p, i, -h, k, h) + shift(p, i, -h, k, -h)) / (4 * h * h)
-					}
-					outs = append(outs, out{fmt.Sprintf("D2(%d,%d)", i, k), j.D2(i, k), func(p []float64) float64 {
-						return (4*d2(p, h2) - d2(p, 2*h2)) / 3
+			var outs []out
+			for c := range 2 {
+				j := ad.NewJet(ad.SliceCol(net, c), x)
+				u := func(p []float64) float64 { return m.Eval(p, nil)[c] }
+				shift := func(p []float64, i int, hi float64, k int, hk float64) float64 { // u(p + hi e_i + hk e_k)
+					q := append([]float64(nil), p...)
+					q[i] += hi
+					q[k] += hk
+					return u(q)
+				}
+				outs = append(outs, out{fmt.Sprintf("u%d", c), j.U, u})
+				for i := 0; i < dim; i++ {
+					outs = append(outs, out{fmt.Sprintf("u%d D(%d)", c, i), j.D(i), func(p []float64) float64 {
+						return (shift(p, i, h1, i, 0) - shift(p, i, -h1, i, 0)) / (2 * h1)
 					}})
+				}
+				for i := 0; i < dim; i++ {
+					for k := 0; k < dim; k++ {
+						// The 4-point mixed formula (for i == k the 3-point second
+						// difference with step 2h), Richardson-extrapolated from
+						// h and 2h to cancel its h^2 error: what is left is
+						// rounding, ~1e-8 here, well below tol.
+						d2 := func(p []float64, h float64) float64 {
+							return (shift(p, i, h, k, h) - shift(p, i, h, k, -h) -
+								shift(p, i, -h, k, h) + shift(p, i, -h, k, -h)) / (4 * h * h)
+						}
+						outs = append(outs, out{fmt.Sprintf("u%d D2(%d,%d)", c, i, k), j.D2(i, k), func(p []float64) float64 {
+							return (4*d2(p, h2) - d2(p, 2*h2)) / 3
+						}})
+					}
 				}
 			}
 			nodes := make([]*ad.Node, len(outs))

@@ -102,7 +102,7 @@ func Measurements(d *Data) Term {
 			w[i] = 1 / s
 		}
 		t.Fields = map[string][]float64{"inv_std": w}
-		t.Residual = func(v *Vars) *ad.Node { return ad.Mul(ad.Sub(v.U, v.Target), v.Field("inv_std")) }
+		t.Residual = func(v *Vars) *ad.Node { return ad.Mul(ad.Sub(v.Measured(), v.Target), v.Field("inv_std")) }
 	}
 	return t
 }

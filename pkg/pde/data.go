@@ -122,7 +122,7 @@ func (p *Problem) WithData(d *Data) *Problem {
 	for i := range q.Unknowns {
 		q.Unknowns[i].Truth = nil
 	}
-	q.Exact = nil
+	q.Exact, q.ExactOutputs = nil, nil
 	t := Measurements(d)
 	if k := slices.IndexFunc(q.Terms, func(t Term) bool { return t.Measured }); k >= 0 {
 		t.Name, t.Group = q.Terms[k].Name, q.Terms[k].Group

@@ -25,7 +25,9 @@ import (
 // the term:
 //   - u, and its derivatives by subscript: u_x, u_t, u_xx, u_xt (first and
 //     second); subscripts are input names, one letter each, or separated by
-//     "_" where an input's name is longer (u_x1_x2);
+//     "_" where an input's name is longer (u_x1_x2); a problem of several
+//     outputs (Problem.Outputs) reads each by its name the same way: v,
+//     p_x, v_yy;
 //   - u_n, the outward normal derivative grad u . n, in a term drawn on a
 //     boundary (a term without normals is an error; an input named n
 //     makes u_n the derivative by it);
@@ -533,13 +535,11 @@ func (q *equation) binary(v *Vars, op byte, a, b value, col int) (value, error) 
 	return value{n: ad.Exp(ad.Mul(b.n, ad.Log(a.n)))}, nil
 }
 
-// outputs are the names of the network's outputs an equation can read,
-// with their derivatives by subscript.
-var outputs = []string{"u"}
-
-// output returns the named output at the points (only u, the network's one
-// output).
-func (v *Vars) output(name string) (*ad.Node, *ad.Jet) { return v.U, v.jet }
+// output returns the named output at the points and its jet.
+func (v *Vars) output(name string) (*ad.Node, *ad.Jet) {
+	k := slices.Index(v.p.OutputNames(), name)
+	return v.outs[k], v.outJet(k)
+}
 
 // name resolves a name: an output or its derivative, an input, a Param,
 // an Unknown, a Field, a constant.
@@ -553,6 +553,7 @@ func (q *equation) name(v *Vars, e *expr) (value, error) {
 		found = append(found, kind)
 		out = a
 	}
+	outputs := v.p.OutputNames()
 	if slices.Contains(outputs, e.name) {
 		u, _ := v.output(e.name)
 		see("the output", value{n: u})
@@ -590,7 +591,8 @@ func (q *equation) derivative(v *Vars, e *expr, field, subs string, fail func(st
 		if !v.hasNormals() {
 			return fail("the normal derivative, and %s", noNormals)
 		}
-		return value{n: v.DN()}, nil
+		_, jet := v.output(field)
+		return value{n: v.normalDerivative(jet)}, nil
 	}
 	var by []string
 	switch {
@@ -628,7 +630,7 @@ func (q *equation) known(v *Vars) string {
 			parts = append(parts, kind+" "+strings.Join(names, ", "))
 		}
 	}
-	add("outputs", outputs)
+	add("outputs", v.p.OutputNames())
 	add("inputs", v.p.Inputs)
 	add("parameters", slices.Sorted(maps.Keys(v.p.Params)))
 	var unk []string

@@ -18,6 +18,11 @@ type Term struct {
 	Group  string
 	Points [][]float64 // one row per point, in the problem's input order
 	Target []float64   // one value per point, or nil
+	// Output names the output a data term measures (one of
+	// Problem.Outputs): DataResidual and DerivativeResidual read it, and
+	// the band's value check compares it with the targets. "" is the
+	// first output.
+	Output string
 	// Fields are named values at the points (one per point) that the
 	// residual reads with Vars.Field: a source or a coefficient known only
 	// as numbers. The outward normals of boundary points are fields too
@@ -42,6 +47,10 @@ type Term struct {
 type Problem struct {
 	Name   string
 	Inputs []string // input names in order, e.g. x, t
+	// Outputs names the fields a solution has, one network output each
+	// (u, v, p of a flow); empty is the one field "u". Residuals read
+	// them by name (Vars.Out, DOut, D2Out; equations as text: v, p_x).
+	Outputs []string
 	// Lo, Hi are the domain box: the domain itself when Domain is nil, its
 	// bounding box otherwise (nil there until Sample sets them).
 	Lo, Hi []float64
@@ -64,6 +73,11 @@ type Problem struct {
 	Terms    []Term
 	// Exact returns the exact or reference solution at a point (nil if none).
 	Exact func(x []float64) float64
+	// ExactOutputs, if not nil, returns the exact or reference value of
+	// every output at a point, in Outputs order; it takes precedence over
+	// Exact, which a problem of several outputs may leave nil (Exact is
+	// then the first output's).
+	ExactOutputs func(x []float64) []float64
 	// Fresh, if not nil, returns the same problem with new points (and new
 	// measurement noise) of the same kinds: held-out points on which a fit's
 	// residuals show what its training points cannot, e.g. a PDE satisfied
@@ -164,6 +178,9 @@ func (p *Problem) Validate() error {
 		return fmt.Errorf("problem %q: no loss terms; add at least one Term", p.Name)
 	}
 	if err := p.validateUnknowns(); err != nil {
+		return err
+	}
+	if err := p.validateOutputs(); err != nil {
 		return err
 	}
 	names := map[string]bool{}
@@ -291,15 +308,18 @@ func (p *Problem) validateUnknowns() error {
 // residual that does not depend on u, and unknowns that no residual reads.
 func (p *Problem) validateResiduals() error {
 	used := map[string]bool{}
+	usedOut := make([]bool, len(p.OutputNames()))
 	for i, t := range p.Terms {
 		g := ad.NewGraph()
 		n := len(t.Points)
 		x := g.Input("x", n, p.Dim())
 		w := g.Param("w", p.Dim(), 1)
-		in := ResidualInputs{U: ad.Tanh(ad.MatMul(x, w)), X: x, Fields: map[string]*ad.Node{}, Unknowns: map[string]*ad.Node{}}
+		net, ws := standIn(p, g, w)
+		in := ResidualInputs{X: x, Fields: map[string]*ad.Node{}, Unknowns: map[string]*ad.Node{}}
+		net(&in, x, false)
 		if t.Pairs != nil {
 			in.PairX = g.Input("pair", n, p.Dim())
-			in.PairU = ad.Tanh(ad.MatMul(in.PairX, w))
+			net(&in, in.PairX, true)
 		}
 		if t.Target != nil {
 			in.Target = g.Input("target", n, 1)
@@ -314,10 +334,19 @@ func (p *Problem) validateResiduals() error {
 		if err != nil {
 			return err
 		}
-		if !g.Compile(r).Uses(w) {
+		prog := g.Compile(r)
+		if !slices.ContainsFunc(ws, prog.Uses) {
 			return fmt.Errorf("problem %q term %q: the residual does not depend on u; build it from v.U or its derivatives", p.Name, t.Name)
 		}
+		for k, wk := range ws {
+			if prog.Uses(wk) {
+				usedOut[k] = true
+			}
+		}
 		maps.Copy(used, u)
+	}
+	if err := p.outputsRead(usedOut); err != nil {
+		return err
 	}
 	for _, u := range p.Unknowns {
 		if !used[u.Name] {
@@ -336,7 +365,8 @@ func (p *Problem) NumPoints() int {
 	return n
 }
 
-// Grid returns a grid over the domain with the exact solution at each point
+// Grid returns a grid over the domain with the exact solution (the first
+// output's, ExactValues) at each point
 // (nil if the problem has none): n points in 1-D, n x n in 2-D, and in 3-D
 // and 4-D m^d points with m = max(2, round(n^(2/d))), about as many points as
 // in 2-D. The first input varies fastest. The grid spans the box Lo, Hi;
@@ -365,10 +395,10 @@ func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 		}
 		pts = append(pts, x)
 	}
-	if p.Exact != nil {
+	if p.Exact != nil || p.ExactOutputs != nil {
 		exact = make([]float64, len(pts))
 		for i, x := range pts {
-			exact[i] = p.Exact(x)
+			exact[i] = p.ExactValues(x)[0]
 		}
 	}
 	return pts, exact

@@ -29,17 +29,20 @@ type Residual func(v *Vars) *ad.Node
 // end, and Problem.Validate (or BuildResidual) returns an error naming the
 // term and the name.
 type Vars struct {
-	U      *ad.Node // the network's output u
+	U      *ad.Node // the network's (first) output u
 	Target *ad.Node // the term's targets; nil for a term without Target
 
-	p        *Problem
-	term     string
-	jet      *ad.Jet
-	fields   map[string]*ad.Node
-	unknowns map[string]*ad.Node // 1 x 1 Params on the inferred scale
-	used     map[string]bool     // unknowns read
-	pair     *Vars               // u at the term's Pairs; nil without
-	err      error
+	p         *Problem
+	term      string
+	jet       *ad.Jet
+	outs      []*ad.Node      // per output (Problem.OutputNames); outs[0] is U
+	jets      map[int]*ad.Jet // per output k > 0, built on first use
+	termIndex int             // the term's index in p.Terms
+	fields    map[string]*ad.Node
+	unknowns  map[string]*ad.Node // 1 x 1 Params on the inferred scale
+	used      map[string]bool     // unknowns read
+	pair      *Vars               // u at the term's Pairs; nil without
+	err       error
 }
 
 // N is the number of points of the term.
@@ -128,9 +131,14 @@ func (v *Vars) DN() *ad.Node {
 	if !v.hasNormals() {
 		return v.fail("DN(): %s", noNormals)
 	}
+	return v.normalDerivative(v.jet)
+}
+
+// normalDerivative is grad . n of jet's output.
+func (v *Vars) normalDerivative(jet *ad.Jet) *ad.Node {
 	var dn *ad.Node
-	for _, in := range v.p.Inputs {
-		t := ad.Mul(v.D(in), v.Normal(in))
+	for i, in := range v.p.Inputs {
+		t := ad.Mul(jet.D(i), v.Normal(in))
 		if dn == nil {
 			dn = t
 		} else {
@@ -188,16 +196,21 @@ func listOr(names []string, none string) string {
 
 // ResidualInputs are the graph nodes a term's residual is built from.
 type ResidualInputs struct {
-	U, X   *ad.Node // the network's output (N x 1) at the Input X (N x D)
+	// U is the network's output at the Input X (N x D): N x F, one column
+	// per output of the problem (Problem.OutputNames).
+	U, X   *ad.Node
 	Target *ad.Node // N x 1, nil for a term without Target
 	// Fields holds one N x 1 Input per name of the term's Fields.
 	Fields map[string]*ad.Node
 	// Unknowns holds one 1 x 1 Param per Problem.Unknowns name, on the
 	// scale it is inferred on (ln of the value for a Positive unknown).
 	Unknowns map[string]*ad.Node
-	// PairU is the network's output (N x 1) at the Input PairX (N x D), the
+	// PairU is the network's output (N x F) at the Input PairX (N x D), the
 	// term's Pairs; a term with Pairs needs them, others ignore them.
 	PairU, PairX *ad.Node
+	// outputs and pairOutputs, when set (Validate's stand-in network), are
+	// the outputs as nodes of their own instead of U's and PairU's columns.
+	outputs, pairOutputs []*ad.Node
 }
 
 // BuildResidual builds term i's residual from in. A panic inside the
@@ -212,7 +225,11 @@ func (p *Problem) BuildResidual(i int, in ResidualInputs) (*ad.Node, error) {
 // residual read.
 func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[string]bool, err error) {
 	t := p.Terms[i]
-	v := &Vars{U: in.U, Target: in.Target, p: p, term: t.Name, jet: ad.NewJet(in.U, in.X),
+	outs, err := outputNodes(in.U, in.outputs, len(p.OutputNames()))
+	if err != nil {
+		return nil, nil, fmt.Errorf("problem %q term %q: %v", p.Name, t.Name, err)
+	}
+	v := &Vars{U: outs[0], Target: in.Target, p: p, term: t.Name, termIndex: i, jet: ad.NewJet(outs[0], in.X), outs: outs,
 		fields: in.Fields, unknowns: in.Unknowns, used: map[string]bool{}}
 	n := in.U.Shape().Rows
 	if t.Pairs != nil {
@@ -226,7 +243,11 @@ func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[
 		for _, name := range p.Inputs {
 			delete(fields, NormalField(name))
 		}
-		v.pair = &Vars{U: in.PairU, Target: in.Target, p: p, term: t.Name, jet: ad.NewJet(in.PairU, in.PairX),
+		pouts, err := outputNodes(in.PairU, in.pairOutputs, len(p.OutputNames()))
+		if err != nil {
+			return nil, nil, fmt.Errorf("problem %q term %q: at the pairs: %v", p.Name, t.Name, err)
+		}
+		v.pair = &Vars{U: pouts[0], Target: in.Target, p: p, term: t.Name, termIndex: i, jet: ad.NewJet(pouts[0], in.PairX), outs: pouts,
 			fields: fields, unknowns: in.Unknowns, used: v.used}
 	}
 	defer func() {
@@ -251,19 +272,24 @@ func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[
 	return r, v.used, nil
 }
 
-// DataResidual is u - target.
+// DataResidual is u - target, u the output the term measures
+// (Term.Output).
 func DataResidual(v *Vars) *ad.Node {
 	if v.Target == nil {
 		return v.fail("DataResidual needs targets: set the term's Target (one value per point)")
 	}
-	return ad.Sub(v.U, v.Target)
+	return ad.Sub(v.Measured(), v.Target)
 }
 
-// DerivativeResidual returns the residual du/d name - target.
+// DerivativeResidual returns the residual du/d name - target, u the output
+// the term measures (Term.Output).
 func DerivativeResidual(name string) Residual {
 	return func(v *Vars) *ad.Node {
 		if v.Target == nil {
 			return v.fail("DerivativeResidual(%q) needs targets: set the term's Target", name)
+		}
+		if k := v.p.OutputIndex(v.p.Terms[v.termIndex].Output); k > 0 {
+			return ad.Sub(v.DOut(v.p.OutputNames()[k], name), v.Target)
 		}
 		return ad.Sub(v.D(name), v.Target)
 	}

@@ -3,7 +3,8 @@
 // lines (AppendResult, ReadResults, OpenAppend for resuming, MergeResults
 // for shards), an ensemble's summary ranked by log evidence (Summarize,
 // Rank, Spearman), and the fit a record describes rebuilt on its problem
-// (Restore), the Laplace band included. Every number that may be undefined
+// (Restore), the Laplace band included, and its prediction of every field
+// at points (Predict: what bpinn predict prints). Every number that may be undefined
 // is a null, never NaN, and a record is a function of its RunConfig and
 // seed alone (Seconds and Version aside).
 package record

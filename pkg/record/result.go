@@ -26,10 +26,11 @@ const LogPConvention = "paper: ln p(D|alpha,beta) = -E_hyp, dropping -N/2 ln(2 p
 // refuse files that mix them.
 type RunConfig struct {
 	Problem      string             `json:"problem"`
-	DataSeed     uint64             `json:"data_seed"` // problems.Options.DataSeed as resolved by the caller (0: not recorded)
-	Sampling     string             `json:"sampling"`  // how the points were drawn (pde.Problem.Sampling; "" in records older than the field: uniform)
-	Inputs       []string           `json:"inputs"`    // input names in order
-	Params       map[string]float64 `json:"params"`    // the problem's physical parameters (kappa, nu, noise_std)
+	DataSeed     uint64             `json:"data_seed"`         // problems.Options.DataSeed as resolved by the caller (0: not recorded)
+	Sampling     string             `json:"sampling"`          // how the points were drawn (pde.Problem.Sampling; "" in records older than the field: uniform)
+	Inputs       []string           `json:"inputs"`            // input names in order
+	Outputs      []string           `json:"outputs,omitempty"` // output names in order (pde.Problem.Outputs); absent: one output u
+	Params       map[string]float64 `json:"params"`            // the problem's physical parameters (kappa, nu, noise_std)
 	Architecture []int              `json:"architecture"`
 	Activation   string             `json:"activation"`
 	Hessian      string             `json:"hessian"`
@@ -69,7 +70,8 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		Problem: p.Name, DataSeed: dataSeed, Sampling: p.Sampling,
 		Inputs:       append([]string(nil), p.Inputs...),
 		Params:       params,
-		Architecture: append(append([]int{p.Dim()}, s.Hidden...), 1),
+		Outputs:      outputsOf(p),
+		Architecture: append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames())),
 		Activation:   s.Activation, Hessian: string(s.Hessian), Updater: string(s.Updater),
 		AlphaMode: s.AlphaMode, BetaMode: s.BetaMode,
 		EpochsPlan: s.Epochs, HyperStart: s.HyperStart, HyperEvery: s.HyperEvery, HistoryEvery: s.HistoryEvery,
@@ -78,6 +80,15 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		PolishOn: s.Polish,
 		Settings: settingsMap(s),
 	}, nil
+}
+
+// outputsOf is the record's output names: nil for the one output u, so
+// that such a record is as it always was.
+func outputsOf(p *pde.Problem) []string {
+	if names := p.OutputNames(); len(names) > 1 || names[0] != pde.DefaultOutput {
+		return slices.Clone(names)
+	}
+	return nil
 }
 
 // settingsAddedLater are the Settings fields added after the first
@@ -162,6 +173,11 @@ type GridErrors struct {
 	Coverage2SCalibrated *float64 `json:"coverage_2sigma_calibrated,omitempty"`
 	Q95Calibrated        *float64 `json:"q95_calibrated,omitempty"`
 	SigmaRatioCalibrated *float64 `json:"sigma_ratio_calibrated,omitempty"`
+	// Outputs holds each output's errors, for a problem of several outputs
+	// (pde.Problem.Outputs); the fields above are then over all outputs
+	// (rel_l2 is PINNacle's joint L2RE, ||Y - Y*||_F / ||Y*||_F) and
+	// Points counts grid points, not values. Absent for one output.
+	Outputs map[string]*GridErrors `json:"outputs,omitempty"`
 }
 
 // PolishJSON is the L-BFGS polish as recorded.
@@ -180,6 +196,7 @@ type TermData struct {
 	BetaGroup string      `json:"beta_group"` // the beta it is weighted by in this fit
 	Points    [][]float64 `json:"points"`     // rows in the order of inputs
 	Target    []float64   `json:"target,omitempty"`
+	Output    string      `json:"output,omitempty"` // the output a data term measures (pde.Term.Output); absent: the first
 }
 
 // HistoryJSON is one recorded epoch; alpha and beta are in the order of
@@ -423,7 +440,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
-		td := TermData{Name: t.Name, Group: t.Group, Points: make([][]float64, len(t.Points))}
+		td := TermData{Name: t.Name, Group: t.Group, Output: t.Output, Points: make([][]float64, len(t.Points))}
 		if i < len(termGroup) {
 			td.BetaGroup = betaNames[termGroup[i]]
 		}
@@ -458,48 +475,105 @@ func freshProblem(p *pde.Problem) *pde.Problem {
 }
 
 // gridErrors is the record's errors on the grid; a (the bands at fresh
-// points), if not nil, adds the held-out and the calibrated band.
+// points), if not nil, adds the held-out and the calibrated band. With
+// several outputs they are over all outputs (rel_l2 is PINNacle's joint
+// L2RE) and Outputs holds each output's.
 func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
 	p := f.Model.Problem
-	if p.Exact == nil || p.Dim() > 2 {
+	if !p.HasExact() || p.Dim() > 2 {
 		return nil
 	}
 	n := gridN
 	if p.Dim() == 1 {
 		n = 2 * gridN
 	}
-	pts, exact := p.Grid(n)
-	mean, J, err := f.Jacobian(pts)
+	pts, exact := p.GridOutputs(n)
+	// The other bands: the same Jacobian, another A. A band whose A does
+	// not factorize is left out of the record.
+	var held, cal *bayes.Fit
+	if a != nil && f.Laplace != nil {
+		if h, err := a.HeldOut(); err == nil {
+			held = h
+		}
+		cal = a.Calibrated
+	}
+	names := p.OutputNames()
+	var all gridBands
+	per := make(map[string]*GridErrors, len(names))
+	for k, name := range names {
+		b, err := outputBands(f, held, cal, name, pts, exact[k])
+		if err != nil {
+			return nil
+		}
+		if len(names) == 1 {
+			return b.errors()
+		}
+		per[name] = b.errors()
+		all = all.join(b, k == 0)
+	}
+	g := all.errors()
+	g.Points = len(pts)
+	g.Outputs = per
+	return g
+}
+
+// gridBands are one output's (or every output's, joined) mean, exact
+// values and bands on the grid: the paper's sigma, the held-out and the
+// calibrated one (nil where absent).
+type gridBands struct {
+	mean, exact, sigma, held, cal []float64
+}
+
+// outputBands is the named output's gridBands at pts.
+func outputBands(f, held, cal *bayes.Fit, name string, pts [][]float64, exact []float64) (gridBands, error) {
+	mean, J, err := f.JacobianOutput(name, pts)
 	if err != nil {
-		return nil
+		return gridBands{}, err
 	}
-	var sigma []float64
-	if J != nil {
-		sigma = f.Laplace.Sigmas(J, len(pts))
+	b := gridBands{mean: mean, exact: exact}
+	if J == nil {
+		return b, nil
 	}
-	e := bayes.ComputeErrors(mean, sigma, exact)
+	b.sigma = f.Laplace.Sigmas(J, len(pts))
+	if held != nil {
+		b.held = held.Laplace.Sigmas(J, len(pts))
+	}
+	if cal != nil {
+		b.cal = cal.Laplace.Sigmas(J, len(pts))
+		cal.WidenOutput(name, pts, b.cal)
+	}
+	return b, nil
+}
+
+// join appends c's values to b's; a band that either lacks is dropped.
+func (b gridBands) join(c gridBands, first bool) gridBands {
+	cat := func(x, y []float64) []float64 {
+		if (x == nil && !first) || y == nil {
+			return nil
+		}
+		return append(slices.Clone(x), y...)
+	}
+	return gridBands{mean: cat(b.mean, c.mean), exact: cat(b.exact, c.exact),
+		sigma: cat(b.sigma, c.sigma), held: cat(b.held, c.held), cal: cat(b.cal, c.cal)}
+}
+
+// errors are the record's errors of b.
+func (b gridBands) errors() *GridErrors {
+	e := bayes.ComputeErrors(b.mean, b.sigma, b.exact)
 	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
-	if sigma == nil || g.MSE == nil {
+	if b.sigma == nil || g.MSE == nil {
 		return g
 	}
 	g.Coverage2S = Num(e.Coverage2S)
-	g.Q95 = Num(quantileZ(mean, sigma, exact, 0.95))
-	if a == nil {
-		return g
+	g.Q95 = Num(quantileZ(b.mean, b.sigma, b.exact, 0.95))
+	if b.held != nil {
+		g.Coverage2SHeldOut = Num(bayes.ComputeErrors(b.mean, b.held, b.exact).Coverage2S)
+		g.SigmaRatioHeldOut = medianRatio(b.held, b.sigma)
 	}
-	// The other bands: the same Jacobian, another A. A band whose A does
-	// not factorize is left out of the record.
-	if held, err := a.HeldOut(); err == nil {
-		hs := held.Laplace.Sigmas(J, len(pts))
-		g.Coverage2SHeldOut = Num(bayes.ComputeErrors(mean, hs, exact).Coverage2S)
-		g.SigmaRatioHeldOut = medianRatio(hs, sigma)
-	}
-	if cal := a.Calibrated; cal != nil {
-		cs := cal.Laplace.Sigmas(J, len(pts))
-		cal.Widen(pts, cs)
-		g.Coverage2SCalibrated = Num(bayes.ComputeErrors(mean, cs, exact).Coverage2S)
-		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
-		g.SigmaRatioCalibrated = medianRatio(cs, sigma)
+	if b.cal != nil {
+		g.Coverage2SCalibrated = Num(bayes.ComputeErrors(b.mean, b.cal, b.exact).Coverage2S)
+		g.Q95Calibrated = Num(quantileZ(b.mean, b.cal, b.exact, 0.95))
+		g.SigmaRatioCalibrated = medianRatio(b.cal, b.sigma)
 	}
 	return g
 }

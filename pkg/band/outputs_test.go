@@ -1,0 +1,76 @@
+package band_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/band"
+)
+
+// TestValueCheckPerOutput: with two fields, the value check's factor is
+// taken per field from the value terms that measure it (Term.Output), and
+// the pooled factor is that of all value terms together.
+func TestValueCheckPerOutput(t *testing.T) {
+	t.Parallel()
+	f := testfit.TrainOscillator(t)
+	q, err := f.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := f.ModelOn(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := m2.Residuals()
+	factor, per := band.ValueCheck(f, m2, res)
+	if len(per) != 2 {
+		t.Fatalf("%d factors, want one per output", len(per))
+	}
+	var all []float64
+	for k, name := range []string{"u", "v"} {
+		tm := q.Terms[2+k] // u0, v0: the value terms, one point each
+		_, s, err := f.PredictOutput(name, tm.Points)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := math.Abs(res[2+k][0]) / s[0]
+		all = append(all, z)
+		if want := math.Sqrt(math.Max(1, z/2)); per[k] != want {
+			t.Errorf("%s: factor %v, want %v (z = %.3g)", name, per[k], want, z)
+		}
+	}
+	slices.Sort(all)
+	if want := math.Sqrt(math.Max(1, band.Quantile(all, 0.95)/2)); factor != want {
+		t.Errorf("pooled factor %v, want %v", factor, want)
+	}
+	a, err := band.Assess(f, q)
+	if err != nil || a.Calibrated == nil {
+		t.Fatalf("no calibrated band: %v", err)
+	}
+	pts := [][]float64{{0.4}, {2.2}}
+	for _, name := range []string{"u", "v"} {
+		_, s, _ := f.PredictOutput(name, pts)
+		_, c, _ := a.Calibrated.PredictOutput(name, pts)
+		for i := range pts {
+			if !(c[i] >= s[i]) {
+				t.Errorf("%s at %v: calibrated sigma %v below the paper's %v", name, pts[i], c[i], s[i])
+			}
+		}
+	}
+	t.Logf("factors u %.4g, v %.4g, pooled %.4g", per[0], per[1], factor)
+}
+
+// TestWideningPerOutput: the calibrated band widens each output by its own
+// factor, and an output without value terms (factor 0) by the pooled one.
+func TestWideningPerOutput(t *testing.T) {
+	w := band.NewWidening(1.5, []float64{0, 3})
+	for k, want := range []float64{1.5, 3} {
+		sigma := []float64{1, 2}
+		w(k, [][]float64{{0}, {1}}, sigma)
+		if sigma[0] != want || sigma[1] != 2*want {
+			t.Errorf("output %d: sigma %v, want %v", k, sigma, []float64{want, 2 * want})
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package bayes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// PredictOutput is Predict for the named output of the problem
+// (Problem.Outputs; "" is the first): its mean and Laplace sigma at
+// points, from the same A as every other output's.
+func (f *Fit) PredictOutput(name string, points [][]float64) (mean, sigma []float64, err error) {
+	mean, J, err := f.JacobianOutput(name, points)
+	if err != nil || J == nil {
+		return mean, nil, err
+	}
+	sigma = f.Laplace.Sigmas(J, len(points))
+	f.WidenOutput(name, points, sigma)
+	return mean, sigma, nil
+}
+
+// WidenOutput is Widen for the named output's sigma at points: the
+// widening of that output where f has one per output (WithOutputBand).
+func (f *Fit) WidenOutput(name string, points [][]float64, sigma []float64) {
+	if k := f.Model.Problem.OutputIndex(name); k > 0 && f.widenOutput != nil {
+		f.widenOutput(k, points, sigma)
+		return
+	}
+	f.Widen(points, sigma)
+}
+
+// PredictOutputs is PredictOutput for every output, in the order of
+// Problem.OutputNames: mean[k] and sigma[k] are output k's (sigma nil
+// without a Laplace approximation).
+func (f *Fit) PredictOutputs(points [][]float64) (mean, sigma [][]float64, err error) {
+	names := f.Model.Problem.OutputNames()
+	mean = make([][]float64, len(names))
+	sigma = make([][]float64, len(names))
+	for k, name := range names {
+		if mean[k], sigma[k], err = f.PredictOutput(name, points); err != nil {
+			return nil, nil, err
+		}
+	}
+	if sigma[0] == nil {
+		sigma = nil
+	}
+	return mean, sigma, nil
+}
+
+// JacobianOutput is Jacobian for the named output ("" is the first).
+func (f *Fit) JacobianOutput(name string, points [][]float64) (mean, J []float64, err error) {
+	q, err := f.outputQuantity(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f.meanJacobian(points, q)
+}
+
+// outputQuantity is the quantity of the named output; the first is output
+// (v.U), so a one-output fit predicts through the graph it always did.
+func (f *Fit) outputQuantity(name string) (pde.Residual, error) {
+	p := f.Model.Problem
+	k := p.OutputIndex(name)
+	switch {
+	case k < 0:
+		return nil, fmt.Errorf("problem %q has no output %q; its outputs are %s", p.Name, name, strings.Join(p.OutputNames(), ", "))
+	case k == 0:
+		return output, nil
+	}
+	name = p.OutputNames()[k]
+	return func(v *pde.Vars) *ad.Node { return v.Out(name) }, nil
+}
+
+// gridErrorsOutputs is GridErrors for a problem of several outputs: the
+// errors over all outputs, and each output's in Outputs.
+func (f *Fit) gridErrorsOutputs(n int) (Errors, error) {
+	p := f.Model.Problem
+	pts, exact := p.GridOutputs(n)
+	if exact == nil {
+		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
+	}
+	names := p.OutputNames()
+	var allMean, allSigma, allExact []float64
+	per := make(map[string]Errors, len(names))
+	for k, name := range names {
+		if i := slices.IndexFunc(exact[k], notFinite); i >= 0 {
+			return Errors{}, fmt.Errorf("problem %q: the exact %s at %v is %v", p.Name, name, pts[i], exact[k][i])
+		}
+		mean, sigma, err := f.PredictOutput(name, pts)
+		if err != nil {
+			return Errors{}, err
+		}
+		if i := slices.IndexFunc(mean, notFinite); i >= 0 {
+			return Errors{}, fmt.Errorf("problem %q: the fit's mean of %s at %v is %v", p.Name, name, pts[i], mean[i])
+		}
+		per[name] = ComputeErrors(mean, sigma, exact[k])
+		allMean, allExact = append(allMean, mean...), append(allExact, exact[k]...)
+		if sigma != nil {
+			allSigma = append(allSigma, sigma...)
+		}
+	}
+	if len(allSigma) != len(allMean) {
+		allSigma = nil
+	}
+	e := ComputeErrors(allMean, allSigma, allExact)
+	e.GridN = len(pts)
+	e.Outputs = per
+	return e, nil
+}

@@ -1,0 +1,100 @@
+package bayes_test
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
+)
+
+// TestTwoOutputs trains the system u' = v, v' = -u briefly: each output
+// is learned, its band comes from the same A, the errors are per output
+// and jointly PINNacle's L2RE, and the first output is what Predict gives.
+func TestTwoOutputs(t *testing.T) {
+	t.Parallel()
+	f := testfit.TrainOscillator(t)
+	if f.Laplace == nil {
+		t.Fatalf("no Laplace approximation: %s %s", f.Status, f.Reason)
+	}
+	if got := f.Model.Net.Sizes; got[len(got)-1] != 2 {
+		t.Fatalf("network %v: want 2 outputs", got)
+	}
+	e, err := f.GridErrors(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, exact := f.Model.Problem.GridOutputs(100)
+	mean, sigma, err := f.PredictOutputs(pts)
+	if err != nil || len(mean) != 2 || len(sigma) != 2 {
+		t.Fatalf("PredictOutputs: %d means, %d sigmas, %v", len(mean), len(sigma), err)
+	}
+	var num, den float64
+	for k, name := range []string{"u", "v"} {
+		ek, ok := e.Outputs[name]
+		if !ok || !(ek.RelL2 < 0.01) {
+			t.Errorf("%s: errors %+v (present %v), want rel L2 < 0.01", name, ek, ok)
+		}
+		for i := range pts {
+			d := mean[k][i] - exact[k][i]
+			num, den = num+d*d, den+exact[k][i]*exact[k][i]
+			if !(sigma[k][i] > 0) {
+				t.Fatalf("%s: sigma %v at %v", name, sigma[k][i], pts[i])
+			}
+		}
+	}
+	if joint := math.Sqrt(num / den); !(e.RelL2 > 0 && e.RelL2 < 0.01) || math.Abs(joint-e.RelL2) > 0.2*e.RelL2 {
+		t.Errorf("joint L2RE %g on the 50-point grid, %g on 100 points", e.RelL2, joint)
+	}
+	u, su, err := f.Predict(pts)
+	if err != nil || !slices.Equal(u, mean[0]) || !slices.Equal(su, sigma[0]) {
+		t.Errorf("Predict is not the first output: %v", err)
+	}
+	if _, _, err := f.PredictOutput("w", pts); err == nil || err.Error() != `problem "oscillator" has no output "w"; its outputs are u, v` {
+		t.Errorf("unknown output: %v", err)
+	}
+	t.Logf("joint L2RE %.3g, u %.3g, v %.3g", e.RelL2, e.Outputs["u"].RelL2, e.Outputs["v"].RelL2)
+}
+
+// TestPeriodicTerms trains u” - u = -2 sin x on [0, 2 pi] with periodic
+// u and u' (paired terms, Term.Pairs): the solution sin x is unique, and
+// the paired residuals end small.
+func TestPeriodicTerms(t *testing.T) {
+	t.Parallel()
+	pair := func(name string, r pde.Residual) pde.Term {
+		return pde.Term{Name: name, Group: "boundary", Points: [][]float64{{0}}, Pairs: [][]float64{{2 * math.Pi}}, Residual: r}
+	}
+	var pts [][]float64
+	for i := range 40 {
+		pts = append(pts, []float64{2 * math.Pi * (float64(i) + 0.5) / 40})
+	}
+	p := &pde.Problem{Name: "periodic", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{2 * math.Pi},
+		Terms: []pde.Term{
+			{Name: "pde", Group: "pde", Points: pts, Residual: pde.Eq("u_xx - u = -2*sin(x)")},
+			pair("periodic", func(v *pde.Vars) *ad.Node { return ad.Sub(v.U, v.Pair().U) }),
+			pair("periodic_x", func(v *pde.Vars) *ad.Node { return ad.Sub(v.D("x"), v.Pair().D("x")) }),
+		},
+		Exact: func(x []float64) float64 { return math.Sin(x[0]) },
+	}
+	f, err := bayes.Train(context.Background(), p, bayes.Settings{Seed: 1,
+		Schedule: schedule.Schedule{Hidden: []int{8}, Epochs: 1200, HyperStart: 600, BetaMode: "single"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Model.Residuals()
+	for k, name := range []string{"periodic", "periodic_x"} {
+		if r := math.Abs(res[k+1][0]); !(r < 1e-2) {
+			t.Errorf("%s: residual %g, want < 1e-2", name, r)
+		}
+	}
+	e, err := f.GridErrors(100)
+	if err != nil || !(e.RelL2 < 1e-3) { // without the periodic terms (pairs not fed): 0.11
+		t.Errorf("rel L2 %g (%v), want < 1e-3", e.RelL2, err)
+	}
+	t.Logf("rel L2 %.3g, periodic residuals %.3g %.3g", e.RelL2, res[1][0], res[2][0])
+}

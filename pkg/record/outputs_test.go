@@ -1,0 +1,97 @@
+package record_test
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+)
+
+// TestTwoOutputsRecord: a fit of two outputs records each output's errors
+// and bands beside the joint ones, names its outputs and the output each
+// data term measures, and is restored from its line to the same
+// predictions of both outputs.
+func TestTwoOutputsRecord(t *testing.T) {
+	t.Parallel()
+	f := testfit.TrainOscillator(t)
+	r := roundTrip(t, record.NewResult(f, 20))
+	if !slices.Equal(r.Outputs, []string{"u", "v"}) || r.Architecture[len(r.Architecture)-1] != 2 {
+		t.Errorf("outputs %v, architecture %v", r.Outputs, r.Architecture)
+	}
+	if r.Terms[3].Output != "v" {
+		t.Errorf("term %s measures %q, want v", r.Terms[3].Name, r.Terms[3].Output)
+	}
+	e := r.Errors
+	if e == nil || len(e.Outputs) != 2 {
+		t.Fatalf("errors %+v: want each output's", e)
+	}
+	var num, den float64
+	for _, name := range []string{"u", "v"} {
+		o := e.Outputs[name]
+		if o == nil || o.RelL2 == nil || !(*o.RelL2 < 0.05) || o.Coverage2S == nil || o.Q95 == nil || o.Coverage2SCalibrated == nil {
+			t.Fatalf("%s: errors %+v: want rel L2 < 0.05, the paper's and the calibrated band", name, o)
+		}
+		num += *o.MSE * float64(o.Points)
+		den += *o.MSE * float64(o.Points) / (*o.RelL2 * *o.RelL2)
+		t.Logf("%s: rel L2 %.3g, coverage %.3g, q95 %.3g, calibrated coverage %.3g", name, *o.RelL2, *o.Coverage2S, *o.Q95, *o.Coverage2SCalibrated)
+	}
+	if joint := *e.RelL2; !(joint > 0) || abs(joint*joint-num/den) > 1e-12 {
+		t.Errorf("joint L2RE %g, from the outputs' %g", joint, num/den)
+	}
+	g, err := record.Restore(testfit.Oscillator(t), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := [][]float64{{0.1}, {1.3}, {3}}
+	m1, s1, err1 := f.PredictOutputs(pts)
+	m2, s2, err2 := g.PredictOutputs(pts)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	for k := range m1 {
+		if !slices.Equal(m1[k], m2[k]) || !slices.Equal(s1[k], s2[k]) {
+			t.Errorf("output %d: restored %v ± %v, trained %v ± %v", k, m2[k], s2[k], m1[k], s1[k])
+		}
+	}
+	pr, err := record.Predict(g, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cols := pr.Columns(); !slices.Equal(cols, []string{"x", "u", "u_sigma", "u_sigma_calibrated", "v", "v_sigma", "v_sigma_calibrated"}) {
+		t.Errorf("columns %v", cols)
+	}
+	var b strings.Builder
+	if err := pr.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 1+len(pts) {
+		t.Fatalf("table %q", b.String())
+	}
+	for i, l := range lines[1:] {
+		f := strings.Fields(l)
+		for k, col := range []int{1, 4} {
+			got, err := strconv.ParseFloat(f[col], 64)
+			if err != nil || got != m1[k][i] {
+				t.Errorf("line %q column %d: want %v", l, col, m1[k][i])
+			}
+		}
+		for _, col := range []int{3, 6} { // the calibrated band never narrows the paper's
+			c, _ := strconv.ParseFloat(f[col], 64)
+			s, _ := strconv.ParseFloat(f[col-1], 64)
+			if !(c >= s) {
+				t.Errorf("line %q: calibrated sigma %v below the paper's %v", l, c, s)
+			}
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
