@@ -1,0 +1,252 @@
+package bayes
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// Resolve fills the zero fields from s.Schedule and checks the
+// result; errors name the field and the fix. What neither the settings nor
+// the problem give is defaulted where a default is safe (written on each
+// field) and refused where none is: no epochs, no hidden layer.
+func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
+	d := s.Schedule
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Hidden == nil {
+		if d.Hidden == nil {
+			return s, fmt.Errorf("problem %q: no hidden layers: set Settings.Hidden or Settings.Schedule.Hidden (e.g. []int{8}); an empty, non-nil slice asks for none", p.Name)
+		}
+		s.Hidden = append([]int(nil), d.Hidden...)
+	}
+	if s.Activation == "" {
+		s.Activation = string(nn.Tanh)
+	}
+	userEpochs := s.Epochs != 0
+	if s.Epochs == 0 {
+		s.Epochs = d.Epochs
+	}
+	if s.Epochs == 0 {
+		return s, fmt.Errorf("problem %q: no epochs: set Settings.Epochs or Settings.Schedule.Epochs (the paper's problems train 15000 to 20000)", p.Name)
+	}
+	if s.HyperStart == 0 {
+		s.HyperStart = d.HyperStart
+		if userEpochs && d.Epochs > 0 && s.HyperStart > s.Epochs {
+			// Epochs set alone below the default start: the start keeps
+			// its share of the epochs (a start beyond them is refused).
+			s.HyperStart = max(1, int(int64(d.HyperStart)*int64(s.Epochs)/int64(d.Epochs)))
+		}
+	}
+	if s.HyperStart == 0 {
+		s.HyperStart = max(1, s.Epochs/3)
+	}
+	if s.HyperEvery == 0 {
+		s.HyperEvery = d.HyperEvery
+	}
+	if s.HyperEvery == 0 {
+		s.HyperEvery = 25
+	}
+	switch s.Recipe {
+	case "", RecipeTuned:
+		s.Recipe = RecipeTuned
+		s.Polish = true
+		if s.FinalHyper == 0 {
+			s.FinalHyper = d.FinalHyper
+		}
+		if s.FinalHyper == 0 {
+			s.FinalHyper = 20
+		}
+		if s.UntieAt == 0 {
+			s.UntieAt = s.Epochs + 1
+		}
+	case RecipePaper:
+	default:
+		return s, fmt.Errorf("unknown recipe %q: use tuned or paper", s.Recipe)
+	}
+	if s.Hessian == "" {
+		s.Hessian = GaussNewton
+	}
+	if s.AlphaMode == "" {
+		s.AlphaMode = d.AlphaMode
+	}
+	if s.AlphaMode == "" {
+		s.AlphaMode = string(nn.AlphaSingle)
+	}
+	s.BetaMode = cmp.Or(s.BetaMode, d.BetaMode, p.DefaultBetaMode())
+	if _, _, err := p.BetaGroups(s.BetaMode); err != nil {
+		return s, err
+	}
+	if s.KnownNoise == nil && !s.Fixed && len(d.KnownNoise) > 0 {
+		s.KnownNoise = maps.Clone(d.KnownNoise)
+	}
+	if s.Resample == 0 {
+		s.Resample = d.Resample
+	}
+	if s.Resample < 0 { // never, where the schedule resamples
+		s.Resample = 0
+	}
+	if s.Curvature == "" {
+		s.Curvature = d.Curvature
+	}
+	if s.PolishIter == 0 {
+		s.PolishIter = d.PolishIter
+	}
+	s.RoundBetas = cmp.Or(s.RoundBetas, d.RoundBetas, RoundBetasTraining)
+	if err := s.checkKnownNoise(p); err != nil {
+		return s, err
+	}
+	if s.FixedMean && !s.Fixed {
+		return s, fmt.Errorf("FixedMean scales the held betas of a fixed fit: set Fixed too")
+	}
+	if s.Updater == "" {
+		s.Updater = UpdaterAdam
+	}
+	setDefault(&s.Alpha0, 0.01)
+	setDefault(&s.Beta0, 1)
+	setDefault(&s.LR, 1e-3)
+	setDefault(&s.HyperLR, 0.05)
+	setDefault(&s.LRDecay, 1)
+	setDefault(&s.FixedAlpha, 0.05)
+	setDefault(&s.FixedBeta, 1)
+	setDefault(&s.FinalTol, 1e-3)
+	if s.HistoryEvery == 0 {
+		s.HistoryEvery = 25
+	}
+	if s.PolishIter == 0 {
+		s.PolishIter = 2000
+	}
+	if s.PolishMethod == "" {
+		s.PolishMethod = PolishGaussNewton
+		if numWeights(p.Dim(), s.Hidden) > GaussNewtonPolishLimit {
+			s.PolishMethod = PolishLBFGS
+		}
+	}
+	if s.PolishMethod != PolishLBFGS && s.PolishMethod != PolishGaussNewton {
+		return s, fmt.Errorf("unknown polish method %q: use %s or %s", s.PolishMethod, PolishLBFGS, PolishGaussNewton)
+	}
+	if s.PolishMethod == PolishLBFGS && s.PolishMemory == 0 {
+		s.PolishMemory = LBFGSMemory
+	}
+	if s.PolishMethod == PolishGaussNewton && s.PolishMemory != 0 {
+		return s, fmt.Errorf("polish-memory = %d is the L-BFGS polish's, and this fit polishes by %s: choose polish method %s or leave the memory unset", s.PolishMemory, s.PolishMethod, PolishLBFGS)
+	}
+	switch {
+	case s.Epochs < 0:
+		return s, fmt.Errorf("epochs = %d: must be positive", s.Epochs)
+	case s.HyperEvery < 0:
+		return s, fmt.Errorf("hyper-every = %d: must be positive", s.HyperEvery)
+	case s.HyperStart < 0:
+		return s, fmt.Errorf("hyper-start = %d: must be positive", s.HyperStart)
+	case s.HyperStart > s.Epochs:
+		return s, fmt.Errorf("hyper-start = %d is beyond epochs = %d: lower it or raise epochs", s.HyperStart, s.Epochs)
+	case s.LR < 0 || s.HyperLR < 0:
+		return s, fmt.Errorf("learning rates must be positive")
+	case s.PolishIter < 0:
+		return s, fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
+	case s.PolishMemory < 0:
+		return s, fmt.Errorf("polish-memory = %d: must be positive", s.PolishMemory)
+	case s.FinalTol < 0:
+		return s, fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
+	case s.Resample > 0 && p.Redraw == nil:
+		return s, fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
+	case s.RoundBetas != RoundBetasTraining && s.RoundBetas != RoundBetasHeldOut:
+		return s, fmt.Errorf("unknown round betas %q: use %s or %s", s.RoundBetas, RoundBetasTraining, RoundBetasHeldOut)
+	case s.RoundBetas == RoundBetasHeldOut && p.Fresh == nil:
+		return s, fmt.Errorf("held-out rounds: problem %q cannot draw fresh points (its Fresh is nil): set Problem.Fresh or drop them", p.Name)
+	case s.FinalHyper < 0:
+		return s, fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
+	case s.LRDecay < 0 || s.LRDecay > 1:
+		return s, fmt.Errorf("lr-decay = %g: must lie in (0, 1]", s.LRDecay)
+	case s.Alpha0 < MinHyper || s.Alpha0 > MaxHyper || s.Beta0 < MinHyper || s.Beta0 > MaxHyper:
+		return s, fmt.Errorf("alpha0/beta0 must lie in [%g, %g]", MinHyper, MaxHyper)
+	case s.Updater != UpdaterAdam && s.Updater != UpdaterMacKay:
+		return s, fmt.Errorf("unknown updater %q: use adam or mackay", s.Updater)
+	}
+	for _, h := range s.Hidden {
+		if h <= 0 {
+			return s, fmt.Errorf("hidden sizes %v: every layer needs at least one unit", s.Hidden)
+		}
+	}
+	if _, err := ParseHessian(string(s.Hessian)); err != nil {
+		return s, err
+	}
+	if err := s.resolveCurvature(p); err != nil {
+		return s, err
+	}
+	if _, err := nn.ParseActivation(s.Activation); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// resolveCurvature turns "" into dense and auto into curv.Auto's choice,
+// and checks what the size allows.
+func (s *Settings) resolveCurvature(p *pde.Problem) error {
+	P, N := numWeights(p.Dim(), s.Hidden), 0
+	for _, t := range p.Terms {
+		N += len(t.Points)
+	}
+	switch s.Curvature {
+	case "":
+		s.Curvature = string(curv.Dense)
+	case CurvatureAuto:
+		s.Curvature = string(curv.Auto(P, N))
+	}
+	if _, err := curv.ParseKind(s.Curvature); err != nil {
+		return fmt.Errorf("curvature: %v (or auto)", err)
+	}
+	if s.Hessian == Exact && s.Curvature != string(curv.Dense) {
+		return fmt.Errorf("curvature %s needs the Gauss-Newton hessian: drop hessian exact or use curvature dense", s.Curvature)
+	}
+	if len(p.Unknowns) > 0 && s.Curvature != string(curv.Dense) {
+		// The structured curvatures know alpha groups of weights only; a
+		// flat-prior unknown is in none (docs/inverse.md).
+		return fmt.Errorf("curvature %s: problem %q has unknown coefficients (%s), which only the dense curvature handles; use curvature dense", s.Curvature, p.Name, p.Unknowns[0].Name)
+	}
+	if P > DenseLimit && s.Polish && s.PolishMethod == PolishGaussNewton {
+		return fmt.Errorf("%d weights: the Gauss-Newton polish factors the %d x %d matrix (limit %d weights); use polish-method lbfgs", P, P, P, DenseLimit)
+	}
+	return nil
+}
+
+// checkKnownNoise checks KnownNoise against the problem's beta groups.
+func (s Settings) checkKnownNoise(p *pde.Problem) error {
+	if len(s.KnownNoise) == 0 {
+		return nil
+	}
+	if s.Fixed {
+		return fmt.Errorf("known noise and fixed weights: the baseline holds every beta at 1; use one of them")
+	}
+	names, _, err := p.BetaGroups(s.BetaMode)
+	if err != nil {
+		return err
+	}
+	keys := slices.Sorted(maps.Keys(s.KnownNoise)) // errors name keys in a fixed order
+	given := map[string]string{}                   // group -> the key that named it
+	for _, k := range keys {
+		std := s.KnownNoise[k]
+		name := "beta_" + strings.TrimPrefix(k, "beta_")
+		if len(names) == 1 && (k == "beta" || k == names[0]) {
+			name = names[0]
+		}
+		if !slices.Contains(names, name) {
+			return fmt.Errorf("known noise for %q: %s with %s betas has the groups %s", k, p.Name, s.BetaMode, strings.Join(names, ", "))
+		}
+		if other, dup := given[name]; dup {
+			return fmt.Errorf("known noise for %q and %q: both name %s; give it once", other, k, name)
+		}
+		given[name] = k
+		if b := 1 / (std * std); !(std > 0) || b < MinHyper || b > MaxHyper {
+			return fmt.Errorf("known noise %s = %g: a standard deviation needs 1/std^2 in [%g, %g]", k, std, MinHyper, MaxHyper)
+		}
+	}
+	return nil
+}
