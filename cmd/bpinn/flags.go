@@ -461,20 +461,11 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	if err != nil {
 		return s, errUsage{err.Error()}
 	}
-	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set || ff.polishMemory.set) {
-		return s, usagef("--polish-method, --polish-iter and --polish-memory need --polish in the paper's recipe (the tuned recipe always polishes)")
-	}
-	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
-		return s, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")
-	}
-	if !ff.fixed && (ff.fixedAlpha.set || ff.fixedBeta.set || ff.fixedMean) {
-		return s, usagef("--fixed-alpha, --fixed-beta and --fixed-mean need --fixed")
-	}
-	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
-	// fit at 1e150 ends "ok" with weights near 1e152.
 	if ff.resample < -1 {
 		return s, usagef("--resample %d: give K > 0 epochs between redraws, or -1 for never", ff.resample)
 	}
+	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
+	// fit at 1e150 ends "ok" with weights near 1e152.
 	if ff.lr.v > 1 {
 		return s, usagef("--lr %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", ff.lr.v)
 	}

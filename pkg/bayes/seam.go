@@ -86,6 +86,7 @@ func (f *Fit) Jacobian(points [][]float64) (mean, J []float64, err error) {
 func FitAt(m *Model, s Settings, alpha, beta []float64, laplace bool) *Fit {
 	f := &Fit{Model: m, Settings: s, Alpha: alpha, Beta: beta, Status: StatusOK,
 		EW: make([]float64, len(alpha)), ED: make([]float64, len(beta))}
+	f.Settings.resolved = true
 	f.known = s.KnownBetas(m.BetaNames)
 	if laplace {
 		f.finish()

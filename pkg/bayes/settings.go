@@ -155,6 +155,10 @@ type Settings struct {
 	// The final MacKay rounds and the reported evidence and band use the
 	// dense A while P <= DenseLimit, the structure beyond it.
 	Curvature string
+	// resolved marks settings that Resolve returned: resolving them again
+	// fills nothing new and skips the checks of the settings as given,
+	// which read fields Resolve filled.
+	resolved bool
 }
 
 // The final rounds' betas (Settings.RoundBetas).
