@@ -186,7 +186,7 @@ func TestSettingsProblemSchedule(t *testing.T) {
 	sch := scheduled(p, Settings{}).Schedule
 	sch.PolishIter, sch.Curvature, sch.Resample = 123, "diag", 50
 	sch.KnownNoise = map[string]float64{"data": 0.02}
-	sch.RoundBetas = RoundBetasHeldOut
+	sch.RoundBetas = string(RoundBetasHeldOut)
 	s, err := Settings{Schedule: sch}.Resolve(p)
 	if err != nil {
 		t.Fatal(err)

@@ -56,8 +56,8 @@ func TestSettingsCurvature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []string{"", CurvatureAuto} {
-		if s, err := scheduled(p, (Settings{Curvature: c})).Resolve(p); err != nil || s.Curvature != string(curv.Dense) {
+	for _, c := range []curv.Kind{"", CurvatureAuto} {
+		if s, err := scheduled(p, (Settings{Curvature: c})).Resolve(p); err != nil || s.Curvature != curv.Dense {
 			t.Errorf("curvature %q resolves to %q, %v; want dense", c, s.Curvature, err)
 		}
 	}
@@ -73,7 +73,7 @@ func TestSettingsCurvature(t *testing.T) {
 	}
 	for _, k := range []curv.Kind{curv.Dual, curv.LowRank} { // exact on heat's 25 weights
 		s := base
-		s.Curvature = string(k)
+		s.Curvature = k
 		f, err := Train(context.Background(), p, scheduled(p, s))
 		if err != nil || f.Status != StatusOK {
 			t.Fatalf("%s: %v %s", k, err, f.Status)
@@ -94,8 +94,8 @@ func TestPolishDefaultBySize(t *testing.T) {
 	}
 	for _, c := range []struct {
 		hidden []int
-		method string
-		want   string
+		method PolishMethod
+		want   PolishMethod
 	}{{[]int{20, 20, 20}, "", PolishLBFGS}, {[]int{6, 6, 6}, "", PolishGaussNewton}, {[]int{20, 20, 20}, PolishGaussNewton, PolishGaussNewton}} {
 		s, err := scheduled(p, Settings{Hidden: c.hidden, PolishMethod: c.method}).Resolve(p)
 		if err != nil || s.PolishMethod != c.want {

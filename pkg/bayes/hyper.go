@@ -18,7 +18,7 @@ import (
 func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	kind := curv.Dense
 	if f.Model.NumWeights() > DenseLimit {
-		kind = curv.Kind(f.Settings.Curvature)
+		kind = f.Settings.Curvature
 	}
 	hy, loss, err := f.evidence(kind, false)
 	if err != nil {
@@ -86,7 +86,7 @@ func newHyperStepper(m *Model, s Settings) *hyperStepper {
 // update pools gamma, E_w and E_D over the groups.
 func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 	f.Hyper.Steps++
-	l, c, err := f.evidence(curv.Kind(h.s.Curvature), false)
+	l, c, err := f.evidence(h.s.Curvature, false)
 	if err != nil {
 		f.Hyper.NotPD++
 		return 0, false

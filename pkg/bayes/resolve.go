@@ -104,7 +104,7 @@ func (s *Settings) resolveNet(p *pde.Problem) error {
 		s.Hidden = append([]int(nil), s.Schedule.Hidden...)
 	}
 	if s.Activation == "" {
-		s.Activation = string(nn.Tanh)
+		s.Activation = nn.Tanh
 	}
 	return nil
 }
@@ -176,9 +176,9 @@ func (s *Settings) resolveFromSchedule(*pde.Problem) error {
 	if s.Resample < 0 { // never, where the schedule resamples
 		s.Resample = 0
 	}
-	s.Curvature = cmp.Or(s.Curvature, d.Curvature)
+	s.Curvature = cmp.Or(s.Curvature, curv.Kind(d.Curvature))
 	s.PolishIter = cmp.Or(s.PolishIter, d.PolishIter)
-	s.RoundBetas = cmp.Or(s.RoundBetas, d.RoundBetas, RoundBetasTraining)
+	s.RoundBetas = cmp.Or(s.RoundBetas, RoundBetas(d.RoundBetas), RoundBetasTraining)
 	return nil
 }
 
@@ -211,8 +211,8 @@ func (s *Settings) resolvePolish(p *pde.Problem) error {
 			s.PolishMethod = PolishLBFGS
 		}
 	}
-	if s.PolishMethod != PolishLBFGS && s.PolishMethod != PolishGaussNewton {
-		return fmt.Errorf("unknown polish method %q: use %s or %s", s.PolishMethod, PolishLBFGS, PolishGaussNewton)
+	if _, err := ParsePolishMethod(string(s.PolishMethod)); err != nil {
+		return err
 	}
 	if s.PolishMethod == PolishLBFGS && s.PolishMemory == 0 {
 		s.PolishMemory = LBFGSMemory
@@ -245,8 +245,6 @@ func (s *Settings) checkRanges(p *pde.Problem) error {
 		return fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
 	case s.Resample > 0 && p.Redraw == nil:
 		return fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
-	case s.RoundBetas != RoundBetasTraining && s.RoundBetas != RoundBetasHeldOut:
-		return fmt.Errorf("unknown round betas %q: use %s or %s", s.RoundBetas, RoundBetasTraining, RoundBetasHeldOut)
 	case s.RoundBetas == RoundBetasHeldOut && p.Fresh == nil:
 		return fmt.Errorf("held-out rounds: problem %q cannot draw fresh points (its Fresh is nil): set Problem.Fresh or drop them", p.Name)
 	case s.FinalHyper < 0:
@@ -255,10 +253,12 @@ func (s *Settings) checkRanges(p *pde.Problem) error {
 		return fmt.Errorf("lr-decay = %g: must lie in (0, 1]", s.LRDecay)
 	case s.Alpha0 < MinHyper || s.Alpha0 > MaxHyper || s.Beta0 < MinHyper || s.Beta0 > MaxHyper:
 		return fmt.Errorf("alpha0/beta0 must lie in [%g, %g]", MinHyper, MaxHyper)
-	case s.Updater != UpdaterAdam && s.Updater != UpdaterMacKay:
-		return fmt.Errorf("unknown updater %q: use adam or mackay", s.Updater)
 	}
-	return nil
+	if _, err := ParseRoundBetas(string(s.RoundBetas)); err != nil {
+		return err
+	}
+	_, err := ParseUpdater(string(s.Updater))
+	return err
 }
 
 // checkNames refuses empty layers and unknown Hessians and activations.
@@ -271,7 +271,7 @@ func (s *Settings) checkNames(*pde.Problem) error {
 	if _, err := ParseHessian(string(s.Hessian)); err != nil {
 		return err
 	}
-	_, err := nn.ParseActivation(s.Activation)
+	_, err := nn.ParseActivation(string(s.Activation))
 	return err
 }
 
@@ -284,19 +284,19 @@ func (s *Settings) resolveCurvature(p *pde.Problem) error {
 	}
 	switch s.Curvature {
 	case "":
-		s.Curvature = string(curv.Dense)
+		s.Curvature = curv.Dense
 	case CurvatureAuto:
-		s.Curvature = string(curv.Auto(P, N))
+		s.Curvature = curv.Auto(P, N)
 	}
-	if _, err := curv.ParseKind(s.Curvature); err != nil {
-		return fmt.Errorf("curvature: %v (or auto)", err)
+	if _, err := ParseCurvature(string(s.Curvature)); err != nil {
+		return fmt.Errorf("curvature: %v", err)
 	}
-	if s.Hessian == Exact && s.Curvature != string(curv.Dense) {
+	if s.Hessian == Exact && s.Curvature != curv.Dense {
 		return fmt.Errorf("curvature %s needs the Gauss-Newton hessian: drop hessian exact or use curvature dense", s.Curvature)
 	}
-	if len(p.Unknowns) > 0 && s.Curvature != string(curv.Dense) {
+	if len(p.Unknowns) > 0 && s.Curvature != curv.Dense {
 		// The structured curvatures know alpha groups of weights only; a
-		// flat-prior unknown is in none (docs/inverse.md).
+		// flat-prior unknown is in none.
 		return fmt.Errorf("curvature %s: problem %q has unknown coefficients (%s), which only the dense curvature handles; use curvature dense", s.Curvature, p.Name, p.Unknowns[0].Name)
 	}
 	if P > DenseLimit && s.Polish && s.PolishMethod == PolishGaussNewton {

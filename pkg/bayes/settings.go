@@ -4,16 +4,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
-)
-
-// Updater selects how hyperparameters move.
-type Updater string
-
-// The updaters.
-const (
-	UpdaterAdam   Updater = "adam"   // Adam on ln alpha, ln beta with the analytic gradient of E_hyp (the paper)
-	UpdaterMacKay Updater = "mackay" // MacKay's fixed point alpha = gamma/2E_w, beta = (N-gamma)/2E_D
 )
 
 // The safe range of every hyperparameter: an update that would leave it is
@@ -22,22 +15,6 @@ const (
 	MinHyper = 1e-8
 	MaxHyper = 1e8
 )
-
-// Recipes: what happens around the paper's Adam schedule.
-const (
-	// RecipeTuned (the default) adds to the paper's schedule what measured
-	// best (docs/results.md): hyperparameter groups move tied during the Adam
-	// phase, then a Gauss-Newton polish of w_MP, then rounds of MacKay's
-	// fixed point with the groups split, each followed by a re-polish, until
-	// the hyperparameters settle (FinalTol) or FinalHyper rounds are done.
-	RecipeTuned = "tuned"
-	// RecipePaper is the paper's recipe as written: Adam with hyperparameter
-	// steps, nothing after it unless Polish/FinalHyper/UntieAt say so.
-	RecipePaper = "paper"
-)
-
-// Recipes lists the recipes, the default first.
-var Recipes = []string{RecipeTuned, RecipePaper}
 
 // Settings configures a fit. A zero field takes the value of the
 // Schedule's field of that name, else the toolkit's default written on it;
@@ -51,21 +28,21 @@ type Settings struct {
 	// recipe Polish is always on, FinalHyper 0 means the schedule's
 	// (20 where it sets none) and UntieAt 0 means Epochs+1 (tied until the
 	// final rounds).
-	Recipe     string
-	Seed       uint64      // network initialization; 0 means 1
-	Hidden     []int       // hidden layers; nil means the schedule's
-	Activation string      // "" means tanh
-	Epochs     int         // 0 means the schedule's; none is an error
-	HyperStart int         // 0 means the schedule's (scaled to Epochs when Epochs alone is set below it), else Epochs/3
-	HyperEvery int         // 0 means the schedule's, else 25
-	Hessian    HessianKind // "" means gauss-newton (measured: see docs/results.md)
-	AlphaMode  string      // "" means the schedule's, else single
-	BetaMode   string      // "" means the schedule's, else split when the problem's terms name groups
-	Updater    Updater     // "" means adam
-	Alpha0     float64     // initial alphas; 0 means 0.01 (the paper starts low)
-	Beta0      float64     // initial betas; 0 means 1
-	LR         float64     // Adam learning rate for weights; 0 means 1e-3 (2e-3 measured worse on wave)
-	HyperLR    float64     // Adam learning rate on ln alpha, ln beta; 0 means 0.05
+	Recipe     Recipe
+	Seed       uint64        // network initialization; 0 means 1
+	Hidden     []int         // hidden layers; nil means the schedule's
+	Activation nn.Activation // "" means tanh
+	Epochs     int           // 0 means the schedule's; none is an error
+	HyperStart int           // 0 means the schedule's (scaled to Epochs when Epochs alone is set below it), else Epochs/3
+	HyperEvery int           // 0 means the schedule's, else 25
+	Hessian    HessianKind   // "" means gauss-newton (positive semi-definite, so A factorizes)
+	AlphaMode  string        // "" means the schedule's, else single
+	BetaMode   string        // "" means the schedule's, else split when the problem's terms name groups
+	Updater    Updater       // "" means adam
+	Alpha0     float64       // initial alphas; 0 means 0.01 (the paper starts low)
+	Beta0      float64       // initial betas; 0 means 1
+	LR         float64       // Adam learning rate for weights; 0 means 1e-3 (2e-3 fits wave worse)
+	HyperLR    float64       // Adam learning rate on ln alpha, ln beta; 0 means 0.05
 	// Fixed keeps alpha and beta at FixedAlpha/FixedBeta (the paper's
 	// fixed-weight baseline of Table 3: 0.05 and 1).
 	Fixed      bool
@@ -74,28 +51,27 @@ type Settings struct {
 	// FixedMean divides each group's held beta by N_t/2, so that the loss
 	// sum_t beta_t E_D^t is FixedBeta times the sum over groups of their
 	// mean squared residuals: DeepXDE's loss, where a weight 1 weighs a
-	// term of 80 points as much as one of 2540 (docs/results/burgers-wide.md).
+	// term of 80 points as much as one of 2540.
 	FixedMean bool
 	// Polish minimizes E_T over w after Adam with the hyperparameters held
 	// (PolishMethod says how).
 	Polish bool
 	// PolishIter is the iteration limit of each polish (Newton steps or
 	// L-BFGS iterations); 0 means the schedule's, else 2000 (the
-	// L-BFGS polishes of heat and wave reach it; docs/results.md measures
-	// shorter and longer ones).
+	// L-BFGS polishes of heat and wave reach it).
 	PolishIter int
-	// PolishMethod is PolishGaussNewton ("" means Gauss-Newton: measured
-	// more accurate and cheaper, docs/results.md; above
-	// GaussNewtonPolishLimit weights L-BFGS) or PolishLBFGS.
-	PolishMethod string
+	// PolishMethod is PolishGaussNewton or PolishLBFGS; "" means
+	// Gauss-Newton (more accurate and cheaper on small nets) up to
+	// GaussNewtonPolishLimit weights, L-BFGS above.
+	PolishMethod PolishMethod
 	// PolishMemory is the L-BFGS polish's memory, the number of recent
 	// steps its curvature model keeps; 0 means LBFGSMemory (and none for
 	// a Gauss-Newton polish).
 	PolishMemory int
 	// LRDecay is the factor by which the Adam learning rate has decayed at
 	// the last epoch (exponential decay, LR * LRDecay^(epoch/Epochs)); 0
-	// means 1 (constant rate, the paper; LR 3e-3 with decay 0.03 was worse
-	// on wave, docs/results.md).
+	// means 1 (constant rate, the paper; LR 3e-3 with decay 0.03 fits wave
+	// worse).
 	LRDecay float64
 	// UntieAt is the epoch from which the alpha groups and the beta groups
 	// move separately; before it all alphas share one value and all betas
@@ -121,9 +97,8 @@ type Settings struct {
 	// / (N_t rms_fresh^2). The polish fits the equation at its own points
 	// 10x closer than between them (burgers-wide), and the training-point
 	// rounds then raise beta_pde until the fit lets the initial condition
-	// go (docs/results/burgers-wide.md). Not the paper's method. "" means
-	// the schedule's, else training.
-	RoundBetas string
+	// go. Not the paper's method. "" means the schedule's, else training.
+	RoundBetas RoundBetas
 	// KnownNoise holds the beta of a group at 1/std^2 for a term whose
 	// noise standard deviation is known (e.g. {"data": 0.02}: measurements
 	// with a stated error); the evidence then sets only the other
@@ -147,45 +122,37 @@ type Settings struct {
 	// points. 0 means the schedule's (never for most of the paper's
 	// problems); negative means never.
 	Resample int
-	// Curvature is the structure of A at the hyperparameter steps of the
-	// Adam phase (pkg/curv, measured in docs/curvature.md): "" means the
-	// schedule's, else dense (the paper's A, every earlier result);
-	// CurvatureAuto picks by the number of weights P and of residuals N
-	// (curv.Auto); or a curv.Kind.
-	// The final MacKay rounds and the reported evidence and band use the
-	// dense A while P <= DenseLimit, the structure beyond it.
-	Curvature string
+	// Curvature is the structure of A (pkg/curv) at the hyperparameter
+	// steps of the Adam phase: "" means the schedule's, else curv.Dense
+	// (the paper's A); CurvatureAuto picks by the number of weights P and
+	// of residuals N (curv.Auto); or another curv.Kind. Up to DenseLimit
+	// weights the final MacKay rounds, the reported evidence and the band
+	// use the dense A whatever the structure; beyond it the final rounds
+	// use the structure and the fit reports no evidence and no band
+	// (status no-laplace).
+	Curvature curv.Kind
 	// resolved marks settings that Resolve returned: resolving them again
 	// fills nothing new and skips the checks of the settings as given,
 	// which read fields Resolve filled.
 	resolved bool
 }
 
-// The final rounds' betas (Settings.RoundBetas).
-const (
-	RoundBetasTraining = "training"
-	RoundBetasHeldOut  = "held-out"
-)
-
 // DenseLimit is the most weights for which a fit computes the dense A
 // (P x P, O(P^3)) after the Adam phase: at 3000 weights one factorization
 // costs seconds and the matrices about 0.2 GB.
 const DenseLimit = 3000
 
-// CurvatureAuto chooses a structure by the network's size.
-const CurvatureAuto = "auto"
-
 // GaussNewtonPolishLimit is the most weights for which the polish defaults
 // to Gauss-Newton: at 921 weights one Gauss-Newton iteration costs about
 // 1.3 s of CPU (forming sum beta J^T J) against about 30 ms for L-BFGS, and
-// 20 of them did not move burgers-wide's E_T (docs/results/burgers-wide.md).
+// 20 of them did not move burgers-wide's E_T.
 const GaussNewtonPolishLimit = 400
 
 // LBFGSMemory is the default memory of the L-BFGS polish, against gonum's
 // 15: on burgers-wide (921 weights, E_T's betas spanning 1e2-1e7) four
 // polishes of 1000 iterations with memory 100 reach rel L2 0.0028, of 2000
 // with 50 0.0028 and of 4000 with 15 0.0040, at about the same cost per
-// iteration (docs/results/burgers-wide.md).
+// iteration.
 const LBFGSMemory = 100
 
 // numWeights is P of a network with dim inputs, the hidden layers and one
@@ -204,12 +171,6 @@ func setDefault(x *float64, d float64) {
 		*x = d
 	}
 }
-
-// Polish methods.
-const (
-	PolishLBFGS       = "lbfgs"        // gonum's L-BFGS on E_T
-	PolishGaussNewton = "gauss-newton" // Newton steps with the Gauss-Newton matrix of E_T
-)
 
 // FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
 // (and the polish): FinalHyper > 0 and the hyperparameters are not fixed.

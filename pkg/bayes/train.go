@@ -32,7 +32,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
 	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
-	net := nn.New(sizes, nn.Activation(s.Activation), rng)
+	net := nn.New(sizes, s.Activation, rng)
 	own := p
 	if s.Resample > 0 { // the model's points move: give it its own terms
 		c := *p
