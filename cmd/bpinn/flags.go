@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/fault"
-	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
@@ -537,12 +536,4 @@ func checkWritable(path string) error {
 	tmp.Close()
 	os.Remove(tmp.Name())
 	return nil
-}
-
-func curvKinds() []string {
-	var out []string
-	for _, k := range curv.Kinds() {
-		out = append(out, string(k))
-	}
-	return out
 }

@@ -16,7 +16,7 @@
 //	  │                          steps on the evidence, polish, MacKay's final rounds
 //	  ▼
 //	Fit                         the trained model, α, β, history, status, warnings
-//	  │ Fit.Curvature, NewLaplace A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
+//	  │ Fit.Hessians,  NewLaplace A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
 //	  ▼                          the log evidence
 //	Laplace
 //	  │ Fit.Predict, PredictQuantity

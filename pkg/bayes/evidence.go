@@ -11,9 +11,10 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 )
 
-// Curvature is what the evidence needs at w_MP: the loss parts and the data
-// Hessians. AlphaOf maps each weight to its alpha group.
-type Curvature struct {
+// Hessians is what the evidence needs at w_MP: the loss parts and the data
+// Hessians H_t, from which A is built (BuildA). AlphaOf maps each weight to
+// its alpha group.
+type Hessians struct {
 	EW      []float64   // E_w^i per alpha group
 	ED      []float64   // E_D^t per beta group
 	H       [][]float64 // H_t per beta group, P x P row-major
@@ -24,7 +25,7 @@ type Curvature struct {
 }
 
 // P is the number of weights.
-func (c *Curvature) P() int { return len(c.AlphaOf) }
+func (c *Hessians) P() int { return len(c.AlphaOf) }
 
 // Laplace is the Gaussian approximation of the posterior at w_MP for given
 // hyperparameters, with every quantity of the paper's evidence.
@@ -79,7 +80,7 @@ func Comb(hidden []int) float64 {
 }
 
 // BuildA writes A = sum_t beta_t H_t + diag(alpha_of(k)) into a.
-func BuildA(c *Curvature, alpha, beta []float64, a *mat.SymDense) {
+func BuildA(c *Hessians, alpha, beta []float64, a *mat.SymDense) {
 	P := c.P()
 	for r := 0; r < P; r++ {
 		for col := r; col < P; col++ {
@@ -98,7 +99,7 @@ func BuildA(c *Curvature, alpha, beta []float64, a *mat.SymDense) {
 // NewLaplace factorizes A and computes E_hyp, its gradient, the effective
 // parameters, the Occam factors and the log evidence. It returns
 // ErrNotPositiveDefinite when A is not positive definite.
-func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
+func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 	P := c.P()
 	if len(alpha) != len(c.W) || len(beta) != len(c.N) || len(c.H) != len(beta) || len(c.EW) != len(alpha) || len(c.ED) != len(beta) {
 		panic(fmt.Sprintf("bayes: NewLaplace: %d alphas for %d groups, %d betas for %d groups", len(alpha), len(c.W), len(beta), len(c.N)))
@@ -182,10 +183,10 @@ func NewLaplace(c *Curvature, alpha, beta []float64) (*Laplace, error) {
 
 // MacKay returns the fixed-point update alpha_i = gamma_i/(2 E_w^i),
 // beta_t = (N_t - gamma_t)/(2 E_D^t), where the gradient of E_hyp vanishes.
-func (l *Laplace) MacKay(c *Curvature) (alpha, beta []float64) { return l.Hyper.MacKay(c.loss(l.Comb)) }
+func (l *Laplace) MacKay(c *Hessians) (alpha, beta []float64) { return l.Hyper.MacKay(c.loss(l.Comb)) }
 
 // loss is what curv.NewHyper needs of c.
-func (c *Curvature) loss(comb float64) curv.Loss {
+func (c *Hessians) loss(comb float64) curv.Loss {
 	return curv.Loss{EW: c.EW, ED: c.ED, W: c.W, N: c.N, Comb: comb}
 }
 

@@ -49,11 +49,11 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	return move, true
 }
 
-// Curvature evaluates the loss parts and data Hessians at the current weights.
-func (f *Fit) Curvature() *Curvature {
+// Hessians evaluates the loss parts and data Hessians at the current weights.
+func (f *Fit) Hessians() *Hessians {
 	m := f.Model
 	P := m.NumWeights()
-	c := &Curvature{AlphaOf: m.AlphaOf, W: m.W(), N: m.N, Hidden: m.Net.Hidden(),
+	c := &Hessians{AlphaOf: m.AlphaOf, W: m.W(), N: m.N, Hidden: m.Net.Hidden(),
 		EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta))}
 	grad := make([]float64, P)
 	m.DataLoss(f.Beta, c.ED, grad)
@@ -160,7 +160,7 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 // squares). seed varies the stochastic structures between steps.
 func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
 	if kind == curv.Dense {
-		c := f.Curvature()
+		c := f.Hessians()
 		l, err := NewLaplace(c, f.Alpha, f.Beta)
 		if err != nil {
 			return nil, curv.Loss{}, err

@@ -64,12 +64,12 @@ func (s *Settings) checkFinite() error {
 		{"FixedAlpha", s.FixedAlpha}, {"FixedBeta", s.FixedBeta}, {"FinalTol", s.FinalTol}, {"LRDecay", s.LRDecay},
 	} {
 		if notFinite(f.v) {
-			return fmt.Errorf("Settings.%s = %v: give a finite number (0 for the default)", f.name, f.v)
+			return fmt.Errorf("setting %s = %v: give a finite number (0 for the default)", f.name, f.v)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.KnownNoise)) { // the first in a fixed order
 		if std := s.KnownNoise[k]; notFinite(std) {
-			return fmt.Errorf("Settings.KnownNoise[%q] = %v: give a finite standard deviation", k, std)
+			return fmt.Errorf("setting KnownNoise[%q] = %v: give a finite standard deviation", k, std)
 		}
 	}
 	return nil

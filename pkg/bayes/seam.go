@@ -53,7 +53,7 @@ func AtClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
 // the betas beta: the posterior another precision of the residuals gives
 // (the bands of pkg/band).
 func (f *Fit) LaplaceAt(beta []float64) (*Laplace, error) {
-	return NewLaplace(f.Curvature(), f.Alpha, beta)
+	return NewLaplace(f.Hessians(), f.Alpha, beta)
 }
 
 // WithBand returns a copy of f whose Predict gives another band around the

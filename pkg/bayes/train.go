@@ -264,7 +264,7 @@ func (f *Fit) finish() {
 		}
 		return
 	}
-	c := f.Curvature()
+	c := f.Hessians()
 	copy(f.EW, c.EW)
 	copy(f.ED, c.ED)
 	l, err := NewLaplace(c, f.Alpha, f.Beta)

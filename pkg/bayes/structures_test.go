@@ -15,7 +15,7 @@ import (
 // evidence and band to rounding: 1e-7 relative (the band 1e-6), as A's condition number
 // (beta_boundary ~ 1e5 against alpha ~ 1e-2) amplifies the different
 // summation orders of the two dense computations to about 1e-8.
-func TestCompareCurvatureExact(t *testing.T) {
+func TestCompareStructuresExact(t *testing.T) {
 	t.Parallel()
 	f := smallHeatFit(t)
 	tr, err := curv.Compute(f.system(), curv.Options{})
@@ -30,7 +30,7 @@ func TestCompareCurvatureExact(t *testing.T) {
 	}
 	P := f.Model.NumWeights()
 	pts, _ := f.Model.Problem.Grid(7)
-	rows, err := CompareCurvature(f, []curv.Options{{Kind: curv.Dual}, {Kind: curv.LowRank, Rank: P, Probes: 1}}, pts)
+	rows, err := CompareStructures(f, []curv.Options{{Kind: curv.Dual}, {Kind: curv.LowRank, Rank: P, Probes: 1}}, pts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestPolishDefaultBySize(t *testing.T) {
 // The approximate structures on a small heat fit, within thresholds about
 // 1.5x their measured errors there (docs/curvature.md has the table): a
 // structure that got worse fails.
-func TestCompareCurvatureApprox(t *testing.T) {
+func TestCompareStructuresApprox(t *testing.T) {
 	t.Parallel()
 	f := smallHeatFit(t)
 	pts, _ := f.Model.Problem.Grid(5)
@@ -126,7 +126,7 @@ func TestCompareCurvatureApprox(t *testing.T) {
 	for _, c := range cases {
 		opts = append(opts, c.o)
 	}
-	rows, err := CompareCurvature(f, opts, pts)
+	rows, err := CompareStructures(f, opts, pts)
 	if err != nil {
 		t.Fatal(err)
 	}
