@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"gonum.org/v1/gonum/floats"
 
 	"math"
@@ -208,21 +209,21 @@ func TestNotPositiveDefinite(t *testing.T) {
 	t.Parallel()
 	c := &Hessians{EW: []float64{1}, ED: []float64{1}, H: [][]float64{{-5, 0, 0, 1}}, AlphaOf: []int{0, 0}, W: []int{2}, N: []int{1}}
 	_, err := NewLaplace(c, []float64{1}, []float64{1})
-	if _, ok := err.(ErrNotPositiveDefinite); !ok {
-		t.Fatalf("got %v, want ErrNotPositiveDefinite", err)
+	if _, ok := err.(curv.NotPositiveDefinite); !ok {
+		t.Fatalf("got %v, want curv.NotPositiveDefinite", err)
 	}
 	c.H[0][3] = math.NaN()
 	c.H[0][0] = 5
 	_, err = NewLaplace(c, []float64{1}, []float64{1})
-	if e, ok := err.(ErrNotPositiveDefinite); !ok || !e.NonFinite {
-		t.Fatalf("NaN in H: got %v, want a non-finite ErrNotPositiveDefinite", err)
+	if e, ok := err.(curv.NotPositiveDefinite); !ok || !e.NonFinite {
+		t.Fatalf("NaN in H: got %v, want a non-finite curv.NotPositiveDefinite", err)
 	}
 	// Positive definite but beyond double precision: reported with its
 	// condition number, not as a NaN.
 	c.H[0] = []float64{1e17, 0, 0, 0}
 	_, err = NewLaplace(c, []float64{1}, []float64{1})
-	if e, ok := err.(ErrNotPositiveDefinite); !ok || !(e.Cond > 1e16) || !strings.Contains(e.Error(), "numerically singular") {
-		t.Fatalf("condition 1e17: got %v, want a numerically singular ErrNotPositiveDefinite", err)
+	if e, ok := err.(curv.NotPositiveDefinite); !ok || !(e.Cond > 1e16) || !strings.Contains(e.Error(), "numerically singular") {
+		t.Fatalf("condition 1e17: got %v, want a numerically singular curv.NotPositiveDefinite", err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evidence-pinn/bpinn/internal/fault"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -268,7 +269,7 @@ func (f *Fit) finish() {
 	copy(f.EW, c.EW)
 	copy(f.ED, c.ED)
 	l, err := NewLaplace(c, f.Alpha, f.Beta)
-	var npd ErrNotPositiveDefinite
+	var npd curv.NotPositiveDefinite
 	switch {
 	case errors.As(err, &npd):
 		f.Status, f.Reason = StatusNotPD, fmt.Sprintf("at the end of training: %v", err)
