@@ -31,6 +31,47 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 		return nil, err
 	}
 	start := time.Now()
+	f, err := newFit(p, s)
+	if err != nil {
+		return nil, err
+	}
+	ended, err := f.adam(ctx, p, start)
+	if err != nil {
+		return nil, err
+	}
+	if ended {
+		return f, nil
+	}
+	stage := func(name string) {
+		if s.Stage != nil {
+			s.Stage(name)
+		}
+	}
+	if s.Polish {
+		stage("polish")
+		f.polish()
+	}
+	good, ended := f.finalRounds(ctx, p, start, stage)
+	if ended {
+		return f, nil
+	}
+	stage("Laplace")
+	f.finish()
+	if f.Status == StatusNotPD && good != nil {
+		reason := f.Reason
+		f.restore(good)
+		f.finish()
+		f.Hyper.FinalBackoff = fmt.Sprintf("after round %d: %s; reported at round %d",
+			f.Hyper.FinalRounds+1, strings.TrimPrefix(reason, "at the end of training: "), f.Hyper.FinalRounds)
+	}
+	f.warn()
+	f.Seconds = time.Since(start).Seconds()
+	return f, nil
+}
+
+// newFit builds the network of s (seeded by s.Seed) and its model on p,
+// with the hyperparameters at their starting values.
+func newFit(p *pde.Problem, s Settings) (*Fit, error) {
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
 	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
 	net := nn.New(sizes, s.Activation, rng)
@@ -67,11 +108,18 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 		}
 	}
 	f.holdKnown(f.Beta)
-	P := m.NumWeights()
-	grad := make([]float64, P)
 	f.EW = make([]float64, len(f.Alpha))
 	f.ED = make([]float64, len(f.Beta))
-	opt := nn.NewAdam(P, &nn.AdamSettings{LR: s.LR})
+	return f, nil
+}
+
+// adam runs the Adam epochs with the hyperparameter steps. ended says that
+// the fit ended there (it diverged or its context ended), with its status
+// set; an error is a redraw of the points that failed.
+func (f *Fit) adam(ctx context.Context, p *pde.Problem, start time.Time) (ended bool, err error) {
+	s, m := f.Settings, f.Model
+	grad := make([]float64, m.NumWeights())
+	opt := nn.NewAdam(m.NumWeights(), &nn.AdamSettings{LR: s.LR})
 	hyper := newHyperStepper(m, s)
 	lastEHyp := 0.0
 	decay := math.Log(s.LRDecay) / float64(s.Epochs)
@@ -80,7 +128,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	for epoch := 1; epoch <= s.Epochs; epoch++ {
 		if cancelled(done) {
 			f.cancel(p, epoch-1, start, ctx)
-			return f, nil
+			return true, nil
 		}
 		if s.LRDecay != 1 {
 			opt.S.LR = s.LR * math.Exp(decay*float64(epoch-1))
@@ -94,12 +142,12 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 			f.Reason = fmt.Sprintf("%s is not finite at epoch %d", bad, epoch)
 			f.endResample(p)
 			f.Seconds = time.Since(start).Seconds()
-			return f, nil
+			return true, nil
 		}
 		opt.Step(m.Theta, grad)
 		if s.Resample > 0 && epoch%s.Resample == 0 && epoch < s.Epochs {
 			if err := m.redraw(uint64(epoch / s.Resample)); err != nil {
-				return nil, err
+				return true, err
 			}
 		}
 		if !s.Fixed && epoch >= s.HyperStart && (epoch-s.HyperStart)%s.HyperEvery == 0 {
@@ -117,50 +165,40 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	}
 	f.Epochs = s.Epochs
 	f.endResample(p)
-	stage := func(name string) {
-		if s.Stage != nil {
-			s.Stage(name)
+	return false, nil
+}
+
+// finalRounds runs MacKay's rounds after the Adam epochs (and the polish),
+// each re-polished, until the hyperparameters settle. good is the state of
+// the latest round at which A factorized (nil if none); ended says that
+// the context ended the fit.
+func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, stage func(string)) (good *fitState, ended bool) {
+	s := f.Settings
+	if !s.FinalRounds() {
+		return nil, false
+	}
+	done := ctx.Done()
+	for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
+		if cancelled(done) {
+			f.cancel(p, s.Epochs, start, ctx)
+			return good, true
+		}
+		stage(fmt.Sprintf("final round %d of at most %d", round+1, s.FinalHyper))
+		before := f.state()
+		move, ok := f.finalHyperStep()
+		if !ok {
+			break
+		}
+		good = before
+		f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
+		if s.Polish {
+			f.polish()
+		}
+		if move <= s.FinalTol {
+			break
 		}
 	}
-	if s.Polish {
-		stage("polish")
-		f.polish()
-	}
-	var good *fitState // the latest round's state at which A factorized
-	if s.FinalRounds() {
-		for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
-			if cancelled(done) {
-				f.cancel(p, s.Epochs, start, ctx)
-				return f, nil
-			}
-			stage(fmt.Sprintf("final round %d of at most %d", round+1, s.FinalHyper))
-			before := f.state()
-			move, ok := f.finalHyperStep()
-			if !ok {
-				break
-			}
-			good = before
-			f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
-			if s.Polish {
-				f.polish()
-			}
-			if move <= s.FinalTol {
-				break
-			}
-		}
-	}
-	stage("Laplace")
-	f.finish()
-	if f.Status == StatusNotPD && good != nil {
-		reason := f.Reason
-		f.restore(good)
-		f.finish()
-		f.Hyper.FinalBackoff = fmt.Sprintf("after round %d: %s; reported at round %d",
-			f.Hyper.FinalRounds+1, strings.TrimPrefix(reason, "at the end of training: "), f.Hyper.FinalRounds)
-	}
-	f.warn()
-	f.Seconds = time.Since(start).Seconds()
-	return f, nil
+	return good, false
 }
 
 // cancelled reports whether done is closed, without waiting.
