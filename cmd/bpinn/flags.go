@@ -15,8 +15,6 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/fault"
-	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
@@ -268,80 +266,6 @@ func (s *seedFlag) Set(x string) error {
 	return nil
 }
 
-// fitFlags are the training flags shared by fit and ensemble.
-type fitFlags struct {
-	epochs, hyperStart, hyperEvery                posInt
-	hessian, alphas, betas                        choice
-	updater, activation                           choice
-	recipe, sampling, polishMethod                choice
-	curvature, roundBetas                         choice
-	finalHyper, untieAt, polishIter, polishMemory posInt
-	resample                                      int
-	hidden                                        sizes
-	polish, fixed, fixedMean                      bool
-	kappa, lr, hyperLR                            posFloat
-	reaction                                      float64
-	dataFile                                      string
-	alpha0, beta0                                 posFloat
-	fixedAlpha, fixedBeta                         posFloat
-	knownNoise                                    noiseFlag
-	init                                          initFlag
-	dataSeed                                      seedFlag
-	nanAt                                         posInt // hidden: test-only NaN injection
-}
-
-// hiddenFlags are not shown by --help.
-var hiddenFlags = map[string]bool{"nan-at": true}
-
-func (ff *fitFlags) register(fs *flag.FlagSet) {
-	ff.hessian = choice{"", []string{string(bayes.GaussNewton), string(bayes.Exact)}}
-	ff.alphas = choice{"", []string{"single", "classes"}}
-	ff.betas = choice{"", []string{"single", "split"}}
-	ff.updater = choice{string(bayes.UpdaterAdam), []string{string(bayes.UpdaterAdam), string(bayes.UpdaterMacKay)}}
-	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
-	ff.recipe = choice{bayes.RecipeTuned, bayes.Recipes}
-	ff.dataSeed = seedFlag{1}
-	ff.sampling = choice{pde.Uniform, []string{pde.Uniform, pde.LatinHypercube}} // what the paper's problems draw
-	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}
-	ff.curvature = choice{"", append([]string{bayes.CurvatureAuto}, curvKinds()...)}
-	ff.roundBetas = choice{"", []string{bayes.RoundBetasTraining, bayes.RoundBetasHeldOut}}
-	fs.Var(&ff.epochs, "epochs", "Adam `epochs` (default: the problem's, see below)")
-	fs.Var(&ff.hyperStart, "hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)")
-	fs.Var(&ff.hyperEvery, "hyper-every", "`epochs` between hyperparameter steps (default 25)")
-	fs.Var(&ff.curvature, "curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default but burgers-wide's auto), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band stay dense up to 3000 weights")
-	fs.Var(&ff.hessian, "hessian", "data Hessian in A and the evidence: Gauss-Newton (J^T J, always positive semi-definite) or exact (default gauss-newton)")
-	fs.Var(&ff.alphas, "alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)")
-	fs.Var(&ff.betas, "betas", "single: one beta for all terms; split: one per term group, e.g. pde, boundary, data (default: the problem's)")
-	fs.Var(&ff.updater, "updater", "hyperparameter steps: Adam on ln alpha, ln beta (the paper) or MacKay's fixed point")
-	fs.Var(&ff.activation, "activation", "activation of the hidden layers")
-	fs.Var(&ff.hidden, "hidden", "hidden layer `sizes`, e.g. 8,8 (default: the problem's)")
-	fs.Var(&ff.recipe, "recipe", "tuned: tied hyperparameters during Adam, then a Gauss-Newton polish and MacKay rounds to the fixed point (measured best, docs/results.md); paper: the paper's recipe as written")
-	fs.BoolVar(&ff.polish, "polish", false, "paper recipe: polish w on E_T after Adam, hyperparameters held (always on in the tuned recipe)")
-	fs.Var(&ff.finalHyper, "final-hyper", "most `rounds` of MacKay's fixed point (+ re-polish) after training, ending when alpha and beta move < 0.1% (tuned recipe: default 20, burgers 3; the paper's recipe runs none unless given)")
-	fs.Var(&ff.polishMethod, "polish-method", "polish by gauss-newton (Newton steps with the Gauss-Newton matrix of E_T) or lbfgs (default gauss-newton)")
-	fs.Var(&ff.polishIter, "polish-iter", "most `iterations` per polish (default: the problem's, else 2000)")
-	fs.Var(&ff.polishMemory, "polish-memory", "`steps` the L-BFGS polish remembers (default 100; gonum's 15 was measured worse, docs/results/burgers-wide.md)")
-	fs.Var(&ff.untieAt, "untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)")
-	fs.IntVar(&ff.resample, "resample", 0, "move the collocation and boundary points to a new draw every `K` Adam epochs (measurements stay); the polish, rounds and evidence use the problem's points; -1 is never (default: the problem's; never, as in the paper, but burgers-wide)")
-	fs.BoolVar(&ff.fixed, "fixed", false, "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)")
-	fs.Var(&ff.fixedAlpha, "fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)")
-	fs.Var(&ff.fixedBeta, "fixed-beta", "with --fixed: the held `beta` of every term (default 1)")
-	fs.Var(&ff.roundBetas, "round-betas", "final rounds: each inferred beta from its terms' misfit at the training points (MacKay's) or held-out: at fresh points where larger (not the paper's; docs/results/burgers-wide.md) (default: the problem's, burgers-wide held-out; training for the others)")
-	fs.BoolVar(&ff.fixedMean, "fixed-mean", false, "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss; docs/results/burgers-wide.md)")
-	fs.Var(&ff.init, "init", "start the problem's unknown coefficients at these `values` (natural scale), e.g. nu=0.002 (default: the problem's)")
-	fs.Var(&ff.knownNoise, "known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; none for the others)")
-	fs.Var(&ff.lr, "lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)")
-	fs.Var(&ff.hyperLR, "hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)")
-	fs.Var(&ff.alpha0, "alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)")
-	fs.Var(&ff.beta0, "beta0", "initial `beta` (default 1)")
-	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (the heat problems only; default 0.1; of the inverse ones, the truth that makes the data)")
-	fs.StringVar(&ff.dataFile, "data", "", "your measurements, `FILE.csv`: a header with the problem's inputs, u and optionally std, then one row per point; they replace the problem's measured term or are added as a term \"data\" (docs/inverse.md)")
-	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat2-inverse and heat2-reaction: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")
-	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
-	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
-	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
-}
-
 // options are the problems.Options of the data flags.
 func (ff *fitFlags) options() problems.Options {
 	return problems.Options{DataSeed: ff.dataSeed.v, Kappa: ff.kappa.v, Sampling: pde.Sampler(ff.sampling.v), Reaction: ff.reaction}
@@ -435,56 +359,6 @@ func (ff *fitFlags) schedule(p *pde.Problem) (schedule.Schedule, error) {
 		sch = sch.ForData()
 	}
 	return sch, nil
-}
-
-// settings returns the bayes settings for seed, in which unset flags stay
-// zero so the problem's schedule applies, after checking them resolved (as
-// a combination, the schedule and the defaults filled in).
-func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error) {
-	sch, err := ff.schedule(p)
-	if err != nil {
-		return bayes.Settings{}, err
-	}
-	s := bayes.Settings{
-		Schedule: sch,
-		Seed:     seed, Hidden: ff.hidden.v, Activation: ff.activation.v,
-		Epochs: ff.epochs.v, HyperStart: ff.hyperStart.v, HyperEvery: ff.hyperEvery.v,
-		Curvature: ff.curvature.v,
-		Hessian:   bayes.HessianKind(ff.hessian.v), AlphaMode: ff.alphas.v, BetaMode: ff.betas.v,
-		Updater: bayes.Updater(ff.updater.v), Fixed: ff.fixed, Polish: ff.polish,
-		Recipe: ff.recipe.v, FinalHyper: ff.finalHyper.v, UntieAt: ff.untieAt.v, PolishIter: ff.polishIter.v,
-		PolishMethod: ff.polishMethod.v, PolishMemory: ff.polishMemory.v, KnownNoise: ff.knownNoise.v, Resample: ff.resample,
-		LR: ff.lr.v, HyperLR: ff.hyperLR.v, Alpha0: ff.alpha0.v, Beta0: ff.beta0.v,
-		FixedAlpha: ff.fixedAlpha.v, FixedBeta: ff.fixedBeta.v, FixedMean: ff.fixedMean, RoundBetas: ff.roundBetas.v,
-	}
-	r, err := s.Resolve(p)
-	if err != nil {
-		return s, errUsage{err.Error()}
-	}
-	if r.Recipe == bayes.RecipePaper && !r.Polish && (ff.polishMethod.v != "" || ff.polishIter.set || ff.polishMemory.set) {
-		return s, usagef("--polish-method, --polish-iter and --polish-memory need --polish in the paper's recipe (the tuned recipe always polishes)")
-	}
-	if ff.fixed && (ff.alpha0.set || ff.beta0.set) {
-		return s, usagef("--alpha0 and --beta0 do not apply with --fixed, which holds alpha = 0.05 and beta = 1 (or --fixed-alpha, --fixed-beta)")
-	}
-	if !ff.fixed && (ff.fixedAlpha.set || ff.fixedBeta.set || ff.fixedMean) {
-		return s, usagef("--fixed-alpha, --fixed-beta and --fixed-mean need --fixed")
-	}
-	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
-	// fit at 1e150 ends "ok" with weights near 1e152.
-	if ff.resample < -1 {
-		return s, usagef("--resample %d: give K > 0 epochs between redraws, or -1 for never", ff.resample)
-	}
-	if ff.lr.v > 1 {
-		return s, usagef("--lr %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", ff.lr.v)
-	}
-	if ff.hyperLR.v > 1 {
-		return s, usagef("--hyper-lr %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", ff.hyperLR.v)
-	}
-	if ff.nanAt.set && ff.nanAt.v > r.Epochs {
-		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.v, r.Epochs)
-	}
-	return s, nil
 }
 
 // context is the context the flags' fits train under: the interrupt's,
@@ -662,12 +536,4 @@ func checkWritable(path string) error {
 	tmp.Close()
 	os.Remove(tmp.Name())
 	return nil
-}
-
-func curvKinds() []string {
-	var out []string
-	for _, k := range curv.Kinds() {
-		out = append(out, string(k))
-	}
-	return out
 }

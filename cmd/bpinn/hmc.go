@@ -116,7 +116,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	epochs := fs.Int("epochs", 0, "")
 	var hidden sizes
 	fs.Var(&hidden, "hidden", "")
-	recipe := choice{bayes.RecipePaper, bayes.Recipes}
+	recipe := choice{string(bayes.RecipePaper), choiceNames(bayes.Recipes)}
 	fs.Var(&recipe, "recipe", "")
 	jsonPath := fs.String("json", "", "")
 
@@ -211,7 +211,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 
 	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe
 	// (or of the tuned one).
-	s := bayes.Settings{Schedule: sch, Seed: fitSeed.v, Epochs: *epochs, Recipe: recipe.v, Hidden: hidden.v}
+	s := bayes.Settings{Schedule: sch, Seed: fitSeed.v, Epochs: *epochs, Recipe: bayes.Recipe(recipe.v), Hidden: hidden.v}
 	if s, err = s.Resolve(p); err != nil {
 		return bad("%v", err)
 	}

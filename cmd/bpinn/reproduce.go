@@ -112,7 +112,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "")
 	base := seedFlag{1}
 	fs.Var(&base, "seed-base", "")
-	recipe := choice{"", bayes.Recipes}
+	recipe := choice{"", choiceNames(bayes.Recipes)}
 	fs.Var(&recipe, "recipe", "")
 	failStudy := fs.String("fail-study", "", "") // test only: this study panics
 	only := fs.String("only", "", "")            // test only: comma-separated studies
@@ -138,7 +138,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		plan = rpt.Quick()
 	}
 	if recipe.v != "" {
-		plan.Recipe = recipe.v
+		plan.Recipe = bayes.Recipe(recipe.v)
 	}
 	if *out == "" {
 		*out = filepath.Join("out", plan.Name)

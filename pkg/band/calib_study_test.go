@@ -133,7 +133,7 @@ func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64
 		for k := range bg {
 			bg[k] = math.Sqrt(f.Beta[k] * bh[k])
 		}
-		if lg, err := bayes.NewLaplace(f.Curvature(), f.Alpha, bg); err == nil {
+		if lg, err := bayes.NewLaplace(f.Hessians(), f.Alpha, bg); err == nil {
 			out["geo"] = lg.Sigmas(J, n)
 		}
 	}
@@ -195,7 +195,7 @@ func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64
 	// A_tot = A + A_f
 	var Atot mat.SymDense
 	Ad := mat.NewSymDense(P, nil)
-	bayes.BuildA(f.Curvature(), f.Alpha, f.Beta, Ad)
+	bayes.BuildA(f.Hessians(), f.Alpha, f.Beta, Ad)
 	Atot.AddSym(Ad, Af)
 	for name, A := range map[string]*mat.SymDense{"erreq-fresh": Af2, "erreq-both": &Atot} {
 		var ch mat.Cholesky
@@ -563,7 +563,7 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 	}
 	_, at := band.Overconfident(f.Inferred, train, held)
 	gated := at >= 0
-	c := f.Curvature()
+	c := f.Hessians()
 	out["shares"] = out["paper"]
 	if l, _, err := band.CalibratedLaplace(f, train, held); err == nil {
 		out["shares"] = l.Sigmas(J, n)

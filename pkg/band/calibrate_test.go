@@ -148,7 +148,7 @@ func TestCalibratedShares(t *testing.T) {
 	if lowered < 2 {
 		t.Fatalf("%d groups lowered, want several (rho per group from %v)", lowered, held)
 	}
-	lg, err := bayes.NewLaplace(f.Curvature(), f.Alpha, geo)
+	lg, err := bayes.NewLaplace(f.Hessians(), f.Alpha, geo)
 	if err != nil {
 		t.Fatal(err)
 	}

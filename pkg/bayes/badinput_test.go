@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -98,6 +99,24 @@ func TestBadInput(t *testing.T) {
 			p.Unknowns = []pde.Unknown{{Name: "k", Positive: true}}
 		}, `unknown "k": initial value 0 for a positive unknown`},
 		{"beta mode", func(p *pde.Problem, s *Settings) { s.BetaMode = "each" }, `unknown beta mode "each"`},
+		{"LR NaN", func(p *pde.Problem, s *Settings) { s.LR = math.NaN() }, "setting LR = NaN: give a finite number"},
+		{"HyperLR infinite", func(p *pde.Problem, s *Settings) { s.HyperLR = math.Inf(1) }, "setting HyperLR = +Inf"},
+		{"Alpha0 NaN", func(p *pde.Problem, s *Settings) { s.Alpha0 = math.NaN() }, "setting Alpha0 = NaN"},
+		{"Beta0 infinite", func(p *pde.Problem, s *Settings) { s.Beta0 = math.Inf(-1) }, "setting Beta0 = -Inf"},
+		{"FixedAlpha NaN", func(p *pde.Problem, s *Settings) { s.Fixed, s.FixedAlpha = true, math.NaN() }, "setting FixedAlpha = NaN"},
+		{"FixedBeta infinite", func(p *pde.Problem, s *Settings) { s.Fixed, s.FixedBeta = true, math.Inf(1) }, "setting FixedBeta = +Inf"},
+		{"FinalTol NaN", func(p *pde.Problem, s *Settings) { s.FinalTol = math.NaN() }, "setting FinalTol = NaN"},
+		{"LRDecay NaN", func(p *pde.Problem, s *Settings) { s.LRDecay = math.NaN() }, "setting LRDecay = NaN"},
+		{"KnownNoise infinite", func(p *pde.Problem, s *Settings) {
+			s.KnownNoise = map[string]float64{"boundary": math.Inf(1)}
+		}, `setting KnownNoise["boundary"] = +Inf: give a finite standard deviation`},
+		{"polish settings without a polish", func(p *pde.Problem, s *Settings) { s.Recipe, s.PolishIter = RecipePaper, 10 }, "need polish in the paper's recipe"},
+		{"polish method without a polish", func(p *pde.Problem, s *Settings) { s.Recipe, s.PolishMethod = RecipePaper, PolishLBFGS }, "need polish in the paper's recipe"},
+		{"alpha0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed, s.Alpha0 = true, 0.1 }, "alpha0 and beta0 do not apply with fixed"},
+		{"beta0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed, s.Beta0 = true, 2 }, "alpha0 and beta0 do not apply with fixed"},
+		{"fixed alpha without fixed", func(p *pde.Problem, s *Settings) { s.FixedAlpha = 0.1 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
+		{"fixed beta without fixed", func(p *pde.Problem, s *Settings) { s.FixedBeta = 2 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
+		{"fixed mean without fixed", func(p *pde.Problem, s *Settings) { s.FixedMean = true }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -167,7 +186,7 @@ func TestSettingsProblemSchedule(t *testing.T) {
 	sch := scheduled(p, Settings{}).Schedule
 	sch.PolishIter, sch.Curvature, sch.Resample = 123, "diag", 50
 	sch.KnownNoise = map[string]float64{"data": 0.02}
-	sch.RoundBetas = RoundBetasHeldOut
+	sch.RoundBetas = string(RoundBetasHeldOut)
 	s, err := Settings{Schedule: sch}.Resolve(p)
 	if err != nil {
 		t.Fatal(err)
@@ -291,6 +310,32 @@ func TestPolishMemory(t *testing.T) {
 			t.Errorf("%+v: error %v, want one naming %q", c.in, err, c.wantErr)
 		case c.wantErr == "" && (err != nil || s.PolishMemory != c.want):
 			t.Errorf("%+v: memory %d (%v), want %d", c.in, s.PolishMemory, err, c.want)
+		}
+	}
+}
+
+// TestResolveAgain: settings Resolve returned, and a fit's (a fixed fit's
+// hold Alpha0 and the paper recipe's hold the polish defaults, which the
+// checks of the settings as given refuse), resolve again to themselves.
+func TestResolveAgain(t *testing.T) {
+	t.Parallel()
+	p := poisson1D()
+	for _, in := range []Settings{
+		{Schedule: poissonSchedule},
+		{Schedule: poissonSchedule, Fixed: true, FixedMean: true},
+		{Schedule: poissonSchedule, Recipe: RecipePaper},
+	} {
+		s, err := in.Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := s.Resolve(p)
+		if err != nil {
+			t.Errorf("%+v resolved again: %v", in, err)
+			continue
+		}
+		if fmt.Sprintf("%+v", again) != fmt.Sprintf("%+v", s) {
+			t.Errorf("resolved again: %+v, want %+v", again, s)
 		}
 	}
 }

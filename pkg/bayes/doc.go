@@ -7,7 +7,7 @@
 //
 //	pde.Problem                 inputs, terms (points, targets, residuals), unknowns
 //	  │ Settings.Resolve         Settings.Schedule (pkg/problems registers the paper's)
-//	  │                          and the defaults filled in
+//	  │                          and the defaults filled in, the combination checked
 //	  ▼
 //	NewModel                    one ad graph: E_D^t per beta group, its gradient,
 //	  │                          H_t (Gauss-Newton or exact)
@@ -16,7 +16,7 @@
 //	  │                          steps on the evidence, polish, MacKay's final rounds
 //	  ▼
 //	Fit                         the trained model, α, β, history, status, warnings
-//	  │ Fit.Curvature, NewLaplace A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
+//	  │ Fit.Hessians,  NewLaplace A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
 //	  ▼                          the log evidence
 //	Laplace
 //	  │ Fit.Predict, PredictOutput(s), PredictQuantity
@@ -37,6 +37,21 @@
 //   - pkg/posterior: the posterior as an mcmc.LogDensity and the Laplace
 //     band against a sampler's (CompareHMC, SampleUnknowns), through
 //     [Fit.ModelCopy].
+//
+// # Where things are
+//
+//   - settings.go, enums.go: Settings and its typed choices (Recipe,
+//     PolishMethod, RoundBetas, Updater, the curvature structure) with their
+//     Parse functions; resolve.go: Resolve, in named steps.
+//   - model.go: Model, E_D, gradients, H_t; evidence.go: Hessians, Laplace,
+//     NewLaplace (the dense A).
+//   - train.go: Train (the Adam epochs, the final rounds, the end);
+//     hyper.go: the hyperparameter steps and the evidence under a structure;
+//     polish.go: the polish and the state a final round can undo.
+//   - fit.go: Fit, its status, Predict and the errors against an exact
+//     solution; unknowns.go: the unknowns' marginals; structures.go:
+//     CompareStructures; seam.go, compare.go: what the packages around
+//     build on (FitAt, Fit.ModelOn, Fit.ModelCopy ...).
 //
 // The same seed gives the same bits: every random draw takes a seed and a
 // compiled program never runs in parallel internally.

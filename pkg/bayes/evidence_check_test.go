@@ -14,7 +14,7 @@ import (
 // denseAInv builds A = sum_t beta_t H_t + diag(alpha of each weight) entry by
 // entry (not with BuildA) and inverts it by LU (not Cholesky), so that checks
 // against it share no code with NewLaplace.
-func denseAInv(t *testing.T, c *Curvature, alpha, beta []float64) *mat.Dense {
+func denseAInv(t *testing.T, c *Hessians, alpha, beta []float64) *mat.Dense {
 	t.Helper()
 	P := c.P()
 	a := mat.NewDense(P, P, nil)
@@ -123,7 +123,7 @@ func TestPredictSigmaDense(t *testing.T) {
 	}
 	pts := [][]float64{{0.13, 0.8}, {0.5, 0.5}, {0.91, 0.02}, {0.3, 0.37}}
 	mean, sigma := mustPredict(t, f, pts)
-	inv := denseAInv(t, f.Curvature(), f.Alpha, f.Beta)
+	inv := denseAInv(t, f.Hessians(), f.Alpha, f.Beta)
 	net := f.Model.Net.Clone()
 	P := len(net.W)
 	for n, x := range pts {
@@ -199,7 +199,7 @@ func nonFiniteFields(l *Laplace) []string {
 // NaN; a Result writes null and ranks the fit last.
 func TestOccamInvalid(t *testing.T) {
 	t.Parallel()
-	c := &Curvature{EW: []float64{0.3}, ED: []float64{0.2}, H: [][]float64{{-0.8}}, AlphaOf: []int{0}, W: []int{1}, N: []int{1}, Hidden: []int{1}}
+	c := &Hessians{EW: []float64{0.3}, ED: []float64{0.2}, H: [][]float64{{-0.8}}, AlphaOf: []int{0}, W: []int{1}, N: []int{1}, Hidden: []int{1}}
 	l, err := NewLaplace(c, []float64{1}, []float64{1})
 	if err != nil {
 		t.Fatalf("A = 0.2 is positive definite: %v", err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"gonum.org/v1/gonum/floats"
 
 	"math"
@@ -16,8 +17,8 @@ import (
 )
 
 // randomCurvature returns a curvature with PSD data Hessians H_t = J_t^T J_t.
-func randomCurvature(rng *rand.Rand, P int, alphaOf []int, nAlpha int, N []int) *Curvature {
-	c := &Curvature{AlphaOf: alphaOf, W: make([]int, nAlpha), N: N, Hidden: []int{3}}
+func randomCurvature(rng *rand.Rand, P int, alphaOf []int, nAlpha int, N []int) *Hessians {
+	c := &Hessians{AlphaOf: alphaOf, W: make([]int, nAlpha), N: N, Hidden: []int{3}}
 	for _, g := range alphaOf {
 		if g >= 0 { // -1: a flat-prior parameter, in no group
 			c.W[g]++
@@ -46,7 +47,7 @@ func randomCurvature(rng *rand.Rand, P int, alphaOf []int, nAlpha int, N []int) 
 	return c
 }
 
-func ehyp(c *Curvature, alpha, beta []float64) float64 {
+func ehyp(c *Hessians, alpha, beta []float64) float64 {
 	l, err := NewLaplace(c, alpha, beta)
 	if err != nil {
 		panic(err)
@@ -55,7 +56,7 @@ func ehyp(c *Curvature, alpha, beta []float64) float64 {
 }
 
 // logP as a function of alpha_i or beta_t alone.
-func logPAlong(c *Curvature, alpha, beta []float64, isAlpha bool, k int, v float64) float64 {
+func logPAlong(c *Hessians, alpha, beta []float64, isAlpha bool, k int, v float64) float64 {
 	a, b := append([]float64(nil), alpha...), append([]float64(nil), beta...)
 	if isAlpha {
 		a[k] = v
@@ -206,23 +207,23 @@ func TestVarianceDense(t *testing.T) {
 
 func TestNotPositiveDefinite(t *testing.T) {
 	t.Parallel()
-	c := &Curvature{EW: []float64{1}, ED: []float64{1}, H: [][]float64{{-5, 0, 0, 1}}, AlphaOf: []int{0, 0}, W: []int{2}, N: []int{1}}
+	c := &Hessians{EW: []float64{1}, ED: []float64{1}, H: [][]float64{{-5, 0, 0, 1}}, AlphaOf: []int{0, 0}, W: []int{2}, N: []int{1}}
 	_, err := NewLaplace(c, []float64{1}, []float64{1})
-	if _, ok := err.(ErrNotPositiveDefinite); !ok {
-		t.Fatalf("got %v, want ErrNotPositiveDefinite", err)
+	if _, ok := err.(curv.NotPositiveDefinite); !ok {
+		t.Fatalf("got %v, want curv.NotPositiveDefinite", err)
 	}
 	c.H[0][3] = math.NaN()
 	c.H[0][0] = 5
 	_, err = NewLaplace(c, []float64{1}, []float64{1})
-	if e, ok := err.(ErrNotPositiveDefinite); !ok || !e.NonFinite {
-		t.Fatalf("NaN in H: got %v, want a non-finite ErrNotPositiveDefinite", err)
+	if e, ok := err.(curv.NotPositiveDefinite); !ok || !e.NonFinite {
+		t.Fatalf("NaN in H: got %v, want a non-finite curv.NotPositiveDefinite", err)
 	}
 	// Positive definite but beyond double precision: reported with its
 	// condition number, not as a NaN.
 	c.H[0] = []float64{1e17, 0, 0, 0}
 	_, err = NewLaplace(c, []float64{1}, []float64{1})
-	if e, ok := err.(ErrNotPositiveDefinite); !ok || !(e.Cond > 1e16) || !strings.Contains(e.Error(), "numerically singular") {
-		t.Fatalf("condition 1e17: got %v, want a numerically singular ErrNotPositiveDefinite", err)
+	if e, ok := err.(curv.NotPositiveDefinite); !ok || !(e.Cond > 1e16) || !strings.Contains(e.Error(), "numerically singular") {
+		t.Fatalf("condition 1e17: got %v, want a numerically singular curv.NotPositiveDefinite", err)
 	}
 }
 

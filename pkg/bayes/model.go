@@ -16,7 +16,7 @@ type HessianKind string
 // The Hessians.
 const (
 	// GaussNewton is J_t^T J_t: positive semi-definite, so A is positive
-	// definite for any alpha > 0 (the default, see docs/results.md).
+	// definite for any alpha > 0 (the default).
 	GaussNewton HessianKind = "gauss-newton"
 	// Exact is the full second derivative of E_D^t, by Hessian-vector
 	// products; indefinite away from the exact minimum.

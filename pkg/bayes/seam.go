@@ -53,7 +53,7 @@ func AtClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
 // the betas beta: the posterior another precision of the residuals gives
 // (the bands of pkg/band).
 func (f *Fit) LaplaceAt(beta []float64) (*Laplace, error) {
-	return NewLaplace(f.Curvature(), f.Alpha, beta)
+	return NewLaplace(f.Hessians(), f.Alpha, beta)
 }
 
 // WithBand returns a copy of f whose Predict gives another band around the
@@ -96,6 +96,7 @@ func (f *Fit) Jacobian(points [][]float64) (mean, J []float64, err error) {
 func FitAt(m *Model, s Settings, alpha, beta []float64, laplace bool) *Fit {
 	f := &Fit{Model: m, Settings: s, Alpha: alpha, Beta: beta, Status: StatusOK,
 		EW: make([]float64, len(alpha)), ED: make([]float64, len(beta))}
+	f.Settings.resolved = true
 	f.known = s.KnownBetas(m.BetaNames)
 	if laplace {
 		f.finish()

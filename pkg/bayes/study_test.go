@@ -173,7 +173,7 @@ func TestStudyFinalHyperFixedPoint(t *testing.T) {
 		t.Errorf("final rounds %d of at most %d, last move %.3g: want them to end on the tolerance %g",
 			f.Hyper.FinalRounds, f.Settings.FinalHyper, f.Hyper.FinalMove, f.Settings.FinalTol)
 	}
-	c := f.Curvature()
+	c := f.Hessians()
 	alpha, beta := f.Laplace.MacKay(c)
 	for i := range alpha {
 		if r := alpha[i] / f.Alpha[i]; math.Abs(r-1) > 5*f.Settings.FinalTol {
@@ -273,7 +273,7 @@ func TestStudyKnownNoise(t *testing.T) {
 	if std := 0.05; f.Status != StatusOK || f.Beta[0] != 1/(std*std) {
 		t.Fatalf("status %s, beta %g: want ok and beta held at 400", f.Status, f.Beta[0])
 	}
-	c := f.Curvature()
+	c := f.Hessians()
 	alpha, _ := f.Laplace.MacKay(c)
 	if r := alpha[0] / f.Alpha[0]; math.Abs(r-1) > 5*f.Settings.FinalTol {
 		t.Errorf("alpha %.6g, MacKay's fixed point with beta held %.6g", f.Alpha[0], alpha[0])

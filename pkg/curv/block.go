@@ -10,7 +10,7 @@ func blockDiag(s *System, blocks [][2]int, tr *Traces) error {
 	inBlock := make([]bool, P)
 	for _, b := range blocks {
 		if b[0] < 0 || b[1] > P || b[0] >= b[1] {
-			return NotPositiveDefinite{Layers}
+			return notPD(Layers)
 		}
 		for k := b[0]; k < b[1]; k++ {
 			inBlock[k] = true
@@ -30,7 +30,7 @@ func blockDiag(s *System, blocks [][2]int, tr *Traces) error {
 			a += b * h[t][k]
 		}
 		if !(a > 0) || math.IsInf(a, 0) {
-			return NotPositiveDefinite{Diag}
+			return notPD(Diag)
 		}
 		g := s.AlphaOf[k]
 		d[k] = a

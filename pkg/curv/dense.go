@@ -24,7 +24,7 @@ func dense(s *System, tr *Traces) error {
 	}
 	var ch mat.Cholesky
 	if !finite(a) || !ch.Factorize(mat.NewSymDense(P, a)) {
-		return NotPositiveDefinite{Dense}
+		return notPD(Dense)
 	}
 	tr.LogDet += ch.LogDet()
 	tr.Solve = func(dst, b []float64) {
@@ -33,7 +33,7 @@ func dense(s *System, tr *Traces) error {
 	}
 	var inv mat.SymDense
 	if err := ch.InverseTo(&inv); err != nil {
-		return NotPositiveDefinite{Dense}
+		return notPD(Dense)
 	}
 	raw := inv.RawSymmetric() // upper triangle
 	for r := 0; r < P; r++ {

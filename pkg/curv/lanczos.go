@@ -90,7 +90,7 @@ func lowRank(s *System, o Options, tr *Traces) error {
 	m := len(diag)
 	var eig mat.EigenSym
 	if !eig.Factorize(tridiagonal(diag, off), true) {
-		return NotPositiveDefinite{LowRank}
+		return notPD(LowRank)
 	}
 	theta := eig.Values(nil)
 	var vecs mat.Dense
@@ -121,7 +121,7 @@ func lowRank(s *System, o Options, tr *Traces) error {
 	}
 	wb, err := newWoodbury(d, r, m, P)
 	if err != nil {
-		return NotPositiveDefinite{LowRank}
+		return notPD(LowRank)
 	}
 	tr.LogDet, tr.Solve = wb.logDet, wb.solve
 	wb.alphaTraces(s.AlphaOf, tr.TrAlpha, nil)

@@ -24,7 +24,7 @@ func stochastic(s *System, o Options, tr *Traces) error {
 	}
 	for _, v := range m {
 		if !(v > 0) || math.IsInf(v, 0) {
-			return NotPositiveDefinite{Stochastic}
+			return notPD(Stochastic)
 		}
 		tr.LogDet += math.Log(v)
 	}
@@ -64,14 +64,14 @@ func stochastic(s *System, o Options, tr *Traces) error {
 func slq(diag, off []float64) (float64, error) {
 	var eig mat.EigenSym
 	if !eig.Factorize(tridiagonal(diag, off), true) {
-		return 0, NotPositiveDefinite{Stochastic}
+		return 0, notPD(Stochastic)
 	}
 	var vecs mat.Dense
 	eig.VectorsTo(&vecs)
 	q := 0.0
 	for i, th := range eig.Values(nil) {
 		if !(th > 0) {
-			return 0, NotPositiveDefinite{Stochastic}
+			return 0, notPD(Stochastic)
 		}
 		tau := vecs.At(0, i)
 		q += tau * tau * math.Log(th)

@@ -26,7 +26,7 @@ func newWoodbury(d, r []float64, n, P int) (*woodbury, error) {
 	w := &woodbury{d: d, n: n, p: P, tmp: make([]float64, n), colSq: make([]float64, P)}
 	for _, v := range d {
 		if !(v > 0) {
-			return nil, NotPositiveDefinite{Dual}
+			return nil, notPD(Dual)
 		}
 		w.logDet += math.Log(v)
 	}
@@ -44,7 +44,7 @@ func newWoodbury(d, r []float64, n, P int) (*woodbury, error) {
 		s[i*n+i]++
 	}
 	if !finite(s) || !w.ch.Factorize(mat.NewSymDense(n, s)) {
-		return nil, NotPositiveDefinite{Dual}
+		return nil, notPD(Dual)
 	}
 	w.logDet += w.ch.LogDet()
 	for i := 0; i < n; i++ { // V = L^-1 (R D^-1 = R D^-1/2 D^-1/2)
@@ -125,7 +125,7 @@ func dual(s *System, tr *Traces) error {
 	w.alphaTraces(s.AlphaOf, tr.TrAlpha, tr.TrSqAlpha)
 	var sinv mat.SymDense
 	if err := w.ch.InverseTo(&sinv); err != nil {
-		return NotPositiveDefinite{Dual}
+		return notPD(Dual)
 	}
 	off := 0
 	for t := range s.J {

@@ -30,6 +30,9 @@ const (
 	Sigmoid  Activation = "sigmoid"
 )
 
+// Activations lists the activations, the default first.
+var Activations = []Activation{Tanh, Sin, Softplus, Sigmoid}
+
 // ParseActivation checks a name.
 func ParseActivation(s string) (Activation, error) {
 	switch a := Activation(s); a {

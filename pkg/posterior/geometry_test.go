@@ -29,7 +29,7 @@ func TestHeatPosteriorGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, recipe := range []string{bayes.RecipePaper, bayes.RecipeTuned} {
+	for _, recipe := range []bayes.Recipe{bayes.RecipePaper, bayes.RecipeTuned} {
 		f, err := bayes.Train(t.Context(), p, testfit.Scheduled(p, bayes.Settings{Seed: 1, Recipe: recipe}))
 		if err != nil || f.Laplace == nil {
 			t.Fatalf("%s fit: %v (status %s)", recipe, err, f.Status)

@@ -174,7 +174,7 @@ func whitenedBy(f *bayes.Fit, L *mat.TriDense, newLP func() mcmc.LogDensity) (ne
 func exactPrecision(f *bayes.Fit) (*mat.TriDense, []float64, error) {
 	m := f.Model
 	P := m.NumWeights()
-	c := &bayes.Curvature{AlphaOf: m.AlphaOf, H: make([][]float64, len(f.Beta))}
+	c := &bayes.Hessians{AlphaOf: m.AlphaOf, H: make([][]float64, len(f.Beta))}
 	for t := range c.H {
 		c.H[t] = make([]float64, P*P)
 	}

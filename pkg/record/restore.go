@@ -120,7 +120,7 @@ func (r *Result) settings() (bayes.Settings, error) {
 	if n := len(r.Architecture); n >= 2 {
 		s.Hidden = slices.Clone(r.Architecture[1 : n-1])
 	}
-	s.Activation, s.Hessian = r.Activation, bayes.HessianKind(r.Hessian)
+	s.Activation, s.Hessian = nn.Activation(r.Activation), bayes.HessianKind(r.Hessian)
 	s.AlphaMode, s.BetaMode = r.AlphaMode, r.BetaMode
 	return s, nil
 }

@@ -55,7 +55,7 @@ type Plan struct {
 	ScanFits   int
 	// Recipe is bayes.Settings.Recipe of every fit: "" is the toolkit's
 	// default (tuned), bayes.RecipePaper the paper's schedule alone.
-	Recipe string
+	Recipe bayes.Recipe
 	// WideFits is the number of fits of each burgers-wide study (a 921-weight
 	// net: about 7 ms of CPU per Adam epoch); 0 leaves those studies out.
 	WideFits int

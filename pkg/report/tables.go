@@ -437,9 +437,9 @@ func (r *Report) settingsTable() Table {
 				modes += " on mean squares"
 			}
 		}
-		recipe := s.Recipe
+		recipe := string(s.Recipe)
 		if s.Polish {
-			recipe += ", " + s.PolishMethod + " polish"
+			recipe += ", " + string(s.PolishMethod) + " polish"
 		}
 		if s.FinalRounds() {
 			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.FinalHyper)

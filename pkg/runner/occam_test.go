@@ -23,7 +23,7 @@ func TestOccamInvalidFit(t *testing.T) {
 	if f.Laplace == nil || !f.Laplace.OccamOK {
 		t.Fatalf("the reference fit needs a defined evidence: %s %s", f.Status, f.Reason)
 	}
-	cf := f.Curvature()
+	cf := f.Hessians()
 	cf.N = append([]int(nil), cf.N...)
 	cf.N[0] = 0
 	bad, err := bayes.NewLaplace(cf, f.Alpha, f.Beta)

@@ -180,7 +180,7 @@ func studyProblem(t testing.TB, problem string, o problems.Options) (p *pde.Prob
 // studyRecordOf is what the study keeps of a fit.
 func studyRecordOf(t testing.TB, problem string, f *bayes.Fit) studyRecord {
 	r := studyRecord{Problem: problem, Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason,
-		Hidden: f.Settings.Hidden, Recipe: f.Settings.Recipe, PolishIter: envInt(t, "BPINN_STUDY_POLISHITER", 0),
+		Hidden: f.Settings.Hidden, Recipe: string(f.Settings.Recipe), PolishIter: envInt(t, "BPINN_STUDY_POLISHITER", 0),
 		MeanAbs: math.NaN(), RatioQ50: math.NaN(), RatioQ90: math.NaN(), RatioQ95: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, Steps: f.Hyper.Steps, NotPD: f.Hyper.NotPD,
 		OccamBad: f.Hyper.OccamBad, Rejected: f.Hyper.Rejected, Seconds: f.Seconds,
@@ -315,7 +315,7 @@ func studySettings(t testing.TB) (bayes.Settings, problems.Options) {
 		LRDecay:    envFloat(t, "BPINN_STUDY_DECAY"),
 		FixedAlpha: envFloat(t, "BPINN_STUDY_FIXEDALPHA"),
 		FixedBeta:  envFloat(t, "BPINN_STUDY_FIXEDBETA"),
-		Recipe:     studyEnv("BPINN_STUDY_RECIPE"),
+		Recipe:     bayes.Recipe(studyEnv("BPINN_STUDY_RECIPE")),
 		Hidden:     envInts(t, "BPINN_STUDY_HIDDEN"),
 		HyperStart: envInt(t, "BPINN_STUDY_HYPERSTART", 0),
 		UntieAt:    envInt(t, "BPINN_STUDY_UNTIE", 0),

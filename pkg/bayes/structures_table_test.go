@@ -50,7 +50,7 @@ func TestCurvatureTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		pts, _ := p.Grid(10)
-		rows, err := bayes.CompareCurvature(f, opts, pts)
+		rows, err := bayes.CompareStructures(f, opts, pts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,9 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 )
 
-// CurvatureRow measures one curvature structure against the dense A at a
+// StructureRow measures one curvature structure against the dense A at a
 // fit's final weights and hyperparameters (docs/curvature.md).
-type CurvatureRow struct {
+type StructureRow struct {
 	Options curv.Options
 	Seconds float64 // computing the traces (with the squares)
 	// Relative errors against the dense computation.
@@ -28,11 +28,11 @@ type CurvatureRow struct {
 	Err      string  // the structure failed (A not positive definite)
 }
 
-// CompareCurvature evaluates each structure of opts at f's weights and
+// CompareStructures evaluates each structure of opts at f's weights and
 // hyperparameters with the squares (Occam factors) and compares it with the
 // dense computation, the band at points included. f needs a Laplace
 // approximation (P <= DenseLimit and A positive definite).
-func CompareCurvature(f *Fit, opts []curv.Options, points [][]float64) ([]CurvatureRow, error) {
+func CompareStructures(f *Fit, opts []curv.Options, points [][]float64) ([]StructureRow, error) {
 	if f.Laplace == nil {
 		return nil, fmt.Errorf("fit has no Laplace approximation (status %s): nothing to compare with", f.Status)
 	}
@@ -66,12 +66,12 @@ func CompareCurvature(f *Fit, opts []curv.Options, points [][]float64) ([]Curvat
 		return s
 	}
 	sigRef := sigmas(ref, len(points))
-	var rows []CurvatureRow
+	var rows []StructureRow
 	for _, o := range opts {
 		o.Squares = true
 		start := time.Now()
 		tr, err := curv.Compute(sys, o)
-		row := CurvatureRow{Options: o, Seconds: time.Since(start).Seconds()}
+		row := StructureRow{Options: o, Seconds: time.Since(start).Seconds()}
 		if err != nil {
 			row.Err = err.Error()
 			rows = append(rows, row)

@@ -15,7 +15,7 @@ import (
 // evidence and band to rounding: 1e-7 relative (the band 1e-6), as A's condition number
 // (beta_boundary ~ 1e5 against alpha ~ 1e-2) amplifies the different
 // summation orders of the two dense computations to about 1e-8.
-func TestCompareCurvatureExact(t *testing.T) {
+func TestCompareStructuresExact(t *testing.T) {
 	t.Parallel()
 	f := smallHeatFit(t)
 	tr, err := curv.Compute(f.system(), curv.Options{})
@@ -30,7 +30,7 @@ func TestCompareCurvatureExact(t *testing.T) {
 	}
 	P := f.Model.NumWeights()
 	pts, _ := f.Model.Problem.Grid(7)
-	rows, err := CompareCurvature(f, []curv.Options{{Kind: curv.Dual}, {Kind: curv.LowRank, Rank: P, Probes: 1}}, pts)
+	rows, err := CompareStructures(f, []curv.Options{{Kind: curv.Dual}, {Kind: curv.LowRank, Rank: P, Probes: 1}}, pts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +56,8 @@ func TestSettingsCurvature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []string{"", CurvatureAuto} {
-		if s, err := scheduled(p, (Settings{Curvature: c})).Resolve(p); err != nil || s.Curvature != string(curv.Dense) {
+	for _, c := range []curv.Kind{"", CurvatureAuto} {
+		if s, err := scheduled(p, (Settings{Curvature: c})).Resolve(p); err != nil || s.Curvature != curv.Dense {
 			t.Errorf("curvature %q resolves to %q, %v; want dense", c, s.Curvature, err)
 		}
 	}
@@ -73,7 +73,7 @@ func TestSettingsCurvature(t *testing.T) {
 	}
 	for _, k := range []curv.Kind{curv.Dual, curv.LowRank} { // exact on heat's 25 weights
 		s := base
-		s.Curvature = string(k)
+		s.Curvature = k
 		f, err := Train(context.Background(), p, scheduled(p, s))
 		if err != nil || f.Status != StatusOK {
 			t.Fatalf("%s: %v %s", k, err, f.Status)
@@ -94,8 +94,8 @@ func TestPolishDefaultBySize(t *testing.T) {
 	}
 	for _, c := range []struct {
 		hidden []int
-		method string
-		want   string
+		method PolishMethod
+		want   PolishMethod
 	}{{[]int{20, 20, 20}, "", PolishLBFGS}, {[]int{6, 6, 6}, "", PolishGaussNewton}, {[]int{20, 20, 20}, PolishGaussNewton, PolishGaussNewton}} {
 		s, err := scheduled(p, Settings{Hidden: c.hidden, PolishMethod: c.method}).Resolve(p)
 		if err != nil || s.PolishMethod != c.want {
@@ -107,7 +107,7 @@ func TestPolishDefaultBySize(t *testing.T) {
 // The approximate structures on a small heat fit, within thresholds about
 // 1.5x their measured errors there (docs/curvature.md has the table): a
 // structure that got worse fails.
-func TestCompareCurvatureApprox(t *testing.T) {
+func TestCompareStructuresApprox(t *testing.T) {
 	t.Parallel()
 	f := smallHeatFit(t)
 	pts, _ := f.Model.Problem.Grid(5)
@@ -126,7 +126,7 @@ func TestCompareCurvatureApprox(t *testing.T) {
 	for _, c := range cases {
 		opts = append(opts, c.o)
 	}
-	rows, err := CompareCurvature(f, opts, pts)
+	rows, err := CompareStructures(f, opts, pts)
 	if err != nil {
 		t.Fatal(err)
 	}

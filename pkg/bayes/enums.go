@@ -1,0 +1,128 @@
+package bayes
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+)
+
+// The string-valued settings are named types, each with its constants, the
+// list of its choices (for flags and menus) and a Parse function whose
+// error lists the choices. Their values are the names the records keep.
+
+// Updater selects how hyperparameters move.
+type Updater string
+
+// The updaters.
+const (
+	UpdaterAdam   Updater = "adam"   // Adam on ln alpha, ln beta with the analytic gradient of E_hyp (the paper)
+	UpdaterMacKay Updater = "mackay" // MacKay's fixed point alpha = gamma/2E_w, beta = (N-gamma)/2E_D
+)
+
+// Updaters lists the updaters, the default first.
+var Updaters = []Updater{UpdaterAdam, UpdaterMacKay}
+
+// ParseUpdater returns the updater named s.
+func ParseUpdater(s string) (Updater, error) { return parseChoice("updater", s, Updaters) }
+
+// Recipe says what happens around the paper's Adam schedule.
+type Recipe string
+
+// The recipes.
+const (
+	// RecipeTuned (the default) adds to the paper's schedule what fits
+	// best: hyperparameter groups move tied during the Adam phase, then a
+	// Gauss-Newton polish of w_MP, then rounds of MacKay's fixed point with
+	// the groups split, each followed by a re-polish, until the
+	// hyperparameters settle (FinalTol) or FinalHyper rounds are done.
+	RecipeTuned Recipe = "tuned"
+	// RecipePaper is the paper's recipe as written: Adam with hyperparameter
+	// steps, nothing after it unless Polish/FinalHyper/UntieAt say so.
+	RecipePaper Recipe = "paper"
+)
+
+// Recipes lists the recipes, the default first.
+var Recipes = []Recipe{RecipeTuned, RecipePaper}
+
+// ParseRecipe returns the recipe named s.
+func ParseRecipe(s string) (Recipe, error) { return parseChoice("recipe", s, Recipes) }
+
+// PolishMethod says how the polish minimizes E_T over w.
+type PolishMethod string
+
+// The polish methods.
+const (
+	PolishGaussNewton PolishMethod = "gauss-newton" // Newton steps with the Gauss-Newton matrix of E_T
+	PolishLBFGS       PolishMethod = "lbfgs"        // gonum's L-BFGS on E_T
+)
+
+// PolishMethods lists the polish methods, the default of small nets first.
+var PolishMethods = []PolishMethod{PolishGaussNewton, PolishLBFGS}
+
+// ParsePolishMethod returns the polish method named s.
+func ParsePolishMethod(s string) (PolishMethod, error) {
+	return parseChoice("polish method", s, PolishMethods)
+}
+
+// RoundBetas says where the final rounds take the misfit of an inferred
+// beta (Settings.RoundBetas).
+type RoundBetas string
+
+// The final rounds' betas.
+const (
+	RoundBetasTraining RoundBetas = "training" // MacKay's: at the training points
+	RoundBetasHeldOut  RoundBetas = "held-out" // at fresh points where the misfit is larger
+)
+
+// RoundBetasChoices lists the choices of Settings.RoundBetas, the default
+// first.
+var RoundBetasChoices = []RoundBetas{RoundBetasTraining, RoundBetasHeldOut}
+
+// ParseRoundBetas returns the choice of Settings.RoundBetas named s.
+func ParseRoundBetas(s string) (RoundBetas, error) {
+	return parseChoice("round betas", s, RoundBetasChoices)
+}
+
+// CurvatureAuto is the Settings.Curvature that chooses a structure by the
+// network's size (curv.Auto).
+const CurvatureAuto curv.Kind = "auto"
+
+// Curvatures lists the choices of Settings.Curvature: CurvatureAuto, then
+// pkg/curv's structures.
+func Curvatures() []curv.Kind { return append([]curv.Kind{CurvatureAuto}, curv.Kinds()...) }
+
+// ParseCurvature returns the choice of Settings.Curvature named s.
+func ParseCurvature(s string) (curv.Kind, error) {
+	if s == string(CurvatureAuto) {
+		return CurvatureAuto, nil
+	}
+	k, err := curv.ParseKind(s)
+	if err != nil {
+		return "", fmt.Errorf("%v (or auto)", err)
+	}
+	return k, nil
+}
+
+// parseChoice returns the choice named s, or an error naming what and
+// listing the choices.
+func parseChoice[T ~string](what, s string, choices []T) (T, error) {
+	for _, c := range choices {
+		if string(c) == s {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("unknown %s %q: use %s", what, s, orList(choices))
+}
+
+// orList is "a, b or c".
+func orList[T ~string](v []T) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = string(x)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}

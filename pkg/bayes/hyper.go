@@ -1,0 +1,186 @@
+package bayes
+
+import (
+	"math"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"gonum.org/v1/gonum/floats"
+)
+
+// finalHyperStep moves alpha and beta to MacKay's fixed point at the current
+// weights, clamped to [MinHyper, MaxHyper], and returns the largest relative
+// move; false (the hyperparameters are kept) when A is not positive
+// definite or the step is not finite. The
+// clamp matters where a term can be fitted exactly: wave-full's split
+// beta_pde would go past 1e8, and the cap reads it as a residual noise
+// floor of 1e-4.
+func (f *Fit) finalHyperStep() (move float64, ok bool) {
+	kind := curv.Dense
+	if f.Model.NumWeights() > DenseLimit {
+		kind = f.Settings.Curvature
+	}
+	hy, loss, err := f.evidence(kind, false)
+	if err != nil {
+		return 0, false
+	}
+	alpha, beta := hy.MacKay(loss)
+	if f.fresh != nil {
+		copy(f.fresh.Theta, f.Model.Theta)
+		held, train := f.fresh.GroupRMS(f.Beta), rmsFromED(loss.ED, loss.N) // loss: at these weights
+		for t, h := range held {
+			if tr := train[t]; f.Inferred(t) && h > tr {
+				beta[t] *= (tr / h) * (tr / h)
+			}
+		}
+	}
+	f.holdKnown(beta)
+	next := append(append([]float64(nil), alpha...), beta...)
+	prev := append(append([]float64(nil), f.Alpha...), f.Beta...)
+	for i, v := range next {
+		if math.IsNaN(v) {
+			return 0, false
+		}
+		next[i] = math.Min(math.Max(v, MinHyper), MaxHyper)
+		move = math.Max(move, math.Abs(next[i]-prev[i])/prev[i])
+	}
+	copy(f.Alpha, next[:len(alpha)])
+	copy(f.Beta, next[len(alpha):])
+	return move, true
+}
+
+// Hessians evaluates the loss parts and data Hessians at the current weights.
+func (f *Fit) Hessians() *Hessians {
+	m := f.Model
+	P := m.NumWeights()
+	c := &Hessians{AlphaOf: m.AlphaOf, W: m.W(), N: m.N, Hidden: m.Net.Hidden(),
+		EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta))}
+	grad := make([]float64, P)
+	m.DataLoss(f.Beta, c.ED, grad)
+	m.WeightLoss(c.EW)
+	c.H = make([][]float64, len(f.Beta))
+	for t := range c.H {
+		c.H[t] = make([]float64, P*P)
+	}
+	m.Hessians(f.Settings.Hessian, c.H)
+	return c
+}
+
+// hyperStepper moves the hyperparameters at one epoch.
+type hyperStepper struct {
+	m    *Model
+	s    Settings
+	adam *nn.Adam
+	logs []float64 // ln alpha then ln beta
+	grad []float64
+}
+
+func newHyperStepper(m *Model, s Settings) *hyperStepper {
+	n := len(m.Alphas) + len(m.BetaNames)
+	return &hyperStepper{m: m, s: s, adam: nn.NewAdam(n, &nn.AdamSettings{LR: s.HyperLR}), logs: make([]float64, n), grad: make([]float64, n)}
+}
+
+// step returns E_hyp before the move and whether A was positive definite.
+// With tied set, all alphas move as one and all betas as one: the gradient
+// along the tied direction is the sum of the groups' gradients, and MacKay's
+// update pools gamma, E_w and E_D over the groups.
+func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
+	f.Hyper.Steps++
+	l, c, err := f.evidence(h.s.Curvature, false)
+	if err != nil {
+		f.Hyper.NotPD++
+		return 0, false
+	}
+	if l.OccamArgAlpha != nil && !l.OccamOK { // only the dense A has the Occam factors here
+		f.Hyper.OccamBad++
+	}
+	nA := len(f.Alpha)
+	var alpha, beta []float64
+	switch {
+	case h.s.Updater == UpdaterMacKay && tied:
+		alpha = fillN(nA, floats.Sum(l.GammaAlpha)/(2*floats.Sum(c.EW)))
+		nTot, gTot, eTot := 0.0, 0.0, 0.0
+		for t, n := range c.N {
+			if f.Inferred(t) {
+				nTot, gTot, eTot = nTot+float64(n), gTot+l.GammaBeta[t], eTot+c.ED[t]
+			}
+		}
+		beta = fillN(len(f.Beta), (nTot-gTot)/(2*eTot))
+	case h.s.Updater == UpdaterMacKay:
+		alpha, beta = l.MacKay(c)
+	default:
+		ga, gb := floats.Sum(l.GradLogAlpha), 0.0
+		for t, g := range l.GradLogBeta {
+			if f.Inferred(t) {
+				gb += g
+			}
+		}
+		for i, a := range f.Alpha {
+			h.logs[i] = math.Log(a)
+			h.grad[i] = l.GradLogAlpha[i]
+			if tied {
+				h.grad[i] = ga
+			}
+		}
+		for t, b := range f.Beta {
+			h.logs[nA+t] = math.Log(b)
+			h.grad[nA+t] = l.GradLogBeta[t]
+			if tied {
+				h.grad[nA+t] = gb
+			}
+			if !f.Inferred(t) {
+				h.grad[nA+t] = 0
+			}
+		}
+		h.adam.Step(h.logs, h.grad)
+		alpha, beta = make([]float64, nA), make([]float64, len(f.Beta))
+		for i := range alpha {
+			alpha[i] = math.Exp(h.logs[i])
+		}
+		for t := range beta {
+			beta[t] = math.Exp(h.logs[nA+t])
+		}
+	}
+	f.holdKnown(beta)
+	for _, v := range append(append([]float64(nil), alpha...), beta...) {
+		if !(v >= MinHyper && v <= MaxHyper) {
+			f.Hyper.Rejected++
+			return l.EHyp, true
+		}
+	}
+	copy(f.Alpha, alpha)
+	copy(f.Beta, beta)
+	return l.EHyp, true
+}
+
+// evidence evaluates the evidence at the current weights and
+// hyperparameters with A under kind: the dense kind through NewLaplace
+// (H_t from Settings.Hessian, Occam factors included), the others through
+// pkg/curv from the residual Jacobians (the Occam factors only with
+// squares). seed varies the stochastic structures between steps.
+func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
+	if kind == curv.Dense {
+		c := f.Hessians()
+		l, err := NewLaplace(c, f.Alpha, f.Beta)
+		if err != nil {
+			return nil, curv.Loss{}, err
+		}
+		return &l.Hyper, c.loss(l.Comb), nil
+	}
+	m := f.Model
+	loss := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: Comb(m.Net.Hidden())}
+	m.DataLoss(f.Beta, loss.ED, make([]float64, m.NumWeights()))
+	m.WeightLoss(loss.EW)
+	tr, err := curv.Compute(f.system(), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
+	if err != nil {
+		return nil, loss, err
+	}
+	hy := curv.Evidence(tr, f.Alpha, f.Beta, loss)
+	return &hy, loss, nil
+}
+
+// system is A at the current weights and hyperparameters for pkg/curv.
+func (f *Fit) system() *curv.System {
+	m := f.Model
+	return &curv.System{P: m.NumWeights(), J: m.GroupJacobians(), Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
+}

@@ -1,0 +1,340 @@
+package bayes
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// Resolve fills the zero fields from s.Schedule and checks the
+// result; errors name the field and the fix. What neither the settings nor
+// the problem give is defaulted where a default is safe (written on each
+// field) and refused where none is: no epochs, no hidden layer. Settings
+// that ask for something that cannot happen (a number that is not finite,
+// a flag of one mode given with another mode) are refused before anything
+// is filled; settings Resolve returned (a fit's) resolve again unchanged.
+func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
+	if err := s.checkFinite(); err != nil {
+		return s, err
+	}
+	if !s.resolved {
+		// Resolve fills the fields these checks read, so they apply to the
+		// settings as given only.
+		if err := s.checkAsGiven(); err != nil {
+			return s, err
+		}
+	}
+	for _, step := range []func(*Settings, *pde.Problem) error{
+		(*Settings).resolveNet,
+		(*Settings).resolveEpochs,
+		(*Settings).resolveRecipe,
+		(*Settings).resolveGroups,
+		(*Settings).resolveFromSchedule,
+		(*Settings).checkKnownNoise,
+		(*Settings).resolveDefaults,
+		(*Settings).resolvePolish,
+		(*Settings).checkRanges,
+		(*Settings).checkNames,
+		(*Settings).resolveCurvature,
+	} {
+		if err := step(&s, p); err != nil {
+			return s, err
+		}
+	}
+	s.resolved = true
+	return s, nil
+}
+
+// checkFinite refuses a float setting that is NaN or infinite: every one
+// of them scales a step or a hyperparameter, and Train would otherwise run
+// to a loss that is not finite.
+func (s *Settings) checkFinite() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"LR", s.LR}, {"HyperLR", s.HyperLR}, {"Alpha0", s.Alpha0}, {"Beta0", s.Beta0},
+		{"FixedAlpha", s.FixedAlpha}, {"FixedBeta", s.FixedBeta}, {"FinalTol", s.FinalTol}, {"LRDecay", s.LRDecay},
+	} {
+		if notFinite(f.v) {
+			return fmt.Errorf("setting %s = %v: give a finite number (0 for the default)", f.name, f.v)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.KnownNoise)) { // the first in a fixed order
+		if std := s.KnownNoise[k]; notFinite(std) {
+			return fmt.Errorf("setting KnownNoise[%q] = %v: give a finite standard deviation", k, std)
+		}
+	}
+	return nil
+}
+
+// checkAsGiven refuses settings of one mode given to a fit of another: a
+// polish setting without a polish, a starting alpha or beta for fixed
+// weights, a fixed weight without Fixed. The CLI, the notebooks and the
+// library all read these errors; the CLI's flags are named in them.
+func (s *Settings) checkAsGiven() error {
+	if s.Recipe == RecipePaper && !s.Polish && (s.PolishMethod != "" || s.PolishIter != 0 || s.PolishMemory != 0) {
+		return errors.New("polish-method, polish-iter and polish-memory need polish in the paper's recipe (the tuned recipe always polishes): set Polish or leave them unset")
+	}
+	if s.Fixed && (s.Alpha0 != 0 || s.Beta0 != 0) {
+		return errors.New("alpha0 and beta0 do not apply with fixed, which holds alpha = 0.05 and beta = 1 (or fixed-alpha, fixed-beta)")
+	}
+	if !s.Fixed && (s.FixedAlpha != 0 || s.FixedBeta != 0 || s.FixedMean) {
+		return errors.New("fixed-alpha, fixed-beta and fixed-mean need fixed: set Fixed or leave them unset")
+	}
+	return nil
+}
+
+// resolveNet fills the seed, the hidden layers and the activation.
+func (s *Settings) resolveNet(p *pde.Problem) error {
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Hidden == nil {
+		if s.Schedule.Hidden == nil {
+			return fmt.Errorf("problem %q: no hidden layers: set Settings.Hidden or Settings.Schedule.Hidden (e.g. []int{8}); an empty, non-nil slice asks for none", p.Name)
+		}
+		s.Hidden = append([]int(nil), s.Schedule.Hidden...)
+	}
+	if s.Activation == "" {
+		s.Activation = nn.Tanh
+	}
+	return nil
+}
+
+// resolveEpochs fills the epochs and when the hyperparameter steps come.
+func (s *Settings) resolveEpochs(p *pde.Problem) error {
+	d := s.Schedule
+	userEpochs := s.Epochs != 0
+	if s.Epochs == 0 {
+		s.Epochs = d.Epochs
+	}
+	if s.Epochs == 0 {
+		return fmt.Errorf("problem %q: no epochs: set Settings.Epochs or Settings.Schedule.Epochs (the paper's problems train 15000 to 20000)", p.Name)
+	}
+	if s.HyperStart == 0 {
+		s.HyperStart = d.HyperStart
+		if userEpochs && d.Epochs > 0 && s.HyperStart > s.Epochs {
+			// Epochs set alone below the default start: the start keeps
+			// its share of the epochs (a start beyond them is refused).
+			s.HyperStart = max(1, int(int64(d.HyperStart)*int64(s.Epochs)/int64(d.Epochs)))
+		}
+	}
+	if s.HyperStart == 0 {
+		s.HyperStart = max(1, s.Epochs/3)
+	}
+	s.HyperEvery = cmp.Or(s.HyperEvery, d.HyperEvery, 25)
+	return nil
+}
+
+// resolveRecipe fills what the tuned recipe adds: the polish, the final
+// rounds, hyperparameters tied through the Adam phase.
+func (s *Settings) resolveRecipe(*pde.Problem) error {
+	switch s.Recipe {
+	case "", RecipeTuned:
+		s.Recipe = RecipeTuned
+		s.Polish = true
+		s.FinalHyper = cmp.Or(s.FinalHyper, s.Schedule.FinalHyper, 20)
+		if s.UntieAt == 0 {
+			s.UntieAt = s.Epochs + 1
+		}
+	case RecipePaper:
+	default:
+		return fmt.Errorf("unknown recipe %q: use tuned or paper", s.Recipe)
+	}
+	return nil
+}
+
+// resolveGroups fills the Hessian and the alpha and beta groups.
+func (s *Settings) resolveGroups(p *pde.Problem) error {
+	if s.Hessian == "" {
+		s.Hessian = GaussNewton
+	}
+	s.AlphaMode = cmp.Or(s.AlphaMode, s.Schedule.AlphaMode, string(nn.AlphaSingle))
+	s.BetaMode = cmp.Or(s.BetaMode, s.Schedule.BetaMode, p.DefaultBetaMode())
+	_, _, err := p.BetaGroups(s.BetaMode)
+	return err
+}
+
+// resolveFromSchedule fills the fields only a schedule sets: known noise,
+// resampling, curvature, polish length, the final rounds' betas.
+func (s *Settings) resolveFromSchedule(*pde.Problem) error {
+	d := s.Schedule
+	if s.KnownNoise == nil && !s.Fixed && len(d.KnownNoise) > 0 {
+		s.KnownNoise = maps.Clone(d.KnownNoise)
+	}
+	if s.Resample == 0 {
+		s.Resample = d.Resample
+	}
+	if s.Resample < 0 { // never, where the schedule resamples
+		s.Resample = 0
+	}
+	s.Curvature = cmp.Or(s.Curvature, curv.Kind(d.Curvature))
+	s.PolishIter = cmp.Or(s.PolishIter, d.PolishIter)
+	s.RoundBetas = cmp.Or(s.RoundBetas, RoundBetas(d.RoundBetas), RoundBetasTraining)
+	return nil
+}
+
+// resolveDefaults fills the toolkit's defaults of the remaining numbers.
+func (s *Settings) resolveDefaults(*pde.Problem) error {
+	if s.FixedMean && !s.Fixed {
+		return fmt.Errorf("FixedMean scales the held betas of a fixed fit: set Fixed too")
+	}
+	if s.Updater == "" {
+		s.Updater = UpdaterAdam
+	}
+	setDefault(&s.Alpha0, 0.01)
+	setDefault(&s.Beta0, 1)
+	setDefault(&s.LR, 1e-3)
+	setDefault(&s.HyperLR, 0.05)
+	setDefault(&s.LRDecay, 1)
+	setDefault(&s.FixedAlpha, 0.05)
+	setDefault(&s.FixedBeta, 1)
+	setDefault(&s.FinalTol, 1e-3)
+	s.HistoryEvery = cmp.Or(s.HistoryEvery, 25)
+	return nil
+}
+
+// resolvePolish fills the polish's length, method and memory.
+func (s *Settings) resolvePolish(p *pde.Problem) error {
+	s.PolishIter = cmp.Or(s.PolishIter, 2000)
+	if s.PolishMethod == "" {
+		s.PolishMethod = PolishGaussNewton
+		if numWeights(p, s.Hidden) > GaussNewtonPolishLimit {
+			s.PolishMethod = PolishLBFGS
+		}
+	}
+	if _, err := ParsePolishMethod(string(s.PolishMethod)); err != nil {
+		return err
+	}
+	if s.PolishMethod == PolishLBFGS && s.PolishMemory == 0 {
+		s.PolishMemory = LBFGSMemory
+	}
+	if s.PolishMethod == PolishGaussNewton && s.PolishMemory != 0 {
+		return fmt.Errorf("polish-memory = %d is the L-BFGS polish's, and this fit polishes by %s: choose polish method %s or leave the memory unset", s.PolishMemory, s.PolishMethod, PolishLBFGS)
+	}
+	return nil
+}
+
+// checkRanges refuses numbers outside their ranges and modes the problem
+// cannot run.
+func (s *Settings) checkRanges(p *pde.Problem) error {
+	switch {
+	case s.Epochs < 0:
+		return fmt.Errorf("epochs = %d: must be positive", s.Epochs)
+	case s.HyperEvery < 0:
+		return fmt.Errorf("hyper-every = %d: must be positive", s.HyperEvery)
+	case s.HyperStart < 0:
+		return fmt.Errorf("hyper-start = %d: must be positive", s.HyperStart)
+	case s.HyperStart > s.Epochs:
+		return fmt.Errorf("hyper-start = %d is beyond epochs = %d: lower it or raise epochs", s.HyperStart, s.Epochs)
+	case s.LR < 0 || s.HyperLR < 0:
+		return fmt.Errorf("learning rates must be positive")
+	case s.PolishIter < 0:
+		return fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
+	case s.PolishMemory < 0:
+		return fmt.Errorf("polish-memory = %d: must be positive", s.PolishMemory)
+	case s.FinalTol < 0:
+		return fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
+	case s.Resample > 0 && p.Redraw == nil:
+		return fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
+	case s.RoundBetas == RoundBetasHeldOut && p.Fresh == nil:
+		return fmt.Errorf("held-out rounds: problem %q cannot draw fresh points (its Fresh is nil): set Problem.Fresh or drop them", p.Name)
+	case s.FinalHyper < 0:
+		return fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
+	case s.LRDecay < 0 || s.LRDecay > 1:
+		return fmt.Errorf("lr-decay = %g: must lie in (0, 1]", s.LRDecay)
+	case s.Alpha0 < MinHyper || s.Alpha0 > MaxHyper || s.Beta0 < MinHyper || s.Beta0 > MaxHyper:
+		return fmt.Errorf("alpha0/beta0 must lie in [%g, %g]", MinHyper, MaxHyper)
+	}
+	if _, err := ParseRoundBetas(string(s.RoundBetas)); err != nil {
+		return err
+	}
+	_, err := ParseUpdater(string(s.Updater))
+	return err
+}
+
+// checkNames refuses empty layers and unknown Hessians and activations.
+func (s *Settings) checkNames(*pde.Problem) error {
+	for _, h := range s.Hidden {
+		if h <= 0 {
+			return fmt.Errorf("hidden sizes %v: every layer needs at least one unit", s.Hidden)
+		}
+	}
+	if _, err := ParseHessian(string(s.Hessian)); err != nil {
+		return err
+	}
+	_, err := nn.ParseActivation(string(s.Activation))
+	return err
+}
+
+// resolveCurvature turns "" into dense and auto into curv.Auto's choice,
+// and checks what the size allows.
+func (s *Settings) resolveCurvature(p *pde.Problem) error {
+	P, N := numWeights(p, s.Hidden), 0
+	for _, t := range p.Terms {
+		N += len(t.Points)
+	}
+	switch s.Curvature {
+	case "":
+		s.Curvature = curv.Dense
+	case CurvatureAuto:
+		s.Curvature = curv.Auto(P, N)
+	}
+	if _, err := ParseCurvature(string(s.Curvature)); err != nil {
+		return fmt.Errorf("curvature: %v", err)
+	}
+	if s.Hessian == Exact && s.Curvature != curv.Dense {
+		return fmt.Errorf("curvature %s needs the Gauss-Newton hessian: drop hessian exact or use curvature dense", s.Curvature)
+	}
+	if len(p.Unknowns) > 0 && s.Curvature != curv.Dense {
+		// The structured curvatures know alpha groups of weights only; a
+		// flat-prior unknown is in none.
+		return fmt.Errorf("curvature %s: problem %q has unknown coefficients (%s), which only the dense curvature handles; use curvature dense", s.Curvature, p.Name, p.Unknowns[0].Name)
+	}
+	if P > DenseLimit && s.Polish && s.PolishMethod == PolishGaussNewton {
+		return fmt.Errorf("%d weights: the Gauss-Newton polish factors the %d x %d matrix (limit %d weights); use polish-method lbfgs", P, P, P, DenseLimit)
+	}
+	return nil
+}
+
+// checkKnownNoise checks KnownNoise against the problem's beta groups.
+func (s Settings) checkKnownNoise(p *pde.Problem) error {
+	if len(s.KnownNoise) == 0 {
+		return nil
+	}
+	if s.Fixed {
+		return fmt.Errorf("known noise and fixed weights: the baseline holds every beta at 1; use one of them")
+	}
+	names, _, err := p.BetaGroups(s.BetaMode)
+	if err != nil {
+		return err
+	}
+	keys := slices.Sorted(maps.Keys(s.KnownNoise)) // errors name keys in a fixed order
+	given := map[string]string{}                   // group -> the key that named it
+	for _, k := range keys {
+		std := s.KnownNoise[k]
+		name := "beta_" + strings.TrimPrefix(k, "beta_")
+		if len(names) == 1 && (k == "beta" || k == names[0]) {
+			name = names[0]
+		}
+		if !slices.Contains(names, name) {
+			return fmt.Errorf("known noise for %q: %s with %s betas has the groups %s", k, p.Name, s.BetaMode, strings.Join(names, ", "))
+		}
+		if other, dup := given[name]; dup {
+			return fmt.Errorf("known noise for %q and %q: both name %s; give it once", other, k, name)
+		}
+		given[name] = k
+		if b := 1 / (std * std); !(std > 0) || b < MinHyper || b > MaxHyper {
+			return fmt.Errorf("known noise %s = %g: a standard deviation needs 1/std^2 in [%g, %g]", k, std, MinHyper, MaxHyper)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+package bayes
+
+import (
+	"math"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
+)
+
+// The safe range of every hyperparameter: an update that would leave it is
+// rejected and counted (Fit.Rejected).
+const (
+	MinHyper = 1e-8
+	MaxHyper = 1e8
+)
+
+// Settings configures a fit. A zero field takes the value of the
+// Schedule's field of that name, else the toolkit's default written on it;
+// the paper's problems register their schedules in pkg/problems.
+type Settings struct {
+	// Schedule is the problem's training schedule: the net, the epochs and
+	// the hyperparameter steps its author measured to work. Resolve fills
+	// the fields below that are left zero from it.
+	Schedule schedule.Schedule
+	// Recipe is RecipeTuned ("" means tuned) or RecipePaper. Under the tuned
+	// recipe Polish is always on, FinalHyper 0 means the schedule's
+	// (20 where it sets none) and UntieAt 0 means Epochs+1 (tied until the
+	// final rounds).
+	Recipe     Recipe
+	Seed       uint64        // network initialization; 0 means 1
+	Hidden     []int         // hidden layers; nil means the schedule's
+	Activation nn.Activation // "" means tanh
+	Epochs     int           // 0 means the schedule's; none is an error
+	HyperStart int           // 0 means the schedule's (scaled to Epochs when Epochs alone is set below it), else Epochs/3
+	HyperEvery int           // 0 means the schedule's, else 25
+	Hessian    HessianKind   // "" means gauss-newton (positive semi-definite, so A factorizes)
+	AlphaMode  string        // "" means the schedule's, else single
+	BetaMode   string        // "" means the schedule's, else split when the problem's terms name groups
+	Updater    Updater       // "" means adam
+	Alpha0     float64       // initial alphas; 0 means 0.01 (the paper starts low)
+	Beta0      float64       // initial betas; 0 means 1
+	LR         float64       // Adam learning rate for weights; 0 means 1e-3 (2e-3 fits wave worse)
+	HyperLR    float64       // Adam learning rate on ln alpha, ln beta; 0 means 0.05
+	// Fixed keeps alpha and beta at FixedAlpha/FixedBeta (the paper's
+	// fixed-weight baseline of Table 3: 0.05 and 1).
+	Fixed      bool
+	FixedAlpha float64 // 0 means 0.05
+	FixedBeta  float64 // 0 means 1
+	// FixedMean divides each group's held beta by N_t/2, so that the loss
+	// sum_t beta_t E_D^t is FixedBeta times the sum over groups of their
+	// mean squared residuals: DeepXDE's loss, where a weight 1 weighs a
+	// term of 80 points as much as one of 2540.
+	FixedMean bool
+	// Polish minimizes E_T over w after Adam with the hyperparameters held
+	// (PolishMethod says how).
+	Polish bool
+	// PolishIter is the iteration limit of each polish (Newton steps or
+	// L-BFGS iterations); 0 means the schedule's, else 2000 (the
+	// L-BFGS polishes of heat and wave reach it).
+	PolishIter int
+	// PolishMethod is PolishGaussNewton or PolishLBFGS; "" means
+	// Gauss-Newton (more accurate and cheaper on small nets) up to
+	// GaussNewtonPolishLimit weights, L-BFGS above.
+	PolishMethod PolishMethod
+	// PolishMemory is the L-BFGS polish's memory, the number of recent
+	// steps its curvature model keeps; 0 means LBFGSMemory (and none for
+	// a Gauss-Newton polish).
+	PolishMemory int
+	// LRDecay is the factor by which the Adam learning rate has decayed at
+	// the last epoch (exponential decay, LR * LRDecay^(epoch/Epochs)); 0
+	// means 1 (constant rate, the paper; LR 3e-3 with decay 0.03 fits wave
+	// worse).
+	LRDecay float64
+	// UntieAt is the epoch from which the alpha groups and the beta groups
+	// move separately; before it all alphas share one value and all betas
+	// share one (the single-hyperparameter model), which keeps a split beta
+	// from running away while the network is still far from any minimum.
+	// 0 means never tied; beyond Epochs means tied through the Adam phase
+	// and split only in the FinalHyper rounds.
+	UntieAt int
+	// FinalHyper is the most rounds, after the last epoch (and the polish),
+	// of a MacKay fixed-point step on the hyperparameters at the current w,
+	// each followed by a re-polish when Polish is set, so that the Laplace
+	// approximation is taken at a w_MP consistent with its alpha and beta
+	// (the joint fixed point of the evidence framework). The paper recipe's
+	// 0 means none.
+	FinalHyper int
+	// FinalTol ends the final rounds once a round moves no alpha and no
+	// beta by more than this relative amount; 0 means 1e-3.
+	FinalTol float64
+	// RoundBetas is where each final round's MacKay update of an inferred
+	// beta takes its terms' misfit: RoundBetasTraining (MacKay's, at the
+	// training points) or RoundBetasHeldOut, at fresh points of the same
+	// terms (Problem.Fresh) where that is larger: beta_t = (N_t - gamma_t)
+	// / (N_t rms_fresh^2). The polish fits the equation at its own points
+	// 10x closer than between them (burgers-wide), and the training-point
+	// rounds then raise beta_pde until the fit lets the initial condition
+	// go. Not the paper's method. "" means the schedule's, else training.
+	RoundBetas RoundBetas
+	// KnownNoise holds the beta of a group at 1/std^2 for a term whose
+	// noise standard deviation is known (e.g. {"data": 0.02}: measurements
+	// with a stated error); the evidence then sets only the other
+	// hyperparameters. Keys are beta group names, with or without "beta_".
+	// nil means the schedule's KnownNoise (none for most of the paper's
+	// problems: every beta inferred); an empty map, every beta inferred.
+	KnownNoise map[string]float64
+	// HistoryEvery records the history every this many epochs; 0 means 25.
+	HistoryEvery int
+	// Progress, if set, is called every HistoryEvery epochs.
+	Progress func(epoch, epochs int)
+	// Stage, if set, is called as each step after the Adam epochs starts,
+	// with what runs: "polish", "final round k of at most n" and, last,
+	// "Laplace" (the evidence and the band), so that a progress display
+	// can go on after the last epoch.
+	Stage func(stage string)
+	// Resample moves the points of every term that is not Measured to a
+	// new draw (Problem.Redraw) every Resample epochs of the Adam phase, so
+	// that Adam solves the PDE everywhere rather than at one set of points;
+	// the polish, the final rounds and the evidence use the problem's own
+	// points. 0 means the schedule's (never for most of the paper's
+	// problems); negative means never.
+	Resample int
+	// Curvature is the structure of A (pkg/curv) at the hyperparameter
+	// steps of the Adam phase: "" means the schedule's, else curv.Dense
+	// (the paper's A); CurvatureAuto picks by the number of weights P and
+	// of residuals N (curv.Auto); or another curv.Kind. Up to DenseLimit
+	// weights the final MacKay rounds, the reported evidence and the band
+	// use the dense A whatever the structure; beyond it the final rounds
+	// use the structure and the fit reports no evidence and no band
+	// (status no-laplace).
+	Curvature curv.Kind
+	// resolved marks settings that Resolve returned: resolving them again
+	// fills nothing new and skips the checks of the settings as given,
+	// which read fields Resolve filled.
+	resolved bool
+}
+
+// DenseLimit is the most weights for which a fit computes the dense A
+// (P x P, O(P^3)) after the Adam phase: at 3000 weights one factorization
+// costs seconds and the matrices about 0.2 GB.
+const DenseLimit = 3000
+
+// GaussNewtonPolishLimit is the most weights for which the polish defaults
+// to Gauss-Newton: at 921 weights one Gauss-Newton iteration costs about
+// 1.3 s of CPU (forming sum beta J^T J) against about 30 ms for L-BFGS, and
+// 20 of them did not move burgers-wide's E_T.
+const GaussNewtonPolishLimit = 400
+
+// LBFGSMemory is the default memory of the L-BFGS polish, against gonum's
+// 15: on burgers-wide (921 weights, E_T's betas spanning 1e2-1e7) four
+// polishes of 1000 iterations with memory 100 reach rel L2 0.0028, of 2000
+// with 50 0.0028 and of 4000 with 15 0.0040, at about the same cost per
+// iteration.
+const LBFGSMemory = 100
+
+// numWeights is P of p's network with the hidden layers: one input per
+// input of p, one output per field.
+func numWeights(p *pde.Problem, hidden []int) int {
+	sizes := append(append([]int{p.Dim()}, hidden...), len(p.OutputNames()))
+	P := 0
+	for l := 0; l+1 < len(sizes); l++ {
+		P += (sizes[l] + 1) * sizes[l+1]
+	}
+	return P
+}
+
+func setDefault(x *float64, d float64) {
+	if *x == 0 {
+		*x = d
+	}
+}
+
+// FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
+// (and the polish): FinalHyper > 0 and the hyperparameters are not fixed.
+func (s Settings) FinalRounds() bool { return s.FinalHyper > 0 && !s.Fixed }
+
+// KnownBetas returns, for beta groups of these names, 1/std^2 of the
+// group's KnownNoise, or NaN for a group the evidence infers.
+func (s Settings) KnownBetas(names []string) []float64 {
+	known := fillN(len(names), math.NaN())
+	for k, std := range s.KnownNoise {
+		for t, n := range names {
+			if n == k || n == "beta_"+strings.TrimPrefix(k, "beta_") || (len(names) == 1 && k == "beta") {
+				known[t] = 1 / (std * std)
+			}
+		}
+	}
+	return known
+}
+
+func fillN(n int, v float64) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = v
+	}
+	return x
+}

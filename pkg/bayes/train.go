@@ -1,0 +1,324 @@
+package bayes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/evidence-pinn/bpinn/internal/fault"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// Train builds a network and runs the paper's training: Adam on E_T, and from
+// HyperStart every HyperEvery epochs a hyperparameter step on E_hyp. A fit
+// that diverges stops at that epoch with status "diverged"; a fit whose
+// context ends stops at the next epoch (or final round) with status
+// "cancelled" and what it has so far. Only an invalid problem or settings
+// return an error, before anything is built.
+func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	s, err := s.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	f, err := newFit(p, s)
+	if err != nil {
+		return nil, err
+	}
+	ended, err := f.adam(ctx, p, start)
+	if err != nil {
+		return nil, err
+	}
+	if ended {
+		return f, nil
+	}
+	stage := func(name string) {
+		if s.Stage != nil {
+			s.Stage(name)
+		}
+	}
+	if s.Polish {
+		stage("polish")
+		f.polish()
+	}
+	good, ended := f.finalRounds(ctx, p, start, stage)
+	if ended {
+		return f, nil
+	}
+	stage("Laplace")
+	f.finish()
+	if f.Status == StatusNotPD && good != nil {
+		reason := f.Reason
+		f.restore(good)
+		f.finish()
+		f.Hyper.FinalBackoff = fmt.Sprintf("after round %d: %s; reported at round %d",
+			f.Hyper.FinalRounds+1, strings.TrimPrefix(reason, "at the end of training: "), f.Hyper.FinalRounds)
+	}
+	f.warn()
+	f.Seconds = time.Since(start).Seconds()
+	return f, nil
+}
+
+// newFit builds the network of s (seeded by s.Seed) and its model on p,
+// with the hyperparameters at their starting values.
+func newFit(p *pde.Problem, s Settings) (*Fit, error) {
+	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
+	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames()))
+	net := nn.New(sizes, s.Activation, rng)
+	own := p
+	if s.Resample > 0 { // the model's points move: give it its own terms
+		c := *p
+		c.Terms = slices.Clone(p.Terms)
+		own = &c
+	}
+	m, err := newModel(own, net, s.AlphaMode, s.BetaMode)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fit{Model: m, Settings: s, Status: StatusOK}
+	f.Alpha = fillN(len(m.Alphas), s.Alpha0)
+	f.Beta = fillN(len(m.BetaNames), s.Beta0)
+	if s.Fixed {
+		f.Alpha = fillN(len(m.Alphas), s.FixedAlpha)
+		f.Beta = fillN(len(m.BetaNames), s.FixedBeta)
+		if s.FixedMean {
+			for g, n := range m.N {
+				f.Beta[g] /= float64(n) / 2
+			}
+		}
+	}
+	f.known = s.KnownBetas(m.BetaNames)
+	if s.RoundBetas == RoundBetasHeldOut && s.FinalRounds() {
+		q, err := p.Fresh()
+		if err == nil {
+			f.fresh, err = f.ModelOn(q) // compiled once; each round copies the weights in
+		}
+		if err != nil {
+			return nil, fmt.Errorf("held-out rounds: %w", err)
+		}
+	}
+	f.holdKnown(f.Beta)
+	f.EW = make([]float64, len(f.Alpha))
+	f.ED = make([]float64, len(f.Beta))
+	return f, nil
+}
+
+// adam runs the Adam epochs with the hyperparameter steps. ended says that
+// the fit ended there (it diverged or its context ended), with its status
+// set; an error is a redraw of the points that failed.
+func (f *Fit) adam(ctx context.Context, p *pde.Problem, start time.Time) (ended bool, err error) {
+	s, m := f.Settings, f.Model
+	grad := make([]float64, m.NumWeights())
+	opt := nn.NewAdam(m.NumWeights(), &nn.AdamSettings{LR: s.LR})
+	hyper := newHyperStepper(m, s)
+	lastEHyp := 0.0
+	decay := math.Log(s.LRDecay) / float64(s.Epochs)
+	done := ctx.Done()
+	nanAt := fault.NaNAt(ctx) // a test's injected divergence
+	for epoch := 1; epoch <= s.Epochs; epoch++ {
+		if cancelled(done) {
+			f.cancel(p, epoch-1, start, ctx)
+			return true, nil
+		}
+		if s.LRDecay != 1 {
+			opt.S.LR = s.LR * math.Exp(decay*float64(epoch-1))
+		}
+		et := f.lossAndGrad(grad)
+		if epoch == nanAt {
+			et = math.NaN()
+		}
+		if bad := firstBad(et, grad); bad != "" {
+			f.Status, f.Epochs = StatusDiverged, epoch
+			f.Reason = fmt.Sprintf("%s is not finite at epoch %d", bad, epoch)
+			f.endResample(p)
+			f.Seconds = time.Since(start).Seconds()
+			return true, nil
+		}
+		opt.Step(m.Theta, grad)
+		if s.Resample > 0 && epoch%s.Resample == 0 && epoch < s.Epochs {
+			if err := m.redraw(uint64(epoch / s.Resample)); err != nil {
+				return true, err
+			}
+		}
+		if !s.Fixed && epoch >= s.HyperStart && (epoch-s.HyperStart)%s.HyperEvery == 0 {
+			if e, ok := hyper.step(f, epoch < s.UntieAt); ok {
+				lastEHyp = e
+			}
+		}
+		if epoch%s.HistoryEvery == 0 || epoch == s.Epochs {
+			f.History = append(f.History, HistoryPoint{Epoch: epoch, ET: et, EHyp: lastEHyp,
+				Alpha: append([]float64(nil), f.Alpha...), Beta: append([]float64(nil), f.Beta...)})
+			if s.Progress != nil {
+				s.Progress(epoch, s.Epochs)
+			}
+		}
+	}
+	f.Epochs = s.Epochs
+	f.endResample(p)
+	return false, nil
+}
+
+// finalRounds runs MacKay's rounds after the Adam epochs (and the polish),
+// each re-polished, until the hyperparameters settle. good is the state of
+// the latest round at which A factorized (nil if none); ended says that
+// the context ended the fit.
+func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, stage func(string)) (good *fitState, ended bool) {
+	s := f.Settings
+	if !s.FinalRounds() {
+		return nil, false
+	}
+	done := ctx.Done()
+	for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
+		if cancelled(done) {
+			f.cancel(p, s.Epochs, start, ctx)
+			return good, true
+		}
+		stage(fmt.Sprintf("final round %d of at most %d", round+1, s.FinalHyper))
+		before := f.state()
+		move, ok := f.finalHyperStep()
+		if !ok {
+			break
+		}
+		good = before
+		f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
+		if s.Polish {
+			f.polish()
+		}
+		if move <= s.FinalTol {
+			break
+		}
+	}
+	return good, false
+}
+
+// cancelled reports whether done is closed, without waiting.
+func cancelled(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// cancel ends a fit whose context ended after epochs epochs: the Laplace
+// approximation at the weights so far (when A factorizes), status cancelled.
+func (f *Fit) cancel(p *pde.Problem, epochs int, start time.Time, ctx context.Context) {
+	f.Epochs = epochs
+	f.endResample(p)
+	f.finish()
+	f.Status, f.Reason = StatusCancelled, fmt.Sprintf("%v after %d of %d epochs", context.Cause(ctx), epochs, f.Settings.Epochs)
+	f.Seconds = time.Since(start).Seconds()
+}
+
+// warn lists what an ok fit's status does not say: hyperparameters at the
+// clamp, final rounds that hit their cap before settling.
+func (f *Fit) warn() {
+	if f.Status != StatusOK || f.Settings.Fixed {
+		return
+	}
+	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
+		for i, v := range vals {
+			if inferred(i) && AtClamp(v) {
+				name := kind + " " + names[i] // "beta_pde" or "beta", not "beta beta_pde"
+				if names[i] == kind || strings.HasPrefix(names[i], kind+"_") {
+					name = names[i]
+				}
+				f.Warnings = append(f.Warnings, fmt.Sprintf("%s = %g is at the clamp [%g, %g]: the log evidence is computed there, not at a fixed point", name, v, MinHyper, MaxHyper))
+			}
+		}
+	}
+	alphaNames := make([]string, len(f.Model.Alphas))
+	for i, g := range f.Model.Alphas {
+		alphaNames[i] = g.Name
+	}
+	at("alpha", alphaNames, f.Alpha, func(int) bool { return true })
+	at("beta", f.Model.BetaNames, f.Beta, f.Inferred)
+	s := f.Settings
+	if s.FinalRounds() && f.Hyper.FinalBackoff == "" && f.Hyper.FinalRounds >= s.FinalHyper && f.Hyper.FinalMove > s.FinalTol {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("the final rounds did not settle: %d rounds (the cap) ended moving a hyperparameter by %.3g (tolerance %g); raise FinalHyper or read the evidence as approximate", f.Hyper.FinalRounds, f.Hyper.FinalMove, s.FinalTol))
+	}
+}
+
+// endResample puts the problem's own points back after a resampled Adam
+// phase: the polish, the rounds and the evidence use them.
+func (f *Fit) endResample(p *pde.Problem) {
+	if f.Settings.Resample > 0 {
+		f.Model.setTerms(p.Terms)
+	}
+}
+
+// lossAndGrad returns E_T and writes its gradient at the current weights.
+func (f *Fit) lossAndGrad(grad []float64) float64 {
+	m := f.Model
+	m.DataLoss(f.Beta, f.ED, grad)
+	m.WeightLoss(f.EW)
+	et := 0.0
+	for t, b := range f.Beta {
+		et += b * f.ED[t]
+	}
+	for i, a := range f.Alpha {
+		et += a * f.EW[i]
+	}
+	for k, w := range m.Theta {
+		if gi := m.AlphaOf[k]; gi >= 0 {
+			grad[k] += f.Alpha[gi] * w
+		}
+	}
+	return et
+}
+
+func notFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+
+func firstBad(et float64, grad []float64) string {
+	if math.IsNaN(et) || math.IsInf(et, 0) {
+		return "E_T"
+	}
+	for k, g := range grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return fmt.Sprintf("gradient[%d]", k)
+		}
+	}
+	return ""
+}
+
+// finish computes the final Laplace approximation and the status.
+func (f *Fit) finish() {
+	if P := f.Model.NumWeights(); P > DenseLimit {
+		f.Model.DataLoss(f.Beta, f.ED, make([]float64, P))
+		f.Model.WeightLoss(f.EW)
+		if f.Status == StatusOK {
+			f.Status = StatusNoLaplace
+			f.Reason = fmt.Sprintf("%d weights > %d: no dense Laplace approximation (no band, no log evidence)", P, DenseLimit)
+		}
+		return
+	}
+	c := f.Hessians()
+	copy(f.EW, c.EW)
+	copy(f.ED, c.ED)
+	l, err := NewLaplace(c, f.Alpha, f.Beta)
+	var npd curv.NotPositiveDefinite
+	switch {
+	case errors.As(err, &npd):
+		f.Status, f.Reason = StatusNotPD, fmt.Sprintf("at the end of training: %v", err)
+		return
+	case err != nil:
+		f.Status, f.Reason = StatusNotPD, err.Error()
+		return
+	}
+	f.Laplace = l
+	if !l.OccamOK && f.Status == StatusOK {
+		f.Status = StatusOccamInvalid
+		f.Reason = "an Occam factor's argument is not positive: the log evidence is undefined"
+	}
+}
