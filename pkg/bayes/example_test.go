@@ -9,7 +9,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// A 1-D Poisson problem, u” = -pi^2 sin(pi x) with u(0) = u(1) = 0,
+// A 1-D Poisson problem, u_xx = -pi^2 sin(pi x) with u(0) = u(1) = 0,
 // trained with the evidence choosing one beta for the equation and one for
 // the boundary: the fit's status, its beta groups and its error against
 // the exact solution sin(pi x).
