@@ -139,54 +139,34 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	if perr != nil {
 		return report(stderr, "hmc", usagef("%v", perr))
 	}
-	p, sch := entry.New(problems.Options{}), entry.Schedule(problems.Options{})
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *sampler == "" {
-		*sampler = string(mcmc.NUTS)
-		if set["leapfrog"] {
-			*sampler = string(mcmc.HMC)
+	p := entry.New(problems.Options{})
+	o := posterior.Options{Sampler: mcmc.Sampler(*sampler), Seed: seed.v, SampleHyper: *sampleHyper, Whiten: *whiten,
+		Fit: bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: fitSeed.v, Recipe: recipe.v, Hidden: hidden.v}}
+	fs.Visit(func(f *flag.Flag) { // a given flag is checked as given, an unset one takes its default
+		switch f.Name {
+		case "metric":
+			o.Metric = new(mcmc.Metric(*metric))
+		case "samples":
+			o.Samples = samples
+		case "burn-in":
+			o.Warmup = burnIn
+		case "chains":
+			o.Chains = chains
+		case "target-accept":
+			o.TargetAccept = target
+		case "max-depth":
+			o.MaxDepth = maxDepth
+		case "leapfrog":
+			o.Leapfrog = leapfrog
+		case "epochs":
+			o.Epochs = epochs
+		case "whitening":
+			o.Whitening = whitening
 		}
-	}
-	// Unset flags take posterior.DefaultSampler's values for the sampler.
-	defaults := posterior.DefaultSampler(mcmc.Settings{Sampler: mcmc.Sampler(*sampler)})
-	ds := defaults.Resolved()
-	if !set["samples"] {
-		*samples = ds.Samples
-	}
-	if !set["burn-in"] {
-		*burnIn = ds.Warmup
-	}
-	if !set["target-accept"] {
-		*target = ds.TargetAccept
-	}
-	if !set["max-depth"] {
-		*maxDepth = ds.MaxDepth
-	}
-	if !set["metric"] && len(p.Unknowns) > 0 {
-		*metric = string(posterior.UnknownsMetric) // docs/inverse.md
-	}
-	switch {
-	case *sampler != string(mcmc.NUTS) && *sampler != string(mcmc.HMC):
-		return bad("--sampler is %q: use nuts or hmc", *sampler)
-	case set["leapfrog"] && *sampler != string(mcmc.HMC):
-		return bad("--leapfrog is for --sampler hmc; NUTS chooses its trajectory lengths (see --max-depth)")
-	case *metric != string(mcmc.Dense) && *metric != string(mcmc.Diag) && *metric != string(mcmc.Unit):
-		return bad("--metric is %q: use dense, diag or unit", *metric)
-	case *samples <= 0:
-		return bad("--samples is %d: need at least 1", *samples)
-	case *burnIn < 0:
-		return bad("--burn-in is %d: need 0 or more", *burnIn)
-	case *chains <= 0:
-		return bad("--chains is %d: need at least 1", *chains)
-	case set["leapfrog"] && *leapfrog <= 0:
-		return bad("--leapfrog is %d: need at least 1", *leapfrog)
-	case !(*target > 0 && *target < 1):
-		return bad("--target-accept is %g: need a probability in (0, 1), e.g. 0.9", *target)
-	case *maxDepth < 1 || *maxDepth > 20:
-		return bad("--max-depth is %d: need 1 to 20", *maxDepth)
-	case set["epochs"] && *epochs < sch.HyperStart:
-		return bad("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *epochs, sch.HyperStart)
+	})
+	plan, err := o.Resolve(p)
+	if err != nil {
+		return bad("%v", err)
 	}
 	if *jsonPath != "" {
 		if err := checkWritable(*jsonPath); err != nil {
@@ -194,50 +174,33 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fail := func(err error) int { return report(stderr, "hmc", err) } // exit 1: none is a usage error
-
-	hs := &mcmc.Settings{Sampler: mcmc.Sampler(*sampler), Metric: mcmc.Metric(*metric),
-		Samples: *samples, Warmup: *burnIn, NoWarmup: *burnIn == 0, Chains: *chains,
-		Leapfrog: *leapfrog, MaxDepth: *maxDepth, TargetAccept: *target, Seed: seed.v}
-	if len(p.Unknowns) > 0 { // an inverse problem: the unknowns' marginals (docs/inverse.md)
-		wh, err := bayes.ParseHessian(*whitening)
-		if err != nil || *whitening == "" {
-			return bad("--whitening is %q: use exact or gauss-newton", *whitening)
-		}
-		return hmcUnknowns(p, bayes.Settings{Schedule: sch, Seed: fitSeed.v, Hidden: hidden.v}, hs, wh, stdout, stderr)
+	hs, s := &plan.Sampler, plan.Fit
+	if plan.Unknowns { // an inverse problem: the unknowns' marginals (docs/inverse.md)
+		return hmcUnknowns(p, s, hs, plan.Whitening, stdout, stderr)
 	}
-	if set["whitening"] {
-		return bad("--whitening is for inverse problems (heat-inverse, ...); %q has no unknowns: use --whiten", p.Name)
-	}
-
-	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe
-	// (or of the tuned one).
-	s := bayes.Settings{Schedule: sch, Seed: fitSeed.v, Epochs: *epochs, Recipe: recipe.v, Hidden: hidden.v}
-	if s, err = s.Resolve(p); err != nil {
-		return bad("%v", err)
-	}
-	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%s recipe, %d epochs, seed %d)\n", p.Name, recipe.v, s.Epochs, fitSeed.v)
+	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%s recipe, %d epochs, seed %d)\n", p.Name, s.Recipe, s.Epochs, s.Seed)
 	fit, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return fail(err)
 	}
 	if fit.Laplace == nil || fit.Status == bayes.StatusDiverged {
-		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", fitSeed.v, fit.Status, fit.Reason))
+		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", s.Seed, fit.Status, fit.Reason))
 	}
 	var barDone func()
-	hs.Progress, barDone = hmcProgress(stderr, *chains)
-	what := fmt.Sprintf("max depth %d", *maxDepth)
+	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
+	what := fmt.Sprintf("max depth %d", hs.MaxDepth)
 	if hs.Sampler == mcmc.HMC {
 		what = nouns(hs.Resolved().Leapfrog, "leapfrog step")
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
-		*sampler, *metric, what, nouns(*chains, "chain"), *samples, *burnIn)
-	cmp, err := posterior.CompareHMC(interrupt, fit, hs, &posterior.CompareOptions{SampleHyper: *sampleHyper, Whiten: *whiten})
+		hs.Sampler, hs.Metric, what, nouns(hs.Chains, "chain"), hs.Samples, hs.Warmup)
+	cmp, err := posterior.CompareHMC(interrupt, fit, hs, &plan.Compare)
 	barDone()
 	if err != nil {
 		return fail(err)
 	}
 	rep := hmcReport{Command: "hmc", Comparison: cmp, Fit: hmcFit{
-		Seed: fitSeed.v, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: fit.Status,
+		Seed: s.Seed, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: fit.Status,
 		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds,
 	}}
 	if fit.Laplace.OccamOK {
