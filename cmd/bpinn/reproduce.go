@@ -5,9 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -130,45 +128,25 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkWorkers(*workers)
 	}
-	plan := rpt.Full()
-	switch {
-	case *tiny:
-		plan = rpt.Tiny()
-	case *quick:
-		plan = rpt.Quick()
-	}
-	if recipe.v != "" {
-		plan.Recipe = recipe.v
-	}
+	plan := rpt.PlanFor(*quick, *tiny, recipe.v)
 	if *out == "" {
-		*out = filepath.Join("out", plan.Name)
+		*out = plan.DefaultOut()
 	}
 	cfg := rpt.Config{Plan: plan, Out: *out, Workers: *workers, SeedBase: base.v, FailStudy: *failStudy, Shard: sh.i, Shards: sh.n}
-	var dirs []string
 	if *from != "" {
-		dirs = strings.Split(*from, ",")
+		cfg.From = strings.Split(*from, ",")
 	}
-	if err == nil && sh.n > 0 && dirs != nil {
-		err = usagef("--shard runs one shard, --from reports on all of them: use one")
-	}
-	for _, d := range dirs {
-		if st, serr := os.Stat(d); err == nil && (serr != nil || !st.IsDir()) {
-			err = usagef("--from %s: not a folder of a shard's files", d)
-		}
-	}
-	if err == nil && *only != "" {
+	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}
-	for _, s := range append(cfg.Only, *failStudy) {
-		if err == nil && s != "" && !slices.Contains(rpt.Names(), s) {
-			err = usagef("unknown study %q: use one of %s", s, strings.Join(rpt.Names(), ", "))
-		}
+	if err == nil {
+		err = asUsage(cfg.Check())
 	}
 	if err == nil && sh.n == 0 { // fail now, not after the run, and before creating --out
 		_, err = viz.EChartsJS()
 	}
 	if err == nil {
-		err = checkOutDir(*out)
+		err = asUsage(cfg.PrepareOut())
 	}
 	if err != nil {
 		return report(stderr, "reproduce", err)
@@ -176,12 +154,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	cfg.Progress = func(study string, total int) rpt.Progress { return newStudyProgress(stderr, study, total) }
 
 	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", plan.Name, *out)
-	var rep *rpt.Report
-	if dirs != nil {
-		rep, err = rpt.Load(interrupt, cfg, dirs)
-	} else {
-		rep, err = rpt.Run(interrupt, cfg)
-	}
+	rep, err := rpt.Execute(interrupt, cfg)
 	if err != nil {
 		return report(stderr, "reproduce", err)
 	}
@@ -214,22 +187,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// checkOutDir creates dir if needed and checks that a file can be written
-// in it, before anything runs.
-func checkOutDir(dir string) error {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return usagef("--out %s is not a directory", dir)
+// asUsage makes err, if any, bad input (exit 2).
+func asUsage(err error) error {
+	if err == nil {
+		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return usagef("--out %s: cannot create it: %v", dir, errors.Unwrap(err))
-	}
-	tmp, err := os.CreateTemp(dir, ".reproduce.check*")
-	if err != nil {
-		return usagef("--out %s: cannot write in it: %v", dir, errors.Unwrap(err))
-	}
-	tmp.Close()
-	os.Remove(tmp.Name())
-	return nil
+	return errUsage{err.Error()}
 }
 
 // studyProgress is a bar on a terminal, plain lines otherwise.
