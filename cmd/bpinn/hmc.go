@@ -16,25 +16,18 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 const hmcUsage = `usage: bpinn hmc PROBLEM [flags]
 
-Trains the Laplace fit of PROBLEM with the paper's recipe (for "regression":
-u = x^2 cos^2(4x), 24 noisy points, a 1-6-1 tanh net), then samples the same
-posterior exp(-E_T(w)) with alpha and beta held at the fit's values,
-starting at the fit's w_MP, and compares the two predictive bands on a grid
-(201 points in 1-D, 21 x 21 in 2-D): mean gap in sampled sd, width ratio,
-2-sigma coverage of the exact solution. The default sampler is NUTS as Stan
-runs it, with the target acceptance and tree depth raised for these
-posteriors; --sampler hmc --leapfrog 20 is the paper's fixed-length HMC.
-See docs/hmc.md.
-
-For an inverse problem (heat-inverse, ...) it trains the default (tuned) fit
-instead and samples the joint posterior of the weights and the unknown
-coefficients, in whitened coordinates (--whitening), then sets each
-unknown's sampled marginal beside its Laplace interval (docs/inverse.md);
---epochs, --sample-hyper, --whiten and --json do not apply there.
+Trains the Laplace fit of PROBLEM and samples the same posterior (alpha and
+beta held at the fit's values) from its mode, then compares the two
+predictive bands on a grid; for an inverse problem (heat-inverse, ...) it
+samples the weights and the unknowns jointly and sets each unknown's
+marginal beside its Laplace interval (--epochs, --sample-hyper, --whiten
+and --json do not apply there). What it reports: docs/hmc.md and
+docs/inverse.md.
 
 flags:
   --sampler S       nuts (default) or hmc
@@ -142,28 +135,14 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	p := entry.New(problems.Options{})
 	o := posterior.Options{Sampler: mcmc.Sampler(*sampler), Seed: seed.v, SampleHyper: *sampleHyper, Whiten: *whiten,
 		Fit: bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: fitSeed.v, Recipe: recipe.v, Hidden: hidden.v}}
-	fs.Visit(func(f *flag.Flag) { // a given flag is checked as given, an unset one takes its default
-		switch f.Name {
-		case "metric":
-			o.Metric = new(mcmc.Metric(*metric))
-		case "samples":
-			o.Samples = samples
-		case "burn-in":
-			o.Warmup = burnIn
-		case "chains":
-			o.Chains = chains
-		case "target-accept":
-			o.TargetAccept = target
-		case "max-depth":
-			o.MaxDepth = maxDepth
-		case "leapfrog":
-			o.Leapfrog = leapfrog
-		case "epochs":
-			o.Epochs = epochs
-		case "whitening":
-			o.Whitening = whitening
-		}
-	})
+	given := map[string]bool{} // a given flag is checked as given, an unset one takes its default
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["metric"] {
+		o.Metric = new(mcmc.Metric(*metric))
+	}
+	o.Samples, o.Warmup, o.Chains = ifGiven(given["samples"], samples), ifGiven(given["burn-in"], burnIn), ifGiven(given["chains"], chains)
+	o.TargetAccept, o.MaxDepth = ifGiven(given["target-accept"], target), ifGiven(given["max-depth"], maxDepth)
+	o.Leapfrog, o.Epochs, o.Whitening = ifGiven(given["leapfrog"], leapfrog), ifGiven(given["epochs"], epochs), ifGiven(given["whitening"], whitening)
 	plan, err := o.Resolve(p)
 	if err != nil {
 		return bad("%v", err)
@@ -190,10 +169,10 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
 	what := fmt.Sprintf("max depth %d", hs.MaxDepth)
 	if hs.Sampler == mcmc.HMC {
-		what = nouns(hs.Resolved().Leapfrog, "leapfrog step")
+		what = runner.Plural(hs.Resolved().Leapfrog, "leapfrog step")
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
-		hs.Sampler, hs.Metric, what, nouns(hs.Chains, "chain"), hs.Samples, hs.Warmup)
+		hs.Sampler, hs.Metric, what, runner.Plural(hs.Chains, "chain"), hs.Samples, hs.Warmup)
 	cmp, err := posterior.CompareHMC(interrupt, fit, hs, &plan.Compare)
 	barDone()
 	if err != nil {
@@ -201,12 +180,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	}
 	rep := hmcReport{Command: "hmc", Comparison: cmp, Fit: hmcFit{
 		Seed: s.Seed, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: fit.Status,
-		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds,
+		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds, LogEvidence: logEvidence(fit),
 	}}
-	if fit.Laplace.OccamOK {
-		v := fit.Laplace.LogEvidence
-		rep.Fit.LogEvidence = &v
-	}
 	printHMCSummary(stdout, &rep)
 	if *jsonPath != "" {
 		if err := saveJSON(*jsonPath, &rep); err != nil {
@@ -215,6 +190,14 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "wrote %s\n", *jsonPath)
 	}
 	return 0
+}
+
+// ifGiven is v if its flag was given, else nil (the option's default).
+func ifGiven[T any](given bool, v *T) *T {
+	if given {
+		return v
+	}
+	return nil
 }
 
 // hmcProgress shows the iterations of all chains as one bar on a terminal
@@ -259,14 +242,14 @@ func printHMCSummary(w io.Writer, r *hmcReport) {
 		h.Sampler, c.Problem, floats(c.Alpha), floats(c.Beta), held, r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
 	what := fmt.Sprintf("max depth %d", h.MaxDepth)
 	if h.Sampler == string(mcmc.HMC) {
-		what = nouns(h.Leapfrog, "leapfrog step")
+		what = runner.Plural(h.Leapfrog, "leapfrog step")
 	}
 	metric := h.Metric + " metric"
 	if h.Whiten {
 		metric += " in coordinates whitened by the fit's A"
 	}
 	fmt.Fprintf(w, "%s: %s x %d draws after %d warm-up, %s, %s, target accept %g, seed %d\n\n",
-		h.Sampler, nouns(h.Chains, "chain"), h.Samples, h.BurnIn, metric, what, h.TargetAccept, h.Seed)
+		h.Sampler, runner.Plural(h.Chains, "chain"), h.Samples, h.BurnIn, metric, what, h.TargetAccept, h.Seed)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tinside data\toutside\tall\t")
@@ -322,12 +305,4 @@ func hmcNum(v *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4g", *v)
-}
-
-// nouns is "1 chain", "2 chains": n and noun, plural unless n is 1.
-func nouns(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
