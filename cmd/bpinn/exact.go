@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -72,7 +70,10 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) e
 	if isTerminal(in) { // otherwise the command seems to hang
 		fmt.Fprintf(hint, "bpinn exact: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
 	}
-	pts, err := parsePoints(in, p.Inputs, p.Lo, p.Hi)
+	pts, err := p.ReadPoints(in)
+	if pe := (*pde.PointError)(nil); errors.As(err, &pe) {
+		return usagef("%v", pe)
+	}
 	if err != nil {
 		return err
 	}
@@ -83,56 +84,6 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) e
 	}
 	_, err = out.Write(b)
 	return err
-}
-
-// maxLine bounds an input line (a point has at most a few numbers).
-const maxLine = 1 << 16
-
-// parsePoints reads one point per line: len(inputs) finite numbers separated
-// by white space, each within [lo, hi]. Blank lines and # comments are
-// skipped. Errors are errUsage naming the line number.
-func parsePoints(r io.Reader, inputs []string, lo, hi []float64) ([][]float64, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), maxLine)
-	var pts [][]float64
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fields := strings.Fields(text)
-		if len(fields) != len(inputs) {
-			return nil, usagef("line %d: want %s (%s), got %d", line, nouns(len(inputs), "number"), strings.Join(inputs, " "), len(fields))
-		}
-		x := make([]float64, len(fields))
-		for i, f := range fields {
-			v, err := strconv.ParseFloat(f, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, usagef("line %d: %s = %q is not a finite number", line, inputs[i], truncate(f, 40))
-			}
-			if v < lo[i] || v > hi[i] {
-				return nil, usagef("line %d: %s = %g is outside [%g, %g]", line, inputs[i], v, lo[i], hi[i])
-			}
-			x[i] = v
-		}
-		pts = append(pts, x)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, usagef("line %d: longer than %d bytes", line+1, maxLine)
-		}
-		return nil, err
-	}
-	return pts, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 func stdinOr(r io.Reader) io.Reader {

@@ -16,25 +16,18 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 const hmcUsage = `usage: bpinn hmc PROBLEM [flags]
 
-Trains the Laplace fit of PROBLEM with the paper's recipe (for "regression":
-u = x^2 cos^2(4x), 24 noisy points, a 1-6-1 tanh net), then samples the same
-posterior exp(-E_T(w)) with alpha and beta held at the fit's values,
-starting at the fit's w_MP, and compares the two predictive bands on a grid
-(201 points in 1-D, 21 x 21 in 2-D): mean gap in sampled sd, width ratio,
-2-sigma coverage of the exact solution. The default sampler is NUTS as Stan
-runs it, with the target acceptance and tree depth raised for these
-posteriors; --sampler hmc --leapfrog 20 is the paper's fixed-length HMC.
-See docs/hmc.md.
-
-For an inverse problem (heat-inverse, ...) it trains the default (tuned) fit
-instead and samples the joint posterior of the weights and the unknown
-coefficients, in whitened coordinates (--whitening), then sets each
-unknown's sampled marginal beside its Laplace interval (docs/inverse.md);
---epochs, --sample-hyper, --whiten and --json do not apply there.
+Trains the Laplace fit of PROBLEM and samples the same posterior (alpha and
+beta held at the fit's values) from its mode, then compares the two
+predictive bands on a grid; for an inverse problem (heat-inverse, ...) it
+samples the weights and the unknowns jointly and sets each unknown's
+marginal beside its Laplace interval (--epochs, --sample-hyper, --whiten
+and --json do not apply there). What it reports: docs/hmc.md and
+docs/inverse.md.
 
 flags:
   --sampler S       nuts (default) or hmc
@@ -139,54 +132,20 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	if perr != nil {
 		return report(stderr, "hmc", usagef("%v", perr))
 	}
-	p, sch := entry.New(problems.Options{}), entry.Schedule(problems.Options{})
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *sampler == "" {
-		*sampler = string(mcmc.NUTS)
-		if set["leapfrog"] {
-			*sampler = string(mcmc.HMC)
-		}
+	p := entry.New(problems.Options{})
+	o := posterior.Options{Sampler: mcmc.Sampler(*sampler), Seed: seed.v, SampleHyper: *sampleHyper, Whiten: *whiten,
+		Fit: bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: fitSeed.v, Recipe: bayes.Recipe(recipe.v), Hidden: hidden.v}}
+	given := map[string]bool{} // a given flag is checked as given, an unset one takes its default
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["metric"] {
+		o.Metric = new(mcmc.Metric(*metric))
 	}
-	// Unset flags take posterior.DefaultSampler's values for the sampler.
-	defaults := posterior.DefaultSampler(mcmc.Settings{Sampler: mcmc.Sampler(*sampler)})
-	ds := defaults.Resolved()
-	if !set["samples"] {
-		*samples = ds.Samples
-	}
-	if !set["burn-in"] {
-		*burnIn = ds.Warmup
-	}
-	if !set["target-accept"] {
-		*target = ds.TargetAccept
-	}
-	if !set["max-depth"] {
-		*maxDepth = ds.MaxDepth
-	}
-	if !set["metric"] && len(p.Unknowns) > 0 {
-		*metric = string(posterior.UnknownsMetric) // docs/inverse.md
-	}
-	switch {
-	case *sampler != string(mcmc.NUTS) && *sampler != string(mcmc.HMC):
-		return bad("--sampler is %q: use nuts or hmc", *sampler)
-	case set["leapfrog"] && *sampler != string(mcmc.HMC):
-		return bad("--leapfrog is for --sampler hmc; NUTS chooses its trajectory lengths (see --max-depth)")
-	case *metric != string(mcmc.Dense) && *metric != string(mcmc.Diag) && *metric != string(mcmc.Unit):
-		return bad("--metric is %q: use dense, diag or unit", *metric)
-	case *samples <= 0:
-		return bad("--samples is %d: need at least 1", *samples)
-	case *burnIn < 0:
-		return bad("--burn-in is %d: need 0 or more", *burnIn)
-	case *chains <= 0:
-		return bad("--chains is %d: need at least 1", *chains)
-	case set["leapfrog"] && *leapfrog <= 0:
-		return bad("--leapfrog is %d: need at least 1", *leapfrog)
-	case !(*target > 0 && *target < 1):
-		return bad("--target-accept is %g: need a probability in (0, 1), e.g. 0.9", *target)
-	case *maxDepth < 1 || *maxDepth > 20:
-		return bad("--max-depth is %d: need 1 to 20", *maxDepth)
-	case set["epochs"] && *epochs < sch.HyperStart:
-		return bad("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *epochs, sch.HyperStart)
+	o.Samples, o.Warmup, o.Chains = ifGiven(given["samples"], samples), ifGiven(given["burn-in"], burnIn), ifGiven(given["chains"], chains)
+	o.TargetAccept, o.MaxDepth = ifGiven(given["target-accept"], target), ifGiven(given["max-depth"], maxDepth)
+	o.Leapfrog, o.Epochs, o.Whitening = ifGiven(given["leapfrog"], leapfrog), ifGiven(given["epochs"], epochs), ifGiven(given["whitening"], whitening)
+	plan, err := o.Resolve(p)
+	if err != nil {
+		return bad("%v", err)
 	}
 	if *jsonPath != "" {
 		if err := checkWritable(*jsonPath); err != nil {
@@ -194,56 +153,35 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fail := func(err error) int { return report(stderr, "hmc", err) } // exit 1: none is a usage error
-
-	hs := &mcmc.Settings{Sampler: mcmc.Sampler(*sampler), Metric: mcmc.Metric(*metric),
-		Samples: *samples, Warmup: *burnIn, NoWarmup: *burnIn == 0, Chains: *chains,
-		Leapfrog: *leapfrog, MaxDepth: *maxDepth, TargetAccept: *target, Seed: seed.v}
-	if len(p.Unknowns) > 0 { // an inverse problem: the unknowns' marginals (docs/inverse.md)
-		wh, err := bayes.ParseHessian(*whitening)
-		if err != nil || *whitening == "" {
-			return bad("--whitening is %q: use exact or gauss-newton", *whitening)
-		}
-		return hmcUnknowns(p, bayes.Settings{Schedule: sch, Seed: fitSeed.v, Hidden: hidden.v}, hs, wh, stdout, stderr)
+	hs, s := &plan.Sampler, plan.Fit
+	if plan.Unknowns { // an inverse problem: the unknowns' marginals (docs/inverse.md)
+		return hmcUnknowns(p, s, hs, plan.Whitening, stdout, stderr)
 	}
-	if set["whitening"] {
-		return bad("--whitening is for inverse problems (heat-inverse, ...); %q has no unknowns: use --whiten", p.Name)
-	}
-
-	// The paper's comparison: the sampler at the alpha and beta of the paper's recipe
-	// (or of the tuned one).
-	s := bayes.Settings{Schedule: sch, Seed: fitSeed.v, Epochs: *epochs, Recipe: bayes.Recipe(recipe.v), Hidden: hidden.v}
-	if s, err = s.Resolve(p); err != nil {
-		return bad("%v", err)
-	}
-	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%s recipe, %d epochs, seed %d)\n", p.Name, recipe.v, s.Epochs, fitSeed.v)
+	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%s recipe, %d epochs, seed %d)\n", p.Name, s.Recipe, s.Epochs, s.Seed)
 	fit, err := bayes.Train(interrupt, p, s)
 	if err != nil {
 		return fail(err)
 	}
 	if fit.Laplace == nil || fit.Status == bayes.StatusDiverged {
-		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", fitSeed.v, fit.Status, fit.Reason))
+		return fail(fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", s.Seed, fit.Status, fit.Reason))
 	}
 	var barDone func()
-	hs.Progress, barDone = hmcProgress(stderr, *chains)
-	what := fmt.Sprintf("max depth %d", *maxDepth)
+	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
+	what := fmt.Sprintf("max depth %d", hs.MaxDepth)
 	if hs.Sampler == mcmc.HMC {
-		what = nouns(hs.Resolved().Leapfrog, "leapfrog step")
+		what = runner.Plural(hs.Resolved().Leapfrog, "leapfrog step")
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
-		*sampler, *metric, what, nouns(*chains, "chain"), *samples, *burnIn)
-	cmp, err := posterior.CompareHMC(interrupt, fit, hs, &posterior.CompareOptions{SampleHyper: *sampleHyper, Whiten: *whiten})
+		hs.Sampler, hs.Metric, what, runner.Plural(hs.Chains, "chain"), hs.Samples, hs.Warmup)
+	cmp, err := posterior.CompareHMC(interrupt, fit, hs, &plan.Compare)
 	barDone()
 	if err != nil {
 		return fail(err)
 	}
 	rep := hmcReport{Command: "hmc", Comparison: cmp, Fit: hmcFit{
-		Seed: fitSeed.v, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: fit.Status,
-		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds,
+		Seed: s.Seed, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: fit.Status,
+		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds, LogEvidence: logEvidence(fit),
 	}}
-	if fit.Laplace.OccamOK {
-		v := fit.Laplace.LogEvidence
-		rep.Fit.LogEvidence = &v
-	}
 	printHMCSummary(stdout, &rep)
 	if *jsonPath != "" {
 		if err := saveJSON(*jsonPath, &rep); err != nil {
@@ -252,6 +190,14 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "wrote %s\n", *jsonPath)
 	}
 	return 0
+}
+
+// ifGiven is v if its flag was given, else nil (the option's default).
+func ifGiven[T any](given bool, v *T) *T {
+	if given {
+		return v
+	}
+	return nil
 }
 
 // hmcProgress shows the iterations of all chains as one bar on a terminal
@@ -296,14 +242,14 @@ func printHMCSummary(w io.Writer, r *hmcReport) {
 		h.Sampler, c.Problem, floats(c.Alpha), floats(c.Beta), held, r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
 	what := fmt.Sprintf("max depth %d", h.MaxDepth)
 	if h.Sampler == string(mcmc.HMC) {
-		what = nouns(h.Leapfrog, "leapfrog step")
+		what = runner.Plural(h.Leapfrog, "leapfrog step")
 	}
 	metric := h.Metric + " metric"
 	if h.Whiten {
 		metric += " in coordinates whitened by the fit's A"
 	}
 	fmt.Fprintf(w, "%s: %s x %d draws after %d warm-up, %s, %s, target accept %g, seed %d\n\n",
-		h.Sampler, nouns(h.Chains, "chain"), h.Samples, h.BurnIn, metric, what, h.TargetAccept, h.Seed)
+		h.Sampler, runner.Plural(h.Chains, "chain"), h.Samples, h.BurnIn, metric, what, h.TargetAccept, h.Seed)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tinside data\toutside\tall\t")
@@ -359,12 +305,4 @@ func hmcNum(v *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4g", *v)
-}
-
-// nouns is "1 chain", "2 chains": n and noun, plural unless n is 1.
-func nouns(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -3,13 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
-	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 // hmcUnknowns is "bpinn hmc PROBLEM" for an inverse problem: the fit of
@@ -39,7 +38,7 @@ func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten ba
 		}
 	}
 	fmt.Fprintf(stdout, "%s seed %d: status %s, log evidence %s; %s (%s metric) in coordinates whitened by %s, %s x %d draws, step sizes %v, %.0f leapfrog steps per draw, %d divergent\n",
-		p.Name, fs.Seed, f.Status, num(record.Num(lnZ(f)), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), nouns(len(res.Chains), "chain"), res.Len(), floats(steps),
+		p.Name, fs.Seed, f.Status, num(logEvidence(f), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), runner.Plural(len(res.Chains), "chain"), res.Len(), floats(steps),
 		float64(leap)/float64(len(res.Chains)*res.Len()), res.Divergences())
 	for _, s := range su {
 		fmt.Fprintf(stdout, "  %s\n", s)
@@ -47,12 +46,12 @@ func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten ba
 	return exitOK
 }
 
-// lnZ is the fit's log evidence, NaN when undefined.
-func lnZ(f *bayes.Fit) float64 {
+// logEvidence is the fit's log evidence, nil when undefined.
+func logEvidence(f *bayes.Fit) *float64 {
 	if f.Laplace == nil || !f.Laplace.OccamOK {
-		return math.NaN()
+		return nil
 	}
-	return f.Laplace.LogEvidence
+	return &f.Laplace.LogEvidence
 }
 
 // whitenedBy names the precision of a whitening.

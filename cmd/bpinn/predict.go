@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -73,7 +74,10 @@ func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) er
 	if isTerminal(in) { // otherwise the command seems to hang
 		fmt.Fprintf(hint, "bpinn predict: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
 	}
-	pts, err := parsePoints(in, p.Inputs, p.Lo, p.Hi)
+	pts, err := p.ReadPoints(in)
+	if pe := (*pde.PointError)(nil); errors.As(err, &pe) {
+		return usagef("%v", pe)
+	}
 	if err != nil {
 		return err
 	}

@@ -5,9 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -48,34 +46,13 @@ on stderr (plain lines when stderr is not a terminal):
                 (docs/inverse.md; coverage over noise draws is bpinn
                 coverage's)
 
-Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; NUTS writes
-DIR/hmc.json and DIR/hmc-heat.json (the report's sampling table). At the end DIR/report.html holds every figure (interactive,
-the echarts library inlined: no network needed), the paper's Tables 1-3
-rebuilt from the run with the paper's numbers beside, the settings, seeds
-and times; DIR/figures/*.png are the static figures, DIR/results.md the
-tables in Markdown (also printed on stdout).
-
-Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, 10 of each burgers-wide study, 33 of each inverse one,
-NUTS with bpinn hmc's defaults (4 chains x 400 draws, about 50 s of CPU):
-1139 fits, about 51 minutes on 2 cores (measured 2026-11-26 from a clean
-clone, on a day this machine ran fits about twice as slowly as on
-2026-11-23: hmc 37 s, heat 162 s with another job beside it, heat-lhs
-28 s, wave 62 s, wave-full 69 s, burgers 436 s, burgers-deep 974 s,
-burgers-wide 321 s and burgers-wide-fixed 157 s (1500 epochs, four
-L-BFGS polishes of 1000 iterations: about 60 s of CPU per evidence fit
-with its record; docs/results/burgers-wide.md), heat-fixed 13 s,
-wave-fixed 33 s, scan 84 s, heat-inverse 510 s, wave-inverse 19 s,
-burgers-inverse 164 s; 138 s with its data's noise held, in the
-54-minute run of docs/reproduction.md).
---quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-NUTS 2 chains x 400 draws, 3 burgers-wide fits of each kind (the same schedule),
-a third of the fits for the inverse studies, NUTS on heat's best fit (2
-chains x 200 draws): about 11 minutes on 2 cores (measured 2026-11-26
-from a clean clone, with another job's sampler on one of the cores: 680 s
-of studies, burgers-wide 192 s and burgers-wide-fixed 100 s of them; 701 s
-for make reproduce with its setup). The full run samples heat with 4 x
-500 draws after 1500 warm-up (about 150 s of CPU; docs/hmc.md).
+Each fit is appended to DIR/<study>.jsonl as it ends; at the end
+DIR/report.html holds every figure and the paper's Tables 1-3 rebuilt
+beside the paper's numbers, DIR/figures/*.png the static figures and
+DIR/results.md the tables (also printed on stdout). The full run (1139
+fits, 100 per study) takes about 50 minutes on 2 cores, --quick (12 per
+study, epochs cut 2x) about 11; docs/reproduction.md is the report of a
+full run.
 
 flags:
   --quick          the short run (make reproduce)
@@ -89,15 +66,11 @@ flags:
   --shard I/N      run shard I of N of every study, no report (job arrays)
   --from DIRS      the report from the comma-separated folders of the shards
 
-On a cluster: --shard I/N runs shard I of N of every study (the fits i
-with i mod N == I, no HMC) into DIR and writes no report; each task of a
-job array runs one shard with the same flags into a folder of its own.
---from DIR0,DIR1,... then builds the report of the whole run from those
-folders without training: it merges each study's files, checks that every
-seed is there and was run with the study's settings (give the flags of
-the sharded run), restores the fits, runs the HMC comparisons on the best,
-and writes the merged files, report.html and the rest to --out, as one
-run would (times aside).
+On a cluster each task of a job array runs --shard I/N with the same flags
+into a folder of its own (the fits i with i mod N == I, no NUTS, no
+report); --from DIR0,DIR1,... then builds the report from those folders
+without training, checking that every seed is there with the study's
+settings (give the flags of the sharded run).
 
 exit status: 0 every study ran, 1 a study failed (the report is still
 written, with a section naming what failed and why) or an I/O error,
@@ -130,45 +103,25 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkWorkers(*workers)
 	}
-	plan := rpt.Full()
-	switch {
-	case *tiny:
-		plan = rpt.Tiny()
-	case *quick:
-		plan = rpt.Quick()
-	}
-	if recipe.v != "" {
-		plan.Recipe = bayes.Recipe(recipe.v)
-	}
+	plan := rpt.PlanFor(*quick, *tiny, bayes.Recipe(recipe.v))
 	if *out == "" {
-		*out = filepath.Join("out", plan.Name)
+		*out = plan.DefaultOut()
 	}
 	cfg := rpt.Config{Plan: plan, Out: *out, Workers: *workers, SeedBase: base.v, FailStudy: *failStudy, Shard: sh.i, Shards: sh.n}
-	var dirs []string
 	if *from != "" {
-		dirs = strings.Split(*from, ",")
+		cfg.From = strings.Split(*from, ",")
 	}
-	if err == nil && sh.n > 0 && dirs != nil {
-		err = usagef("--shard runs one shard, --from reports on all of them: use one")
-	}
-	for _, d := range dirs {
-		if st, serr := os.Stat(d); err == nil && (serr != nil || !st.IsDir()) {
-			err = usagef("--from %s: not a folder of a shard's files", d)
-		}
-	}
-	if err == nil && *only != "" {
+	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}
-	for _, s := range append(cfg.Only, *failStudy) {
-		if err == nil && s != "" && !slices.Contains(rpt.Names(), s) {
-			err = usagef("unknown study %q: use one of %s", s, strings.Join(rpt.Names(), ", "))
-		}
+	if err == nil {
+		err = asUsage(cfg.Check())
 	}
 	if err == nil && sh.n == 0 { // fail now, not after the run, and before creating --out
 		_, err = viz.EChartsJS()
 	}
 	if err == nil {
-		err = checkOutDir(*out)
+		err = asUsage(cfg.PrepareOut())
 	}
 	if err != nil {
 		return report(stderr, "reproduce", err)
@@ -176,12 +129,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	cfg.Progress = func(study string, total int) rpt.Progress { return newStudyProgress(stderr, study, total) }
 
 	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", plan.Name, *out)
-	var rep *rpt.Report
-	if dirs != nil {
-		rep, err = rpt.Load(interrupt, cfg, dirs)
-	} else {
-		rep, err = rpt.Run(interrupt, cfg)
-	}
+	rep, err := rpt.Execute(interrupt, cfg)
 	if err != nil {
 		return report(stderr, "reproduce", err)
 	}
@@ -214,22 +162,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// checkOutDir creates dir if needed and checks that a file can be written
-// in it, before anything runs.
-func checkOutDir(dir string) error {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return usagef("--out %s is not a directory", dir)
+// asUsage makes err, if any, bad input (exit 2).
+func asUsage(err error) error {
+	if err == nil {
+		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return usagef("--out %s: cannot create it: %v", dir, errors.Unwrap(err))
-	}
-	tmp, err := os.CreateTemp(dir, ".reproduce.check*")
-	if err != nil {
-		return usagef("--out %s: cannot write in it: %v", dir, errors.Unwrap(err))
-	}
-	tmp.Close()
-	os.Remove(tmp.Name())
-	return nil
+	return errUsage{err.Error()}
 }
 
 // studyProgress is a bar on a terminal, plain lines otherwise.

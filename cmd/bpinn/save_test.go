@@ -25,11 +25,3 @@ func TestSaveJSON(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
-
-func TestNouns(t *testing.T) {
-	for n, want := range map[int]string{0: "0 chains", 1: "1 chain", 4: "4 chains"} {
-		if got := nouns(n, "chain"); got != want {
-			t.Errorf("nouns(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -122,6 +122,10 @@ type Config struct {
 	// array): only the seeds of fits i with i mod Shards == Shard, and no
 	// HMC, which needs every fit; Load joins the shards' folders.
 	Shard, Shards int
+	// From, if set, are the folders of the shards of a sharded run:
+	// Execute builds the report from their records (Load) instead of
+	// training.
+	From []string
 }
 
 // Progress follows one study.

@@ -48,7 +48,7 @@ func Status(stdout io.Writer, files []string, n int, base uint64, shards int) er
 	var firstFile string
 	mixed := 0
 	for _, f := range sf {
-		line := fmt.Sprintf("%s: %s", f.path, plural(len(f.rs), "fit"))
+		line := fmt.Sprintf("%s: %s", f.path, Plural(len(f.rs), "fit"))
 		if len(f.rs) > 0 {
 			lo, hi := f.rs[0].Seed, f.rs[0].Seed
 			for _, r := range f.rs {
@@ -103,11 +103,11 @@ func Status(stdout io.Writer, files []string, n int, base uint64, shards int) er
 		}
 	}
 	if dups > 0 {
-		fmt.Fprintf(stdout, "duplicates: %s held more than once (merge keeps one of each)\n", plural(dups, "seed"))
+		fmt.Fprintf(stdout, "duplicates: %s held more than once (merge keeps one of each)\n", Plural(dups, "seed"))
 	}
 	if len(conflicts) > 0 {
 		fmt.Fprintf(stdout, "CONFLICTS: seeds %s have records that disagree\n", strings.Join(conflicts, ", "))
-		problems = append(problems, plural(len(conflicts), "seed")+" with disagreeing records")
+		problems = append(problems, Plural(len(conflicts), "seed")+" with disagreeing records")
 	}
 	last, span := base+uint64(n-1), fmt.Sprintf("--n %d --seed-base %d", n, base)
 	if n == 0 {
@@ -135,7 +135,7 @@ func Status(stdout io.Writer, files []string, n int, base uint64, shards int) er
 	fmt.Fprintf(stdout, "seeds %d to %d (%s): %d of %d held", base, last, span, total-uint64(len(missing)), total)
 	if outside > 0 {
 		fmt.Fprintf(stdout, ", and %d outside", outside)
-		problems = append(problems, fmt.Sprintf("%s outside %d to %d (another --seed-base or --n?)", plural(outside, "seed"), base, last))
+		problems = append(problems, fmt.Sprintf("%s outside %d to %d (another --seed-base or --n?)", Plural(outside, "seed"), base, last))
 	}
 	if len(missing) == 0 {
 		fmt.Fprintln(stdout, ", none missing")
@@ -190,8 +190,9 @@ func fmtSeeds(seeds []uint64, max int) string {
 	return strings.Join(items, ", ")
 }
 
-// plural is "1 fit", "2 fits".
-func plural(n int, noun string) string {
+// Plural is "1 fit", "2 fits": n and noun, plural unless n is 1 (the
+// summaries of runs and of samplers).
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

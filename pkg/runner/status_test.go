@@ -22,3 +22,11 @@ func TestFmtSeeds(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 chains", 1: "1 chain", 4: "4 chains"} {
+		if got := runner.Plural(n, "chain"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
