@@ -49,34 +49,7 @@ func Packages(root string) ([]string, error) {
 // missing.
 func Check(dir string) ([]string, error) {
 	fset := token.NewFileSet()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []*ast.File
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-	}
-	// The package is named by its own files; its tests (the external
-	// name_test package too) contribute only examples.
-	var own *ast.File
-	for _, f := range files {
-		if !strings.HasSuffix(fset.Position(f.Package).Filename, "_test.go") {
-			own = f
-			break
-		}
-	}
-	if own == nil {
-		return nil, fmt.Errorf("%s: no non-test Go files", dir)
-	}
-	p, err := doc.NewFromFiles(fset, files, own.Name.Name)
+	p, own, err := parseDir(fset, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +63,46 @@ func Check(dir string) ([]string, error) {
 	if !hasRunnableExample(p) {
 		add(own.Package, "package %s has no runnable Example (an Example function with an // Output: comment in a _test.go file)", p.Name)
 	}
+	checkNames(p, add)
+	return gaps, nil
+}
+
+// parseDir parses the Go files of dir into the documentation of its
+// package and returns one of the package's own (non-test) files.
+func parseDir(fset *token.FileSet, dir string) (*doc.Package, *ast.File, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []*ast.File
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	// The package is named by its own files; its tests (the external
+	// name_test package too) contribute only examples.
+	var own *ast.File
+	for _, f := range files {
+		if !strings.HasSuffix(fset.Position(f.Package).Filename, "_test.go") {
+			own = f
+			break
+		}
+	}
+	if own == nil {
+		return nil, nil, fmt.Errorf("%s: no non-test Go files", dir)
+	}
+	p, err := doc.NewFromFiles(fset, files, own.Name.Name)
+	return p, own, err
+}
+
+// checkNames adds a gap for each exported name of p without a doc comment.
+func checkNames(p *doc.Package, add func(pos token.Pos, format string, args ...any)) {
 	checkValues := func(vs []*doc.Value) {
 		for _, v := range vs {
 			if v.Doc != "" {
@@ -131,7 +144,6 @@ func Check(dir string) ([]string, error) {
 		checkFuncs(t.Funcs)
 		checkFuncs(t.Methods)
 	}
-	return gaps, nil
 }
 
 // hasRunnableExample reports whether any example of p, wherever go/doc

@@ -244,6 +244,9 @@ func sign(x float64) float64 {
 	return x // 0, or NaN
 }
 
+// eval computes node n's value into its buffer.
+//
+// Long because it is the dispatch on the op, one short case per kernel.
 func (p *Program) eval(n *Node) {
 	y := p.val[n.id]
 	var a, b []float64

@@ -3,6 +3,9 @@ package ad
 // polyPair evaluates two terms in one pass, ca*a0*... + cb*b0*..., with
 // fewer loads and stores of y than two passes. set writes c0 plus the
 // terms, otherwise they are added to y. Factor counts na, nb are 1 to 3.
+//
+// Long because it is one unrolled loop per pair of factor counts: the hot
+// kernel, written out so that no loop over the factors runs per element.
 func polyPair(y []float64, set bool, c0, ca, cb float64, a, b *[maxFactors][]float64, na, nb int) {
 	m := len(y)
 	if !set {

@@ -169,6 +169,9 @@ func rowProduct(n *Node) (factor, bool) {
 
 // plan lowers the needed nodes of p to instructions and (re)allocates the
 // buffers of the nodes that become materialized.
+//
+// Long because its phases share and mutate one state (uses, forced, polys):
+// the fallback of each op's case forces operands the next cases read.
 func (p *Program) plan() {
 	g := p.g
 	nn := len(p.need)

@@ -15,6 +15,7 @@ type rule struct {
 
 var rules [numOps]rule
 
+// init fills the rule table. Long because it is the table: one entry per op.
 func init() {
 	rules = [numOps]rule{
 		OpInput: {}, OpParam: {}, OpFill: {},

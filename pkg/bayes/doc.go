@@ -37,6 +37,8 @@
 //   - pkg/posterior: the posterior as an mcmc.LogDensity and the Laplace
 //     band against a sampler's (CompareHMC, SampleUnknowns), through
 //     [Fit.ModelCopy].
+//   - pkg/curvstudy: each pkg/curv structure measured against the dense A
+//     at a fit (Compare).
 //
 // # Where things are
 //
@@ -49,9 +51,9 @@
 //     hyper.go: the hyperparameter steps and the evidence under a structure;
 //     polish.go: the polish and the state a final round can undo.
 //   - fit.go: Fit, its status, Predict and the errors against an exact
-//     solution; unknowns.go: the unknowns' marginals; structures.go:
-//     CompareStructures; seam.go, compare.go: what the packages around
-//     build on (FitAt, Fit.ModelOn, Fit.ModelCopy ...).
+//     solution; unknowns.go: the unknowns' marginals; seam.go,
+//     compare.go: what the packages around build on (FitAt, Fit.ModelOn,
+//     Fit.ModelCopy ...).
 //
 // The same seed gives the same bits: every random draw takes a seed and a
 // compiled program never runs in parallel internally.

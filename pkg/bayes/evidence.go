@@ -111,18 +111,37 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 	if err := l.Chol.InverseTo(l.AInv); err != nil {
 		return nil, curv.NotPositiveDefinite{Kind: curv.Dense, MinDiag: math.NaN(), Cond: l.Chol.Cond()}
 	}
-	ainv := l.AInv.RawSymmetric().Data // upper triangle valid, stride P
-	at := func(r, col int) float64 {
+	at := symAt(l.AInv)
+	trSqAlpha, flat := l.alphaTraces(c, at)
+	trSqBeta := l.betaTraces(c, at)
+
+	l.Comb = Comb(c.Hidden)
+	l.Hyper = curv.NewHyper(l.LogDetA, l.TrAlpha, l.TrBeta, trSqAlpha, trSqBeta, alpha, beta, c.loss(l.Comb))
+	// A flat-prior parameter has no alpha to shrink it: it is fully
+	// determined by the data and counts 1 (sum_t GammaBeta = Gamma).
+	l.Gamma += float64(flat)
+	return l, nil
+}
+
+// symAt reads a symmetric matrix from its upper triangle.
+func symAt(m *mat.SymDense) func(r, col int) float64 {
+	P := m.SymmetricDim()
+	data := m.RawSymmetric().Data // upper triangle valid, stride P
+	return func(r, col int) float64 {
 		if r > col {
 			r, col = col, r
 		}
-		return ainv[r*P+col]
+		return data[r*P+col]
 	}
+}
 
-	nA, nB := len(alpha), len(beta)
-	l.TrAlpha = make([]float64, nA)
-	trSqAlpha := make([]float64, nA) // tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2
-	flat := 0                        // parameters in no alpha group (flat-prior unknowns)
+// alphaTraces sets l.TrAlpha, tr(A^-1 P_i), from A^-1 (at) and returns
+// tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2 and the number of parameters
+// in no alpha group (flat-prior unknowns).
+func (l *Laplace) alphaTraces(c *Hessians, at func(r, col int) float64) (trSqAlpha []float64, flat int) {
+	P := c.P()
+	l.TrAlpha = make([]float64, len(l.Alpha))
+	trSqAlpha = make([]float64, len(l.Alpha))
 	for r := 0; r < P; r++ {
 		gi := c.AlphaOf[r]
 		if gi < 0 {
@@ -137,9 +156,15 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 			}
 		}
 	}
-	// M_t = A^-1 H_t; tr(M_t) and tr(M_t^2).
-	l.TrBeta = make([]float64, nB)
-	trSqBeta := make([]float64, nB)
+	return trSqAlpha, flat
+}
+
+// betaTraces sets l.TrBeta, tr(M_t) with M_t = A^-1 H_t, from A^-1 (at) and
+// returns tr(M_t^2).
+func (l *Laplace) betaTraces(c *Hessians, at func(r, col int) float64) (trSqBeta []float64) {
+	P := c.P()
+	l.TrBeta = make([]float64, len(l.Beta))
+	trSqBeta = make([]float64, len(l.Beta))
 	full := mat.NewDense(P, P, nil)
 	for r := 0; r < P; r++ {
 		for col := 0; col < P; col++ {
@@ -159,13 +184,7 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 		}
 		l.TrBeta[t], trSqBeta[t] = s, s2
 	}
-
-	l.Comb = Comb(c.Hidden)
-	l.Hyper = curv.NewHyper(l.LogDetA, l.TrAlpha, l.TrBeta, trSqAlpha, trSqBeta, alpha, beta, c.loss(l.Comb))
-	// A flat-prior parameter has no alpha to shrink it: it is fully
-	// determined by the data and counts 1 (sum_t GammaBeta = Gamma).
-	l.Gamma += float64(flat)
-	return l, nil
+	return trSqBeta
 }
 
 // MacKay returns the fixed-point update alpha_i = gamma_i/(2 E_w^i),

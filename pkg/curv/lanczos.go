@@ -59,66 +59,13 @@ func (o *gnOp) apply(dst, v []float64) {
 // (R = Lambda^1/2 U^T) by the rank-k Woodbury identity.
 func lowRank(s *System, o Options, tr *Traces) error {
 	P := s.P
-	k := min(o.Rank, P)
-	op := newGNOp(s, nil, &tr.Products)
-	rng := rand.New(rand.NewPCG(o.Seed, 0x1a2c05))
-	q := make([][]float64, 0, k)
-	v := make([]float64, P)
-	for i := range v {
-		v[i] = rng.NormFloat64()
-	}
-	scale(v, 1/math.Sqrt(dot(v, v)))
-	var diag, off []float64
-	w := make([]float64, P)
-	for j := 0; j < k; j++ {
-		q = append(q, append([]float64(nil), v...))
-		op.apply(w, v)
-		diag = append(diag, dot(v, w))
-		for pass := 0; pass < 2; pass++ { // full reorthogonalization, twice
-			for _, qi := range q {
-				axpy(-dot(qi, w), qi, w)
-			}
-		}
-		b := math.Sqrt(dot(w, w))
-		if j == k-1 || b <= 1e-12*math.Abs(diag[0]) || b == 0 {
-			break // G's Krylov space is exhausted (rank G < k)
-		}
-		off = append(off, b)
-		copy(v, w)
-		scale(v, 1/b)
-	}
+	q, diag, off := lanczos(newGNOp(s, nil, &tr.Products), P, min(o.Rank, P), o.Seed)
 	m := len(diag)
-	var eig mat.EigenSym
-	if !eig.Factorize(tridiagonal(diag, off), true) {
+	r, ok := ritzRows(q, diag, off, P)
+	if !ok {
 		return notPD(LowRank)
 	}
-	theta := eig.Values(nil)
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
-	r := make([]float64, m*P) // row i: sqrt(theta_i) * (Q s_i)
-	for i := 0; i < m; i++ {
-		row := r[i*P : i*P+P]
-		for j := 0; j < m; j++ {
-			axpy(vecs.At(j, i), q[j], row)
-		}
-		scale(row, math.Sqrt(math.Max(theta[i], 0)))
-	}
-	h := make([][]float64, len(s.J))
-	d := s.alphaDiag()
-	for t, j := range s.J {
-		h[t] = colSquares(j, P)
-		for kk := range d {
-			d[kk] += s.Beta[t] * h[t][kk]
-		}
-	}
-	for i := 0; i < m; i++ { // keep G's diagonal: D = alpha + diag(G) - diag(R^T R)
-		for kk, x := range r[i*P : i*P+P] {
-			d[kk] -= x * x
-		}
-	}
-	for kk := range d {
-		d[kk] = math.Max(d[kk], s.Alpha[s.AlphaOf[kk]])
-	}
+	d, h := keptDiagonal(s, r, m)
 	wb, err := newWoodbury(d, r, m, P)
 	if err != nil {
 		return notPD(LowRank)
@@ -141,6 +88,86 @@ func lowRank(s *System, o Options, tr *Traces) error {
 		hutchSquares(s, o, wb.solve, tr)
 	}
 	return nil
+}
+
+// lanczos runs at most k steps of Lanczos on op from a random start,
+// reorthogonalizing fully: the basis q and the tridiagonal matrix (diag,
+// off). It stops early when G's Krylov space is exhausted.
+func lanczos(op *gnOp, P, k int, seed uint64) (q [][]float64, diag, off []float64) {
+	rng := rand.New(rand.NewPCG(seed, 0x1a2c05))
+	q = make([][]float64, 0, k)
+	v := make([]float64, P)
+	for i := range v {
+		v[i] = rng.NormFloat64()
+	}
+	scale(v, 1/math.Sqrt(dot(v, v)))
+	w := make([]float64, P)
+	for j := 0; j < k; j++ {
+		q = append(q, append([]float64(nil), v...))
+		op.apply(w, v)
+		diag = append(diag, dot(v, w))
+		for pass := 0; pass < 2; pass++ { // full reorthogonalization, twice
+			for _, qi := range q {
+				axpy(-dot(qi, w), qi, w)
+			}
+		}
+		b := math.Sqrt(dot(w, w))
+		if j == k-1 || b <= 1e-12*math.Abs(diag[0]) || b == 0 {
+			break // G's Krylov space is exhausted (rank G < k)
+		}
+		off = append(off, b)
+		copy(v, w)
+		scale(v, 1/b)
+	}
+	return q, diag, off
+}
+
+// ritzRows factors G ~ R^T R from the Lanczos basis q and tridiagonal
+// (diag, off): row i of R (m x P) is sqrt(theta_i) Q s_i, theta_i and s_i the
+// Ritz pairs. It reports false when the tridiagonal matrix cannot be
+// factorized.
+func ritzRows(q [][]float64, diag, off []float64, P int) ([]float64, bool) {
+	m := len(diag)
+	var eig mat.EigenSym
+	if !eig.Factorize(tridiagonal(diag, off), true) {
+		return nil, false
+	}
+	theta := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	r := make([]float64, m*P) // row i: sqrt(theta_i) * (Q s_i)
+	for i := 0; i < m; i++ {
+		row := r[i*P : i*P+P]
+		for j := 0; j < m; j++ {
+			axpy(vecs.At(j, i), q[j], row)
+		}
+		scale(row, math.Sqrt(math.Max(theta[i], 0)))
+	}
+	return r, true
+}
+
+// keptDiagonal is the diagonal D = alpha + diag(G) - diag(R^T R), at least
+// alpha, that keeps G's exact diagonal beside the rank-m part R (m x P), and
+// each group's column squares h[t] = diag(J_t^T J_t).
+func keptDiagonal(s *System, r []float64, m int) (d []float64, h [][]float64) {
+	P := s.P
+	h = make([][]float64, len(s.J))
+	d = s.alphaDiag()
+	for t, j := range s.J {
+		h[t] = colSquares(j, P)
+		for kk := range d {
+			d[kk] += s.Beta[t] * h[t][kk]
+		}
+	}
+	for i := 0; i < m; i++ { // keep G's diagonal: D = alpha + diag(G) - diag(R^T R)
+		for kk, x := range r[i*P : i*P+P] {
+			d[kk] -= x * x
+		}
+	}
+	for kk := range d {
+		d[kk] = math.Max(d[kk], s.Alpha[s.AlphaOf[kk]])
+	}
+	return d, h
 }
 
 // hutchSquares estimates tr((A^-1 P_i)^2) and tr((A^-1 H_t)^2) by

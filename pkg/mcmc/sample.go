@@ -264,7 +264,6 @@ func (ch *chain) hmc() transitionStats {
 // run runs warm-up and sampling and writes the chain's slot of r.
 func (ch *chain) run(ctx context.Context, r *Result) error {
 	cfg, c := ch.cfg, ch.id
-	dim := len(ch.z.q)
 	ch.potential(&ch.z)
 	if math.IsInf(ch.z.u, 1) {
 		return fmt.Errorf("mcmc: chain %d: ln p is not finite at the start; start where the density is positive (lower Jitter?)", c)
@@ -284,8 +283,16 @@ func (ch *chain) run(ctx context.Context, r *Result) error {
 		}
 	}
 	out := &r.Chains[c]
+	if err := ch.warmup(ctx, out, progress); err != nil {
+		return err
+	}
+	return ch.sample(ctx, r, out, progress)
+}
 
-	// Warm-up: Stan's windowed adaptation.
+// warmup runs Stan's windowed adaptation: the step by dual averaging, the
+// metric from the draws of each window.
+func (ch *chain) warmup(ctx context.Context, out *Chain, progress func(done int)) error {
+	cfg, dim := ch.cfg, len(ch.z.q)
 	da := dualAveraging{target: cfg.target, gamma: gammaNUTS}
 	if cfg.sampler == HMC {
 		da.gamma = gammaHMC
@@ -332,8 +339,13 @@ func (ch *chain) run(ctx context.Context, r *Result) error {
 		ch.eps = da.final()
 	}
 	out.WarmupGradients = ch.grads
+	return nil
+}
 
-	// Sampling.
+// sample draws the samples, keeping every thin-th, and writes the chain's
+// slot of r.
+func (ch *chain) sample(ctx context.Context, r *Result, out *Chain, progress func(done int)) error {
+	cfg, c, dim := ch.cfg, ch.id, len(ch.z.q)
 	n := cfg.samples
 	draws := make([]float64, n*dim)
 	lp := make([]float64, n)

@@ -148,11 +148,11 @@ func condition(name string, r Region, n int, lhs func(v *Vars) *ad.Node, value a
 		switch {
 		case err != nil:
 			return failing(t, "%v", err)
-		case q.rhs != nil:
+		case q.RHS != nil:
 			return failing(t, "value %q: an expression of the point such as sin(pi*x), not an equation", g)
 		}
 		t.Residual = func(v *Vars) *ad.Node {
-			e, err := q.eval(v, q.lhs)
+			e, err := q.eval(v, q.LHS)
 			if err != nil {
 				return v.fail("%v", err)
 			}

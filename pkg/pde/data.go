@@ -28,30 +28,10 @@ func ReadData(r io.Reader, p *Problem) (*Data, error) {
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	cr.Comment = '#'
-	head, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("empty file: want a header (%s, u, optional std) and one row per point", strings.Join(p.Inputs, ", "))
-	}
+	col, width, err := dataHeader(cr, p)
 	if err != nil {
-		return nil, fmt.Errorf("header: %v", err)
+		return nil, err
 	}
-	col := map[string]int{}
-	for i, h := range head {
-		h = strings.TrimSpace(h)
-		if _, dup := col[h]; dup {
-			return nil, fmt.Errorf("header: column %q appears twice", h)
-		}
-		if h != "u" && h != "std" && !slices.Contains(p.Inputs, h) {
-			return nil, fmt.Errorf("header: unknown column %q: the columns are the problem's inputs (%s), u and optionally std", h, strings.Join(p.Inputs, ", "))
-		}
-		col[h] = i
-	}
-	for _, need := range append(slices.Clone(p.Inputs), "u") {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("header: no column %q: the columns are the problem's inputs (%s), u and optionally std", need, strings.Join(p.Inputs, ", "))
-		}
-	}
-	_, hasStd := col["std"]
 	d := &Data{}
 	for {
 		rec, err := cr.Read()
@@ -62,48 +42,86 @@ func ReadData(r io.Reader, p *Problem) (*Data, error) {
 			return nil, err // csv's errors name the line
 		}
 		row, _ := cr.FieldPos(0)
-		if len(rec) != len(head) {
-			return nil, fmt.Errorf("line %d: %d cells, the header has %d", row, len(rec), len(head))
+		if len(rec) != width {
+			return nil, fmt.Errorf("line %d: %d cells, the header has %d", row, len(rec), width)
 		}
-		cell := func(name string) (float64, error) {
-			s := strings.TrimSpace(rec[col[name]])
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, fmt.Errorf("line %d: column %s: %q is not a finite number", row, name, s)
-			}
-			return v, nil
-		}
-		x := make([]float64, p.Dim())
-		for i, in := range p.Inputs {
-			v, err := cell(in)
-			if err != nil {
-				return nil, err
-			}
-			if v < p.Lo[i] || v > p.Hi[i] {
-				return nil, fmt.Errorf("line %d: %s = %g is outside the domain [%g, %g]", row, in, v, p.Lo[i], p.Hi[i])
-			}
-			x[i] = v
-		}
-		u, err := cell("u")
-		if err != nil {
+		if err := d.add(p, rec, row, col); err != nil {
 			return nil, err
-		}
-		d.Points, d.U = append(d.Points, x), append(d.U, u)
-		if hasStd {
-			s, err := cell("std")
-			if err != nil {
-				return nil, err
-			}
-			if !(s > 0) {
-				return nil, fmt.Errorf("line %d: std = %g: a standard deviation must be positive", row, s)
-			}
-			d.Std = append(d.Std, s)
 		}
 	}
 	if len(d.U) == 0 {
 		return nil, errors.New("no data rows after the header")
 	}
 	return d, nil
+}
+
+// dataHeader reads the header: the column of each name and the number of
+// columns.
+func dataHeader(cr *csv.Reader, p *Problem) (col map[string]int, width int, err error) {
+	head, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, 0, fmt.Errorf("empty file: want a header (%s, u, optional std) and one row per point", strings.Join(p.Inputs, ", "))
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("header: %v", err)
+	}
+	col = map[string]int{}
+	for i, h := range head {
+		h = strings.TrimSpace(h)
+		if _, dup := col[h]; dup {
+			return nil, 0, fmt.Errorf("header: column %q appears twice", h)
+		}
+		if h != "u" && h != "std" && !slices.Contains(p.Inputs, h) {
+			return nil, 0, fmt.Errorf("header: unknown column %q: the columns are the problem's inputs (%s), u and optionally std", h, strings.Join(p.Inputs, ", "))
+		}
+		col[h] = i
+	}
+	for _, need := range append(slices.Clone(p.Inputs), "u") {
+		if _, ok := col[need]; !ok {
+			return nil, 0, fmt.Errorf("header: no column %q: the columns are the problem's inputs (%s), u and optionally std", need, strings.Join(p.Inputs, ", "))
+		}
+	}
+	return col, len(head), nil
+}
+
+// add appends the row rec (line row of the file) to d: the point, inside
+// p's domain, u and, with a std column, a positive std.
+func (d *Data) add(p *Problem, rec []string, row int, col map[string]int) error {
+	cell := func(name string) (float64, error) {
+		s := strings.TrimSpace(rec[col[name]])
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("line %d: column %s: %q is not a finite number", row, name, s)
+		}
+		return v, nil
+	}
+	x := make([]float64, p.Dim())
+	for i, in := range p.Inputs {
+		v, err := cell(in)
+		if err != nil {
+			return err
+		}
+		if v < p.Lo[i] || v > p.Hi[i] {
+			return fmt.Errorf("line %d: %s = %g is outside the domain [%g, %g]", row, in, v, p.Lo[i], p.Hi[i])
+		}
+		x[i] = v
+	}
+	u, err := cell("u")
+	if err != nil {
+		return err
+	}
+	d.Points, d.U = append(d.Points, x), append(d.U, u)
+	if _, hasStd := col["std"]; hasStd {
+		s, err := cell("std")
+		if err != nil {
+			return err
+		}
+		if !(s > 0) {
+			return fmt.Errorf("line %d: std = %g: a standard deviation must be positive", row, s)
+		}
+		d.Std = append(d.Std, s)
+	}
+	return nil
 }
 
 // WithData returns p with its measured term (the first Measured term)

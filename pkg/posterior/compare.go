@@ -13,6 +13,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -322,7 +323,37 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	points := o.Grid
+	points, err := comparePoints(p, o.Grid)
+	if err != nil {
+		return nil, err
+	}
+	c, inside := newComparison(f, rs, o, points)
+	if c.Laplace.Mean, c.Laplace.Sigma, err = f.Predict(points); err != nil {
+		return nil, err
+	}
+	res, secs, err := sampleFit(ctx, f, s, o)
+	if err != nil {
+		return nil, err
+	}
+
+	start := time.Now()
+	eval := newGridEval(f, points)
+	nw := len(f.Model.Net.W) // the network's weights come first in Theta
+	pred := res.Predictive(len(points), func(x, out []float64) { eval(x[:nw], out) })
+	c.Diagnostics.PredictiveSeconds = time.Since(start).Seconds()
+	c.Sampled = pointSummary(pred)
+	if o.SampleHyper {
+		c.Hyper = hyperComparison(f, res)
+	}
+	c.compareBands(pred, inside)
+	c.Diagnostics = diagnostics(res, pred, secs, c.Diagnostics.PredictiveSeconds)
+	return c, nil
+}
+
+// comparePoints are the points of the comparison: grid, or the default
+// grid of a 1-D or 2-D problem.
+func comparePoints(p *pde.Problem, grid [][]float64) ([][]float64, error) {
+	points := grid
 	if points == nil {
 		switch p.Dim() {
 		case 1:
@@ -336,8 +367,15 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 	if len(points) == 0 {
 		return nil, errors.New("bayes: CompareHMC: the grid is empty; pass nil for the default")
 	}
+	return points, nil
+}
 
-	c := &Comparison{
+// newComparison is the comparison's description of the run, the points
+// (as X and the data's intervals for a 1-D problem) and the truth, and
+// which points are inside the data (all of them beyond 1-D).
+func newComparison(f *bayes.Fit, rs mcmc.Settings, o *CompareOptions, points [][]float64) (c *Comparison, inside []bool) {
+	p := f.Model.Problem
+	c = &Comparison{
 		Problem: p.Name,
 		Alpha:   slices.Clone(f.Alpha),
 		Beta:    slices.Clone(f.Beta),
@@ -351,7 +389,7 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 	} else {
 		c.HMC.MaxDepth = rs.MaxDepth
 	}
-	inside := make([]bool, len(points))
+	inside = make([]bool, len(points))
 	if p.Dim() == 1 {
 		c.Intervals = dataIntervals(f)
 		c.X = make([]float64, len(points))
@@ -375,11 +413,13 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 			c.Truth[i] = p.Exact(x)
 		}
 	}
-	var err error
-	if c.Laplace.Mean, c.Laplace.Sigma, err = f.Predict(points); err != nil {
-		return nil, err
-	}
+	return c, inside
+}
 
+// sampleFit runs the sampler from the fit's weights (and hyperparameters
+// with SampleHyper; in whitened coordinates with Whiten) and returns the
+// draws in the weights' coordinates and the sampler's wall time.
+func sampleFit(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareOptions) (res *mcmc.Result, secs float64, err error) {
 	newDensity, x0 := func() mcmc.LogDensity { return NewLogDensity(f) }, slices.Clone(f.Model.Theta)
 	if o.SampleHyper {
 		newDensity = func() mcmc.LogDensity { return NewJointLogDensity(f) }
@@ -396,27 +436,22 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 		clear(x0[:len(f.Model.Theta)]) // z = 0 is w_MP
 	}
 	start := time.Now()
-	res, err := mcmc.Sample(ctx, newDensity, x0, s)
+	res, err = mcmc.Sample(ctx, newDensity, x0, s)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	secs := time.Since(start).Seconds()
+	secs = time.Since(start).Seconds()
 	if toX != nil {
 		mapDraws(res, toX)
 	}
+	return res, secs, nil
+}
 
-	start = time.Now()
-	eval := newGridEval(f, points)
-	nw := len(f.Model.Net.W) // the network's weights come first in Theta
-	pred := res.Predictive(len(points), func(x, out []float64) { eval(x[:nw], out) })
-	c.Diagnostics.PredictiveSeconds = time.Since(start).Seconds()
-	c.Sampled = pointSummary(pred)
-	if o.SampleHyper {
-		c.Hyper = hyperComparison(f, res)
-	}
-
+// compareBands sets the gaps between the means, the ratio of the widths
+// and the coverage of the truth, inside the data and outside.
+func (c *Comparison) compareBands(pred []mcmc.Summary, inside []bool) {
 	var gaps []float64
-	ratio := make([]float64, len(points))
+	ratio := make([]float64, len(pred))
 	for i, ps := range pred {
 		if ps.SD > 0 {
 			gaps = append(gaps, math.Abs(c.Laplace.Mean[i]-ps.Mean)/ps.SD)
@@ -431,8 +466,8 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 	}
 	c.WidthRatio = regionMeans(ratio, inside)
 	if c.Truth != nil {
-		covL := make([]float64, len(points))
-		covH := make([]float64, len(points))
+		covL := make([]float64, len(pred))
+		covH := make([]float64, len(pred))
 		for i, u := range c.Truth {
 			covL[i] = within(u, c.Laplace.Mean[i], 2*c.Laplace.Sigma[i])
 			covH[i] = within(u, pred[i].Mean, 2*pred[i].SD)
@@ -440,8 +475,6 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 		c.CoverageLaplace = regionMeans(covL, inside)
 		c.CoverageHMC = regionMeans(covH, inside)
 	}
-	c.Diagnostics = diagnostics(res, pred, secs, c.Diagnostics.PredictiveSeconds)
-	return c, nil
 }
 
 // mapDraws applies to, in place, to every draw of res.

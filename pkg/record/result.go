@@ -387,57 +387,73 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 		nTotal += n
 	}
 	r.LogPConst = Num(-float64(nTotal) / 2 * math.Log(2*math.Pi))
-	if l := f.Laplace; l != nil {
-		r.EHyp, r.LogP, r.LogDetA = Num(l.EHyp), Num(l.LogP), Num(l.LogDetA)
-		r.Comb, r.Gamma = Num(l.Comb), Num(l.Gamma)
-		r.GammaAlpha, r.GammaBeta = numMap(alphaNames, l.GammaAlpha), numMap(betaNames, l.GammaBeta)
-		r.OccamArgAlpha, r.OccamArgBeta = numMap(alphaNames, l.OccamArgAlpha), numMap(betaNames, l.OccamArgBeta)
-		r.LnSigmaAlpha, r.LnSigmaBeta = numMap(alphaNames, l.LnSigmaAlpha), numMap(betaNames, l.LnSigmaBeta)
-		for i, a := range l.OccamArgAlpha { // Laplace writes 0 where undefined
-			if !(a > 0) {
-				r.LnSigmaAlpha[alphaNames[i]] = nil
-			}
-		}
-		for t, a := range l.OccamArgBeta {
-			if !(a > 0) {
-				r.LnSigmaBeta[betaNames[t]] = nil
-			}
-		}
-		r.OccamOK = l.OccamOK
-		if l.OccamOK {
-			r.LogEvidence = Num(l.LogEvidence)
-		}
+	if f.Laplace != nil {
+		r.setLaplace(f.Laplace)
 	}
 	r.Unknowns = unknownsJSON(f.Unknowns())
 	if f.Polish != nil {
 		r.Polish = &PolishJSON{F0: Num(f.Polish.F0), F: Num(f.Polish.F), Iterations: f.Polish.Iterations,
 			Evals: f.Polish.Evals, Status: f.Polish.Status}
 	}
-	finiteW := true
-	for _, w := range m.Net.W {
-		if Num(w) == nil {
-			finiteW = false
-			break
-		}
-	}
-	if finiteW {
+	if !slices.ContainsFunc(m.Net.W, func(w float64) bool { return Num(w) == nil }) {
 		r.Weights = m.Net.Clone()
-		var a *band.Assessment // the bands at fresh points; nil without them
-		if q := freshProblem(p); q != nil {
-			if a, _ = band.Assess(f, q); a != nil {
-				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
-				for t, n := range betaNames {
-					r.ResidualRMS[n] = ResidualRMS{Train: Num(a.Train[t]), Fresh: Num(a.Fresh[t])}
-				}
-				for _, w := range a.Warnings {
-					if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
-						r.Warnings = append(r.Warnings, w)
-					}
-				}
-			}
-		}
-		r.Errors = gridErrors(f, a, gridN)
+		r.Errors = gridErrors(f, r.assessFresh(f), gridN)
 	}
+	r.Terms = termsData(p, cfg, betaNames)
+	r.History = historyJSON(f.History)
+	return r
+}
+
+// setLaplace records the Laplace approximation's evidence terms.
+func (r *Result) setLaplace(l *bayes.Laplace) {
+	alphaNames, betaNames := r.AlphaNames, r.BetaNames
+	r.EHyp, r.LogP, r.LogDetA = Num(l.EHyp), Num(l.LogP), Num(l.LogDetA)
+	r.Comb, r.Gamma = Num(l.Comb), Num(l.Gamma)
+	r.GammaAlpha, r.GammaBeta = numMap(alphaNames, l.GammaAlpha), numMap(betaNames, l.GammaBeta)
+	r.OccamArgAlpha, r.OccamArgBeta = numMap(alphaNames, l.OccamArgAlpha), numMap(betaNames, l.OccamArgBeta)
+	r.LnSigmaAlpha, r.LnSigmaBeta = numMap(alphaNames, l.LnSigmaAlpha), numMap(betaNames, l.LnSigmaBeta)
+	for i, a := range l.OccamArgAlpha { // Laplace writes 0 where undefined
+		if !(a > 0) {
+			r.LnSigmaAlpha[alphaNames[i]] = nil
+		}
+	}
+	for t, a := range l.OccamArgBeta {
+		if !(a > 0) {
+			r.LnSigmaBeta[betaNames[t]] = nil
+		}
+	}
+	r.OccamOK = l.OccamOK
+	if l.OccamOK {
+		r.LogEvidence = Num(l.LogEvidence)
+	}
+}
+
+// assessFresh records the residuals and the warnings of the bands at the
+// problem's fresh points and returns their assessment, nil without them.
+func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
+	q := freshProblem(f.Model.Problem)
+	if q == nil {
+		return nil
+	}
+	a, _ := band.Assess(f, q)
+	if a == nil {
+		return nil
+	}
+	r.ResidualRMS = make(map[string]ResidualRMS, len(r.BetaNames))
+	for t, n := range r.BetaNames {
+		r.ResidualRMS[n] = ResidualRMS{Train: Num(a.Train[t]), Fresh: Num(a.Fresh[t])}
+	}
+	for _, w := range a.Warnings {
+		if !slices.Contains(r.Warnings, w) { // a restored fit carries its record's
+			r.Warnings = append(r.Warnings, w)
+		}
+	}
+	return a
+}
+
+// termsData copies each term's points and targets with its groups.
+func termsData(p *pde.Problem, cfg RunConfig, betaNames []string) []TermData {
+	var out []TermData
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
 		td := TermData{Name: t.Name, Group: t.Group, Output: t.Output, Points: make([][]float64, len(t.Points))}
@@ -450,16 +466,21 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 		if t.Target != nil {
 			td.Target = append([]float64(nil), t.Target...)
 		}
-		r.Terms = append(r.Terms, td)
+		out = append(out, td)
 	}
-	r.History = make([]HistoryJSON, len(f.History))
-	for i, h := range f.History {
-		r.History[i] = HistoryJSON{Epoch: h.Epoch, ET: Num(h.ET), Alpha: finiteOrZero(h.Alpha), Beta: finiteOrZero(h.Beta)}
+	return out
+}
+
+// historyJSON is the training history as recorded.
+func historyJSON(history []bayes.HistoryPoint) []HistoryJSON {
+	out := make([]HistoryJSON, len(history))
+	for i, h := range history {
+		out[i] = HistoryJSON{Epoch: h.Epoch, ET: Num(h.ET), Alpha: finiteOrZero(h.Alpha), Beta: finiteOrZero(h.Beta)}
 		if h.EHyp != 0 {
-			r.History[i].EHyp = Num(h.EHyp)
+			out[i].EHyp = Num(h.EHyp)
 		}
 	}
-	return r
+	return out
 }
 
 // freshProblem is p's fresh draw, nil when it has none.

@@ -40,10 +40,24 @@ func Status(stdout io.Writer, files []string, n int, base uint64, shards int) er
 		}
 		sf = append(sf, shardFile{f, rs, torn})
 	}
-	var problems []string // what makes the exit status 1, one phrase each
+	problems, err := statusFiles(stdout, sf)
+	if err != nil {
+		return err
+	}
+	held, p := statusDuplicates(stdout, sf)
+	problems = append(problems, p...)
+	problems = append(problems, statusSeeds(stdout, held, n, base, shards)...)
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
 
-	// Each file, and the first record whose configuration differs from the
-	// first record's.
+// statusFiles writes each file's line, naming the first record whose
+// configuration differs from the first record's, and then the one
+// configuration; it returns what makes the exit status 1 (one phrase each)
+// and an InputError when no file holds a fit.
+func statusFiles(stdout io.Writer, sf []shardFile) (problems []string, err error) {
 	var first *record.Result
 	var firstFile string
 	mixed := 0
@@ -73,17 +87,25 @@ func Status(stdout io.Writer, files []string, n int, base uint64, shards int) er
 		fmt.Fprintln(stdout, line)
 	}
 	if first == nil {
-		return inputf("no fits in %s", strings.Join(files, ", "))
+		files := make([]string, len(sf))
+		for i, f := range sf {
+			files[i] = f.path
+		}
+		return nil, inputf("no fits in %s", strings.Join(files, ", "))
 	}
 	if mixed == 0 {
 		fmt.Fprintf(stdout, "configuration: one (%s)\n", describeConfig(first.RunConfig))
 	} else {
 		problems = append(problems, fmt.Sprintf("files of another configuration than %s: %d", firstFile, mixed))
 	}
+	return problems, nil
+}
 
-	// Seeds: duplicates, and the missing ones.
+// statusDuplicates writes the seeds held more than once and those whose
+// records disagree; it returns one record per seed and the problems.
+func statusDuplicates(stdout io.Writer, sf []shardFile) (held map[uint64]record.Result, problems []string) {
 	where := map[uint64][]int{} // seed -> indices into sf (one per record)
-	held := map[uint64]record.Result{}
+	held = map[uint64]record.Result{}
 	var conflicts []string
 	for i, f := range sf {
 		for _, r := range f.rs {
@@ -109,6 +131,13 @@ func Status(stdout io.Writer, files []string, n int, base uint64, shards int) er
 		fmt.Fprintf(stdout, "CONFLICTS: seeds %s have records that disagree\n", strings.Join(conflicts, ", "))
 		problems = append(problems, Plural(len(conflicts), "seed")+" with disagreeing records")
 	}
+	return held, problems
+}
+
+// statusSeeds writes how many of the seeds base .. base+n-1 (n = 0: up to
+// the largest held) are held, those outside, and the missing ones, under
+// their shard when shards > 0; it returns the problems.
+func statusSeeds(stdout io.Writer, held map[uint64]record.Result, n int, base uint64, shards int) (problems []string) {
 	last, span := base+uint64(n-1), fmt.Sprintf("--n %d --seed-base %d", n, base)
 	if n == 0 {
 		last, span = base, "the largest seed found; give --n to check the last seeds too"
@@ -139,28 +168,24 @@ func Status(stdout io.Writer, files []string, n int, base uint64, shards int) er
 	}
 	if len(missing) == 0 {
 		fmt.Fprintln(stdout, ", none missing")
+		return problems
+	}
+	fmt.Fprintf(stdout, ", %d missing:\n", len(missing))
+	if shards == 0 {
+		fmt.Fprintf(stdout, "  %s\n", fmtSeeds(missing, 20))
 	} else {
-		fmt.Fprintf(stdout, ", %d missing:\n", len(missing))
-		if shards == 0 {
-			fmt.Fprintf(stdout, "  %s\n", fmtSeeds(missing, 20))
-		} else {
-			byShard := make([][]uint64, shards)
-			for _, s := range missing {
-				i := (s - base) % uint64(shards)
-				byShard[i] = append(byShard[i], s)
-			}
-			for i, ss := range byShard {
-				if len(ss) > 0 {
-					fmt.Fprintf(stdout, "  shard %d/%d: %s\n", i, shards, fmtSeeds(ss, 20))
-				}
+		byShard := make([][]uint64, shards)
+		for _, s := range missing {
+			i := (s - base) % uint64(shards)
+			byShard[i] = append(byShard[i], s)
+		}
+		for i, ss := range byShard {
+			if len(ss) > 0 {
+				fmt.Fprintf(stdout, "  shard %d/%d: %s\n", i, shards, fmtSeeds(ss, 20))
 			}
 		}
-		problems = append(problems, fmt.Sprintf("%d of %d seeds missing (run their shards again with --resume)", len(missing), total))
 	}
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "; "))
-	}
-	return nil
+	return append(problems, fmt.Sprintf("%d of %d seeds missing (run their shards again with --resume)", len(missing), total))
 }
 
 // describeConfig names what usually tells two runs apart.

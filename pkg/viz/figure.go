@@ -148,12 +148,21 @@ func (f *Figure) Draw(c draw.Canvas) {
 	if f.ColorBar != nil {
 		area.Max.X -= colorBarW
 	}
-	// Panel titles are drawn here, not by the plots: plot.Align aligns the
-	// data areas, so a plot's own title would float at a height set by its
-	// tick labels. Shallow copies without titles leave the caller's plots
-	// untouched.
-	var titleH vg.Length
-	plots := make([][]*plot.Plot, rows)
+	plots, titleH := f.untitled(rows, cols)
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: panelGap, PadY: panelGap + titleH, PadTop: titleH}
+	dataTop, dataBottom := f.drawPanels(c, plots, plot.Align(plots, tiles, area), area)
+	if f.ColorBar != nil {
+		f.drawColorBar(c, area.Max.X+panelGap, dataTop, dataBottom)
+	}
+}
+
+// untitled returns shallow copies of the plots without their titles and
+// the height the tallest title needs. Panel titles are drawn by the
+// figure, not by the plots: plot.Align aligns the data areas, so a plot's
+// own title would float at a height set by its tick labels. The copies
+// leave the caller's plots untouched.
+func (f *Figure) untitled(rows, cols int) (plots [][]*plot.Plot, titleH vg.Length) {
+	plots = make([][]*plot.Plot, rows)
 	for j, row := range f.Plots {
 		plots[j] = make([]*plot.Plot, cols)
 		for i, p := range row {
@@ -168,9 +177,14 @@ func (f *Figure) Draw(c draw.Canvas) {
 			plots[j][i] = &cp
 		}
 	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: panelGap, PadY: panelGap + titleH, PadTop: titleH}
-	canvases := plot.Align(plots, tiles, area)
-	var dataTop, dataBottom vg.Length = area.Max.Y, area.Min.Y
+	return plots, titleH
+}
+
+// drawPanels draws the plots on their canvases with the titles above each
+// row's tallest panel and returns the top and bottom of the first panel's
+// data area (area's when there is none).
+func (f *Figure) drawPanels(c draw.Canvas, plots [][]*plot.Plot, canvases [][]draw.Canvas, area draw.Canvas) (dataTop, dataBottom vg.Length) {
+	dataTop, dataBottom = area.Max.Y, area.Min.Y
 	found := false
 	for j, row := range plots {
 		var rowTop vg.Length
@@ -195,18 +209,22 @@ func (f *Figure) Draw(c draw.Canvas) {
 			}
 		}
 	}
-	if f.ColorBar != nil {
-		bar := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: area.Max.X + panelGap, Y: dataBottom},
-			Max: vg.Point{X: c.Max.X - figPad, Y: dataTop},
-		}}
-		// Grow the canvas by the colour bar's own margins so that its data
-		// area spans exactly the panels' data area.
-		dc := f.ColorBar.DataCanvas(bar)
-		bar.Min.Y -= dc.Min.Y - bar.Min.Y
-		bar.Max.Y += bar.Max.Y - dc.Max.Y
-		f.ColorBar.Draw(bar)
-	}
+	return dataTop, dataBottom
+}
+
+// drawColorBar draws the colour bar from x = left to the figure's right
+// edge, its data area spanning dataBottom to dataTop.
+func (f *Figure) drawColorBar(c draw.Canvas, left, dataTop, dataBottom vg.Length) {
+	bar := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: left, Y: dataBottom},
+		Max: vg.Point{X: c.Max.X - figPad, Y: dataTop},
+	}}
+	// Grow the canvas by the colour bar's own margins so that its data
+	// area spans exactly the panels' data area.
+	dc := f.ColorBar.DataCanvas(bar)
+	bar.Min.Y -= dc.Min.Y - bar.Min.Y
+	bar.Max.Y += bar.Max.Y - dc.Max.Y
+	f.ColorBar.Draw(bar)
 }
 
 // drawLegend draws the legend entries in centred rows from y = top down and

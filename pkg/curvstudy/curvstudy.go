@@ -1,4 +1,9 @@
-package bayes
+// Package curvstudy measures pkg/curv's curvature structures against the
+// dense A = sum_t beta_t J_t^T J_t + diag(alpha) at a fit's weights and
+// hyperparameters: the errors of ln|A|, of the effective parameters, of the
+// evidence's gradient and value, and of the band (docs/curvature.md). It
+// builds on a fit through bayes' public API; pkg/curv cannot import bayes.
+package curvstudy
 
 import (
 	"fmt"
@@ -6,12 +11,13 @@ import (
 	"slices"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 )
 
-// StructureRow measures one curvature structure against the dense A at a
+// Row measures one curvature structure against the dense A at a
 // fit's final weights and hyperparameters (docs/curvature.md).
-type StructureRow struct {
+type Row struct {
 	Options curv.Options
 	Seconds float64 // computing the traces (with the squares)
 	// Relative errors against the dense computation.
@@ -28,19 +34,19 @@ type StructureRow struct {
 	Err      string  // the structure failed (A not positive definite)
 }
 
-// CompareStructures evaluates each structure of opts at f's weights and
+// Compare evaluates each structure of opts at f's weights and
 // hyperparameters with the squares (Occam factors) and compares it with the
 // dense computation, the band at points included. f needs a Laplace
 // approximation (P <= DenseLimit and A positive definite).
-func CompareStructures(f *Fit, opts []curv.Options, points [][]float64) ([]StructureRow, error) {
+func Compare(f *bayes.Fit, opts []curv.Options, points [][]float64) ([]Row, error) {
 	if f.Laplace == nil {
 		return nil, fmt.Errorf("fit has no Laplace approximation (status %s): nothing to compare with", f.Status)
 	}
 	m := f.Model
-	loss := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: Comb(m.Net.Hidden())}
+	loss := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: bayes.Comb(m.Net.Hidden())}
 	m.DataLoss(f.Beta, loss.ED, make([]float64, m.NumWeights()))
 	m.WeightLoss(loss.EW)
-	sys := f.system()
+	sys := system(f)
 	ref, err := curv.Compute(sys, curv.Options{Kind: curv.Dense, Squares: true})
 	if err != nil {
 		return nil, err
@@ -51,7 +57,7 @@ func CompareStructures(f *Fit, opts []curv.Options, points [][]float64) ([]Struc
 		gradScale += float64(n*n) / 4
 	}
 	gradScale = math.Sqrt(gradScale)
-	_, J, err := f.meanJacobian(points, output)
+	_, J, err := f.Jacobian(points)
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +72,12 @@ func CompareStructures(f *Fit, opts []curv.Options, points [][]float64) ([]Struc
 		return s
 	}
 	sigRef := sigmas(ref, len(points))
-	var rows []StructureRow
+	var rows []Row
 	for _, o := range opts {
 		o.Squares = true
 		start := time.Now()
 		tr, err := curv.Compute(sys, o)
-		row := StructureRow{Options: o, Seconds: time.Since(start).Seconds()}
+		row := Row{Options: o, Seconds: time.Since(start).Seconds()}
 		if err != nil {
 			row.Err = err.Error()
 			rows = append(rows, row)
@@ -112,6 +118,14 @@ func CompareStructures(f *Fit, opts []curv.Options, points [][]float64) ([]Struc
 	return rows, nil
 }
 
+// system is the fit's curvature system: its groups' Jacobians at its
+// weights, hyperparameters and layers.
+func system(f *bayes.Fit) *curv.System {
+	m := f.Model
+	return &curv.System{P: m.NumWeights(), J: m.GroupJacobians(), Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
+}
+
+// rel is the relative error |got - want| / |want|.
 func rel(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
 
 func dot(a, b []float64) float64 {

@@ -1,4 +1,4 @@
-package bayes_test
+package curvstudy_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -50,7 +51,7 @@ func TestCurvatureTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		pts, _ := p.Grid(10)
-		rows, err := bayes.CompareStructures(f, opts, pts)
+		rows, err := curvstudy.Compare(f, opts, pts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,72 @@
+package bayes
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
+)
+
+// Settings.Curvature: "" and auto resolve to dense for the paper's nets (so
+// their fits are unchanged), bad names and the exact Hessian with a
+// structure are one-line errors, and a structured fit trains: its Adam-phase
+// steps move the hyperparameters like the dense ones, to within the
+// structure's error.
+func TestSettingsCurvature(t *testing.T) {
+	t.Parallel()
+	p, err := problems.New("heat", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []curv.Kind{"", CurvatureAuto} {
+		if s, err := scheduled(p, (Settings{Curvature: c})).Resolve(p); err != nil || s.Curvature != curv.Dense {
+			t.Errorf("curvature %q resolves to %q, %v; want dense", c, s.Curvature, err)
+		}
+	}
+	for _, c := range []Settings{{Curvature: "kfac"}, {Curvature: "diag", Hessian: Exact}} {
+		if _, err := scheduled(p, c).Resolve(p); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: error %v, want one line", c, err)
+		}
+	}
+	base := Settings{Seed: 3, Epochs: 800, HyperStart: 200, HyperEvery: 25, Recipe: RecipePaper}
+	dense, err := Train(context.Background(), p, scheduled(p, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []curv.Kind{curv.Dual, curv.LowRank} { // exact on heat's 25 weights
+		s := base
+		s.Curvature = k
+		f, err := Train(context.Background(), p, scheduled(p, s))
+		if err != nil || f.Status != StatusOK {
+			t.Fatalf("%s: %v %s", k, err, f.Status)
+		}
+		if f.Hyper.Steps != dense.Hyper.Steps || rel(f.Alpha[0], dense.Alpha[0]) > 1e-4 || rel(f.Beta[0], dense.Beta[0]) > 1e-4 {
+			t.Errorf("%s: %d steps to alpha %g beta %g; dense %d steps to %g %g", k, f.Hyper.Steps, f.Alpha[0], f.Beta[0], dense.Hyper.Steps, dense.Alpha[0], dense.Beta[0])
+		}
+	}
+}
+
+// The polish defaults to Gauss-Newton up to GaussNewtonPolishLimit weights
+// (every paper study) and to L-BFGS above; a chosen method stays.
+func TestPolishDefaultBySize(t *testing.T) {
+	t.Parallel()
+	p, err := problems.New("burgers-wide", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		hidden []int
+		method PolishMethod
+		want   PolishMethod
+	}{{[]int{20, 20, 20}, "", PolishLBFGS}, {[]int{6, 6, 6}, "", PolishGaussNewton}, {[]int{20, 20, 20}, PolishGaussNewton, PolishGaussNewton}} {
+		s, err := scheduled(p, Settings{Hidden: c.hidden, PolishMethod: c.method}).Resolve(p)
+		if err != nil || s.PolishMethod != c.want {
+			t.Errorf("hidden %v, method %q: %q, %v; want %s", c.hidden, c.method, s.PolishMethod, err, c.want)
+		}
+	}
+}
+
+func rel(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
