@@ -301,7 +301,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	ff.activation = choice{"tanh", []string{"tanh", "sin", "softplus", "sigmoid"}}
 	ff.recipe = choice{bayes.RecipeTuned, bayes.Recipes}
 	ff.dataSeed = seedFlag{1}
-	ff.sampling = choice{pde.Uniform, []string{pde.Uniform, pde.LatinHypercube}} // what the paper's problems draw
+	ff.sampling = choice{string(pde.Uniform), []string{string(pde.Uniform), string(pde.LatinHypercube)}} // what the paper's problems draw
 	ff.polishMethod = choice{"", []string{bayes.PolishGaussNewton, bayes.PolishLBFGS}}
 	ff.curvature = choice{"", append([]string{bayes.CurvatureAuto}, curvKinds()...)}
 	ff.roundBetas = choice{"", []string{bayes.RoundBetasTraining, bayes.RoundBetasHeldOut}}

@@ -56,11 +56,11 @@ type Problem struct {
 	// Unknowns are coefficients inferred with the weights (inverse
 	// problems); residuals read them with Vars.Unknown.
 	Unknowns []Unknown
-	// Sampling is how the points were drawn (a Sampler's name: Uniform,
-	// LatinHypercube, Halton; "+"-joined when terms differ), "" for points
-	// given otherwise. Before Sample it is the sampler of the Draw terms
-	// that name none ("" there means Uniform).
-	Sampling string
+	// Sampling is how the points were drawn (Uniform, LatinHypercube,
+	// Halton; after Sample the schemes "+"-joined when terms differ), ""
+	// for points given otherwise. Before Sample it is the sampler of the
+	// Draw terms that name none ("" there means Uniform).
+	Sampling Sampler
 	Terms    []Term
 	// Exact returns the exact or reference solution at a point (nil if none).
 	Exact func(x []float64) float64

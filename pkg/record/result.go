@@ -66,7 +66,7 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		params[k] = v
 	}
 	return RunConfig{
-		Problem: p.Name, DataSeed: dataSeed, Sampling: p.Sampling,
+		Problem: p.Name, DataSeed: dataSeed, Sampling: string(p.Sampling),
 		Inputs:       append([]string(nil), p.Inputs...),
 		Params:       params,
 		Architecture: append(append([]int{p.Dim()}, s.Hidden...), 1),
@@ -121,7 +121,7 @@ func settingsMap(s bayes.Settings) map[string]any {
 func (c RunConfig) Equal(o RunConfig) bool {
 	for _, r := range []*RunConfig{&c, &o} {
 		if r.Sampling == "" {
-			r.Sampling = pde.Uniform // records older than the field
+			r.Sampling = string(pde.Uniform) // records older than the field
 		}
 		if r.Settings != nil {
 			r.Settings = maps.Clone(r.Settings)
