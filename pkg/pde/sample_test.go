@@ -210,6 +210,12 @@ func TestSample(t *testing.T) {
 		if again, err := a.Sample(11); err != nil || !samePoints(again.Terms, a.Terms) {
 			t.Errorf("%s: sampling the sampled problem with its seed gives other points (%v)", s, err)
 		}
+		given := *p
+		given.Terms = slices.Clone(p.Terms)
+		given.Terms[0].Points = a.Terms[0].Points // points of one's own and a Draw
+		if _, err := given.Sample(11); err == nil || !strings.Contains(err.Error(), "both Points and a Draw") {
+			t.Errorf("%s: a term with Points and a Draw sampled with %v, want an error naming both", s, err)
+		}
 		if !samePoints(a.Terms[4:], p.Terms[4:]) {
 			t.Errorf("%s: the term without a Draw changed", s)
 		}

@@ -123,6 +123,9 @@ func (p *Problem) Sample(seed uint64) (*Problem, error) {
 		if t.Draw == nil {
 			continue
 		}
+		if err := p.pointsAndDraw(t); err != nil {
+			return nil, err
+		}
 		s, err := p.drawSampler(t)
 		if err != nil {
 			return nil, err
@@ -193,7 +196,7 @@ func (p *Problem) drawTerms(seed uint64, keep *Problem) (*Problem, error) {
 		}
 		if keep != nil && t.Measured {
 			k := keep.Terms[i]
-			t.Points, t.Target, t.Fields = k.Points, k.Target, k.Fields
+			t.Points, t.Target, t.Fields, t.drawn = k.Points, k.Target, k.Fields, true
 			continue
 		}
 		if err := p.drawTerm(t, rand.New(rand.NewPCG(seed, drawStream+uint64(i)))); err != nil {
@@ -211,7 +214,7 @@ func (p *Problem) drawTerm(t *Term, rng *rand.Rand) error {
 		return err
 	}
 	pts := got.x
-	t.Points, t.Target, t.Pairs = pts, nil, got.pair
+	t.Points, t.Target, t.Pairs, t.drawn = pts, nil, got.pair, true
 	if d.Value != nil {
 		if t.Target, err = values("Draw.Value", d.Value, pts); err != nil {
 			return err
