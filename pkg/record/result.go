@@ -406,8 +406,8 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 	if finiteW {
 		r.Weights = m.Net.Clone()
 		var a *band.Assessment // the bands at fresh points; nil without them
-		if q := freshProblem(p); q != nil {
-			if a, _ = band.Assess(f, q); a != nil {
+		if d, err := band.FreshDrawOf(p); err == nil {
+			if a, _ = band.Assess(f, d); a != nil {
 				r.ResidualRMS = make(map[string]ResidualRMS, len(betaNames))
 				for t, n := range betaNames {
 					r.ResidualRMS[n] = ResidualRMS{Train: Num(a.Train[t]), Fresh: Num(a.Fresh[t])}
@@ -443,18 +443,6 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 		}
 	}
 	return r
-}
-
-// freshProblem is p's fresh draw, nil when it has none.
-func freshProblem(p *pde.Problem) *pde.Problem {
-	if p.Fresh == nil {
-		return nil
-	}
-	q, err := p.Fresh()
-	if err != nil {
-		return nil
-	}
-	return q
 }
 
 // gridErrors is the record's errors on the grid; a (the bands at fresh

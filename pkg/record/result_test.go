@@ -11,6 +11,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -90,7 +91,7 @@ func TestResidualCheck(t *testing.T) {
 	t.Parallel()
 	f := testfit.Train(t, "burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5})
 	p := f.Model.Problem
-	train, held, err := band.ResidualCheck(f, p)
+	train, held, err := band.ResidualCheck(f, fresh(t, p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestResidualCheck(t *testing.T) {
 	if q.Terms[0].Points[0][0] == p.Terms[0].Points[0][0] {
 		t.Fatalf("fresh points equal the training points")
 	}
-	_, held, err = band.ResidualCheck(f, q)
+	_, held, err = band.ResidualCheck(f, fresh(t, q))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestResidualCheck(t *testing.T) {
 		}
 	}
 	q.Terms = q.Terms[:2]
-	if _, _, err := band.ResidualCheck(f, q); err == nil {
+	if _, _, err := band.ResidualCheck(f, fresh(t, q)); err == nil {
 		t.Errorf("fresh problem with 2 of 3 beta groups: no error")
 	}
 }
@@ -232,4 +233,14 @@ func TestSettingsMapPolishMemory(t *testing.T) {
 			t.Errorf("%+v: settings map has PolishMemory %v, want %v", c.in, ok, c.want)
 		}
 	}
+}
+
+// fresh is band.NewFreshDraw of q, failing t on an error.
+func fresh(t *testing.T, q *pde.Problem) band.FreshDraw {
+	t.Helper()
+	d, err := band.NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
