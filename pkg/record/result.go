@@ -419,7 +419,9 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 				}
 			}
 		}
-		r.Errors = gridErrors(f, a, gridN)
+		if e, err := gridErrors(f, a, gridN); err == nil {
+			r.Errors = recordErrors(e)
+		}
 	}
 	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
 	for i, t := range p.Terms {
@@ -445,12 +447,45 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 	return r
 }
 
+// ErrorsOf is f's errors against the exact solution on the grid of a
+// record of gridN (gridN x gridN points; 2 gridN in 1-D), with q95 and the
+// held-out and calibrated bands at the fresh points of f's problem: a
+// record's "errors" as plain numbers, NaN where undefined (no Laplace
+// approximation, no fresh points). An error when the problem has no exact
+// solution, more than two inputs or a prediction that is not finite.
+func ErrorsOf(f *bayes.Fit, gridN int) (bayes.Errors, error) {
+	var a *band.Assessment
+	if d, err := band.FreshDrawOf(f.Model.Problem); err == nil {
+		a, _ = band.Assess(f, d)
+	}
+	e, err := gridErrors(f, a, gridN)
+	if err != nil {
+		return bayes.Errors{}, err
+	}
+	return e, nil
+}
+
+// recordErrors is e as a record holds it: null (or absent) where undefined.
+func recordErrors(e bayes.Errors) *GridErrors {
+	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
+	if g.MSE == nil {
+		return g
+	}
+	g.Coverage2S, g.Q95 = Num(e.Coverage2S), Num(e.Q95)
+	g.Coverage2SHeldOut, g.SigmaRatioHeldOut = Num(e.Coverage2SHeldOut), Num(e.SigmaRatioHeldOut)
+	g.Coverage2SCalibrated, g.Q95Calibrated, g.SigmaRatioCalibrated = Num(e.Coverage2SCalibrated), Num(e.Q95Calibrated), Num(e.SigmaRatioCalibrated)
+	return g
+}
+
 // gridErrors is the record's errors on the grid; a (the bands at fresh
 // points), if not nil, adds the held-out and the calibrated band.
-func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
+func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (bayes.Errors, error) {
 	p := f.Model.Problem
-	if p.Exact == nil || p.Dim() > 2 {
-		return nil
+	switch {
+	case p.Exact == nil:
+		return bayes.Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
+	case p.Dim() > 2:
+		return bayes.Errors{}, fmt.Errorf("problem %q: %d inputs; grid errors are for 1 or 2", p.Name, p.Dim())
 	}
 	n := gridN
 	if p.Dim() == 1 {
@@ -459,42 +494,41 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
 	pts, exact := p.Grid(n)
 	mean, J, err := f.Jacobian(pts)
 	if err != nil {
-		return nil
+		return bayes.Errors{}, err
 	}
 	var sigma []float64
 	if J != nil {
 		sigma = f.Laplace.Sigmas(J, len(pts))
 	}
 	e := bayes.ComputeErrors(mean, sigma, exact)
-	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
-	if sigma == nil || g.MSE == nil {
-		return g
+	if sigma == nil || Num(e.MSE) == nil {
+		e.Coverage2S = math.NaN()
+		return e, nil
 	}
-	g.Coverage2S = Num(e.Coverage2S)
-	g.Q95 = Num(quantileZ(mean, sigma, exact, 0.95))
+	e.Q95 = quantileZ(mean, sigma, exact, 0.95)
 	if a == nil {
-		return g
+		return e, nil
 	}
 	// The other bands: the same Jacobian, another A. A band whose A does
-	// not factorize is left out of the record.
+	// not factorize is left out.
 	if held, err := a.HeldOut(); err == nil {
 		hs := held.Laplace.Sigmas(J, len(pts))
-		g.Coverage2SHeldOut = Num(bayes.ComputeErrors(mean, hs, exact).Coverage2S)
-		g.SigmaRatioHeldOut = medianRatio(hs, sigma)
+		e.Coverage2SHeldOut = bayes.ComputeErrors(mean, hs, exact).Coverage2S
+		e.SigmaRatioHeldOut = medianRatio(hs, sigma)
 	}
 	if cal := a.Calibrated; cal != nil {
 		cs := cal.Laplace.Sigmas(J, len(pts))
 		cal.Widen(pts, cs)
-		g.Coverage2SCalibrated = Num(bayes.ComputeErrors(mean, cs, exact).Coverage2S)
-		g.Q95Calibrated = Num(quantileZ(mean, cs, exact, 0.95))
-		g.SigmaRatioCalibrated = medianRatio(cs, sigma)
+		e.Coverage2SCalibrated = bayes.ComputeErrors(mean, cs, exact).Coverage2S
+		e.Q95Calibrated = quantileZ(mean, cs, exact, 0.95)
+		e.SigmaRatioCalibrated = medianRatio(cs, sigma)
 	}
-	return g
+	return e, nil
 }
 
 // medianRatio is the median of s[i]/base[i] over the points where it is
-// finite; nil when there is none.
-func medianRatio(s, base []float64) *float64 {
+// finite; NaN when there is none.
+func medianRatio(s, base []float64) float64 {
 	var ratio []float64
 	for i := range s {
 		if q := s[i] / base[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
@@ -502,10 +536,10 @@ func medianRatio(s, base []float64) *float64 {
 		}
 	}
 	if len(ratio) == 0 {
-		return nil
+		return math.NaN()
 	}
 	slices.Sort(ratio)
-	return Num(ratio[len(ratio)/2])
+	return ratio[len(ratio)/2]
 }
 
 // quantileZ is the q-quantile of |mean - exact| / sigma over the points
