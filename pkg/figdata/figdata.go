@@ -82,7 +82,7 @@ func Slices(f *bayes.Fit, fracs ...float64) []viz.Slice {
 	}
 	out := make([]viz.Slice, 0, len(fracs))
 	for _, fr := range fracs {
-		s := viz.Slice{T: p.Lo[1] + fr*(p.Hi[1]-p.Lo[1]), X: linspace(p.Lo[0], p.Hi[0], slicePoints)}
+		s := viz.Slice{T: p.Lo[1] + fr*(p.Hi[1]-p.Lo[1]), X: Linspace(p.Lo[0], p.Hi[0], slicePoints)}
 		pts := make([][]float64, len(s.X))
 		s.Exact = make([]float64, len(s.X))
 		for i, x := range s.X {
@@ -104,7 +104,7 @@ func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
 	if n < 2 {
 		panic(fmt.Sprintf("figdata: Fields: n = %d, want at least 2", n))
 	}
-	u.X, u.Y = linspace(p.Lo[0], p.Hi[0], n), linspace(p.Lo[1], p.Hi[1], n)
+	u.X, u.Y = Linspace(p.Lo[0], p.Hi[0], n), Linspace(p.Lo[1], p.Hi[1], n)
 	pts := make([][]float64, 0, n*n)
 	for _, y := range u.Y { // row-major over Y, as viz.Field
 		for _, x := range u.X {
@@ -119,9 +119,13 @@ func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
 	return u, absErr
 }
 
-// linspace returns n evenly spaced values from lo to hi.
-func linspace(lo, hi float64, n int) []float64 {
-	v := make([]float64, n)
+// Linspace returns n evenly spaced values from lo to hi: the x of a curve
+// or a grid line (lo alone for n = 1, none for n < 1).
+func Linspace(lo, hi float64, n int) []float64 {
+	if n == 1 {
+		return []float64{lo}
+	}
+	v := make([]float64, max(n, 0))
 	for i := range v {
 		v[i] = lo + (hi-lo)*float64(i)/float64(n-1)
 	}
