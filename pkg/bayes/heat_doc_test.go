@@ -83,6 +83,26 @@ func TestHeatDoc(t *testing.T) {
 		if f.Status != bayes.StatusOK || e.RelL2 > 0.02 {
 			t.Errorf("%s: status %s, rel L2 %.3g; want ok below 0.02", p.Name, f.Status, e.RelL2)
 		}
+		// A quantity written as text reads the problem's parameters and
+		// unknowns by name, as its equation does.
+		pts := [][]float64{{0.25, 0.5}, {0.5, 0.5}}
+		byName, _, err := f.PredictQuantity(pts, pde.Eq("kappa*u_xx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kappa := 0.1
+		if us := f.Unknowns(); len(us) > 0 {
+			kappa = us[0].Value
+		}
+		uxx, _, err := f.PredictQuantity(pts, pde.Eq("u_xx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range pts {
+			if math.Abs(byName[i]-kappa*uxx[i]) > 1e-12*math.Abs(uxx[i]) {
+				t.Errorf("%s: kappa*u_xx at %v = %g, want %g", p.Name, pts[i], byName[i], kappa*uxx[i])
+			}
+		}
 		if us := f.Unknowns(); len(p.Unknowns) > 0 && (len(us) != 1 || !us[0].Covers() || us[0].RelErr() > 0.1) {
 			t.Errorf("%s: unknowns %v; want kappa within 10 %% of 0.1, inside its interval", p.Name, us)
 		}
