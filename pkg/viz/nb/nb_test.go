@@ -306,3 +306,34 @@ func TestFitHelpers(t *testing.T) {
 	}()
 	Must(0, errors.New("boom"))
 }
+
+// TestEnsembleFile: Ensemble writes every fit to its file, ReadResults
+// reads them back and BestFit rebuilds the best one; a chart that cannot
+// be made stops the cell.
+func TestEnsembleFile(t *testing.T) {
+	fakeNotebook(t, false)
+	p := problems.Heat(problems.Options{})
+	sch := schedule.Schedule{Hidden: []int{4}, Epochs: 150, HyperStart: 100}
+	path := filepath.Join(t.TempDir(), "sub", "heat.jsonl")
+	best, err := Ensemble(p, bayes.Settings{Schedule: sch}, 2, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ReadResults(path)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("read %d results (%v), want 2", len(rs), err)
+	}
+	back, err := BestFit(p, path)
+	if err != nil || back.Settings.Seed != best.Settings.Seed || back.Laplace.LogEvidence != best.Laplace.LogEvidence {
+		t.Errorf("BestFit: seed %d (%v), want the ensemble's best %d with its ln Z", back.Settings.Seed, err, best.Settings.Seed)
+	}
+	if s := Seeds(3); len(s) != 3 || s[0] != 1 || s[2] != 3 {
+		t.Errorf("Seeds(3) = %v", s)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("DrawChart with an error: no panic")
+		}
+	}()
+	DrawChart(nil, errors.New("no chart"))
+}
