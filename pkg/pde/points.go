@@ -21,6 +21,7 @@ type PointError struct {
 	Msg  string // what is wrong, in one line
 }
 
+// Error is the line and what is wrong with it.
 func (e *PointError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // ReadPoints reads one point per line: len(inputs) finite numbers separated
