@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"image/png"
 	"math"
 	"os"
@@ -115,25 +116,40 @@ var expect = map[string][]check{
 		printed(`spearman = `+num, below(0)),           // (-0.92 over 10 fits)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
+	// The fits' numbers are rows of nb.Summary's tables, read as
+	// "<caption>: <key> = <value>" (tableText).
 	"07-your-own-pde.ipynb": {
-		printed(`poisson-2d: rel_l2 = `+num+`, coverage = `+num, below(0.002), within(0.5, 1)),                                                        // (0.00062, 0.99; the best of 4 seeds)
-		printed(`poisson-2d: q95 = `+num+`; calibrated band: coverage = `+num+`, q95 = `+num, within(1, 3), within(0.85, 1), within(1.2, 3)),          // (1.69; 0.989, 1.69)
-		printed(`advection-diffusion: q95 = `+num+`; calibrated band: coverage = `+num+`, q95 = `+num, within(1, 3), within(0.85, 1), within(1.2, 3)), // (2.25; 0.978, 1.64: the value check widens x1.37)
-		printed(`reaction: q95 = `+num+`; calibrated band: coverage = `+num+`, q95 = `+num, below(1), within(0.9, 1), below(1)),                       // (0.16; 1.0, 0.16: one noise draw, see docs/results/coverage.md)
-		printed(`poisson-2d: log_evidence = `+num, above(150)),                                                                                        // (231; the two poor seeds: -156, -158)
-		printed(`poisson-2d: betas = `+num, near(2, 0)),                                                                                               // beta_pde, beta_boundary
-		printed(`poisson-2d: flux rel_l2 = `+num, below(0.01)),                                                                                        // (0.0023)
-		printed(`advection-diffusion: rel_l2 = `+num+`, coverage = `+num, below(0.0015), within(0.5, 1)),                                              // (0.00037, 0.91)
-		printed(`advection-diffusion: log_evidence = `+num, above(500)),                                                                               // (709)
-		printed(`advection-diffusion: betas = `+num, near(2, 0)),
-		printed(`advection-diffusion: flux rel_l2 = `+num, below(0.002)),                    // (0.00043)
-		printed(`advection-diffusion: beta_pde rms residual: .*\(ratio `+num, below(3)),     // (1.24: fresh points)
-		printed(`reaction: rel_l2 = `+num+`, coverage = `+num, below(0.01), within(0.5, 1)), // (0.0031, 1.0)
-		printed(`reaction: log_evidence = `+num, above(40)),                                 // (81)
-		printed(`reaction: betas = `+num, near(2, 0)),
+		printed(`poisson-2d: rel_l2 = `+num, below(0.002)),                          // (0.00062; the best of 4 seeds)
+		printed(`poisson-2d: coverage = `+num, within(0.5, 1)),                      // (0.99)
+		printed(`poisson-2d: q95 = `+num, within(1, 3)),                             // (1.69)
+		printed(`poisson-2d: coverage_calibrated = `+num, within(0.85, 1)),          // (0.989)
+		printed(`poisson-2d: q95_calibrated = `+num, within(1.2, 3)),                // (1.69)
+		printed(`advection-diffusion: q95 = `+num, within(1, 3)),                    // (2.25)
+		printed(`advection-diffusion: coverage_calibrated = `+num, within(0.85, 1)), // (0.978)
+		printed(`advection-diffusion: q95_calibrated = `+num, within(1.2, 3)),       // (1.64: the value check widens x1.37)
+		printed(`reaction: q95 = `+num, below(1)),                                   // (0.16: one noise draw, see docs/results/coverage.md)
+		printed(`reaction: coverage_calibrated = `+num, within(0.9, 1)),             // (1.0)
+		printed(`reaction: q95_calibrated = `+num, below(1)),                        // (0.16)
+		printed(`poisson-2d: log_evidence = `+num, above(150)),                      // (231; the two poor seeds: -156, -158)
+		printed(`poisson-2d: beta_pde = `+num, above(0)),                            // one beta per group:
+		printed(`poisson-2d: beta_boundary = `+num, above(0)),                       // beta_pde, beta_boundary
+		printed(`poisson-2d: flux rel_l2 = `+num, below(0.01)),                      // (0.0023)
+		printed(`advection-diffusion: rel_l2 = `+num, below(0.0015)),                // (0.00037)
+		printed(`advection-diffusion: coverage = `+num, within(0.5, 1)),             // (0.91)
+		printed(`advection-diffusion: log_evidence = `+num, above(500)),             // (709)
+		printed(`advection-diffusion: beta_pde = `+num, above(0)),
+		printed(`advection-diffusion: beta_boundary = `+num, above(0)),
+		printed(`advection-diffusion: flux rel_l2 = `+num, below(0.002)),                // (0.00043)
+		printed(`advection-diffusion: beta_pde rms residual: .*\(ratio `+num, below(3)), // (1.24: fresh points)
+		printed(`reaction: rel_l2 = `+num, below(0.01)),                                 // (0.0031)
+		printed(`reaction: coverage = `+num, within(0.5, 1)),                            // (1.0)
+		printed(`reaction: log_evidence = `+num, above(40)),                             // (81)
+		printed(`reaction: beta_pde = `+num, above(0)),
+		printed(`reaction: beta_data = `+num, above(0)),
 		printed(`reaction: noise from beta_data = `+num, within(0.035, 0.075)), // (0.054; the data's noise is 0.05)
 		printed(`reaction: gamma_data = `+num, within(0.7, 1.3)),               // (1.0: the data fix the missing condition)
 		printed(`reaction: u' rel_l2 = `+num, below(0.003)),                    // (0.0008)
+		printed(`poisson-2d: 4 fits by evidence`),                              // nb.Ranked's table
 		hasPNG(), hasHTML("<progress"), // a progress bar
 	},
 }
@@ -654,12 +670,43 @@ func (nb *notebook) outputs(kind string) []output {
 func (nb *notebook) text() string {
 	var sb strings.Builder
 	for _, o := range nb.all() {
+		t := o.text
 		switch o.kind {
 		case "stdout", "text/plain", "text/markdown":
-			sb.WriteString(o.text)
-			if !strings.HasSuffix(o.text, "\n") {
-				sb.WriteByte('\n')
-			}
+		case "text/html":
+			t = tableText(t)
+		default:
+			continue
+		}
+		sb.WriteString(t)
+		if t != "" && !strings.HasSuffix(t, "\n") {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+var (
+	tableRE   = regexp.MustCompile(`(?s)<table>\s*(?:<caption>(.*?)</caption>)?(.*?)</table>`)
+	keyRowRE  = regexp.MustCompile(`<tr><th>(.*?)</th><td>(.*?)</td></tr>`)
+	captionRE = regexp.MustCompile(`^(\S+?): `)
+)
+
+// tableText reads the tables of an HTML output (nb.Summary's, nb.Ranked's)
+// as text: the caption, then each row of a key and a value as
+// "<caption>: <key> = <value>", so that printed checks them like printed
+// lines.
+func tableText(h string) string {
+	var sb strings.Builder
+	for _, t := range tableRE.FindAllStringSubmatch(h, -1) {
+		caption := html.UnescapeString(t[1])
+		sb.WriteString(caption + "\n")
+		name := caption
+		if m := captionRE.FindStringSubmatch(caption); m != nil {
+			name = m[1]
+		}
+		for _, r := range keyRowRE.FindAllStringSubmatch(t[2], -1) {
+			fmt.Fprintf(&sb, "%s: %s = %s\n", name, html.UnescapeString(r[1]), html.UnescapeString(r[2]))
 		}
 	}
 	return sb.String()
@@ -717,4 +764,15 @@ func (nb *notebook) timings() string {
 		parts = append(parts, fmt.Sprintf("cell %d %v", i+1, idle.Sub(busy)))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// TestTableText: nb.Summary's rows read as "<problem>: <key> = <value>",
+// which printed checks; rows without a key (nb.Ranked's) are left out.
+func TestTableText(t *testing.T) {
+	h := "<table><caption>poisson-2d</caption>\n<tr><th>rel_l2</th><td>0.00062</td></tr>\n<tr><th>beta_data</th><td>2500 (held)</td></tr>\n</table>\n" +
+		"<table><caption>poisson-2d: 4 fits by evidence</caption>\n<tr><th>rank</th><th>seed</th></tr>\n<tr><td>1</td><td>3</td></tr>\n</table>\n"
+	want := "poisson-2d\npoisson-2d: rel_l2 = 0.00062\npoisson-2d: beta_data = 2500 (held)\npoisson-2d: 4 fits by evidence\n"
+	if got := tableText(h); got != want {
+		t.Errorf("tableText:\n%s\nwant:\n%s", got, want)
+	}
 }

@@ -76,7 +76,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 		fs.Var(f.value, f.name, f.usage)
 	}
 	ff.dataSeed = seedFlag{1}
-	ff.sampling = choice{pde.Uniform, []string{pde.Uniform, pde.LatinHypercube}} // what the paper's problems draw
+	ff.sampling = choice{string(pde.Uniform), []string{string(pde.Uniform), string(pde.LatinHypercube)}} // what the paper's problems draw
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (the heat problems only; default 0.1; of the inverse ones, the truth that makes the data)")
 	fs.StringVar(&ff.dataFile, "data", "", "your measurements, `FILE.csv`: a header with the problem's inputs, u and optionally std, then one row per point; they replace the problem's measured term or are added as a term \"data\" (docs/inverse.md)")
 	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat2-inverse and heat2-reaction: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")

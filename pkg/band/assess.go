@@ -2,7 +2,6 @@ package band
 
 import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // Assessment is what the bands say of a fit at one fresh draw of its
@@ -24,11 +23,10 @@ type Assessment struct {
 }
 
 // Assess computes f's residual check, calibrated band and warning at the
-// points of fresh, a problem with f's terms drawn anew. fresh may carry the
-// exact solution (a record's own Problem.Fresh draw): none of these reads
-// it. The error is that of building f's model on fresh's points.
-func Assess(f *bayes.Fit, fresh *pde.Problem) (*Assessment, error) {
-	m2, err := f.ModelOn(fresh)
+// points of fresh, f's problem drawn anew. The error is that of building
+// f's model on fresh's points.
+func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
+	m2, err := fresh.model(f)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,7 @@ func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64
 			_, out["calibrated"], _ = g.Predict(pts)
 		}
 	}
-	held, err := band.FreshRMS(f, q)
+	held, err := band.FreshRMS(f, drawOf(t, q))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,7 +557,7 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 		_, out["calibrated"], _ = cal.Predict(pts)
 	}
 	calw, _ := band.CalibratedWidening(f, d) // its widening
-	train, held, err := band.ResidualCheck(f, q)
+	train, held, err := band.ResidualCheck(f, d)
 	if err != nil {
 		t.Fatal(err)
 	}

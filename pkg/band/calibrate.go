@@ -9,7 +9,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// FreshDraw is what the calibrated band sees of a problem's fresh draw
+// FreshDraw is what the bands see of a problem's fresh draw
 // (Problem.Fresh): its domain, inputs and terms (points, measured targets,
 // residuals), never the exact solution. NewFreshDraw copies these out of a
 // problem and drops Exact, Fresh, Redraw and the true values of unknown
@@ -19,8 +19,8 @@ type FreshDraw struct {
 	p *pde.Problem // a copy with Exact, Fresh and Redraw nil
 }
 
-// NewFreshDraw keeps what the calibrated band may use of q, a problem drawn
-// anew (usually p.Fresh()): everything but its exact solution.
+// NewFreshDraw keeps what the bands may use of q, a problem drawn anew
+// (usually p.Fresh()): everything but its exact solution.
 func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 	if q == nil {
 		return FreshDraw{}, fmt.Errorf("fresh draw: no problem; pass the problem's Fresh() draw")
@@ -36,7 +36,8 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 }
 
 // FreshDrawOf is NewFreshDraw of p's own fresh draw, p.Fresh(): the usual
-// argument of Calibrated. An error names p when it has no fresh points.
+// argument of Calibrated, HeldOut, ResidualCheck and Assess. An error
+// names p when it has no fresh points.
 func FreshDrawOf(p *pde.Problem) (FreshDraw, error) {
 	switch {
 	case p == nil:
@@ -51,16 +52,17 @@ func FreshDrawOf(p *pde.Problem) (FreshDraw, error) {
 	return NewFreshDraw(q)
 }
 
-// problem is the draw as a problem without an exact solution; an error for
-// the zero FreshDraw or one that would carry an exact solution.
-func (d FreshDraw) problem() (*pde.Problem, error) {
+// model is f's model on the draw's points (bayes.Fit.ModelOn, which
+// refuses a draw of another problem); an error for the zero FreshDraw or
+// one that would carry an exact solution.
+func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 	switch {
 	case d.p == nil:
-		return nil, fmt.Errorf("calibrated band: no fresh points; make them with band.FreshDrawOf(p)")
+		return nil, fmt.Errorf("band: no fresh points; make them with band.FreshDrawOf(p)")
 	case d.p.HasExact() || d.p.Fresh != nil:
-		return nil, fmt.Errorf("calibrated band: the fresh draw carries an exact solution; make it with band.NewFreshDraw")
+		return nil, fmt.Errorf("band: the fresh draw carries an exact solution; make it with band.NewFreshDraw")
 	}
-	return d.p, nil
+	return f.ModelOn(d.p)
 }
 
 // Calibrated returns a copy of f whose Predict gives the calibrated band.
@@ -99,11 +101,7 @@ func (d FreshDraw) problem() (*pde.Problem, error) {
 // HeldOut, only the copy's predictions are meaningful: it must not be
 // trained or ranked.
 func Calibrated(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
-	q, err := fresh.problem()
-	if err != nil {
-		return nil, err
-	}
-	m2, err := f.ModelOn(q)
+	m2, err := fresh.model(f)
 	if err != nil {
 		return nil, err
 	}

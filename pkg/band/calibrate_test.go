@@ -31,7 +31,7 @@ func TestCalibratedBetween(t *testing.T) {
 	t.Parallel()
 	f := testfit.Train(t, "heat", bayes.Settings{Seed: 92, Epochs: 15000, HyperStart: 5000}) // the selected fit of docs/results.md
 	c, q, train, held := calibratedOnFresh(t, f)
-	h, err := band.HeldOut(f, q)
+	h, err := band.HeldOut(f, drawOf(t, q))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func calibratedOnFresh(t *testing.T, f *bayes.Fit) (c *bayes.Fit, q *pde.Problem
 	if c, err = band.Calibrated(f, d); err != nil {
 		t.Fatal(err)
 	}
-	if train, held, err = band.ResidualCheck(f, q); err != nil {
+	if train, held, err = band.ResidualCheck(f, d); err != nil {
 		t.Fatal(err)
 	}
 	return c, q, train, held

@@ -23,19 +23,15 @@ func ExampleCalibrated() {
 	if err != nil {
 		panic(err)
 	}
-	q, err := p.Fresh()
+	d, err := band.FreshDrawOf(p) // p's fresh points, without its exact solution
 	if err != nil {
 		panic(err)
 	}
-	train, fresh, err := band.ResidualCheck(f, q)
+	train, fresh, err := band.ResidualCheck(f, d)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("beta groups:", len(train), len(fresh))
-	d, err := band.FreshDrawOf(p)
-	if err != nil {
-		panic(err)
-	}
 	cal, err := band.Calibrated(f, d)
 	if err != nil {
 		panic(err)

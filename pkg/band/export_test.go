@@ -29,11 +29,7 @@ type Widening struct {
 
 // CalibratedWidening is the widening of f's calibrated band on fresh.
 func CalibratedWidening(f *bayes.Fit, fresh FreshDraw) (Widening, error) {
-	q, err := fresh.problem()
-	if err != nil {
-		return Widening{}, err
-	}
-	m2, err := f.ModelOn(q)
+	m2, err := fresh.model(f)
 	if err != nil {
 		return Widening{}, err
 	}

@@ -1,6 +1,7 @@
 package band
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // solution does not compile.
@@ -76,5 +78,63 @@ func TestCalibratedBlind(t *testing.T) {
 	_, got, _ := g2.Predict(pts)
 	if calls != 0 || !slices.Equal(got, want) {
 		t.Errorf("the band evaluated the exact solution %d times or changed with it", calls)
+	}
+}
+
+// TestBandBadInput: every band refuses a fresh draw it cannot use, with
+// one line saying what to pass: none, one carrying the exact solution, or
+// a draw of another problem (whose residuals would size the band of a
+// problem the fit never saw).
+func TestBandBadInput(t *testing.T) {
+	t.Parallel()
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 2})
+	own, err := f.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wave, err := problems.New("wave", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := FreshDrawOf(wave)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := *own
+	renamed.Exact, renamed.Fresh, renamed.Redraw = nil, nil, nil
+	renamed.Terms = slices.Clone(own.Terms)
+	renamed.Terms[1].Name = "walls"
+	regrouped := renamed
+	regrouped.Terms = slices.Clone(own.Terms)
+	regrouped.Terms[0].Group = "other"
+	fewer := renamed
+	fewer.Terms = own.Terms[:1]
+	threeD := renamed
+	threeD.Inputs = []string{"x", "y", "t"}
+	bands := map[string]func(FreshDraw) error{
+		"Calibrated":    func(d FreshDraw) error { _, err := Calibrated(f, d); return err },
+		"HeldOut":       func(d FreshDraw) error { _, err := HeldOut(f, d); return err },
+		"ResidualCheck": func(d FreshDraw) error { _, _, err := ResidualCheck(f, d); return err },
+		"Assess":        func(d FreshDraw) error { _, err := Assess(f, d); return err },
+	}
+	for _, c := range []struct {
+		name string
+		draw FreshDraw
+		want string
+	}{
+		{"no draw", FreshDraw{}, "no fresh points; make them with band.FreshDrawOf(p)"},
+		{"a draw with its exact solution", FreshDraw{p: own}, "carries an exact solution; make it with band.NewFreshDraw"},
+		{"another problem's draw", other, `fresh points: a draw of problem "wave", the fit's is "heat"; pass a fresh draw of the fit's own problem (its Fresh())`},
+		{"another number of terms", FreshDraw{p: &fewer}, `problem "heat" has 1 terms, the fit's "heat" has 2`},
+		{"a term of another name", FreshDraw{p: &renamed}, `term 1 is "walls"`},
+		{"a term in another group", FreshDraw{p: &regrouped}, `term 0 is "pde" (group "other")`},
+		{"other inputs", FreshDraw{p: &threeD}, "has inputs [x y t], the fit's \"heat\" has [x t]"},
+	} {
+		for _, name := range slices.Sorted(maps.Keys(bands)) {
+			err := bands[name](c.draw)
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s, %s: error %v; want one line containing %q", c.name, name, err, c.want)
+			}
+		}
 	}
 }

@@ -6,16 +6,15 @@ import (
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // ResidualCheck returns, per beta group of f, the rms residual of f's
-// network at its training points and at the points of fresh, a problem with
-// the same terms drawn anew. beta = 1/rms^2 at the training points is what
+// network at its training points and at the points of fresh, f's problem
+// drawn anew (FreshDrawOf). beta = 1/rms^2 at the training points is what
 // the evidence sees; a fresh rms several times larger says the network fits
 // its residuals where they are evaluated and not between, and that the
 // 2-sigma band is overconfident by about that factor (docs/results/coverage.md).
-func ResidualCheck(f *bayes.Fit, fresh *pde.Problem) (train, held []float64, err error) {
+func ResidualCheck(f *bayes.Fit, fresh FreshDraw) (train, held []float64, err error) {
 	held, err = freshRMS(f, fresh)
 	if err != nil {
 		return nil, nil, err
@@ -24,8 +23,8 @@ func ResidualCheck(f *bayes.Fit, fresh *pde.Problem) (train, held []float64, err
 }
 
 // freshRMS is the rms residual of each beta group at the points of fresh.
-func freshRMS(f *bayes.Fit, fresh *pde.Problem) ([]float64, error) {
-	m2, err := f.ModelOn(fresh)
+func freshRMS(f *bayes.Fit, fresh FreshDraw) ([]float64, error) {
+	m2, err := fresh.model(f)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +43,7 @@ func freshRMS(f *bayes.Fit, fresh *pde.Problem) ([]float64, error) {
 // copy's predictions are meaningful: its log evidence is that of the
 // held-out betas, and it shares f's model, alpha and history, so it must
 // not be trained or ranked.
-func HeldOut(f *bayes.Fit, fresh *pde.Problem) (*bayes.Fit, error) {
+func HeldOut(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
 	held, err := freshRMS(f, fresh)
 	if err != nil {
 		return nil, err

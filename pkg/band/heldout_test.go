@@ -8,6 +8,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -23,7 +24,7 @@ func TestHeldOut(t *testing.T) {
 		KnownNoise: map[string]float64{"data": 0.02}})
 	p := f.Model.Problem
 	beta0, lnZ0 := slices.Clone(f.Beta), f.Laplace.LogEvidence
-	q, err := p.Fresh()
+	q, err := band.FreshDrawOf(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestHeldOut(t *testing.T) {
 
 	// Trained to the joint fixed point, the training points give the same band.
 	h := testfit.Train(t, "heat", bayes.Settings{Seed: 2})
-	same, err := band.HeldOut(h, h.Model.Problem)
+	same, err := band.HeldOut(h, drawOf(t, h.Model.Problem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,4 +91,14 @@ func TestHeldOut(t *testing.T) {
 	if e.Coverage2SHeldOut == nil || e.SigmaRatioHeldOut == nil || *e.Coverage2SHeldOut < *e.Coverage2S || *e.SigmaRatioHeldOut < 1 {
 		t.Errorf("record: coverage %v, held-out coverage %v, sigma ratio %v", record.Val(e.Coverage2S), record.Val(e.Coverage2SHeldOut), record.Val(e.SigmaRatioHeldOut))
 	}
+}
+
+// drawOf is band.NewFreshDraw of q, failing t on an error.
+func drawOf(t *testing.T, q *pde.Problem) band.FreshDraw {
+	t.Helper()
+	d, err := band.NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -45,7 +45,11 @@ func TestValueCheckPerOutput(t *testing.T) {
 	if want := math.Sqrt(math.Max(1, band.Quantile(all, 0.95)/2)); factor != want {
 		t.Errorf("pooled factor %v, want %v", factor, want)
 	}
-	a, err := band.Assess(f, q)
+	d, err := band.NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := band.Assess(f, d)
 	if err != nil || a.Calibrated == nil {
 		t.Fatalf("no calibrated band: %v", err)
 	}

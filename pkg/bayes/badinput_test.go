@@ -72,6 +72,9 @@ func TestBadInput(t *testing.T) {
 		{"a residual that panics", func(p *pde.Problem, s *Settings) {
 			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { panic("my bug") }
 		}, `term "pde": the residual panicked: my bug`},
+		{"a term with both Points and a Draw", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Draw = &pde.Draw{Region: pde.Interior(), N: 8}
+		}, `term "pde": both Points and a Draw; Sample draws the points`},
 		{"data residual without targets", func(p *pde.Problem, s *Settings) { p.Terms[1].Target = nil }, `term "boundary": DataResidual needs targets`},
 		{"residual ignores u", func(p *pde.Problem, s *Settings) {
 			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return v.X("x") }
@@ -82,6 +85,12 @@ func TestBadInput(t *testing.T) {
 		{"residual of the wrong shape", func(p *pde.Problem, s *Settings) {
 			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sum(v.U) }
 		}, "the residual has shape 1x1, want 16x1"},
+		// A per-point residual minus the mean of u over the points: before
+		// Validate built the per-point Jacobian, this panicked in Train
+		// ("ad: JacobianRows: parameter value ... enters Broadcast").
+		{"a reduction over the points in a per-point residual", func(p *pde.Problem, s *Settings) {
+			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sub(v.D2("x", "x"), ad.Mean(v.U)) }
+		}, `term "pde": the residual mixes the points: a reduction over them`},
 		{"unknown field", func(p *pde.Problem, s *Settings) {
 			p.Terms[0].Residual = func(v *pde.Vars) *ad.Node { return ad.Sub(v.D2("x", "x"), v.Field("f")) }
 		}, `Field("f"): the term has no field "f"; its fields are none`},

@@ -157,7 +157,7 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 		unknowns[uk.Name] = g.Param("unknown_"+uk.Name, 1, 1)
 		ps = append(ps, unknowns[uk.Name])
 	}
-	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Outputs: p.Outputs, Unknowns: p.Unknowns,
+	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Outputs: p.Outputs, Params: p.Params, Unknowns: p.Unknowns, // an equation reads them by name
 		Terms: []pde.Term{{Name: "prediction", Residual: q}}}
 	u, err := qp.BuildResidual(0, pde.ResidualInputs{U: m.Net.Apply(netPs, x), X: x, Unknowns: unknowns})
 	if err != nil {
@@ -184,22 +184,35 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 	return mean, J, nil
 }
 
-// Errors of a fit on a grid against the exact solution.
+// Errors of a fit on a grid against the exact solution, NaN where
+// undefined. Fit.GridErrors fills the paper band's fields;
+// record.ErrorsOf fills them all, the other bands' included (what a
+// record's "errors" holds).
 type Errors struct {
-	RelL2      float64 `json:"rel_l2"`
-	MSE        float64 `json:"mse"`
-	MaxAbs     float64 `json:"max_abs"`
-	Coverage2S float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
-	GridN      int     `json:"grid_n"`
+	RelL2      float64
+	MSE        float64
+	MaxAbs     float64
+	Coverage2S float64 // fraction of grid points with |u - u*| <= 2 sigma
+	GridN      int     // grid points used
+	// Q95 is the 95 % quantile over the grid of |u - u*| / sigma for the
+	// paper's band (1.96 for a calibrated Gaussian band).
+	Q95 float64
+	// The same with the held-out band (band.HeldOut), and its sigma over
+	// the paper's, median over the grid.
+	Coverage2SHeldOut, SigmaRatioHeldOut float64
+	// The same with the calibrated band (band.Calibrated).
+	Coverage2SCalibrated, Q95Calibrated, SigmaRatioCalibrated float64
 	// Outputs holds each output's errors for a problem of several outputs
-	// (Problem.Outputs), whose other fields are over all outputs; nil for
+	// (Problem.Outputs), whose other fields are then over all outputs
+	// (RelL2 is PINNacle's joint L2RE, ||Y - Y*||_F / ||Y*||_F); nil for
 	// one.
-	Outputs map[string]Errors `json:"outputs,omitempty"`
+	Outputs map[string]Errors
 }
 
-// GridErrors evaluates the fit on the problem's n x n grid. With several
-// outputs, the errors are over all of them (RelL2 is PINNacle's joint
-// L2RE, ||Y - Y*||_F / ||Y*||_F) and Outputs holds each output's.
+// GridErrors evaluates the fit on the problem's n x n grid: the errors and
+// the paper band's coverage; record.ErrorsOf adds q95 and the other bands.
+// With several outputs, the errors are over all of them and Outputs holds
+// each output's.
 func (f *Fit) GridErrors(n int) (Errors, error) {
 	p := f.Model.Problem
 	if len(p.OutputNames()) > 1 {
@@ -235,7 +248,9 @@ func ComputeErrors(mean, sigma, exact []float64) Errors {
 			covered++
 		}
 	}
-	e := Errors{RelL2: math.Sqrt(num / den), MSE: num / float64(len(mean)), MaxAbs: maxAbs, GridN: len(mean)}
+	nan := math.NaN()
+	e := Errors{RelL2: math.Sqrt(num / den), MSE: num / float64(len(mean)), MaxAbs: maxAbs, GridN: len(mean),
+		Q95: nan, Coverage2SHeldOut: nan, SigmaRatioHeldOut: nan, Coverage2SCalibrated: nan, Q95Calibrated: nan, SigmaRatioCalibrated: nan}
 	if sigma != nil {
 		e.Coverage2S = float64(covered) / float64(len(mean))
 	}

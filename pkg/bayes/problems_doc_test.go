@@ -82,7 +82,7 @@ func describe(w io.Writer, f *bayes.Fit) error {
 		return err
 	}
 	fmt.Fprintf(w, "u(0.5) = %.4f ± %.2g, u'(0.5) = %.4f ± %.2g (2 sigma)\n", u[0], 2*su[0], du[0], 2*sdu[0])
-	fresh, err := f.Model.Problem.Fresh() // the same terms at new points (Sample sets Fresh)
+	fresh, err := band.FreshDrawOf(f.Model.Problem) // the same terms at new points (Sample sets Fresh)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -20,16 +19,11 @@ import (
 func myHeat(ctx context.Context) (*bayes.Fit, error) {
 	p := &pde.Problem{
 		Name: "my-heat", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
-		Sampling: pde.LatinHypercube, // how every Draw below spreads its points
+		Sampling: pde.LatinHypercube, // how every term below draws its points
 		Terms: []pde.Term{
-			{Name: "pde", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 60},
-				Residual: func(v *pde.Vars) *ad.Node { // u_t - 0.1 u_xx
-					return ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), 0.1))
-				}},
-			{Name: "walls", Group: "boundary", Residual: pde.DataResidual, // u(0,t) = u(1,t) = 0
-				Draw: &pde.Draw{Region: pde.Boundary("t"), N: 20, Value: func(x []float64) float64 { return 0 }}},
-			{Name: "initial", Group: "boundary", Residual: pde.DataResidual, // u(x,0) = sin(pi x)
-				Draw: &pde.Draw{Region: pde.Initial("t"), N: 20, Value: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) }}},
+			pde.PDE("u_t = 0.1*u_xx", 60),           // at 60 interior points: beta_pde
+			pde.Dirichlet(pde.Boundary("t"), 20, 0), // u(0,t) = u(1,t) = 0: beta_boundary
+			pde.InitialValue("t", 20, "sin(pi*x)"),  // u(x,0), in the group "boundary" too
 		},
 		Exact: func(x []float64) float64 { return math.Sin(math.Pi*x[0]) * math.Exp(-0.1*math.Pi*math.Pi*x[1]) },
 	}
@@ -37,8 +31,7 @@ func myHeat(ctx context.Context) (*bayes.Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := bayes.Settings{Seed: 1, Hidden: []int{6}, Epochs: 15000, HyperStart: 5000}
-	return bayes.Train(ctx, q, s) // one beta per group: beta_pde, beta_boundary
+	return bayes.Train(ctx, q, bayes.Settings{Seed: 1, Hidden: []int{6}, Epochs: 15000, HyperStart: 5000})
 }
 
 // README:end

@@ -3,6 +3,7 @@ package bayes
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
@@ -15,8 +16,14 @@ import (
 // ModelOn returns f's model at f's weights and unknowns on the points of
 // q, a problem with the same terms drawn anew (usually Problem.Fresh's):
 // the residuals f's network leaves between its training points.
+// A q of another problem (another name, other inputs, or terms of other
+// names or groups) is an error: its residuals would size the bands of a problem
+// the fit never saw.
 func (f *Fit) ModelOn(q *pde.Problem) (*Model, error) {
 	m := f.Model
+	if err := sameTerms(m.Problem, q); err != nil {
+		return nil, fmt.Errorf("fresh points: %w", err)
+	}
 	m2, err := m.sibling(q, f.Settings.AlphaMode, f.Settings.BetaMode)
 	if err != nil {
 		return nil, fmt.Errorf("fresh points: %w", err)
@@ -25,6 +32,30 @@ func (f *Fit) ModelOn(q *pde.Problem) (*Model, error) {
 		return nil, fmt.Errorf("fresh points: %d beta groups, the fit has %d", len(m2.N), len(m.N))
 	}
 	return m2, nil
+}
+
+// sameTerms checks that q is a draw of p: the same name, inputs and terms
+// (names and groups, in order; their numbers of points may differ).
+func sameTerms(p, q *pde.Problem) error {
+	const fix = "pass a fresh draw of the fit's own problem (its Fresh())"
+	switch {
+	case q == nil:
+		return fmt.Errorf("no problem; %s", fix)
+	case q.Name != p.Name:
+		return fmt.Errorf("a draw of problem %q, the fit's is %q; %s", q.Name, p.Name, fix)
+	case !slices.Equal(p.Inputs, q.Inputs):
+		return fmt.Errorf("problem %q has inputs %v, the fit's %q has %v; %s", q.Name, q.Inputs, p.Name, p.Inputs, fix)
+	case len(p.Terms) != len(q.Terms):
+		return fmt.Errorf("problem %q has %d terms, the fit's %q has %d; %s", q.Name, len(q.Terms), p.Name, len(p.Terms), fix)
+	}
+	for i, t := range q.Terms {
+		w := p.Terms[i]
+		if t.Name != w.Name || t.Group != w.Group {
+			return fmt.Errorf("problem %q term %d is %q (group %q), the fit's %q has %q (group %q); %s",
+				q.Name, i, t.Name, t.Group, p.Name, w.Name, w.Group, fix)
+		}
+	}
+	return nil
 }
 
 // GroupRMS is each beta group's rms residual sqrt(2 E_D^t / N_t) at m's

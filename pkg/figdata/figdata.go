@@ -91,7 +91,7 @@ func SlicesOf(f *bayes.Fit, output string, fracs ...float64) []viz.Slice {
 	}
 	out := make([]viz.Slice, 0, len(fracs))
 	for _, fr := range fracs {
-		s := viz.Slice{T: p.Lo[1] + fr*(p.Hi[1]-p.Lo[1]), X: linspace(p.Lo[0], p.Hi[0], slicePoints)}
+		s := viz.Slice{T: p.Lo[1] + fr*(p.Hi[1]-p.Lo[1]), X: Linspace(p.Lo[0], p.Hi[0], slicePoints)}
 		if k > 0 {
 			s.Label = fmt.Sprintf("%s, t = %.3g", p.OutputNames()[k], s.T)
 		}
@@ -122,7 +122,7 @@ func FieldsOf(f *bayes.Fit, output string, n int) (u, absErr viz.Field) {
 	if n < 2 {
 		panic(fmt.Sprintf("figdata: Fields: n = %d, want at least 2", n))
 	}
-	u.X, u.Y = linspace(p.Lo[0], p.Hi[0], n), linspace(p.Lo[1], p.Hi[1], n)
+	u.X, u.Y = Linspace(p.Lo[0], p.Hi[0], n), Linspace(p.Lo[1], p.Hi[1], n)
 	pts := make([][]float64, 0, n*n)
 	for _, y := range u.Y { // row-major over Y, as viz.Field
 		for _, x := range u.X {
@@ -137,9 +137,13 @@ func FieldsOf(f *bayes.Fit, output string, n int) (u, absErr viz.Field) {
 	return u, absErr
 }
 
-// linspace returns n evenly spaced values from lo to hi.
-func linspace(lo, hi float64, n int) []float64 {
-	v := make([]float64, n)
+// Linspace returns n evenly spaced values from lo to hi: the x of a curve
+// or a grid line (lo alone for n = 1, none for n < 1).
+func Linspace(lo, hi float64, n int) []float64 {
+	if n == 1 {
+		return []float64{lo}
+	}
+	v := make([]float64, max(n, 0))
 	for i := range v {
 		v[i] = lo + (hi-lo)*float64(i)/float64(n-1)
 	}
@@ -216,7 +220,7 @@ func Curves(f *bayes.Fit, n int) []viz.Slice {
 	if p.Dim() != 1 || n < 2 {
 		panic(fmt.Sprintf("figdata: Curves: problem %q has %d inputs and n = %d; want 1 input and n >= 2", p.Name, p.Dim(), n))
 	}
-	x := linspace(p.Lo[0], p.Hi[0], n)
+	x := Linspace(p.Lo[0], p.Hi[0], n)
 	pts := make([][]float64, n)
 	for i, v := range x {
 		pts[i] = []float64{v}

@@ -16,13 +16,13 @@ func boxBitsProblems(s Sampler) []*Problem {
 	r := func(v *Vars) *ad.Node { return v.U }
 	val := func(x []float64) float64 { return math.Sin(3*x[0]) + x[len(x)-1] }
 	return []*Problem{
-		{Name: "1d", Inputs: []string{"x"}, Lo: []float64{-1}, Hi: []float64{2}, Sampling: string(s), Terms: []Term{
+		{Name: "1d", Inputs: []string{"x"}, Lo: []float64{-1}, Hi: []float64{2}, Sampling: s, Terms: []Term{
 			{Name: "pde", Residual: r, Draw: &Draw{Region: Interior(), N: 17, Fields: map[string]func([]float64) float64{"f": val}}},
 			{Name: "ends", Residual: r, Draw: &Draw{Region: Faces("x"), N: 5, Value: val}},
 			{Name: "left", Residual: r, Draw: &Draw{Region: Face("x", Lo), N: 3, Value: val}},
 			{Name: "all", Residual: r, Draw: &Draw{Region: Boundary(), N: 4}},
 		}},
-		{Name: "2d", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 2.5}, Sampling: string(s), Terms: []Term{
+		{Name: "2d", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 2.5}, Sampling: s, Terms: []Term{
 			{Name: "pde", Residual: r, Draw: &Draw{Region: Interior(), N: 101}},
 			{Name: "walls", Residual: r, Draw: &Draw{Region: Boundary("t"), N: 31, Value: val}},
 			{Name: "all", Residual: r, Draw: &Draw{Region: Boundary(), N: 29, Value: val}},
@@ -30,7 +30,7 @@ func boxBitsProblems(s Sampler) []*Problem {
 			{Name: "top", Residual: r, Draw: &Draw{Region: Face("t", Hi), N: 7}},
 			{Name: "data", Residual: r, Draw: &Draw{Region: Interior(), N: 19, Value: val, Noise: 0.1}},
 		}},
-		{Name: "3d", Inputs: []string{"x", "y", "t"}, Lo: []float64{-1, 0, 0}, Hi: []float64{1, 3, 1}, Sampling: string(s), Terms: []Term{
+		{Name: "3d", Inputs: []string{"x", "y", "t"}, Lo: []float64{-1, 0, 0}, Hi: []float64{1, 3, 1}, Sampling: s, Terms: []Term{
 			{Name: "pde", Residual: r, Draw: &Draw{Region: Interior(), N: 64}},
 			{Name: "sides", Residual: r, Draw: &Draw{Region: Boundary("t"), N: 33, Value: val}},
 			{Name: "ys", Residual: r, Draw: &Draw{Region: Faces("y"), N: 9, Value: val}},

@@ -2,6 +2,7 @@ package pde
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -116,6 +117,25 @@ func (t Term) Named(name string) Term {
 // InGroup returns t with its Group set: the terms of a group share a beta.
 func (t Term) InGroup(group string) Term {
 	t.Group = group
+	return t
+}
+
+// WithField returns t with a field drawn at its points: f evaluated at
+// each drawn point into the term's Fields[name] (Draw.Fields), which an
+// equation reads by name, e.g. PDE("u^3 - u_xx = f", 30).WithField("f",
+// source). A term without a Draw is returned with a residual that reports
+// it (Validate).
+func (t Term) WithField(name string, f func([]float64) float64) Term {
+	if t.Draw == nil {
+		return failing(t, "WithField(%q): the term has no Draw; give its Fields at its Points instead", name)
+	}
+	d := *t.Draw // the caller's Draw stays as it was
+	d.Fields = maps.Clone(d.Fields)
+	if d.Fields == nil {
+		d.Fields = map[string]func([]float64) float64{}
+	}
+	d.Fields[name] = f
+	t.Draw = &d
 	return t
 }
 

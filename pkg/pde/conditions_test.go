@@ -3,6 +3,7 @@ package pde
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -136,5 +137,35 @@ func TestConditionErrors(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("got  %v\nwant %s", err, c.want)
 		}
+	}
+}
+
+// TestWithField: a field drawn with the term's points, read by name in
+// its equation; the Draw it was given is not changed, and a term without a
+// Draw is an error of Validate.
+func TestWithField(t *testing.T) {
+	t.Parallel()
+	base := PDE("u_xx = f", 5)
+	term := base.WithField("f", func(x []float64) float64 { return 2 * x[0] })
+	if base.Draw.Fields != nil {
+		t.Fatal("WithField changed the Draw it was given")
+	}
+	p := &Problem{Name: "f", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1}, Terms: []Term{term}}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range q.Terms[0].Points {
+		if got := q.Terms[0].Fields["f"][i]; got != 2*x[0] {
+			t.Errorf("field at %v: %g, want %g", x, got, 2*x[0])
+		}
+	}
+	given := Term{Name: "pde", Points: [][]float64{{0.5}}, Residual: Eq("u_xx = f")}.WithField("f", func([]float64) float64 { return 1 })
+	p.Terms = []Term{given}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), `WithField("f"): the term has no Draw`) {
+		t.Errorf("WithField without a Draw: %v, want an error saying so", err)
 	}
 }

@@ -433,7 +433,7 @@ func TestBoxDomain(t *testing.T) {
 	st := must(geom.NewSpaceTime(must(geom.NewBox([]float64{0, -1}, []float64{1, 1})), 0, 2))
 	dom := &Problem{Name: "box", Inputs: []string{"x", "y", "t"}, Domain: st, Terms: append(terms(), NeumannOn(On("y+"), 9, 0))}
 	for _, s := range Samplers() {
-		box.Sampling, dom.Sampling = string(s), string(s)
+		box.Sampling, dom.Sampling = s, s
 		a, b := must(box.Sample(4)), must(dom.Sample(4))
 		if err := b.Validate(); err != nil {
 			t.Fatal(err)

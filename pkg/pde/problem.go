@@ -38,8 +38,11 @@ type Term struct {
 	// redraws the points of the other terms (Problem.Redraw) keeps these.
 	Measured bool
 	// Draw, if not nil, says how Problem.Sample draws the term's Points
-	// and Target: a region of the domain, a count and a sampler.
+	// and Target: a region of the domain, a count and a sampler. A term
+	// has Points or a Draw, not both (Sample would replace the Points).
 	Draw *Draw
+	// drawn marks Points that Sample drew from the Draw.
+	drawn bool
 }
 
 // Problem is a PDE (or a regression) as data: the domain, the loss terms and
@@ -65,11 +68,11 @@ type Problem struct {
 	// Unknowns are coefficients inferred with the weights (inverse
 	// problems); residuals read them with Vars.Unknown.
 	Unknowns []Unknown
-	// Sampling is how the points were drawn (a Sampler's name: Uniform,
-	// LatinHypercube, Halton; "+"-joined when terms differ), "" for points
-	// given otherwise. Before Sample it is the sampler of the Draw terms
-	// that name none ("" there means Uniform).
-	Sampling string
+	// Sampling is how the points were drawn (Uniform, LatinHypercube,
+	// Halton; after Sample the schemes "+"-joined when terms differ), ""
+	// for points given otherwise. Before Sample it is the sampler of the
+	// Draw terms that name none ("" there means Uniform).
+	Sampling Sampler
 	Terms    []Term
 	// Exact returns the exact or reference solution at a point (nil if none).
 	Exact func(x []float64) float64
@@ -233,6 +236,9 @@ func (p *Problem) validateTerm(t Term) error {
 	if len(t.Points) == 0 {
 		return fmt.Errorf("problem %q term %q: no points; give it Points or a Draw", p.Name, t.Name)
 	}
+	if err := p.pointsAndDraw(t); err != nil {
+		return err
+	}
 	if t.Residual == nil {
 		return fmt.Errorf("problem %q term %q: no Residual function", p.Name, t.Name)
 	}
@@ -268,6 +274,15 @@ func (p *Problem) validateTerm(t Term) error {
 		}
 	}
 	return p.validateNormals(t)
+}
+
+// pointsAndDraw refuses a term given both Points and a Draw: Sample
+// would draw over the Points without a word.
+func (p *Problem) pointsAndDraw(t Term) error {
+	if t.Draw != nil && len(t.Points) > 0 && !t.drawn {
+		return fmt.Errorf("problem %q term %q: both Points and a Draw; Sample draws the points: drop the Points, or drop the Draw to keep them", p.Name, t.Name)
+	}
+	return nil
 }
 
 // badIndex is the index of the first value that is not finite, or -1.
@@ -327,8 +342,10 @@ func (p *Problem) validateResiduals() error {
 		for name := range t.Fields {
 			in.Fields[name] = g.Input("field_"+name, n, 1)
 		}
+		params := ad.Params(slices.Clone(ws))
 		for _, u := range p.Unknowns {
 			in.Unknowns[u.Name] = g.Param(u.Name, 1, 1)
+			params = append(params, in.Unknowns[u.Name])
 		}
 		r, u, err := p.buildResidual(i, in)
 		if err != nil {
@@ -343,6 +360,9 @@ func (p *Problem) validateResiduals() error {
 				usedOut[k] = true
 			}
 		}
+		if err := p.checkRows(t, r, params); err != nil {
+			return err
+		}
 		maps.Copy(used, u)
 	}
 	if err := p.outputsRead(usedOut); err != nil {
@@ -353,6 +373,20 @@ func (p *Problem) validateResiduals() error {
 			return fmt.Errorf("problem %q unknown %q: no residual reads it; use v.Unknown(%q) in a term or remove it", p.Name, u.Name, u.Name)
 		}
 	}
+	return nil
+}
+
+// checkRows builds the per-point Jacobian of r, as training does for the
+// evidence: a residual that reduces over the points (a sum or mean of u)
+// and feeds the result back into each point's residual has no per-point
+// Jacobian, which pkg/ad reports by a panic.
+func (p *Problem) checkRows(t Term, r *ad.Node, params ad.Params) (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("problem %q term %q: the residual mixes the points: a reduction over them (a sum or mean of u, ad.Sum, ad.Mean, ad.SumRows) enters the residual of each point; give each point a residual of its own point only (%v)", p.Name, t.Name, e)
+		}
+	}()
+	ad.JacobianRows(r, params...)
 	return nil
 }
 

@@ -72,6 +72,10 @@ func TestValidateErrors(t *testing.T) {
 		{"nan target", func(p *Problem) { p.Terms[1].Target[0] = math.NaN() }, "target 0"},
 		{"domain", func(p *Problem) { p.Hi[0] = p.Lo[0] }, "Lo < Hi"},
 		{"residual", func(p *Problem) { p.Terms[0].Residual = nil }, "no Residual"},
+		{"mean of u", func(p *Problem) {
+			p.Terms[0].Residual = func(v *Vars) *ad.Node { return ad.Sub(v.U, ad.Mean(v.U)) }
+		}, `term "pde": the residual mixes the points`},
+		{"points and a draw", func(p *Problem) { p.Terms[0].Draw = &Draw{Region: Interior(), N: 3} }, `term "pde": both Points and a Draw`},
 	}
 	for _, c := range cases {
 		p := base()

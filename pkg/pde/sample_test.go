@@ -160,7 +160,7 @@ func TestHaltonDiscrepancy(t *testing.T) {
 func heatDrawn(s Sampler) *Problem {
 	exact := func(x []float64) float64 { return math.Sin(math.Pi*x[0]) * math.Exp(-0.1*math.Pi*math.Pi*x[1]) }
 	return &Problem{
-		Name: "heat-drawn", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1}, Sampling: string(s),
+		Name: "heat-drawn", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1}, Sampling: s,
 		Terms: []Term{
 			{Name: "pde", Group: "pde", Residual: func(v *Vars) *ad.Node {
 				return ad.Sub(ad.Sub(v.D("t"), ad.Scale(v.D2("x", "x"), 0.1)), v.Field("zero"))
@@ -192,7 +192,7 @@ func TestSample(t *testing.T) {
 		if p.Terms[0].Points != nil || p.Fresh != nil {
 			t.Fatalf("%s: Sample changed the problem it was called on", s)
 		}
-		want := map[Sampler]string{Uniform: "uniform+halton", LatinHypercube: "lhs+halton", Halton: "halton"}[s]
+		want := map[Sampler]Sampler{Uniform: "uniform+halton", LatinHypercube: "lhs+halton", Halton: "halton"}[s]
 		if a.Sampling != want {
 			t.Errorf("%s: Sampling %q, want %q", s, a.Sampling, want)
 		}
@@ -209,6 +209,12 @@ func TestSample(t *testing.T) {
 		}
 		if again, err := a.Sample(11); err != nil || !samePoints(again.Terms, a.Terms) {
 			t.Errorf("%s: sampling the sampled problem with its seed gives other points (%v)", s, err)
+		}
+		given := *p
+		given.Terms = slices.Clone(p.Terms)
+		given.Terms[0].Points = a.Terms[0].Points // points of one's own and a Draw
+		if _, err := given.Sample(11); err == nil || !strings.Contains(err.Error(), "both Points and a Draw") {
+			t.Errorf("%s: a term with Points and a Draw sampled with %v, want an error naming both", s, err)
 		}
 		if !samePoints(a.Terms[4:], p.Terms[4:]) {
 			t.Errorf("%s: the term without a Draw changed", s)

@@ -12,30 +12,28 @@ import (
 )
 
 // Sampler names a scheme that draws points of the unit cube [0,1]^d:
-// Uniform, LatinHypercube or Halton. Its values are the strings of
-// Problem.Sampling, so the same name says how the points of a problem were
+// Uniform, LatinHypercube or Halton. Problem.Sampling and Draw.Sampler are
+// both Samplers, so the same name says how the points of a problem were
 // drawn wherever it is recorded.
 type Sampler string
 
 // The sampling schemes. Every one gives each point a uniform marginal
-// distribution; they differ in how the points of a set relate. The
-// constants are untyped so that they also fill Problem.Sampling, a string
-// (it joins the schemes of terms drawn differently).
+// distribution; they differ in how the points of a set relate.
 const (
 	// Uniform draws every coordinate of every point independently (the
 	// paper's "randomly drawn from the uniform distribution").
-	Uniform = "uniform"
+	Uniform Sampler = "uniform"
 	// LatinHypercube stratifies: n points take one value in each of n
 	// equal strata of every coordinate (strata paired by random
 	// permutations, the value uniform in its stratum), so the set has no
 	// large holes, which a PINN's collocation set needs (Raissi et al. draw
 	// theirs by Latin hypercube sampling).
-	LatinHypercube = "lhs"
+	LatinHypercube Sampler = "lhs"
 	// Halton draws a randomized Halton sequence (a low-discrepancy,
 	// quasi-Monte Carlo set): gonum's Owen scrambling with fresh random
 	// digit permutations per draw, so every draw is a new set with the
 	// sequence's even spread.
-	Halton = "halton"
+	Halton Sampler = "halton"
 )
 
 // Samplers lists the schemes a Sampler can name.
@@ -125,6 +123,9 @@ func (p *Problem) Sample(seed uint64) (*Problem, error) {
 		if t.Draw == nil {
 			continue
 		}
+		if err := p.pointsAndDraw(t); err != nil {
+			return nil, err
+		}
 		s, err := p.drawSampler(t)
 		if err != nil {
 			return nil, err
@@ -139,7 +140,7 @@ func (p *Problem) Sample(seed uint64) (*Problem, error) {
 	if used == nil {
 		return &tmpl, nil
 	}
-	tmpl.Sampling = strings.Join(used, "+")
+	tmpl.Sampling = Sampler(strings.Join(used, "+"))
 	q, err := tmpl.drawTerms(seed, nil)
 	if err != nil {
 		return nil, err
@@ -195,7 +196,7 @@ func (p *Problem) drawTerms(seed uint64, keep *Problem) (*Problem, error) {
 		}
 		if keep != nil && t.Measured {
 			k := keep.Terms[i]
-			t.Points, t.Target, t.Fields = k.Points, k.Target, k.Fields
+			t.Points, t.Target, t.Fields, t.drawn = k.Points, k.Target, k.Fields, true
 			continue
 		}
 		if err := p.drawTerm(t, rand.New(rand.NewPCG(seed, drawStream+uint64(i)))); err != nil {
@@ -213,7 +214,7 @@ func (p *Problem) drawTerm(t *Term, rng *rand.Rand) error {
 		return err
 	}
 	pts := got.x
-	t.Points, t.Target, t.Pairs = pts, nil, got.pair
+	t.Points, t.Target, t.Pairs, t.drawn = pts, nil, got.pair, true
 	if d.Value != nil {
 		if t.Target, err = values("Draw.Value", d.Value, pts); err != nil {
 			return err

@@ -3,6 +3,8 @@ package problems
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 func uniform(rng *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
@@ -12,7 +14,7 @@ func uniform(rng *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*rng.F
 type sampler struct {
 	rng  *rand.Rand
 	lhs  bool
-	name string
+	name pde.Sampler
 }
 
 // strata returns n values in [lo, hi], one uniform in each of n equal

@@ -42,7 +42,7 @@ func benchRecord(b *testing.B, name, what string) {
 		var err error
 		switch what {
 		case "held-out":
-			_, err = band.HeldOut(f, q)
+			_, err = band.HeldOut(f, d)
 		case "calibrated":
 			var g *bayes.Fit
 			if g, err = band.Calibrated(f, d); err == nil && g.Laplace == f.Laplace {

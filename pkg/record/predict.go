@@ -37,11 +37,11 @@ func Predict(f *bayes.Fit, points [][]float64) (*Prediction, error) {
 	if pr.Sigma == nil {
 		return pr, nil
 	}
-	q := freshProblem(p)
-	if q == nil {
+	d, err := band.FreshDrawOf(p)
+	if err != nil { // no fresh draw: no calibrated band
 		return pr, nil
 	}
-	a, err := band.Assess(f, q)
+	a, err := band.Assess(f, d)
 	if err != nil || a.Calibrated == nil {
 		return pr, nil
 	}

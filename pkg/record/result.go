@@ -67,7 +67,7 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		params[k] = v
 	}
 	return RunConfig{
-		Problem: p.Name, DataSeed: dataSeed, Sampling: p.Sampling,
+		Problem: p.Name, DataSeed: dataSeed, Sampling: string(p.Sampling),
 		Inputs:       append([]string(nil), p.Inputs...),
 		Params:       params,
 		Outputs:      outputsOf(p),
@@ -132,7 +132,7 @@ func settingsMap(s bayes.Settings) map[string]any {
 func (c RunConfig) Equal(o RunConfig) bool {
 	for _, r := range []*RunConfig{&c, &o} {
 		if r.Sampling == "" {
-			r.Sampling = pde.Uniform // records older than the field
+			r.Sampling = string(pde.Uniform) // records older than the field
 		}
 		if r.Settings != nil {
 			r.Settings = maps.Clone(r.Settings)
@@ -397,7 +397,9 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 	}
 	if !slices.ContainsFunc(m.Net.W, func(w float64) bool { return Num(w) == nil }) {
 		r.Weights = m.Net.Clone()
-		r.Errors = gridErrors(f, r.assessFresh(f), gridN)
+		if e, err := gridErrors(f, r.assessFresh(f), gridN); err == nil {
+			r.Errors = recordErrors(e)
+		}
 	}
 	r.Terms = termsData(p, cfg, betaNames)
 	r.History = historyJSON(f.History)
@@ -431,11 +433,11 @@ func (r *Result) setLaplace(l *bayes.Laplace) {
 // assessFresh records the residuals and the warnings of the bands at the
 // problem's fresh points and returns their assessment, nil without them.
 func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
-	q := freshProblem(f.Model.Problem)
-	if q == nil {
+	d, err := band.FreshDrawOf(f.Model.Problem)
+	if err != nil {
 		return nil
 	}
-	a, _ := band.Assess(f, q)
+	a, _ := band.Assess(f, d)
 	if a == nil {
 		return nil
 	}
@@ -483,26 +485,54 @@ func historyJSON(history []bayes.HistoryPoint) []HistoryJSON {
 	return out
 }
 
-// freshProblem is p's fresh draw, nil when it has none.
-func freshProblem(p *pde.Problem) *pde.Problem {
-	if p.Fresh == nil {
-		return nil
+// ErrorsOf is f's errors against the exact solution on the grid of a
+// record of gridN (gridN x gridN points; 2 gridN in 1-D), with q95 and the
+// held-out and calibrated bands at the fresh points of f's problem: a
+// record's "errors" as plain numbers, NaN where undefined (no Laplace
+// approximation, no fresh points); with several outputs, over all of them
+// and each output's in Outputs. An error when the problem has no exact
+// solution, more than two inputs or a prediction that is not finite.
+func ErrorsOf(f *bayes.Fit, gridN int) (bayes.Errors, error) {
+	var a *band.Assessment
+	if d, err := band.FreshDrawOf(f.Model.Problem); err == nil {
+		a, _ = band.Assess(f, d)
 	}
-	q, err := p.Fresh()
+	e, err := gridErrors(f, a, gridN)
 	if err != nil {
-		return nil
+		return bayes.Errors{}, err
 	}
-	return q
+	return e, nil
+}
+
+// recordErrors is e as a record holds it: null (or absent) where undefined.
+func recordErrors(e bayes.Errors) *GridErrors {
+	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
+	if e.Outputs != nil {
+		g.Outputs = make(map[string]*GridErrors, len(e.Outputs))
+		for name, o := range e.Outputs {
+			g.Outputs[name] = recordErrors(o)
+		}
+	}
+	if g.MSE == nil {
+		return g
+	}
+	g.Coverage2S, g.Q95 = Num(e.Coverage2S), Num(e.Q95)
+	g.Coverage2SHeldOut, g.SigmaRatioHeldOut = Num(e.Coverage2SHeldOut), Num(e.SigmaRatioHeldOut)
+	g.Coverage2SCalibrated, g.Q95Calibrated, g.SigmaRatioCalibrated = Num(e.Coverage2SCalibrated), Num(e.Q95Calibrated), Num(e.SigmaRatioCalibrated)
+	return g
 }
 
 // gridErrors is the record's errors on the grid; a (the bands at fresh
 // points), if not nil, adds the held-out and the calibrated band. With
-// several outputs they are over all outputs (rel_l2 is PINNacle's joint
+// several outputs they are over all outputs (RelL2 is PINNacle's joint
 // L2RE) and Outputs holds each output's.
-func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
+func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (bayes.Errors, error) {
 	p := f.Model.Problem
-	if !p.HasExact() || p.Dim() > 2 {
-		return nil
+	switch {
+	case !p.HasExact():
+		return bayes.Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
+	case p.Dim() > 2:
+		return bayes.Errors{}, fmt.Errorf("problem %q: %d inputs; grid errors are for 1 or 2", p.Name, p.Dim())
 	}
 	n := gridN
 	if p.Dim() == 1 {
@@ -510,7 +540,7 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
 	}
 	pts, exact := p.GridOutputs(n)
 	// The other bands: the same Jacobian, another A. A band whose A does
-	// not factorize is left out of the record.
+	// not factorize is left out.
 	var held, cal *bayes.Fit
 	if a != nil && f.Laplace != nil {
 		if h, err := a.HeldOut(); err == nil {
@@ -520,22 +550,22 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) *GridErrors {
 	}
 	names := p.OutputNames()
 	var all gridBands
-	per := make(map[string]*GridErrors, len(names))
+	per := make(map[string]bayes.Errors, len(names))
 	for k, name := range names {
 		b, err := outputBands(f, held, cal, name, pts, exact[k])
 		if err != nil {
-			return nil
+			return bayes.Errors{}, err
 		}
 		if len(names) == 1 {
-			return b.errors()
+			return b.errors(), nil
 		}
 		per[name] = b.errors()
 		all = all.join(b, k == 0)
 	}
-	g := all.errors()
-	g.Points = len(pts)
-	g.Outputs = per
-	return g
+	e := all.errors()
+	e.GridN = len(pts)
+	e.Outputs = per
+	return e, nil
 }
 
 // gridBands are one output's (or every output's, joined) mean, exact
@@ -578,30 +608,29 @@ func (b gridBands) join(c gridBands, first bool) gridBands {
 		sigma: cat(b.sigma, c.sigma), held: cat(b.held, c.held), cal: cat(b.cal, c.cal)}
 }
 
-// errors are the record's errors of b.
-func (b gridBands) errors() *GridErrors {
+// errors are the errors of b, NaN where undefined.
+func (b gridBands) errors() bayes.Errors {
 	e := bayes.ComputeErrors(b.mean, b.sigma, b.exact)
-	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
-	if b.sigma == nil || g.MSE == nil {
-		return g
+	if b.sigma == nil || Num(e.MSE) == nil {
+		e.Coverage2S = math.NaN()
+		return e
 	}
-	g.Coverage2S = Num(e.Coverage2S)
-	g.Q95 = Num(quantileZ(b.mean, b.sigma, b.exact, 0.95))
+	e.Q95 = quantileZ(b.mean, b.sigma, b.exact, 0.95)
 	if b.held != nil {
-		g.Coverage2SHeldOut = Num(bayes.ComputeErrors(b.mean, b.held, b.exact).Coverage2S)
-		g.SigmaRatioHeldOut = medianRatio(b.held, b.sigma)
+		e.Coverage2SHeldOut = bayes.ComputeErrors(b.mean, b.held, b.exact).Coverage2S
+		e.SigmaRatioHeldOut = medianRatio(b.held, b.sigma)
 	}
 	if b.cal != nil {
-		g.Coverage2SCalibrated = Num(bayes.ComputeErrors(b.mean, b.cal, b.exact).Coverage2S)
-		g.Q95Calibrated = Num(quantileZ(b.mean, b.cal, b.exact, 0.95))
-		g.SigmaRatioCalibrated = medianRatio(b.cal, b.sigma)
+		e.Coverage2SCalibrated = bayes.ComputeErrors(b.mean, b.cal, b.exact).Coverage2S
+		e.Q95Calibrated = quantileZ(b.mean, b.cal, b.exact, 0.95)
+		e.SigmaRatioCalibrated = medianRatio(b.cal, b.sigma)
 	}
-	return g
+	return e
 }
 
 // medianRatio is the median of s[i]/base[i] over the points where it is
-// finite; nil when there is none.
-func medianRatio(s, base []float64) *float64 {
+// finite; NaN when there is none.
+func medianRatio(s, base []float64) float64 {
 	var ratio []float64
 	for i := range s {
 		if q := s[i] / base[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
@@ -609,10 +638,10 @@ func medianRatio(s, base []float64) *float64 {
 		}
 	}
 	if len(ratio) == 0 {
-		return nil
+		return math.NaN()
 	}
 	slices.Sort(ratio)
-	return Num(ratio[len(ratio)/2])
+	return ratio[len(ratio)/2]
 }
 
 // quantileZ is the q-quantile of |mean - exact| / sigma over the points

@@ -11,6 +11,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -90,7 +91,7 @@ func TestResidualCheck(t *testing.T) {
 	t.Parallel()
 	f := testfit.Train(t, "burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5})
 	p := f.Model.Problem
-	train, held, err := band.ResidualCheck(f, p)
+	train, held, err := band.ResidualCheck(f, fresh(t, p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestResidualCheck(t *testing.T) {
 	if q.Terms[0].Points[0][0] == p.Terms[0].Points[0][0] {
 		t.Fatalf("fresh points equal the training points")
 	}
-	_, held, err = band.ResidualCheck(f, q)
+	_, held, err = band.ResidualCheck(f, fresh(t, q))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestResidualCheck(t *testing.T) {
 		}
 	}
 	q.Terms = q.Terms[:2]
-	if _, _, err := band.ResidualCheck(f, q); err == nil {
+	if _, _, err := band.ResidualCheck(f, fresh(t, q)); err == nil {
 		t.Errorf("fresh problem with 2 of 3 beta groups: no error")
 	}
 }
@@ -231,5 +232,46 @@ func TestSettingsMapPolishMemory(t *testing.T) {
 		if _, ok := record.SettingsMap(s)["PolishMemory"]; ok != c.want {
 			t.Errorf("%+v: settings map has PolishMemory %v, want %v", c.in, ok, c.want)
 		}
+	}
+}
+
+// fresh is band.NewFreshDraw of q, failing t on an error.
+func fresh(t *testing.T, q *pde.Problem) band.FreshDraw {
+	t.Helper()
+	d, err := band.NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestErrorsOf: the one call a user makes for a fit's errors gives the
+// record's numbers as plain fields, the calibrated and held-out bands
+// included, and an error naming the problem when it has no exact solution.
+func TestErrorsOf(t *testing.T) {
+	t.Parallel()
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 2})
+	e, err := record.ErrorsOf(f, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := record.NewResult(f, 20).Errors
+	same := func(a float64, b *float64) bool { return b != nil && a == *b }
+	if !same(e.RelL2, g.RelL2) || !same(e.MSE, g.MSE) || !same(e.MaxAbs, g.MaxAbs) || !same(e.Coverage2S, g.Coverage2S) ||
+		!same(e.Q95, g.Q95) || !same(e.Coverage2SHeldOut, g.Coverage2SHeldOut) || !same(e.SigmaRatioHeldOut, g.SigmaRatioHeldOut) ||
+		!same(e.Coverage2SCalibrated, g.Coverage2SCalibrated) || !same(e.Q95Calibrated, g.Q95Calibrated) ||
+		!same(e.SigmaRatioCalibrated, g.SigmaRatioCalibrated) || e.GridN != g.Points {
+		t.Errorf("ErrorsOf %+v, the record's %+v", e, *g)
+	}
+	plain, err := f.GridErrors(20)
+	if err != nil || plain.RelL2 != e.RelL2 || plain.Coverage2S != e.Coverage2S || !math.IsNaN(plain.Q95) || !math.IsNaN(plain.Coverage2SCalibrated) {
+		t.Errorf("Fit.GridErrors %+v (%v): want the same errors and coverage, NaN for q95 and the other bands", plain, err)
+	}
+	noExact := *f
+	m := *f.Model
+	p := *m.Problem
+	p.Exact, m.Problem, noExact.Model = nil, &p, &m
+	if _, err := record.ErrorsOf(&noExact, 20); err == nil || !strings.Contains(err.Error(), `problem "heat" has no exact solution`) {
+		t.Errorf("no exact solution: %v, want an error naming the problem", err)
 	}
 }

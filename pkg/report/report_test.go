@@ -176,7 +176,7 @@ func TestRunTiny(t *testing.T) {
 	// heat-lhs is heat on Latin hypercube points: its records say so, and
 	// its points are not heat's.
 	rs, _, err := record.ReadResults(filepath.Join(dir, "heat-lhs.jsonl"))
-	if err != nil || len(rs) == 0 || rs[0].Problem != "heat" || rs[0].Sampling != pde.LatinHypercube {
+	if err != nil || len(rs) == 0 || rs[0].Problem != "heat" || rs[0].Sampling != string(pde.LatinHypercube) {
 		t.Errorf("heat-lhs.jsonl: %v, first record %+v", err, rs[:min(len(rs), 1)])
 	}
 	if lhs, uni := rep.Study("heat-lhs").Best, rep.Study("heat").Best; lhs == nil || uni == nil ||

@@ -211,7 +211,7 @@ type Study struct {
 	Label   string // the start of its figure titles: Problem, or Name for a variant of one
 	// Sampling is problems.Options.Sampling of the problem: "" for the paper's
 	// independent uniform draws.
-	Sampling string
+	Sampling pde.Sampler
 	Base     bayes.Settings // the settings of every fit, Seed (and for the scan Hidden) aside
 	// Resolved is Base resolved for the problem (the defaults filled in).
 	Resolved bayes.Settings
@@ -379,7 +379,7 @@ func newStudy(name string, cfg *Config) *Study {
 
 // studyOptions are the options of a study's problem.
 func studyOptions(st *Study, cfg *Config) problems.Options {
-	return problems.Options{DataSeed: cfg.DataSeed, Sampling: pde.Sampler(st.Sampling)}
+	return problems.Options{DataSeed: cfg.DataSeed, Sampling: st.Sampling}
 }
 
 // runStudy runs one study, turning a panic into its error.

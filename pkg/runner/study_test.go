@@ -137,7 +137,10 @@ func studyResidualRMS(f *bayes.Fit, region float64) (train, held []float64) {
 	if region > 0 {
 		q.Terms = splitNear(q.Terms, region)
 	}
-	train, held, err = band.ResidualCheck(f, q)
+	d, err := band.NewFreshDraw(q)
+	if err == nil {
+		train, held, err = band.ResidualCheck(f, d)
+	}
 	if err != nil { // e.g. BPINN_STUDY_DIRECT: other terms than the fresh draw's
 		return f.Model.GroupRMS(f.Beta), nil
 	}

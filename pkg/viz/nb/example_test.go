@@ -1,8 +1,15 @@
 package nb_test
 
 import (
+	"context"
 	"fmt"
 	"log"
+
+	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/figdata"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 	"github.com/evidence-pinn/bpinn/pkg/viz/nb"
@@ -36,4 +43,20 @@ func Example() {
 	}
 	bar.Done()
 	// Output:
+}
+
+// A notebook cell that fits a problem and shows what to read from the fit:
+// the summary table, the field, the slices with both bands and a flux with
+// its band. Under go test it displays nothing.
+func ExampleSummary() {
+	p := problems.Heat(problems.Options{})
+	f := nb.Must(nb.Train(context.Background(), "", p, bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 150, HyperStart: 100}))
+	nb.Summary(f)
+	nb.Field(f, 30)
+	nb.Slices(f, 0, 0.5, 1)
+	x, pts := nb.Must2(figdata.Along(p, "t", 51, map[string]float64{"x": 0}))
+	ux := func(v *pde.Vars) *ad.Node { return v.D("x") } // the flux through x = 0
+	c := nb.Quantity(f, viz.Labels{Title: "u_x(0, t)", X: "t"}, x, pts, ux, nil)
+	fmt.Println(len(c.Mean), "values of the flux, each with its sigma:", len(c.Sigma) == len(c.Mean))
+	// Output: 51 values of the flux, each with its sigma: true
 }

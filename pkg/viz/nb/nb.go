@@ -22,6 +22,14 @@
 // over the whole fit: the epochs, then each step after them by name.
 //
 //	f, err := nb.Train(ctx, "", p, bayes.Settings{Seed: 1})
+//
+// What a notebook shows of a fit, so that it needs no helpers of its own:
+// Summary (a table: status, errors, both bands' coverage and q95, ln Z,
+// betas, warnings), Ranked (an ensemble's fits by evidence), Field,
+// Slices (with the paper's and the calibrated band), Quantity and Curve
+// (a flux with its band); Must, Must2 and Check stop a cell at an error.
+// The data and tables come from pkg/figdata (Along, Linspace, Quantity,
+// SummaryHTML, EnsembleHTML), usable without a notebook.
 package nb
 
 import (

@@ -2,6 +2,9 @@ package nb
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +14,9 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/figdata"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
@@ -256,4 +261,79 @@ func TestTrainEnsembleProgress(t *testing.T) {
 			t.Errorf("last draw %q: want 200/200 (100%%) and 2 of 2 fits done", last)
 		}
 	}
+}
+
+// TestFitHelpers: in a notebook the fit helpers display the summary and
+// the ensemble tables and the figures (the slices with both bands: three
+// figures), outside one nothing; Must and Check stop a cell at an error.
+func TestFitHelpers(t *testing.T) {
+	p := problems.Heat(problems.Options{})
+	sch := schedule.Schedule{Hidden: []int{4}, Epochs: 150, HyperStart: 100}
+	f, err := bayes.Train(context.Background(), p, bayes.Settings{Seed: 1, Schedule: sch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := fakeNotebook(t, true)
+	Summary(f)
+	Ranked([]*bayes.Fit{f})
+	Field(f, 10)
+	Slices(f, 0, 1)
+	x, pts, err := figdata.Along(p, "x", 11, map[string]float64{"t": 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Quantity(f, viz.Labels{Title: "u(x, 0)"}, x, pts, func(v *pde.Vars) *ad.Node { return v.U }, p.Exact)
+	if len(r.html) != 2 || !strings.Contains(r.html[0], "<caption>heat</caption>") || !strings.Contains(r.html[1], "1 fits by evidence") {
+		t.Errorf("html outputs %d, want the summary and the ensemble table: %q", len(r.html), r.html)
+	}
+	if len(r.png) != 2+3+1 || len(c.Mean) != 11 || math.IsNaN(c.Errors.RelL2) {
+		t.Errorf("%d figures, want 6 (field 2, slices 3, quantity 1); curve %+v", len(r.png), c)
+	}
+
+	r = fakeNotebook(t, false)
+	Summary(f)
+	Slices(f)
+	if len(r.html)+len(r.png) != 0 {
+		t.Errorf("outside a notebook: %d outputs, want none", len(r.html)+len(r.png))
+	}
+	if v := Must(1, nil); v != 1 {
+		t.Errorf("Must(1, nil) = %d", v)
+	}
+	defer func() {
+		if e := recover(); e == nil || !strings.Contains(fmt.Sprint(e), "boom") {
+			t.Errorf("Must with an error: recovered %v, want the error", e)
+		}
+	}()
+	Must(0, errors.New("boom"))
+}
+
+// TestEnsembleFile: Ensemble writes every fit to its file, ReadResults
+// reads them back and BestFit rebuilds the best one; a chart that cannot
+// be made stops the cell.
+func TestEnsembleFile(t *testing.T) {
+	fakeNotebook(t, false)
+	p := problems.Heat(problems.Options{})
+	sch := schedule.Schedule{Hidden: []int{4}, Epochs: 150, HyperStart: 100}
+	path := filepath.Join(t.TempDir(), "sub", "heat.jsonl")
+	best, err := Ensemble(p, bayes.Settings{Schedule: sch}, 2, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ReadResults(path)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("read %d results (%v), want 2", len(rs), err)
+	}
+	back, err := BestFit(p, path)
+	if err != nil || back.Settings.Seed != best.Settings.Seed || back.Laplace.LogEvidence != best.Laplace.LogEvidence {
+		t.Errorf("BestFit: seed %d (%v), want the ensemble's best %d with its ln Z", back.Settings.Seed, err, best.Settings.Seed)
+	}
+	if s := Seeds(3); len(s) != 3 || s[0] != 1 || s[2] != 3 {
+		t.Errorf("Seeds(3) = %v", s)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("DrawChart with an error: no panic")
+		}
+	}()
+	DrawChart(nil, errors.New("no chart"))
 }
