@@ -96,8 +96,9 @@ func Slices(f *bayes.Fit, fracs ...float64) []viz.Slice {
 }
 
 // Fields are the prediction u_pred of f and its error |u_pred - u_true| on
-// an n x n grid over the domain, for viz.HeatMap. The two share their X and
-// Y.
+// an n x n grid over the domain's bounding box, for viz.HeatMap. The two
+// share their X and Y; on a problem with a Domain, the grid points outside
+// it (holes, where no solution exists) are masked in both.
 func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
 	p := f.Model.Problem
 	check2D("Fields", p, true)
@@ -113,7 +114,15 @@ func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
 	}
 	u.Z, _ = predict(f, pts)
 	absErr = viz.Field{X: u.X, Y: u.Y, Z: make([]float64, len(pts))}
+	if p.Domain != nil {
+		u.Mask = make([]bool, len(pts))
+		absErr.Mask = u.Mask
+	}
 	for i, x := range pts {
+		if u.Mask != nil && !p.Contains(x) {
+			u.Mask[i] = true // absErr.Z stays 0 there: the exact solution is not defined
+			continue
+		}
 		absErr.Z[i] = math.Abs(u.Z[i] - p.Exact(x))
 	}
 	return u, absErr
