@@ -78,6 +78,9 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) e
 	}
 	var b []byte
 	for _, x := range pts {
+		if !p.Contains(x) { // in a hole of a plate: no solution there
+			return usagef("point %v is outside the domain of %s", x, p.Name)
+		}
 		b = strconv.AppendFloat(b, p.Exact(x)+0, 'g', -1, 64) // +0: no "-0"
 		b = append(b, '\n')
 	}
