@@ -47,6 +47,13 @@ on stderr (plain lines when stderr is not a terminal):
                 interval, a third of a study's fits on one data set
                 (docs/inverse.md; coverage over noise draws is bpinn
                 coverage's)
+  poisson-holes Laplace's equation on a plate with four holes (PINNacle's
+                Poisson2d-C), 2-20-20-20-1 net, weights by the evidence
+                (as many fits as burgers-wide)
+  poisson-holes-fixed
+                the same net with PINNacle's loss: every mean squared
+                residual weight 1 (the equation unscaled,
+                poisson-holes-raw) and no evidence
 
 Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; NUTS writes
 DIR/hmc.json and DIR/hmc-heat.json (the report's sampling table). At the end DIR/report.html holds every figure (interactive,
@@ -56,9 +63,9 @@ and times; DIR/figures/*.png are the static figures, DIR/results.md the
 tables in Markdown (also printed on stdout).
 
 Full run (the default): 100 fits per study with the paper's epochs, 20 per
-size in the scan, 10 of each burgers-wide study, 33 of each inverse one,
+size in the scan, 10 of each burgers-wide and poisson-holes study, 33 of each inverse one,
 NUTS with bpinn hmc's defaults (4 chains x 400 draws, about 50 s of CPU):
-1139 fits, about 51 minutes on 2 cores (measured 2026-11-26 from a clean
+1159 fits; without the poisson-holes pair, about 51 minutes on 2 cores (measured 2026-11-26 from a clean
 clone, on a day this machine ran fits about twice as slowly as on
 2026-11-23: hmc 37 s, heat 162 s with another job beside it, heat-lhs
 28 s, wave 62 s, wave-full 69 s, burgers 436 s, burgers-deep 974 s,
@@ -69,7 +76,7 @@ wave-fixed 33 s, scan 84 s, heat-inverse 510 s, wave-inverse 19 s,
 burgers-inverse 164 s; 138 s with its data's noise held, in the
 54-minute run of docs/reproduction.md).
 --quick: 12 fits per study, epochs and hyper start cut 2x, 6 fits per size,
-NUTS 2 chains x 400 draws, 3 burgers-wide fits of each kind (the same schedule),
+NUTS 2 chains x 400 draws, 3 burgers-wide and poisson-holes fits of each kind (their schedules),
 a third of the fits for the inverse studies, NUTS on heat's best fit (2
 chains x 200 draws): about 11 minutes on 2 cores (measured 2026-11-26
 from a clean clone, with another job's sampler on one of the cores: 680 s

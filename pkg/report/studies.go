@@ -76,7 +76,7 @@ type Plan struct {
 // Full is the paper's run: 100 fits per study with the paper's schedules,
 // NUTS with bpinn hmc's defaults (the paper's HMC, 4 x 15000, did not
 // mix: docs/hmc.md); the scan has 20 fits per size, each burgers-wide
-// study 10. Heat's best fit is sampled with the settings that came closest
+// and poisson-holes study 10. Heat's best fit is sampled with the settings that came closest
 // to converging on it (4 x 500 after 1500 warm-up, dense metric, target
 // 0.9, depth 10: about 150 s of CPU; not converged, docs/hmc.md).
 func Full() Plan {
@@ -87,9 +87,10 @@ func Full() Plan {
 // Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
 // hyper start cut 2x, NUTS 2 chains x 400 draws after 500 warm-up (heat:
 // 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size,
-// three fits of each burgers-wide study at its full schedule (the
-// problem's 1500 epochs, about 1 min of CPU each: issue 23's target is
-// about the best by evidence, so the quick run picks among three).
+// three fits of each burgers-wide and poisson-holes study at its full
+// schedule (burgers-wide's 1500 epochs, about 1 min of CPU each: issue
+// 23's target is about the best by evidence, so the quick run picks among
+// three).
 func Quick() Plan {
 	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 3, WideEpochScale: 1,
 		HMC: mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
