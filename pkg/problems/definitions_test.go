@@ -338,8 +338,8 @@ func TestSchedules(t *testing.T) {
 	wide := schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
 		FinalHyper: 3, PolishIter: 1000, Curvature: "auto", KnownNoise: map[string]float64{"data": 0.02}, Resample: 100, RoundBetas: "held-out"}
 	wideInverse := wide
-	holes := schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
-		PolishIter: 1000, Curvature: "auto", Resample: 100, RoundBetas: "held-out"}
+	holes := schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 5000, HyperStart: 2500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+		PolishIter: 2000, Curvature: "auto", Resample: 100, RoundBetas: "held-out"}
 	wideInverse.FinalHyper, wideInverse.Curvature, wideInverse.RoundBetas = 1, "", ""
 	want := map[string]schedule.Schedule{
 		"regression": {Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},

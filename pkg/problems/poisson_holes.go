@@ -10,11 +10,12 @@ import (
 )
 
 // The points of poisson-holes: the equation in the plate, u = 1 on the
-// square (length 4) and u = 0 on the circles (length 4 * 2 pi 0.1 = 2.5).
+// square (length 4) and u = 0 on the circles (length 4 * 2 pi 0.1 = 2.5),
+// where the solution bends most, so they get twice the square's points.
 const (
 	holesPDEPoints    = 4000
 	holesSquarePoints = 400
-	holesCirclePoints = 400
+	holesCirclePoints = 800
 )
 
 // holesSampling is poisson-holes' sampler when Options.Sampling is empty.
