@@ -78,8 +78,8 @@ func TestPoissonHoles(t *testing.T) {
 }
 
 // pinnacleHoles returns PINNacle's Poisson2d-C export from
-// $PINNACLE_DIR or ../shared/pinnacle beside the repository, skipping the
-// test where it is absent (a user's machine).
+// $PINNACLE_DIR or ../shared/pinnacle beside the repository, nil where it
+// is absent (a user's machine).
 func pinnacleHoles(t *testing.T) *refsol.Table {
 	t.Helper()
 	dir := os.Getenv("PINNACLE_DIR")
@@ -92,7 +92,8 @@ func pinnacleHoles(t *testing.T) *refsol.Table {
 	}
 	path := filepath.Join(dir, "poisson1_cg_data.dat")
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent (PINNacle's export; set PINNACLE_DIR)", path)
+		t.Logf("%s is absent (PINNacle's export; set PINNACLE_DIR): measuring on the grid only", path)
+		return nil
 	}
 	tab, err := refsol.ReadDatFile(path)
 	if err != nil {
@@ -121,14 +122,15 @@ func holesL2RE(t *testing.T, tab *refsol.Table, f *bayes.Fit) float64 {
 }
 
 // TestPoissonHolesDefaultFit measures what a user runs first, `bpinn fit
-// poisson-holes` (defaults, seed 1), against PINNacle's 1246 points and
-// the reference on the grid; opt-in (BPINN_HOLES_FIT=1): one fit of the
-// problem's schedule.
+// poisson-holes` (defaults, seed 1), against the reference on the grid
+// and, where present, PINNacle's 1246 points: both within the issue's
+// 6e-3 (measured 2.3e-3 and 3.1e-3), the calibrated band within its
+// coverage and q95 targets. Opt-in (BPINN_HOLES_FIT=1): one fit of the
+// problem's schedule, about 2 min of CPU.
 func TestPoissonHolesDefaultFit(t *testing.T) {
 	if os.Getenv("BPINN_HOLES_FIT") == "" {
 		t.Skip("set BPINN_HOLES_FIT=1 to train the default poisson-holes fit")
 	}
-	tab := pinnacleHoles(t)
 	e, _ := Lookup("poisson-holes")
 	p := e.New(Options{})
 	f, err := bayes.Train(context.Background(), p, bayes.Settings{Seed: 1, Schedule: e.Schedule(Options{})})
@@ -136,14 +138,22 @@ func TestPoissonHolesDefaultFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := record.NewResult(f, 100)
-	l2re := holesL2RE(t, tab, f)
-	t.Logf("L2RE %.4g on PINNacle's %d points, rel L2 %.4g on %d grid points, betas %v, alpha %v, %.1f s",
-		l2re, len(tab.Points), r.RelL2(), r.Errors.Points, f.Beta, f.Alpha, f.Seconds)
-	if l2re > holesMeasuredL2RE {
-		t.Errorf("L2RE %.4g, above the documented %.3g (docs/results/poisson-holes.md)", l2re, holesMeasuredL2RE)
+	t.Logf("rel L2 %.4g on %d grid points, betas %v, alpha %v, %.1f s", r.RelL2(), r.Errors.Points, f.Beta, f.Alpha, f.Seconds)
+	if got := r.RelL2(); !(got <= holesTarget) {
+		t.Errorf("rel L2 %.4g on the grid, want <= %g", got, holesTarget)
+	}
+	if c, q := record.Val(r.Errors.Coverage2SCalibrated), record.Val(r.Errors.Q95Calibrated); !(c >= 0.9 && c <= 0.99 && q >= 1.4 && q <= 2.6) {
+		t.Errorf("calibrated band: coverage %.3f, q95 %.2f; want [0.90, 0.99] and [1.4, 2.6]", c, q)
+	}
+	if tab := pinnacleHoles(t); tab != nil {
+		l2re := holesL2RE(t, tab, f)
+		t.Logf("L2RE %.4g on PINNacle's %d points", l2re, len(tab.Points))
+		if !(l2re <= holesTarget) {
+			t.Errorf("L2RE %.4g on PINNacle's points, want <= %g", l2re, holesTarget)
+		}
 	}
 }
 
-// holesMeasuredL2RE bounds the default fit's measured L2RE on PINNacle's
-// points (docs/results/poisson-holes.md).
-const holesMeasuredL2RE = 6e-3
+// holesTarget is issue 39's target for the default fit: half of
+// PINNacle's best listed Poisson2d-C error.
+const holesTarget = 6e-3
