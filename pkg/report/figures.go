@@ -58,7 +58,8 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		"poisson-holes", "poisson-holes-fixed":
 		if best != nil {
 			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
-				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points"})
+				in := best.Model.Problem.Inputs // x, t; x, y on a plate
+				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points", X: in[0], Y: in[1]})
 			})
 		}
 		addEnsemble(add, st, logZ, relErr)
