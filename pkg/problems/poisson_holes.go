@@ -18,9 +18,6 @@ const (
 	holesCirclePoints = 800
 )
 
-// holesSampling is poisson-holes' sampler when Options.Sampling is empty.
-const holesSampling = pde.Halton
-
 // The equations of poisson-holes and of poisson-holes-raw. The solution
 // changes over the holes' radius r = 0.1, where the Laplacian of each of
 // its parts is of order 1/r^2 = 100 times u: written in units of r, the
@@ -39,8 +36,7 @@ const (
 // residual is r^2 (u_xx + u_yy) (holesEquation says why), so beta_pde is
 // 1e4 times the beta of the unscaled residual and the log evidence differs
 // from that of the unscaled one by the constant N_pde ln(1/r^2). The
-// points are drawn on the domain (pde.Draw) with Options.Sampling, Halton
-// when empty. Betas: one for the equation and one for the boundary,
+// points are drawn on the domain (pde.Draw) with Options.Sampling. Betas: one for the equation and one for the boundary,
 // square and circles together: both are exact Dirichlet values of one
 // solution, fitted about equally closely.
 //
@@ -59,7 +55,7 @@ func PoissonHolesRaw(o Options) *pde.Problem {
 func poissonHoles(o Options, name, equation string) *pde.Problem {
 	p := &pde.Problem{
 		Name: name, Inputs: []string{"x", "y"}, Domain: holesPlate(),
-		Sampling: string(cmp.Or(o.Sampling, holesSampling)),
+		Sampling: string(cmp.Or(o.Sampling, pde.Uniform)),
 		Terms: []pde.Term{
 			pde.PDE(equation, holesPDEPoints),
 			pde.Dirichlet(pde.On("square"), holesSquarePoints, 1),

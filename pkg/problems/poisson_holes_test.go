@@ -27,8 +27,8 @@ func TestPoissonHoles(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if p.Sampling != string(holesSampling) || p.Lo[0] != -0.5 || p.Hi[1] != 0.5 {
-		t.Errorf("sampling %q, box %v..%v; want %s over [-0.5, 0.5]^2", p.Sampling, p.Lo, p.Hi, holesSampling)
+	if p.Sampling != pde.Uniform || p.Lo[0] != -0.5 || p.Hi[1] != 0.5 {
+		t.Errorf("sampling %q, box %v..%v; want uniform over [-0.5, 0.5]^2", p.Sampling, p.Lo, p.Hi)
 	}
 	want := []struct {
 		name, group string

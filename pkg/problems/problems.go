@@ -28,7 +28,7 @@ type Options struct {
 	// 0 means 0.02.
 	BurgersNoise float64
 	// Sampling is how the training points are drawn: pde.Uniform ("" means
-	// uniform, but Halton for the poisson-holes problems) or pde.LatinHypercube, which stratifies: n points of a box
+	// uniform) or pde.LatinHypercube, which stratifies: n points of a box
 	// take one value in each of n equal strata of every coordinate, and
 	// points on a line or on the boundary one in each of n equal pieces.
 	Sampling pde.Sampler

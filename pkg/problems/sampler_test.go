@@ -93,9 +93,6 @@ var firstHeatPoint = []float64{0.13030761241961586, 0.3688546391070602}
 // that earlier results and records stay reproducible; "" means uniform.
 func TestUniformSamplingStable(t *testing.T) {
 	for _, name := range Names() {
-		if strings.HasPrefix(name, "poisson-holes") {
-			continue // drawn on its domain, Halton unless told (TestPoissonHoles)
-		}
 		a, err := New(name, Options{})
 		if err != nil {
 			t.Fatal(err)
