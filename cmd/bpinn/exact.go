@@ -15,12 +15,14 @@ import (
 
 const exactText = `Reads points from stdin, one per line, coordinates separated by spaces or
 tabs in the problem's input order, and prints the exact (heat, wave,
-wave-full, regression) or reference (burgers: exact Cole-Hopf) solution at
+wave-full, regression) or reference (burgers: exact Cole-Hopf;
+poisson-holes: the project's finite-difference solution) solution at
 each, one value per line at full precision (shortest form that reads back
 exactly).
 Blank lines and lines starting with # are skipped. A malformed line, a point
-outside the domain or a wrong number of coordinates is an error naming the
-line (exit 2); nothing is printed then.`
+outside the domain's box or a wrong number of coordinates is an error naming
+the line, a point in a hole of poisson-holes one naming the point (exit 2);
+nothing is printed then.`
 
 func cmdExact(args []string, stdout, stderr io.Writer) int {
 	return cmdExactFrom(args, nil, stdout, stderr)
@@ -79,6 +81,9 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) e
 	}
 	var b []byte
 	for _, x := range pts {
+		if !p.Contains(x) { // in a hole of a plate: no solution there
+			return usagef("point %v is outside the domain of %s", x, p.Name)
+		}
 		b = strconv.AppendFloat(b, p.Exact(x)+0, 'g', -1, 64) // +0: no "-0"
 		b = append(b, '\n')
 	}

@@ -45,14 +45,22 @@ on stderr (plain lines when stderr is not a terminal):
                 interval, a third of a study's fits on one data set
                 (docs/inverse.md; coverage over noise draws is bpinn
                 coverage's)
+  poisson-holes Laplace's equation on a plate with four holes (PINNacle's
+                Poisson2d-C), 2-20-20-20-1 net, weights by the evidence
+                (as many fits as burgers-wide)
+  poisson-holes-fixed
+                the same net with PINNacle's loss: every mean squared
+                residual weight 1 (the equation unscaled,
+                poisson-holes-raw) and no evidence
 
 Each fit is appended to DIR/<study>.jsonl as it ends; at the end
 DIR/report.html holds every figure and the paper's Tables 1-3 rebuilt
 beside the paper's numbers, DIR/figures/*.png the static figures and
-DIR/results.md the tables (also printed on stdout). The full run (1139
-fits, 100 per study) takes about 50 minutes on 2 cores, --quick (12 per
-study, epochs cut 2x) about 11; docs/reproduction.md is the report of a
-full run.
+DIR/results.md the tables (also printed on stdout). The full run has 1159
+fits (100 per study; 10 of each burgers-wide and poisson-holes study);
+--quick has 12 per study, 3 of each burgers-wide and poisson-holes study,
+epochs cut 2x. docs/reproduction.md is the report of a full run, with its
+times.
 
 flags:
   --quick          the short run (make reproduce)

@@ -108,8 +108,9 @@ func SlicesOf(f *bayes.Fit, output string, fracs ...float64) []viz.Slice {
 }
 
 // Fields are the prediction u_pred of f and its error |u_pred - u_true| on
-// an n x n grid over the domain, for viz.HeatMap. The two share their X and
-// Y.
+// an n x n grid over the domain's bounding box, for viz.HeatMap. The two
+// share their X and Y; on a problem with a Domain, the grid points outside
+// it (holes, where no solution exists) are masked in both.
 func Fields(f *bayes.Fit, n int) (u, absErr viz.Field) {
 	return FieldsOf(f, "", n)
 }
@@ -131,7 +132,15 @@ func FieldsOf(f *bayes.Fit, output string, n int) (u, absErr viz.Field) {
 	}
 	u.Z, _ = predict(f, k, pts)
 	absErr = viz.Field{X: u.X, Y: u.Y, Z: make([]float64, len(pts))}
+	if p.Domain != nil {
+		u.Mask = make([]bool, len(pts))
+		absErr.Mask = u.Mask
+	}
 	for i, x := range pts {
+		if u.Mask != nil && !p.Contains(x) {
+			u.Mask[i] = true // absErr.Z stays 0 there: the exact solution is not defined
+			continue
+		}
 		absErr.Z[i] = math.Abs(u.Z[i] - p.ExactValues(x)[k])
 	}
 	return u, absErr

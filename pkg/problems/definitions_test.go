@@ -338,6 +338,8 @@ func TestSchedules(t *testing.T) {
 	wide := schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 1500, HyperStart: 750, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
 		FinalHyper: 3, PolishIter: 1000, Curvature: "auto", KnownNoise: map[string]float64{"data": 0.02}, Resample: 100, RoundBetas: "held-out"}
 	wideInverse := wide
+	holes := schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 5000, HyperStart: 2500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+		PolishIter: 2000, Curvature: "auto", Resample: 100, RoundBetas: "held-out"}
 	wideInverse.FinalHyper, wideInverse.Curvature, wideInverse.RoundBetas = 1, "", ""
 	want := map[string]schedule.Schedule{
 		"regression": {Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
@@ -360,6 +362,10 @@ func TestSchedules(t *testing.T) {
 		// burgers-wide's schedule and net, dense steps (an unknown) and one
 		// round on the training misfits (docs/inverse.md).
 		"burgers-wide-inverse": wideInverse,
+		// Measured (docs/results/poisson-holes.md); the unit-weight
+		// baseline's problem shares it.
+		"poisson-holes":     holes,
+		"poisson-holes-raw": holes,
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

@@ -54,10 +54,12 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 				})
 		}
 		addEnsemble(add, st, logZ, relErr)
-	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-inverse", "wave-inverse", "burgers-inverse":
+	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-inverse", "wave-inverse", "burgers-inverse",
+		"poisson-holes", "poisson-holes-fixed":
 		if best != nil {
 			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
-				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points"})
+				in := best.Model.Problem.Inputs // x, t; x, y on a plate
+				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points", X: in[0], Y: in[1]})
 			})
 		}
 		addEnsemble(add, st, logZ, relErr)
@@ -67,6 +69,20 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (viz.Chart, *viz.Figure, error) {
 			return both(viz.TrainingChart, viz.Training, figdata.History(best), viz.Labels{Title: st.Label + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
 		})
+		p := best.Model.Problem
+		if p.Domain != nil {
+			// A plate in (x, y): maps over the domain, its holes blank; no
+			// slices in time.
+			add("solution-map", "u of the best fit by evidence on the domain (holes blank).", func() (viz.Chart, *viz.Figure, error) {
+				u, _ := figdata.Fields(best, 60)
+				return both(viz.HeatMapChart, viz.HeatMap, u, viz.Labels{Title: st.Label + ": u_pred", X: p.Inputs[0], Y: p.Inputs[1], Z: "u"})
+			})
+			add("error-map", "|u - u*| of the best fit by evidence on the domain (holes blank; u* the reference solution).", func() (viz.Chart, *viz.Figure, error) {
+				_, absErr := figdata.Fields(best, 60)
+				return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", X: p.Inputs[0], Y: p.Inputs[1], Z: "|error|"})
+			})
+			break
+		}
 		ss := figdata.Slices(best) // the paper's five times
 		add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (viz.Chart, *viz.Figure, error) {
 			return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Label + ": exact and predicted u"})

@@ -56,10 +56,11 @@ type Plan struct {
 	// Recipe is bayes.Settings.Recipe of every fit: "" is the toolkit's
 	// default (tuned), bayes.RecipePaper the paper's schedule alone.
 	Recipe bayes.Recipe
-	// WideFits is the number of fits of each burgers-wide study (a 921-weight
-	// net: about 7 ms of CPU per Adam epoch); 0 leaves those studies out.
+	// WideFits is the number of fits of each burgers-wide and poisson-holes
+	// study (921-weight nets, a minute or more of CPU per fit); 0 leaves
+	// those studies out.
 	WideFits int
-	// WideEpochScale replaces EpochScale for the burgers-wide studies; 0
+	// WideEpochScale replaces EpochScale for the studies WideFits sizes; 0
 	// means EpochScale.
 	WideEpochScale float64
 	// HMC are the sampler settings of the Laplace-vs-HMC study; zero
@@ -75,7 +76,7 @@ type Plan struct {
 // Full is the paper's run: 100 fits per study with the paper's schedules,
 // NUTS with bpinn hmc's defaults (the paper's HMC, 4 x 15000, did not
 // mix: docs/hmc.md); the scan has 20 fits per size, each burgers-wide
-// study 10. Heat's best fit is sampled with the settings that came closest
+// and poisson-holes study 10. Heat's best fit is sampled with the settings that came closest
 // to converging on it (4 x 500 after 1500 warm-up, dense metric, target
 // 0.9, depth 10: about 150 s of CPU; not converged, docs/hmc.md).
 func Full() Plan {
@@ -86,9 +87,10 @@ func Full() Plan {
 // Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
 // hyper start cut 2x, NUTS 2 chains x 400 draws after 500 warm-up (heat:
 // 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size,
-// three fits of each burgers-wide study at its full schedule (the
-// problem's 1500 epochs, about 1 min of CPU each: issue 23's target is
-// about the best by evidence, so the quick run picks among three).
+// three fits of each burgers-wide and poisson-holes study at its full
+// schedule (burgers-wide's 1500 epochs, about 1 min of CPU each: issue
+// 23's target is about the best by evidence, so the quick run picks among
+// three).
 func Quick() Plan {
 	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 3, WideEpochScale: 1,
 		HMC: mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
@@ -153,9 +155,14 @@ func burgersDeepText() string {
 // burgersWideText describes the burgers-wide studies.
 const burgersWideText = "DeepXDE's 2-20-20-20-1 net and 2540 + 80 + 160 points with burgers' 60 measurements"
 
-// isWide reports whether a study is one of the burgers-wide pair, which
-// Plan.WideFits sizes.
-func isWide(name string) bool { return name == "burgers-wide" || name == "burgers-wide-fixed" }
+// isWide reports whether a study is one of the burgers-wide or
+// poisson-holes pairs, which Plan.WideFits sizes.
+func isWide(name string) bool {
+	return slices.Contains([]string{"burgers-wide", "burgers-wide-fixed", "poisson-holes", "poisson-holes-fixed"}, name)
+}
+
+// poissonHolesText describes the poisson-holes studies.
+const poissonHolesText = "Laplace's equation on a plate with four holes (PINNacle's Poisson2d-C), a 2-20-20-20-1 net"
 
 // inverseTitles are the titles of the inverse studies (docs/inverse.md).
 var inverseTitles = map[string]string{
@@ -170,7 +177,7 @@ const heatLHSText = "the same 50 + 50 points drawn as a Latin hypercube (stratif
 // Names lists the studies in the order Run runs them.
 func Names() []string {
 	return []string{"hmc", "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-fixed", "wave-fixed", "scan",
-		"heat-inverse", "wave-inverse", "burgers-inverse"}
+		"heat-inverse", "wave-inverse", "burgers-inverse", "poisson-holes", "poisson-holes-fixed"}
 }
 
 // FitRecord is one finished fit, as kept in memory for the report (the
@@ -343,14 +350,21 @@ func newStudy(name string, cfg *Config) *Study {
 		st.Title = "Burgers' equation, " + burgersWideText + ", weights by the evidence"
 		n = cfg.WideFits
 	case "burgers-wide-fixed":
-		// DeepXDE's default: every loss weight 1 on a sum of per-term mean
-		// squared residuals (FixedMean: beta_t = 2/N_t), no weight decay
-		// (alpha at its least), no evidence, DeepXDE's fixed points; the
-		// problem's epochs and one polish of its length.
+		// DeepXDE's default loss on DeepXDE's fixed points.
 		st.Problem, st.Label = "burgers-wide", name
 		st.Title = "Burgers' equation, " + burgersWideText + ", every loss weight 1 on mean squared residuals and no evidence (DeepXDE's default)"
-		st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta, st.Base.FixedMean = true, bayes.MinHyper, 1, true
-		st.Base.Resample = -1
+		unitWeights(st)
+		n = cfg.WideFits
+	case "poisson-holes":
+		// The problem's measured schedule (docs/results/poisson-holes.md).
+		st.Title = poissonHolesText + ", weights by the evidence"
+		n = cfg.WideFits
+	case "poisson-holes-fixed":
+		// PINNacle's loss: the mean squares of the equation's residual,
+		// unscaled, and the conditions', summed with unit weights.
+		st.Problem, st.Label = "poisson-holes-raw", name
+		st.Title = poissonHolesText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
+		unitWeights(st)
 		n = cfg.WideFits
 	case "heat-fixed", "wave-fixed":
 		st.Problem = name[:len(name)-len("-fixed")]
@@ -375,6 +389,16 @@ func newStudy(name string, cfg *Config) *Study {
 		st.Base.Schedule = e.Schedule(studyOptions(st, cfg))
 	}
 	return st
+}
+
+// unitWeights makes st the unit-weight baseline of DeepXDE and PINNacle:
+// every loss weight 1 on a sum of per-term mean squared residuals
+// (FixedMean: beta_t = 2/N_t), no weight decay (alpha at its least), no
+// evidence, the points fixed; the problem's epochs and one polish of its
+// length.
+func unitWeights(st *Study) {
+	st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta, st.Base.FixedMean = true, bayes.MinHyper, 1, true
+	st.Base.Resample = -1
 }
 
 // studyOptions are the options of a study's problem.

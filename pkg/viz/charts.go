@@ -449,7 +449,9 @@ func HeatMapChart(fd Field, l Labels) (*charts.HeatMap, error) {
 	data := make([][3]any, 0, len(fd.Z))
 	for j := range fd.Y {
 		for i := range fd.X {
-			data = append(data, [3]any{i, j, jsNum(fd.Z[j*len(fd.X)+i])})
+			if k := j*len(fd.X) + i; !fd.masked(k) { // a missing cell is blank
+				data = append(data, [3]any{i, j, jsNum(fd.Z[k])})
+			}
 		}
 	}
 	anchors := make([]string, len(viridisAnchors))

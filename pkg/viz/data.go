@@ -56,7 +56,14 @@ func (s Slice) title() string {
 type Field struct {
 	X, Y []float64 // strictly increasing grid coordinates, at least 2 each
 	Z    []float64 // len(X)*len(Y) values
+	// Mask, if not nil, has len(Z) entries; a true one is a cell outside
+	// the domain (a hole of the plate), left blank and out of the colour
+	// scale, whatever its Z.
+	Mask []bool
 }
+
+// masked reports whether cell i of f is outside the domain.
+func (f Field) masked(i int) bool { return f.Mask != nil && f.Mask[i] }
 
 // Band is a posterior predictive on a grid: mean and standard deviation.
 type Band struct {
@@ -298,7 +305,18 @@ func (f Field) check(fig string) (lo, hi float64, err error) {
 	if err := checkVec(fig, "Z", f.Z, len(f.X)*len(f.Y)); err != nil {
 		return 0, 0, err
 	}
-	lo, hi = slices.Min(f.Z), slices.Max(f.Z)
+	if f.Mask != nil && len(f.Mask) != len(f.Z) {
+		return 0, 0, fmt.Errorf("viz: %s: Mask has %d entries, Z %d: %w", fig, len(f.Mask), len(f.Z), ErrLength)
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i, z := range f.Z {
+		if !f.masked(i) {
+			lo, hi = min(lo, z), max(hi, z)
+		}
+	}
+	if lo > hi {
+		return 0, 0, fmt.Errorf("viz: %s: every cell is masked: %w", fig, ErrEmpty)
+	}
 	if lo == hi { // a constant field still gets a colour bar
 		d := math.Max(math.Abs(lo)*0.05, 0.5)
 		lo, hi = lo-d, hi+d

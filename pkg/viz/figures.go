@@ -297,10 +297,16 @@ func evenlySpaced(v []float64) bool {
 
 type gridXYZ struct{ f Field }
 
-func (g gridXYZ) Dims() (c, r int)   { return len(g.f.X), len(g.f.Y) }
-func (g gridXYZ) Z(c, r int) float64 { return g.f.Z[r*len(g.f.X)+c] }
-func (g gridXYZ) X(c int) float64    { return g.f.X[c] }
-func (g gridXYZ) Y(r int) float64    { return g.f.Y[r] }
+func (g gridXYZ) Dims() (c, r int) { return len(g.f.X), len(g.f.Y) }
+func (g gridXYZ) Z(c, r int) float64 {
+	i := r*len(g.f.X) + c
+	if g.f.masked(i) {
+		return math.NaN() // the heat map leaves NaN cells blank
+	}
+	return g.f.Z[i]
+}
+func (g gridXYZ) X(c int) float64 { return g.f.X[c] }
+func (g gridXYZ) Y(r int) float64 { return g.f.Y[r] }
 
 // ErrorBand draws the error u_true − u_pred with its ±2σ band around zero
 // at several times (the paper's wave-equation error figure); points where
