@@ -116,6 +116,22 @@ var expect = map[string][]check{
 		printed(`spearman = `+num, below(0)),           // (-0.92 over 10 fits)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
+	"09-systems-and-geometry.ipynb": {
+		printed(`plate: rel_l2 = `+num, below(0.15)),                 // (0.055; a 2-10-10-1 net against the finite-difference reference)
+		printed(`plate: coverage = `+num, within(0.5, 1)),            // (0.915)
+		printed(`plate: coverage_calibrated = `+num, within(0.8, 1)), // (0.964)
+		printed(`plate: q95 = `+num, within(1, 5)),                   // (2.24)
+		printed(`plate: ln Z = `+num, above(400)),                    // (694.9)
+		printed(`oscillator: u rel_l2 = `+num, below(3e-4)),          // (5.9e-05)
+		printed(`oscillator: v rel_l2 = `+num, below(3e-4)),          // (5.7e-05)
+		printed(`oscillator: u rel_l2 = .*coverage = `+num, within(0.5, 1)),
+		printed(`oscillator: v rel_l2 = .*coverage = `+num, within(0.5, 1)),
+		printed(`oscillator: joint rel_l2 = `+num, below(3e-4)), // (5.8e-05)
+		printed(`oscillator: v\(pi\) = `+num, near(-1, 1e-3)),   // (-0.99998)
+		printed(`disk: rel_l2 = `+num, below(3e-4)),             // (7.4e-05)
+		printed(`disk: u_n\(1, 0\) = `+num, near(2, 5e-3)),      // (1.9999; the Robin condition holds u_n = 2)
+		hasPNG(), hasHTML("<progress"),
+	},
 	// The fits' numbers are rows of nb.Summary's tables, read as
 	// "<caption>: <key> = <value>" (tableText).
 	"07-your-own-pde.ipynb": {
