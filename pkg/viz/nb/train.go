@@ -80,7 +80,7 @@ func fitTitle(title string, p *pde.Problem, s bayes.Settings) string {
 	if title != "" {
 		return title
 	}
-	sizes := append(append([]int{p.Dim()}, s.Hidden...), 1)
+	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames())) // one output per field
 	parts := make([]string, len(sizes))
 	for i, n := range sizes {
 		parts[i] = strconv.Itoa(n)
