@@ -122,11 +122,16 @@ func SummaryHTML(f *bayes.Fit, gridN int) string {
 		status += ": " + f.Reason
 	}
 	add("status", "%s after %d epochs (seed %d, %.1f s)", status, f.Epochs, f.Settings.Seed, f.Seconds)
-	if f.Model.Problem.Exact != nil {
+	if p := f.Model.Problem; p.HasExact() {
 		if e, err := record.ErrorsOf(f, gridN); err != nil {
 			add("errors", "%v", err)
 		} else {
-			add("rel_l2", "%.3g", e.RelL2)
+			add("rel_l2", "%.3g", e.RelL2) // with several fields, PINNacle's joint L2RE
+			if len(e.Outputs) > 0 {
+				for _, name := range p.OutputNames() {
+					add("rel_l2 "+name, "%.3g", e.Outputs[name].RelL2)
+				}
+			}
 			for _, r := range []struct {
 				key string
 				v   float64

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
@@ -159,5 +160,23 @@ func TestSummaryHeld(t *testing.T) {
 	}
 	if s := figdata.SummaryHTML(f, 10); !strings.Contains(s, "<th>beta_data</th><td>2500 (held)</td>") || strings.Count(s, "(held)") != 1 {
 		t.Errorf("summary: want beta_data 2500 marked held, and no other:\n%s", s)
+	}
+}
+
+// A fit of several fields shows the joint rel L2 and each field's.
+func TestSummaryHTMLOutputs(t *testing.T) {
+	t.Parallel()
+	f := testfit.TrainOscillator(t)
+	e, err := record.ErrorsOf(f, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := figdata.SummaryHTML(f, 20)
+	for _, want := range []string{"<th>rel_l2</th><td>" + fmt.Sprintf("%.3g", e.RelL2) + "</td>",
+		"<th>rel_l2 u</th><td>" + fmt.Sprintf("%.3g", e.Outputs["u"].RelL2) + "</td>",
+		"<th>rel_l2 v</th><td>" + fmt.Sprintf("%.3g", e.Outputs["v"].RelL2) + "</td>", "<th>coverage</th>"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
 	}
 }
