@@ -360,6 +360,8 @@ func TestSchedules(t *testing.T) {
 		// burgers-wide's schedule and net, dense steps (an unknown) and one
 		// round on the training misfits (docs/inverse.md).
 		"burgers-wide-inverse": wideInverse,
+		// Measured (docs/results/lotka-volterra.md).
+		"lotka-volterra-inverse": {Hidden: []int{16, 16}, Epochs: 10000, HyperStart: 3000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

@@ -82,6 +82,10 @@ func heatInverseSchedule(Options) schedule.Schedule {
 	return s
 }
 
+// lvSchedule is lotka-volterra-inverse's (docs/results/lotka-volterra.md).
+var lvSchedule = schedule.Schedule{Hidden: []int{16, 16}, Epochs: 10000, HyperStart: 3000, HyperEvery: 25,
+	AlphaMode: "single", BetaMode: "split"}
+
 // entries lists the problems in the CLI's order.
 var entries = []Entry{
 	{Name: "regression", New: Regression, Schedule: fixed(regressionSchedule), Options: []string{"Noise", "NoiseIsVariance"}},
@@ -118,6 +122,7 @@ var entries = []Entry{
 	}},
 	{Name: "heat2-inverse", New: Heat2Inverse, Schedule: heatInverseSchedule, Options: []string{"Kappa", "Reaction"}},
 	{Name: "heat2-reaction", New: Heat2Reaction, Schedule: heatInverseSchedule, Options: []string{"Kappa", "Reaction"}},
+	{Name: "lotka-volterra-inverse", New: LotkaVolterraInverse, Schedule: fixed(lvSchedule)},
 }
 
 // Entries lists the paper's problems, in the CLI's order.
