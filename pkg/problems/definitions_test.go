@@ -361,7 +361,8 @@ func TestSchedules(t *testing.T) {
 		// round on the training misfits (docs/inverse.md).
 		"burgers-wide-inverse": wideInverse,
 		// Measured (docs/results/lotka-volterra.md).
-		"lotka-volterra-inverse": {Hidden: []int{16, 16}, Epochs: 10000, HyperStart: 3000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split"},
+		"lotka-volterra-inverse": {Hidden: []int{10, 10}, Epochs: 10000, HyperStart: 3000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+			PolishIter: 500},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))
