@@ -69,7 +69,7 @@ func TestReproduceTiny(t *testing.T) {
 		t.Error("failure section in a run without failures")
 	}
 	for _, f := range []string{"hmc.json", "hmc-heat.json", "hmc.jsonl", "heat.jsonl", "heat-lhs.jsonl", "wave.jsonl", "wave-full.jsonl", "burgers.jsonl", "burgers-deep.jsonl",
-		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "heat-inverse.jsonl", "wave-inverse.jsonl", "burgers-inverse.jsonl", "results.md"} {
+		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "heat-inverse.jsonl", "wave-inverse.jsonl", "burgers-inverse.jsonl", "lotka-volterra-inverse.jsonl", "results.md"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty (%v)", f, err)
 		}
