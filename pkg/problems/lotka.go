@@ -89,8 +89,8 @@ var lvTruth = sync.OnceValue(func() *LVSolution { return SolveLV(LVTruth, LVStep
 
 // The measurements of lotka-volterra-inverse.
 const (
-	// LVNoise is their standard deviation: 1.5 to 6 % of the populations,
-	// which range over about [0.8, 3.4].
+	// LVNoise is their standard deviation: 1.2 to 7 % of the populations,
+	// which range over [0.71, 4.31].
 	LVNoise = 0.05
 	// LVTimes is the number of measurement times, t = 0 and 40 uniform
 	// draws in [0, T]; each measures both populations.
