@@ -145,6 +145,12 @@ func printFit(w io.Writer, r *record.Result) {
 	if e := r.Errors; e != nil {
 		fmt.Fprintf(w, "  rel L2 = %s  mse = %s  max |err| = %s  coverage(2 sigma) = %s  on %d grid points\n",
 			num(e.RelL2, "%.4g"), num(e.MSE, "%.4g"), num(e.MaxAbs, "%.4g"), num(e.Coverage2S, "%.3f"), e.Points)
+		for _, name := range r.Outputs { // several fields: the line above is over all (rel L2 the joint L2RE)
+			if o := e.Outputs[name]; o != nil {
+				fmt.Fprintf(w, "    %s: rel L2 = %s  mse = %s  max |err| = %s  coverage(2 sigma) = %s\n",
+					name, num(o.RelL2, "%.4g"), num(o.MSE, "%.4g"), num(o.MaxAbs, "%.4g"), num(o.Coverage2S, "%.3f"))
+			}
+		}
 	}
 	if l := r.ResidualLine(); l != "" {
 		fmt.Fprintf(w, "  rms residual, training -> fresh points: %s\n", l)

@@ -40,9 +40,10 @@ on stderr (plain lines when stderr is not a terminal):
   heat-fixed    heat with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   wave-fixed    wave with alpha = 0.05, beta = 1 fixed (Table 3 baseline)
   scan          heat with 2, 4, ..., 12 hidden units: evidence vs size
-  heat-inverse, wave-inverse, burgers-inverse
-                the unknown coefficient (kappa, c, nu) with its 95 %
-                interval, a third of a study's fits on one data set
+  heat-inverse, wave-inverse, burgers-inverse, lotka-volterra-inverse
+                the unknown coefficients (kappa, c, nu; the predator-prey
+                rates a, b, c, d) with their 95 % intervals, a third of a
+                study's fits on one data set
                 (docs/inverse.md; coverage over noise draws is bpinn
                 coverage's)
   poisson-holes Laplace's equation on a plate with four holes (PINNacle's

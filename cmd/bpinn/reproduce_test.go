@@ -62,14 +62,14 @@ func TestReproduceTiny(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
 	page := checkReport(t, dir)
-	if n := len(chartDiv.FindAll(page, -1)); n != 70 { // 37 + heat-lhs's 6 + a calibrated band per PDE study + the inverse studies' 3 x 7
-		t.Errorf("%d charts, want 70", n)
+	if n := len(chartDiv.FindAll(page, -1)); n != 72 { // 37 + heat-lhs's 6 + a calibrated band per PDE study + the inverse studies' 3 x 7 + lotka-volterra-inverse's 2
+		t.Errorf("%d charts, want 72", n)
 	}
 	if bytes.Contains(page, []byte(`id="failures"`)) {
 		t.Error("failure section in a run without failures")
 	}
 	for _, f := range []string{"hmc.json", "hmc-heat.json", "hmc.jsonl", "heat.jsonl", "heat-lhs.jsonl", "wave.jsonl", "wave-full.jsonl", "burgers.jsonl", "burgers-deep.jsonl",
-		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "heat-inverse.jsonl", "wave-inverse.jsonl", "burgers-inverse.jsonl", "results.md"} {
+		"heat-fixed.jsonl", "wave-fixed.jsonl", "scan.jsonl", "heat-inverse.jsonl", "wave-inverse.jsonl", "burgers-inverse.jsonl", "lotka-volterra-inverse.jsonl", "results.md"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty (%v)", f, err)
 		}

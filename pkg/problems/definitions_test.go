@@ -366,6 +366,9 @@ func TestSchedules(t *testing.T) {
 		// baseline's problem shares it.
 		"poisson-holes":     holes,
 		"poisson-holes-raw": holes,
+		// Measured (docs/results/lotka-volterra.md).
+		"lotka-volterra-inverse": {Hidden: []int{10, 10}, Epochs: 10000, HyperStart: 3000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+			PolishIter: 500},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

@@ -104,6 +104,8 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			_, absErr := figdata.Fields(best, 60)
 			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", Z: "|error|"})
 		})
+	case "lotka-volterra-inverse": // one input, two fields: the slices and heat maps are for u(x, t)
+		addEnsemble(add, st, logZ, relErr)
 	case "scan":
 		groups := map[int][]float64{}
 		for _, r := range st.Fits {

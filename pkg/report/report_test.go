@@ -49,6 +49,8 @@ var wantFigures = map[string][]string{
 	"heat-inverse":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
 	"wave-inverse":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
 	"burgers-inverse": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
+	// One input and two fields: no slices or maps of u(x, t).
+	"lotka-volterra-inverse": {"evidence-histogram", "evidence-vs-error"},
 }
 
 var (
@@ -145,7 +147,8 @@ func TestRunTiny(t *testing.T) {
 		for _, row := range tb.Rows {
 			got = append(got, row[0].Text+" "+row[1].Text)
 		}
-		if want := []string{"heat-inverse kappa", "wave-inverse c", "burgers-inverse nu"}; !slices.Equal(got, want) {
+		if want := []string{"heat-inverse kappa", "wave-inverse c", "burgers-inverse nu",
+			"lotka-volterra-inverse a", "lotka-volterra-inverse b", "lotka-volterra-inverse c", "lotka-volterra-inverse d"}; !slices.Equal(got, want) {
 			t.Errorf("inverse table rows %q, want %q", got, want)
 		}
 	}

@@ -236,7 +236,7 @@ func paperNote(study string) string {
 		return fmt.Sprintf("Table 1 (uniform points): %g", paperTable1["heat"][0])
 	case "heat-fixed", "wave-fixed":
 		return fmt.Sprintf("Table 3 fixed: %g", paperTable3[study][0])
-	case "scan", "heat-inverse", "wave-inverse", "burgers-inverse":
+	case "scan", "heat-inverse", "wave-inverse", "burgers-inverse", "lotka-volterra-inverse":
 		return "(not in the paper)"
 	case "poisson-holes", "poisson-holes-fixed":
 		return "(not in the paper; PINNacle's Poisson2d-C, best listed L2RE 1.23e-2)"
@@ -512,7 +512,7 @@ func (r *Report) inverseTable() Table {
 	t := Table{ID: "inverse", Caption: "Inverse problems: the unknown coefficients of the best fit by evidence, and over all fits of the study",
 		Head: []string{"study", "unknown", "truth", "estimate", "sd (inferred scale)", "95% interval", "rel. error", "fits", "mean estimate", "intervals holding the truth"}}
 	var biased []string // studies whose intervals hold the truth in at most a tenth of 3 or more fits
-	for _, name := range []string{"heat-inverse", "wave-inverse", "burgers-inverse"} {
+	for _, name := range []string{"heat-inverse", "wave-inverse", "burgers-inverse", "lotka-volterra-inverse"} {
 		st := r.Study(name)
 		if st == nil || len(st.Fits) == 0 {
 			continue
