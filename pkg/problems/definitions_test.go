@@ -360,6 +360,9 @@ func TestSchedules(t *testing.T) {
 		// burgers-wide's schedule and net, dense steps (an unknown) and one
 		// round on the training misfits (docs/inverse.md).
 		"burgers-wide-inverse": wideInverse,
+		// PINNacle's NS2d-C (docs/results/lid-driven.md).
+		"lid-driven": {Hidden: []int{30, 30, 30}, Epochs: 3000, HyperStart: 1500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+			PolishIter: 1000, Curvature: "auto"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

@@ -51,6 +51,11 @@ var (
 		AlphaMode: "single", BetaMode: "split", FinalHyper: 3}
 )
 
+// lidSchedule is lid-driven's (docs/results/lid-driven.md): a 2-30-30-30-3
+// net (2043 weights), betas per group, the cheap curvature during Adam.
+var lidSchedule = schedule.Schedule{Hidden: []int{30, 30, 30}, Epochs: 3000, HyperStart: 1500, HyperEvery: 25,
+	AlphaMode: "single", BetaMode: "split", FinalHyper: 3, PolishIter: 1000, Curvature: "auto"}
+
 // wideSchedule is burgers-wide's: 1500 Adam epochs on points redrawn
 // every 100, the evidence from the middle on under the cheap `auto`
 // curvature, the measurements' beta held at their noise, then L-BFGS
@@ -118,6 +123,7 @@ var entries = []Entry{
 	}},
 	{Name: "heat2-inverse", New: Heat2Inverse, Schedule: heatInverseSchedule, Options: []string{"Kappa", "Reaction"}},
 	{Name: "heat2-reaction", New: Heat2Reaction, Schedule: heatInverseSchedule, Options: []string{"Kappa", "Reaction"}},
+	{Name: "lid-driven", New: LidDriven, Schedule: fixed(lidSchedule)},
 }
 
 // Entries lists the paper's problems, in the CLI's order.
