@@ -47,6 +47,12 @@ on stderr (plain lines when stderr is not a terminal):
                 interval, a third of a study's fits on one data set
                 (docs/inverse.md; coverage over noise draws is bpinn
                 coverage's)
+  lid-driven    PINNacle's NS2d-C (Navier-Stokes in the lid-driven
+                cavity; u, v, p), a beta per equation and condition
+                (3 fits; --quick 1; docs/results/lid-driven.md)
+  lid-driven-fixed
+                the same with PINNacle's loss: every weight 1 on mean
+                squared residuals, no evidence
 
 Each fit is appended to DIR/<study>.jsonl (fsynced) as it ends; NUTS writes
 DIR/hmc.json and DIR/hmc-heat.json (the report's sampling table). At the end DIR/report.html holds every figure (interactive,
