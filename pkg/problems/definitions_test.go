@@ -361,8 +361,8 @@ func TestSchedules(t *testing.T) {
 		// round on the training misfits (docs/inverse.md).
 		"burgers-wide-inverse": wideInverse,
 		// PINNacle's NS2d-C (docs/results/lid-driven.md).
-		"lid-driven": {Hidden: []int{30, 30, 30}, Epochs: 3000, HyperStart: 1500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
-			PolishIter: 1000, Curvature: "auto"},
+		"lid-driven": {Hidden: []int{20, 20, 20}, Epochs: 3000, HyperStart: 1500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+			PolishIter: 1000, Curvature: "auto", KnownNoise: map[string]float64{"lid": 0.01, "walls": 0.01}},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))
