@@ -63,7 +63,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"fixed-beta", "with --fixed: the held `beta` of every term (default 1)", into(&s.FixedBeta)},
 		{"round-betas", "final rounds: each inferred beta from its terms' misfit at the training points (MacKay's) or held-out: at fresh points where larger (not the paper's) (default: the problem's, burgers-wide held-out; training for the others)", oneOf(&s.RoundBetas, "", bayes.RoundBetasChoices)},
 		{"fixed-mean", "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss)", &boolInto{&s.FixedMean}},
-		{"known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; none for the others)", &noiseInto{dst: &s.KnownNoise}},
+		{"known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; lid=0.01,walls=0.01 for lid-driven; none for the others)", &noiseInto{dst: &s.KnownNoise}},
 		{"lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)", into(&s.LR)},
 		{"hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)", into(&s.HyperLR)},
 		{"alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)", into(&s.Alpha0)},

@@ -53,6 +53,12 @@ on stderr (plain lines when stderr is not a terminal):
                 the same net with PINNacle's loss: every mean squared
                 residual weight 1 (the equation unscaled,
                 poisson-holes-raw) and no evidence
+  lid-driven    PINNacle's NS2d-C (Navier-Stokes in the lid-driven
+                cavity; u, v, p), a beta per equation and condition
+                (3 fits; --quick 1; docs/results/lid-driven.md)
+  lid-driven-fixed
+                the same with PINNacle's loss: every weight 1 on mean
+                squared residuals, no evidence
 
 Each fit is appended to DIR/<study>.jsonl as it ends; at the end
 DIR/report.html holds every figure and the paper's Tables 1-3 rebuilt

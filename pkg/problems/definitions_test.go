@@ -369,6 +369,9 @@ func TestSchedules(t *testing.T) {
 		// Measured (docs/results/lotka-volterra.md).
 		"lotka-volterra-inverse": {Hidden: []int{10, 10}, Epochs: 10000, HyperStart: 3000, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
 			PolishIter: 500},
+		// PINNacle's NS2d-C (docs/results/lid-driven.md).
+		"lid-driven": {Hidden: []int{20, 20, 20}, Epochs: 3000, HyperStart: 1500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
+			PolishIter: 1000, Curvature: "auto", KnownNoise: map[string]float64{"lid": 0.01, "walls": 0.01}},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

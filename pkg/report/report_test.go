@@ -376,6 +376,28 @@ func TestWideStudies(t *testing.T) {
 	}
 }
 
+// The lid-driven pair: LidFits fits each of the problem's unscaled
+// schedule, the baseline PINNacle's loss (every weight 1 on mean squares,
+// alpha at its least); left out of a plan without them.
+func TestLidStudies(t *testing.T) {
+	t.Parallel()
+	cfg := Config{Plan: Quick()}
+	l, f := newStudy("lid-driven", &cfg), newStudy("lid-driven-fixed", &cfg)
+	if len(l.Seeds) != 1 || len(f.Seeds) != 1 || l.Problem != "lid-driven" || f.Problem != "lid-driven" {
+		t.Errorf("quick: %d and %d fits of %s, %s; want 1 of lid-driven each", len(l.Seeds), len(f.Seeds), l.Problem, f.Problem)
+	}
+	if l.Base.Fixed || !f.Base.Fixed || !f.Base.FixedMean || f.Base.FixedAlpha != bayes.MinHyper || f.Base.FixedBeta != 1 {
+		t.Errorf("settings %+v and %+v: want the evidence, and PINNacle's loss", l.Base, f.Base)
+	}
+	if full := newStudy("lid-driven", &Config{Plan: Full()}); len(full.Seeds) != 3 {
+		t.Errorf("full: %d lid-driven fits, want 3", len(full.Seeds))
+	}
+	rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: t.TempDir(), Only: []string{"lid-driven", "lid-driven-fixed"}})
+	if err != nil || len(rep.Studies) != 0 {
+		t.Errorf("tiny plan ran %d lid-driven studies (%v), want none", len(rep.Studies), err)
+	}
+}
+
 // TestInverseTableBias checks the inverse table's note: a study whose
 // intervals hold the truth in none of its three or more fits is named as
 // biased, one whose intervals hold it is not.

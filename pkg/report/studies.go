@@ -63,6 +63,10 @@ type Plan struct {
 	// WideEpochScale replaces EpochScale for the studies WideFits sizes; 0
 	// means EpochScale.
 	WideEpochScale float64
+	// LidFits is the number of fits of each lid-driven study at the
+	// problem's schedule (a 963-weight net on 3801 residuals, about a
+	// minute of CPU); 0 leaves those studies out.
+	LidFits int
 	// HMC are the sampler settings of the Laplace-vs-HMC study; zero
 	// fields take posterior.DefaultSampler's values (NUTS, 4 chains x 400 draws
 	// after 500 warm-up, target acceptance 0.98, depth 12).
@@ -80,7 +84,7 @@ type Plan struct {
 // to converging on it (4 x 500 after 1500 warm-up, dense metric, target
 // 0.9, depth 10: about 150 s of CPU; not converged, docs/hmc.md).
 func Full() Plan {
-	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10,
+	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10, LidFits: 3,
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 500, Warmup: 1500, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense}}
 }
 
@@ -92,7 +96,7 @@ func Full() Plan {
 // 23's target is about the best by evidence, so the quick run picks among
 // three).
 func Quick() Plan {
-	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 3, WideEpochScale: 1,
+	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 3, WideEpochScale: 1, LidFits: 1,
 		HMC: mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
 }
 
@@ -164,6 +168,13 @@ func isWide(name string) bool {
 // poissonHolesText describes the poisson-holes studies.
 const poissonHolesText = "Laplace's equation on a plate with four holes (PINNacle's Poisson2d-C), a 2-20-20-20-1 net"
 
+// lidText describes the lid-driven studies.
+const lidText = "PINNacle's NS2d-C (steady Navier-Stokes in the lid-driven cavity, Re = 100; fields u, v, p), reference: the project's own solver (refsol)"
+
+// isLid reports whether a study is one of the lid-driven pair, which
+// Plan.LidFits sizes and which run the problem's schedule unscaled.
+func isLid(name string) bool { return name == "lid-driven" || name == "lid-driven-fixed" }
+
 // inverseTitles are the titles of the inverse studies (docs/inverse.md).
 var inverseTitles = map[string]string{
 	"heat-inverse":           "Heat equation, inverse: the diffusivity kappa (true 0.1) from 30 noisy measurements",
@@ -178,7 +189,8 @@ const heatLHSText = "the same 50 + 50 points drawn as a Latin hypercube (stratif
 // Names lists the studies in the order Run runs them.
 func Names() []string {
 	return []string{"hmc", "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-fixed", "wave-fixed", "scan",
-		"heat-inverse", "wave-inverse", "burgers-inverse", "lotka-volterra-inverse", "poisson-holes", "poisson-holes-fixed"}
+		"heat-inverse", "wave-inverse", "burgers-inverse", "lotka-volterra-inverse", "poisson-holes", "poisson-holes-fixed",
+		"lid-driven", "lid-driven-fixed"}
 }
 
 // FitRecord is one finished fit, as kept in memory for the report (the
@@ -301,7 +313,7 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 	}
 	rep := &Report{Config: cfg, Started: time.Now(), Version: record.Version()}
 	for _, name := range Names() {
-		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 {
+		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 || isLid(name) && cfg.LidFits == 0 {
 			continue
 		}
 		st := newStudy(name, &cfg)
@@ -367,6 +379,14 @@ func newStudy(name string, cfg *Config) *Study {
 		st.Title = poissonHolesText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
 		unitWeights(st)
 		n = cfg.WideFits
+	case "lid-driven":
+		st.Title, n = lidText+", a beta per equation and per condition by the evidence", cfg.LidFits
+	case "lid-driven-fixed":
+		// PINNacle's loss: every term's mean square with weight 1, no
+		// weight decay, no evidence.
+		st.Problem, st.Label, n = "lid-driven", name, cfg.LidFits
+		st.Title = lidText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
+		st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta, st.Base.FixedMean = true, bayes.MinHyper, 1, true
 	case "heat-fixed", "wave-fixed":
 		st.Problem = name[:len(name)-len("-fixed")]
 		st.Title = st.Problem + " equation, fixed alpha = 0.05, beta = 1 (Table 3 baseline)"
@@ -425,8 +445,11 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 	d := st.Base.Schedule
 	st.Base.Recipe = cfg.Recipe
 	scale := cfg.EpochScale
-	if isWide(st.Name) && cfg.WideEpochScale > 0 {
+	switch {
+	case isWide(st.Name) && cfg.WideEpochScale > 0:
 		scale = cfg.WideEpochScale
+	case isLid(st.Name):
+		scale = 1
 	}
 	if st.Name == "lotka-volterra-inverse" && scale >= 0.5 {
 		// The quick plan's half: 1500 Adam epochs before the evidence do

@@ -1,0 +1,69 @@
+package problems
+
+import (
+	"math"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/refsol"
+)
+
+// The point counts of lid-driven: per equation, and per field on each
+// wall (the lid, the two sides together, the bottom).
+const (
+	lidEquationPoints = 1000
+	lidWallPoints     = 100
+)
+
+// LidDriven is PINNacle's NS2d-C: steady incompressible Navier-Stokes on
+// the unit square with nu = 0.01 (Re = 100), the lid y = 1 moving at
+// u = 4x(1-x), v = 0, the other walls at rest, and the pressure gauge
+// p(0, 0) = 0; fields u, v, p. Each equation (two momentum, continuity)
+// is a term and a beta group of its own, as are the lid and the resting
+// walls (each both velocity components); the gauge, one point, shares the
+// walls' beta, since one residual cannot set a precision. The points are
+// drawn as Options.Sampling says. The reference is the project's own solver
+// (refsol.DefaultLidDriven, 9e-4 joint L2RE from PINNacle's COMSOL export).
+func LidDriven(o Options) *pde.Problem {
+	smp := o.mustSampler().name
+	field := func(name, group, output string, r pde.Region, n int, value func([]float64) float64) pde.Term {
+		return pde.Term{Name: name, Group: group, Output: output, Residual: pde.DataResidual,
+			Draw: &pde.Draw{Region: r, N: n, Value: value}}
+	}
+	zero := func([]float64) float64 { return 0 }
+	lid := func(x []float64) float64 { return 4 * x[0] * (1 - x[0]) }
+	p := &pde.Problem{
+		Name: "lid-driven", Inputs: []string{"x", "y"}, Outputs: []string{"u", "v", "p"},
+		Lo: []float64{0, 0}, Hi: []float64{1, 1}, Sampling: smp,
+		Params: map[string]float64{"nu": refsol.Nu},
+		Terms: []pde.Term{
+			pde.PDE("u*u_x + v*u_y + p_x - nu*(u_xx + u_yy) = 0", lidEquationPoints).Named("momentum_x").InGroup("momentum_x"),
+			pde.PDE("u*v_x + v*v_y + p_y - nu*(v_xx + v_yy) = 0", lidEquationPoints).Named("momentum_y").InGroup("momentum_y"),
+			pde.PDE("u_x + v_y = 0", lidEquationPoints).Named("continuity").InGroup("continuity"),
+			field("lid_u", "lid", "u", pde.Face("y", pde.Hi), lidWallPoints, lid),
+			field("lid_v", "lid", "v", pde.Face("y", pde.Hi), lidWallPoints, zero),
+			field("sides_u", "walls", "u", pde.Faces("x"), 2*lidWallPoints, zero),
+			field("sides_v", "walls", "v", pde.Faces("x"), 2*lidWallPoints, zero),
+			field("bottom_u", "walls", "u", pde.Face("y", pde.Lo), lidWallPoints, zero),
+			field("bottom_v", "walls", "v", pde.Face("y", pde.Lo), lidWallPoints, zero),
+			{Name: "gauge", Group: "walls", Output: "p", Points: [][]float64{{0, 0}}, Target: []float64{0}, Residual: pde.DataResidual},
+		},
+		ExactOutputs: lidExact,
+	}
+	q, err := p.Sample(max(o.DataSeed, 1))
+	if err != nil {
+		panic("problems: lid-driven: " + err.Error()) // the terms above are fixed: a failure is a bug here
+	}
+	return q
+}
+
+// lidExact is the reference at x: NaNs where the solver fails (it does
+// not on the unit square) so that an error shows in every number.
+func lidExact(x []float64) []float64 {
+	c, err := refsol.DefaultLidDriven()
+	if err == nil {
+		if v, err := c.Values(x[0], x[1]); err == nil {
+			return v
+		}
+	}
+	return []float64{math.NaN(), math.NaN(), math.NaN()}
+}
