@@ -74,7 +74,7 @@ func (b *pooledBands) add(f *bayes.Fit, p *pde.Problem, pts [][]float64, exact [
 		if err != nil {
 			return "", err
 		}
-		z, cov := zScores(mean, sigma, exact), bayes.ComputeErrors(mean, sigma, exact).Coverage2S
+		z, cov := band.ZScores(mean, sigma, exact), bayes.ComputeErrors(mean, sigma, exact).Coverage2S
 		b.z[i], b.cov[i] = append(b.z[i], z...), b.cov[i]+cov
 		line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, band.Quantile(z, 0.95))
 	}

@@ -98,7 +98,7 @@ func TestCalibratedPieces(t *testing.T) {
 		}
 	}
 	mean := []float64{1, 2, 3, 4}
-	if z := zQuantile(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4}, 0.5); z != 2 {
+	if z := band.QuantileZ(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4}, 0.5); z != 2 {
 		t.Errorf("quantileZ = %g, want 2", z)
 	}
 	names := []string{"beta_pde", "beta_data"}
@@ -185,9 +185,9 @@ func TestCalibratedShares(t *testing.T) {
 	if e == nil || e.Coverage2SCalibrated == nil || e.Q95Calibrated == nil {
 		t.Fatalf("record errors %+v: no calibrated band", e)
 	}
-	if *e.Coverage2SCalibrated != bayes.ComputeErrors(mean, sr, exact).Coverage2S || *e.Q95Calibrated != zQuantile(mean, sr, exact, 0.95) {
+	if *e.Coverage2SCalibrated != bayes.ComputeErrors(mean, sr, exact).Coverage2S || *e.Q95Calibrated != band.QuantileZ(mean, sr, exact, 0.95) {
 		t.Errorf("record: calibrated coverage %v q95 %v, Calibrated's band %g %g", e.Coverage2SCalibrated, e.Q95Calibrated,
-			bayes.ComputeErrors(mean, sr, exact).Coverage2S, zQuantile(mean, sr, exact, 0.95))
+			bayes.ComputeErrors(mean, sr, exact).Coverage2S, band.QuantileZ(mean, sr, exact, 0.95))
 	}
 }
 
@@ -286,25 +286,6 @@ func mustFreshDraw(t *testing.T, q *pde.Problem) band.FreshDraw {
 		t.Fatal(err)
 	}
 	return d
-}
-
-// zScores is |mean - exact| / sigma at each point (0 where the prediction
-// is exact, even with sigma 0), as a record computes it.
-func zScores(mean, sigma, exact []float64) []float64 {
-	z := make([]float64, 0, len(mean))
-	for i, u := range mean {
-		d := math.Abs(u - exact[i])
-		if d > 0 {
-			d /= sigma[i]
-		}
-		z = append(z, d)
-	}
-	return z
-}
-
-// zQuantile is the q-quantile of zScores, a record's q95 for q = 0.95.
-func zQuantile(mean, sigma, exact []float64, q float64) float64 {
-	return band.Quantile(zScores(mean, sigma, exact), q)
 }
 
 // After held-out rounds (RoundBetasHeldOut) the calibrated band starts from

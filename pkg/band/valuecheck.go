@@ -146,3 +146,24 @@ func Quantile(z []float64, q float64) float64 {
 	slices.Sort(s)
 	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
+
+// QuantileZ is the q-quantile of |mean - exact| / sigma over the points
+// (the lower order statistic; +Inf counts where sigma is 0), NaN when
+// empty: a record's q95 of a band for q = 0.95.
+func QuantileZ(mean, sigma, exact []float64, q float64) float64 {
+	return Quantile(ZScores(mean, sigma, exact), q)
+}
+
+// ZScores is |mean - exact| / sigma at each point (0 where the prediction
+// is exact, even with sigma 0).
+func ZScores(mean, sigma, exact []float64) []float64 {
+	z := make([]float64, 0, len(mean))
+	for i, u := range mean {
+		d := math.Abs(u - exact[i])
+		if d > 0 {
+			d /= sigma[i]
+		}
+		z = append(z, d)
+	}
+	return z
+}

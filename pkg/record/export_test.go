@@ -3,7 +3,5 @@ package record
 // Internals the external tests (package record_test) check.
 var (
 	SettingsMap = settingsMap
-	QuantileZ   = quantileZ
-	ZScores     = zScores
 	SameData    = sameData
 )

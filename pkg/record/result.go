@@ -615,14 +615,14 @@ func (b gridBands) errors() bayes.Errors {
 		e.Coverage2S = math.NaN()
 		return e
 	}
-	e.Q95 = quantileZ(b.mean, b.sigma, b.exact, 0.95)
+	e.Q95 = band.QuantileZ(b.mean, b.sigma, b.exact, 0.95)
 	if b.held != nil {
 		e.Coverage2SHeldOut = bayes.ComputeErrors(b.mean, b.held, b.exact).Coverage2S
 		e.SigmaRatioHeldOut = medianRatio(b.held, b.sigma)
 	}
 	if b.cal != nil {
 		e.Coverage2SCalibrated = bayes.ComputeErrors(b.mean, b.cal, b.exact).Coverage2S
-		e.Q95Calibrated = quantileZ(b.mean, b.cal, b.exact, 0.95)
+		e.Q95Calibrated = band.QuantileZ(b.mean, b.cal, b.exact, 0.95)
 		e.SigmaRatioCalibrated = medianRatio(b.cal, b.sigma)
 	}
 	return e
@@ -642,26 +642,6 @@ func medianRatio(s, base []float64) float64 {
 	}
 	slices.Sort(ratio)
 	return ratio[len(ratio)/2]
-}
-
-// quantileZ is the q-quantile of |mean - exact| / sigma over the points
-// (the lower order statistic; +Inf counts where sigma is 0), NaN when empty.
-func quantileZ(mean, sigma, exact []float64, q float64) float64 {
-	return band.Quantile(zScores(mean, sigma, exact), q)
-}
-
-// zScores is |mean - exact| / sigma at each point (0 where the prediction
-// is exact, even with sigma 0).
-func zScores(mean, sigma, exact []float64) []float64 {
-	z := make([]float64, 0, len(mean))
-	for i, u := range mean {
-		d := math.Abs(u - exact[i])
-		if d > 0 {
-			d /= sigma[i]
-		}
-		z = append(z, d)
-	}
-	return z
 }
 
 // RelL2 returns the grid's relative L2 error, NaN when undefined.
