@@ -23,14 +23,19 @@ func threeOutputs(res Residual) *Problem {
 		Terms: []Term{{Name: "pde", Points: pts, Residual: res}}}
 }
 
-// netTerm builds term 0 of p on net and returns its residual at the points.
+// netTerm builds term 0 of p on net and returns its residual at the points
+// (with its targets, if it has them).
 func netTerm(t *testing.T, p *Problem, net *nn.MLP) []float64 {
 	t.Helper()
 	tm := p.Terms[0]
 	g := ad.NewGraph()
 	x := g.Input("x", len(tm.Points), p.Dim())
+	var target *ad.Node
+	if tm.Target != nil {
+		target = g.Input("target", len(tm.Points), 1)
+	}
 	ps := net.Params(g)
-	r, err := p.BuildResidual(0, ResidualInputs{U: net.Apply(ps, x), X: x})
+	r, err := p.BuildResidual(0, ResidualInputs{U: net.Apply(ps, x), X: x, Target: target})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +45,9 @@ func netTerm(t *testing.T, p *Problem, net *nn.MLP) []float64 {
 		flat = append(flat, pt...)
 	}
 	prog.Set(x, flat)
+	if target != nil {
+		prog.Set(target, tm.Target)
+	}
 	ps.Bind(prog, net.W)
 	prog.Run()
 	return append([]float64(nil), prog.Value(r)...)
@@ -111,26 +119,9 @@ func TestMeasuredOutput(t *testing.T) {
 	p := threeOutputs(DataResidual)
 	p.Terms[0].Output = "v"
 	p.Terms[0].Target = make([]float64, len(p.Terms[0].Points))
-	tm := p.Terms[0]
-	g := ad.NewGraph()
-	x := g.Input("x", len(tm.Points), 2)
-	target := g.Input("target", len(tm.Points), 1)
-	ps := net.Params(g)
-	r, err := p.BuildResidual(0, ResidualInputs{U: net.Apply(ps, x), X: x, Target: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog := g.Compile(r)
-	var flat []float64
-	for _, pt := range tm.Points {
-		flat = append(flat, pt...)
-	}
-	prog.Set(x, flat)
-	prog.Set(target, tm.Target)
-	ps.Bind(prog, net.W)
-	prog.Run()
-	for i, pt := range tm.Points {
-		if got, want := prog.Value(r)[i], net.Eval(pt, nil)[1]; math.Abs(got-want) > 1e-12 {
+	r := netTerm(t, p, net)
+	for i, pt := range p.Terms[0].Points {
+		if got, want := r[i], net.Eval(pt, nil)[1]; math.Abs(got-want) > 1e-12 {
 			t.Errorf("point %d: residual %g, v = %g", i, got, want)
 		}
 	}
