@@ -3,7 +3,6 @@ package report
 import (
 	"context"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -81,16 +80,9 @@ func TestPoissonHolesStudies(t *testing.T) {
 	if share := float64(masked) / 3600; share < 0.1 || share > 0.15 {
 		t.Errorf("%.3f of the map masked, want about 0.126 (the holes)", share)
 	}
-	pg := Build(rep)
-	if err := pg.Write(dir); err != nil {
-		t.Fatal(err)
-	}
+	pg, page := writePage(t, rep, dir)
 	if len(pg.Failures) > 0 {
 		t.Errorf("failures: %+v", pg.Failures)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil {
-		t.Fatal(err)
 	}
 	want := map[string][]string{"poisson-holes": {"points", "evidence-histogram", "evidence-vs-error", "training", "solution-map", "error-map"}}
 	if rep.Study("poisson-holes-fixed").Best != nil {

@@ -120,16 +120,9 @@ func TestRunTiny(t *testing.T) {
 	if f := rep.Failed(); len(f) > 0 {
 		t.Fatalf("study %s failed: %v", f[0].Name, f[0].Err)
 	}
-	pg := Build(rep)
-	if err := pg.Write(dir); err != nil {
-		t.Fatal(err)
-	}
+	pg, page := writePage(t, rep, dir)
 	if len(pg.Failures) > 0 {
 		t.Errorf("failures: %+v", pg.Failures)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil {
-		t.Fatal(err)
 	}
 	checkPage(t, page, wantFigures)
 	checkRowWidths(t, pg.Tables)
@@ -214,14 +207,7 @@ func TestFailedStudy(t *testing.T) {
 	if f := rep.Failed(); len(f) != 1 || f[0].Name != "wave" || !strings.Contains(f[0].Err.Error(), "injected failure") {
 		t.Fatalf("failed studies %v, want wave with the injected panic", f)
 	}
-	pg := Build(rep)
-	if err := pg.Write(dir); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg, page := writePage(t, rep, dir)
 	checkPage(t, page, map[string][]string{"heat": wantFigures["heat"]})
 	checkRowWidths(t, pg.Tables)
 	sec := regexp.MustCompile(`(?s)<section class="failures" id="failures">.*?</section>`).Find(page)
@@ -538,4 +524,19 @@ func checkWarningLegend(t *testing.T, tb Table) {
 	if !slices.Equal(used, explained) {
 		t.Errorf("warning codes used %q, the legend explains %q; want the same", used, explained)
 	}
+}
+
+// writePage builds rep's page, writes it to dir and returns it with the
+// report.html it wrote.
+func writePage(t *testing.T, rep *Report, dir string) (*Page, []byte) {
+	t.Helper()
+	pg := Build(rep)
+	if err := pg.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg, page
 }
