@@ -41,6 +41,17 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	return a, nil
 }
 
+// AssessFresh is Assess at the problem's own fresh draw (FreshDrawOf):
+// what a record of f holds. The error says the problem has no fresh points
+// or the model could not be built on them.
+func AssessFresh(f *bayes.Fit) (*Assessment, error) {
+	d, err := FreshDrawOf(f.Model.Problem)
+	if err != nil {
+		return nil, err
+	}
+	return Assess(f, d)
+}
+
 // HeldOut is the held-out band (HeldOut) from the assessed fresh
 // residuals; an error when the fit has no Laplace approximation or its A
 // at the held-out betas does not factorize.

@@ -37,12 +37,8 @@ func Predict(f *bayes.Fit, points [][]float64) (*Prediction, error) {
 	if pr.Sigma == nil {
 		return pr, nil
 	}
-	d, err := band.FreshDrawOf(p)
-	if err != nil { // no fresh draw: no calibrated band
-		return pr, nil
-	}
-	a, err := band.Assess(f, d)
-	if err != nil || a.Calibrated == nil {
+	a, err := band.AssessFresh(f)
+	if err != nil || a.Calibrated == nil { // no fresh draw: no calibrated band
 		return pr, nil
 	}
 	if _, pr.Calibrated, err = a.Calibrated.PredictOutputs(points); err != nil {

@@ -433,12 +433,8 @@ func (r *Result) setLaplace(l *bayes.Laplace) {
 // assessFresh records the residuals and the warnings of the bands at the
 // problem's fresh points and returns their assessment, nil without them.
 func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
-	d, err := band.FreshDrawOf(f.Model.Problem)
+	a, err := band.AssessFresh(f)
 	if err != nil {
-		return nil
-	}
-	a, _ := band.Assess(f, d)
-	if a == nil {
 		return nil
 	}
 	r.ResidualRMS = make(map[string]ResidualRMS, len(r.BetaNames))
@@ -493,10 +489,7 @@ func historyJSON(history []bayes.HistoryPoint) []HistoryJSON {
 // and each output's in Outputs. An error when the problem has no exact
 // solution, more than two inputs or a prediction that is not finite.
 func ErrorsOf(f *bayes.Fit, gridN int) (bayes.Errors, error) {
-	var a *band.Assessment
-	if d, err := band.FreshDrawOf(f.Model.Problem); err == nil {
-		a, _ = band.Assess(f, d)
-	}
+	a, _ := band.AssessFresh(f) // nil without fresh points: no other band
 	e, err := gridErrors(f, a, gridN)
 	if err != nil {
 		return bayes.Errors{}, err
