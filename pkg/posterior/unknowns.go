@@ -14,6 +14,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // SampledUnknown is an unknown's marginal posterior from samples of the
@@ -33,7 +34,7 @@ type SampledUnknown struct {
 	TailESS float64 `json:"tail_ess"`
 	RHat    float64 `json:"rhat"`
 	// Laplace is the fit's Gaussian marginal of the same unknown.
-	Laplace bayes.Unknown `json:"-"`
+	Laplace score.Unknown `json:"-"`
 }
 
 // UnknownsMetric is SampleUnknowns' metric where its settings leave it

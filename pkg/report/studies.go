@@ -38,6 +38,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // Plan says how much of the paper to run. Full is the paper's run; Quick
@@ -220,7 +221,7 @@ type FitRecord struct {
 	Warnings                               []string // record.Result.Warnings
 	// Unknowns are an inverse problem's coefficients with their Laplace
 	// intervals (nil for a forward problem).
-	Unknowns []bayes.Unknown
+	Unknowns []score.Unknown
 }
 
 // Study is one study of the paper and what came of it.

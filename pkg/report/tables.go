@@ -12,6 +12,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // Cell is a table cell. A Num cell holds a number (Text parses as one); an
@@ -521,13 +522,13 @@ func (r *Report) inverseTable() Table {
 			continue
 		}
 		rk := byEvidence(st.Fits)
-		var all [][]bayes.Unknown
+		var all [][]score.Unknown
 		for _, f := range st.Fits {
 			if f.Unknowns != nil {
 				all = append(all, f.Unknowns)
 			}
 		}
-		for k, s := range bayes.SummarizeUnknowns(all) {
+		for k, s := range score.SummarizeUnknowns(all) {
 			row := []Cell{txt(name), txt(s.Name)}
 			if len(rk) == 0 || len(rk[0].Unknowns) <= k {
 				row = append(row, txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"))
