@@ -392,7 +392,7 @@ func TestFitNaN(t *testing.T) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != bayes.StatusDiverged || r.Epochs != 75 || !strings.Contains(r.Reason, "epoch 75") || r.LogEvidence != nil {
+	if r.Status != string(bayes.StatusDiverged) || r.Epochs != 75 || !strings.Contains(r.Reason, "epoch 75") || r.LogEvidence != nil {
 		t.Errorf("status %q epochs %d reason %q log evidence %v; want diverged at epoch 75, null evidence",
 			r.Status, r.Epochs, r.Reason, r.LogEvidence)
 	}

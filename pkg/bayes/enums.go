@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // The string-valued settings are named types, each with its constants, the
@@ -83,6 +85,20 @@ var RoundBetasChoices = []RoundBetas{RoundBetasTraining, RoundBetasHeldOut}
 func ParseRoundBetas(s string) (RoundBetas, error) {
 	return parseChoice("round betas", s, RoundBetasChoices)
 }
+
+// AlphaModes lists the choices of Settings.AlphaMode (nn's groupings of
+// the weights under their alphas), the default first.
+var AlphaModes = []nn.AlphaMode{nn.AlphaSingle, nn.AlphaClasses}
+
+// ParseAlphaMode returns the choice of Settings.AlphaMode named s.
+func ParseAlphaMode(s string) (nn.AlphaMode, error) { return parseChoice("alpha mode", s, AlphaModes) }
+
+// BetaModes lists the choices of Settings.BetaMode (pde's groupings of
+// the terms under their betas), one beta for all terms first.
+var BetaModes = []pde.BetaMode{pde.BetaSingle, pde.BetaSplit}
+
+// ParseBetaMode returns the choice of Settings.BetaMode named s.
+func ParseBetaMode(s string) (pde.BetaMode, error) { return parseChoice("beta mode", s, BetaModes) }
 
 // CurvatureAuto is the Settings.Curvature that chooses a structure by the
 // network's size (curv.Auto).

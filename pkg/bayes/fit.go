@@ -11,18 +11,27 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
-// Status of a fit.
+// Status is how a fit ended; its value is the name a record keeps.
+type Status string
+
+// The statuses of a fit.
 const (
-	StatusOK           = "ok"
-	StatusDiverged     = "diverged"              // NaN/Inf in the loss or gradient
-	StatusNotPD        = "not-positive-definite" // final A not positive definite: no evidence
-	StatusOccamInvalid = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
-	StatusPolishFailed = "polish-failed"
-	StatusCancelled    = "cancelled" // the context ended the fit: the fit so far
+	StatusOK           Status = "ok"
+	StatusDiverged     Status = "diverged"              // NaN/Inf in the loss or gradient
+	StatusNotPD        Status = "not-positive-definite" // final A not positive definite: no evidence
+	StatusOccamInvalid Status = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
+	StatusPolishFailed Status = "polish-failed"
+	StatusCancelled    Status = "cancelled" // the context ended the fit: the fit so far
 	// StatusNoLaplace: more than DenseLimit weights, so no dense Laplace
 	// approximation (no band, no log evidence).
-	StatusNoLaplace = "no-laplace"
+	StatusNoLaplace Status = "no-laplace"
 )
+
+// Statuses lists the statuses, ok first.
+var Statuses = []Status{StatusOK, StatusDiverged, StatusNotPD, StatusOccamInvalid, StatusPolishFailed, StatusCancelled, StatusNoLaplace}
+
+// ParseStatus returns the status named s (a record's "status").
+func ParseStatus(s string) (Status, error) { return parseChoice("status", s, Statuses) }
 
 // HistoryPoint is the state every HistoryEvery epochs.
 type HistoryPoint struct {
@@ -59,7 +68,7 @@ type Fit struct {
 	Beta     []float64
 	EW, ED   []float64
 	Laplace  *Laplace // nil unless A is positive definite at the end
-	Status   string
+	Status   Status
 	Reason   string // what went wrong and where, empty when ok
 	Epochs   int    // epochs run (less than Settings.Epochs when diverged)
 	History  []HistoryPoint

@@ -69,7 +69,7 @@ func TestFitExactHessianNotPD(t *testing.T) {
 		up            Updater
 		wantOccam     bool // OccamBad > 0
 		wantRejected  bool
-		status        string
+		status        Status
 	}{
 		{"adam", 8000, 4000, UpdaterAdam, true, false, StatusOccamInvalid},
 		{"adam-long", 15000, 1000, UpdaterAdam, true, false, StatusNotPD},
@@ -214,7 +214,7 @@ func TestFixedMeanBetas(t *testing.T) {
 		}
 	}
 	p, _ := problems.New("burgers", problems.Options{})
-	if _, err := scheduled(p, (Settings{FixedMean: true})).Resolve(p); err == nil {
+	if _, err := scheduled(p, (Settings{Seed: 1, FixedMean: true})).Resolve(p); err == nil {
 		t.Error("FixedMean without Fixed resolved, want an error")
 	}
 }
@@ -256,7 +256,7 @@ func TestRoundBetasHeldOut(t *testing.T) {
 	}
 	p := poisson1D()
 	p.Fresh = nil
-	if _, err := scheduled(p, (Settings{Epochs: 10, Hidden: []int{4}, RoundBetas: RoundBetasHeldOut})).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
+	if _, err := scheduled(p, (Settings{Seed: 1, Epochs: 10, Hidden: []int{4}, RoundBetas: RoundBetasHeldOut})).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("no Fresh: error %v, want one line about fresh points", err)
 	}
 }

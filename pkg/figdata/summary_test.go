@@ -154,7 +154,7 @@ func TestSummaryHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := bayes.Train(context.Background(), p, scheduled("burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5,
+	f, err := bayes.Train(context.Background(), p, scheduled("burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5,
 		KnownNoise: map[string]float64{"data": 0.02}}))
 	if err != nil {
 		t.Fatal(err)

@@ -74,7 +74,7 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		Outputs:      outputsOf(p),
 		Architecture: append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames())),
 		Activation:   string(s.Activation), Hessian: string(s.Hessian), Updater: string(s.Updater),
-		AlphaMode: s.AlphaMode, BetaMode: s.BetaMode,
+		AlphaMode: string(s.AlphaMode), BetaMode: string(s.BetaMode),
 		EpochsPlan: s.Epochs, HyperStart: s.HyperStart, HyperEvery: s.HyperEvery, HistoryEvery: s.HistoryEvery,
 		LR: s.LR, HyperLR: s.HyperLR, Alpha0: s.Alpha0, Beta0: s.Beta0,
 		Fixed: s.Fixed, FixedAlpha: s.FixedAlpha, FixedBeta: s.FixedBeta,
@@ -373,7 +373,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 		betaSizes[n] = m.N[t]
 	}
 	r := Result{
-		Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
+		Seed: f.Settings.Seed, Status: string(f.Status), Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
 		AlphaNames: alphaNames, BetaNames: betaNames, AlphaSizes: alphaSizes, BetaSizes: betaSizes,
 		Alpha: numMap(alphaNames, f.Alpha), Beta: numMap(betaNames, f.Beta),
 		EW: numMap(alphaNames, f.EW), ED: numMap(betaNames, f.ED),
@@ -453,7 +453,7 @@ func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
 // termsData copies each term's points and targets with its groups.
 func termsData(p *pde.Problem, cfg RunConfig, betaNames []string) []TermData {
 	var out []TermData
-	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
+	_, termGroup, _ := p.BetaGroups(pde.BetaMode(cfg.BetaMode))
 	for i, t := range p.Terms {
 		td := TermData{Name: t.Name, Group: t.Group, Output: t.Output, Points: make([][]float64, len(t.Points))}
 		if i < len(termGroup) {

@@ -460,7 +460,9 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 	}
 	st.Base.Epochs = max(1, int(math.Round(float64(d.Epochs)*scale)))
 	st.Base.HyperStart = max(1, int(math.Round(float64(d.HyperStart)*scale)))
-	if st.Resolved, err = st.Base.Resolve(p); err != nil {
+	first := st.Base // every fit's settings but its seed: resolved at the first
+	first.Seed = cfg.SeedBase
+	if st.Resolved, err = first.Resolve(p); err != nil {
 		return err
 	}
 	hs, sampled := sampledStudy(st.Name, cfg)

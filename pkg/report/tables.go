@@ -114,7 +114,7 @@ func ranked(st *Study) []FitRecord {
 func okCount(fits []FitRecord) int {
 	n := 0
 	for _, r := range fits {
-		if r.Status == bayes.StatusOK {
+		if r.Status == string(bayes.StatusOK) {
 			n++
 		}
 	}
@@ -437,7 +437,7 @@ func (r *Report) settingsTable() Table {
 		if len(st.Seeds) > 0 {
 			seeds = fmt.Sprintf("%d-%d", st.Seeds[0], st.Seeds[len(st.Seeds)-1])
 		}
-		modes := s.AlphaMode + " / " + s.BetaMode
+		modes := string(s.AlphaMode) + " / " + string(s.BetaMode)
 		if s.Fixed {
 			modes = fmt.Sprintf("fixed %g / %g", s.FixedAlpha, s.FixedBeta)
 			if s.FixedMean {
