@@ -45,7 +45,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"hyper-every", "`epochs` between hyperparameter steps (default 25)", into(&s.HyperEvery)},
 		{"curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default but burgers-wide's auto), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band stay dense up to 3000 weights", oneOf(&s.Curvature, "", bayes.Curvatures())},
 		{"hessian", "data Hessian in A and the evidence: Gauss-Newton (J^T J, always positive semi-definite) or exact (default gauss-newton)", oneOf(&s.Hessian, "", []bayes.HessianKind{bayes.GaussNewton, bayes.Exact})},
-		{"alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)", oneOf(&s.AlphaMode, "", bayes.AlphaModes)},
+		{"alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)", oneOf(&s.AlphaMode, "", nn.AlphaModes)},
 		{"betas", "single: one beta for all terms; split: one per term group, e.g. pde, boundary, data (default: the problem's)", oneOf(&s.BetaMode, "", bayes.BetaModes)},
 		{"updater", "hyperparameter steps: Adam on ln alpha, ln beta (the paper) or MacKay's fixed point", oneOf(&s.Updater, bayes.UpdaterAdam, bayes.Updaters)},
 		{"activation", "activation of the hidden layers", oneOf(&s.Activation, nn.Tanh, nn.Activations)},

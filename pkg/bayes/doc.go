@@ -45,8 +45,9 @@
 // # Where things are
 //
 //   - settings.go, enums.go: Settings and its typed choices (Recipe,
-//     PolishMethod, RoundBetas, Updater, the curvature structure) with their
-//     Parse functions; resolve.go: Resolve, in named steps.
+//     PolishMethod, RoundBetas, Updater, the beta grouping, the curvature
+//     structure) with their Parse functions; resolve.go: Resolve, in named
+//     steps.
 //   - model.go: Model, E_D, gradients, H_t; evidence.go: Hessians, Laplace,
 //     NewLaplace (the dense A).
 //   - train.go: Train (the Adam epochs, the final rounds, the end);

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/choice"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -31,7 +32,7 @@ const (
 var Statuses = []Status{StatusOK, StatusDiverged, StatusNotPD, StatusOccamInvalid, StatusPolishFailed, StatusCancelled, StatusNoLaplace}
 
 // ParseStatus returns the status named s (a record's "status").
-func ParseStatus(s string) (Status, error) { return parseChoice("status", s, Statuses) }
+func ParseStatus(s string) (Status, error) { return choice.Parse("status", s, Statuses) }
 
 // HistoryPoint is the state every HistoryEvery epochs.
 type HistoryPoint struct {

@@ -2,12 +2,12 @@ package bayes
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // HessianKind selects how the data Hessians H_t are computed.
@@ -176,7 +176,7 @@ func (m *Model) addUnknowns(g *ad.Graph) map[string]*ad.Node {
 	m.Net.W = m.Theta[:nw:nw]
 	byName := make(map[string]*ad.Node, len(us))
 	for k, u := range us {
-		m.Theta[nw+k] = UnknownScale(u, u.Init)
+		m.Theta[nw+k] = score.UnknownScale(u, u.Init)
 		node := g.Param("unknown_"+u.Name, 1, 1)
 		byName[u.Name] = node
 		m.ps = append(m.ps, node)
@@ -203,23 +203,6 @@ func (m *Model) sibling(q *pde.Problem, alphaMode nn.AlphaMode, betaMode pde.Bet
 	}
 	copy(m2.Theta, m.Theta)
 	return m2, nil
-}
-
-// UnknownScale maps an unknown's natural value to the scale it is inferred
-// on: ln v for a Positive unknown, v otherwise.
-func UnknownScale(u pde.Unknown, v float64) float64 {
-	if u.Positive {
-		return math.Log(v)
-	}
-	return v
-}
-
-// UnknownNatural is the inverse of UnknownScale.
-func UnknownNatural(u pde.Unknown, theta float64) float64 {
-	if u.Positive {
-		return math.Exp(theta)
-	}
-	return theta
 }
 
 // UnknownValues returns the unknowns on their inferred scale (a view into

@@ -162,7 +162,7 @@ func (s *Settings) resolveGroups(p *pde.Problem) error {
 	}
 	s.AlphaMode = cmp.Or(s.AlphaMode, nn.AlphaMode(s.Schedule.AlphaMode), nn.AlphaSingle)
 	s.BetaMode = cmp.Or(s.BetaMode, pde.BetaMode(s.Schedule.BetaMode), p.DefaultBetaMode())
-	if _, err := ParseAlphaMode(string(s.AlphaMode)); err != nil {
+	if _, err := nn.ParseAlphaMode(string(s.AlphaMode)); err != nil {
 		return err
 	}
 	if _, err := ParseBetaMode(string(s.BetaMode)); err != nil {

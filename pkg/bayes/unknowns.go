@@ -22,7 +22,7 @@ func (f *Fit) Unknowns() []score.Unknown {
 		if f.Laplace != nil {
 			sd = math.Sqrt(f.Laplace.AInv.At(nw+k, nw+k))
 		}
-		out[k] = score.NewUnknown(u, m.Theta[nw+k], sd, func(th float64) float64 { return UnknownNatural(u, th) })
+		out[k] = score.NewUnknown(u, m.Theta[nw+k], sd)
 	}
 	return out
 }

@@ -119,8 +119,8 @@ func SampleUnknowns(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, whiten 
 		slices.Sort(all)
 		u := f.Model.Problem.Unknowns[k]
 		out[k] = SampledUnknown{Name: l.Name, Mean: mean, SD: sd,
-			Lo95: bayes.UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
-			Hi95: bayes.UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
+			Lo95: score.UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
+			Hi95: score.UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
 			ESS:  mcmc.BulkESS(tr), TailESS: mcmc.TailESS(tr), RHat: mcmc.RankRHat(tr), Laplace: l}
 	}
 	return out, res, nil

@@ -3,7 +3,10 @@
 // solution (relative L2, MSE, max error, the coverage of the 2σ band,
 // PINNacle's joint L2RE over the fields of a system) and an unknown
 // coefficient's estimate and 95 % interval against its true value, with
-// the coverage of such intervals over repeated draws of the data.
+// the coverage of such intervals over repeated draws of the data. An
+// unknown is inferred on its own scale (ln of the value for a Positive
+// one: UnknownScale), where its Laplace marginal is Gaussian, and reported
+// on the natural one (UnknownNatural).
 //
 // It knows no network: a prediction is any function of points
 // (bayes.Fit.PredictOutput), and Fit.GridErrors and Fit.Unknowns fill

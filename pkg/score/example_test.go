@@ -2,7 +2,6 @@ package score_test
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
@@ -33,7 +32,7 @@ func ExampleOnGrid() {
 func ExampleNewUnknown() {
 	truth := 0.1
 	u := pde.Unknown{Name: "kappa", Init: 0.5, Positive: true, Truth: &truth}
-	k := score.NewUnknown(u, -2.3, 0.05, func(th float64) float64 { return math.Exp(th) })
+	k := score.NewUnknown(u, -2.3, 0.05)
 	fmt.Println(k, k.Covers())
 	// Output: kappa = 0.10026 (sd 0.05 on ln, 95% [0.0909, 0.11058], truth 0.1, rel. error 0.0026) true
 }

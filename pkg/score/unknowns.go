@@ -41,15 +41,30 @@ func (u Unknown) Covers() bool {
 	return u.Truth != nil && u.Lo95 <= *u.Truth && *u.Truth <= u.Hi95
 }
 
+// UnknownScale maps an unknown's natural value to the scale it is inferred
+// on: ln v for a Positive unknown, v otherwise.
+func UnknownScale(u pde.Unknown, v float64) float64 {
+	if u.Positive {
+		return math.Log(v)
+	}
+	return v
+}
+
+// UnknownNatural is the inverse of UnknownScale.
+func UnknownNatural(u pde.Unknown, theta float64) float64 {
+	if u.Positive {
+		return math.Exp(theta)
+	}
+	return theta
+}
+
 // NewUnknown is u's marginal at theta, its value on the inferred scale,
-// with standard deviation sd there (NaN without a Laplace approximation);
-// natural maps a value of the inferred scale to the natural one (exp for
-// a Positive unknown, bayes.UnknownNatural).
-func NewUnknown(u pde.Unknown, theta, sd float64, natural func(float64) float64) Unknown {
-	e := Unknown{Name: u.Name, Positive: u.Positive, Theta: theta, Value: natural(theta),
+// with standard deviation sd there (NaN without a Laplace approximation).
+func NewUnknown(u pde.Unknown, theta, sd float64) Unknown {
+	e := Unknown{Name: u.Name, Positive: u.Positive, Theta: theta, Value: UnknownNatural(u, theta),
 		SD: sd, Lo95: math.NaN(), Hi95: math.NaN(), Truth: u.Truth, Init: u.Init}
 	if !math.IsNaN(sd) {
-		e.Lo95, e.Hi95 = natural(theta-z95*sd), natural(theta+z95*sd)
+		e.Lo95, e.Hi95 = UnknownNatural(u, theta-z95*sd), UnknownNatural(u, theta+z95*sd)
 	}
 	return e
 }
