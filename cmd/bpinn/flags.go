@@ -245,7 +245,7 @@ func checkWorkers(w int) error {
 	return nil
 }
 
-// seedFlag is a positive uint64 (seed 0 would silently mean seed 1).
+// seedFlag is a positive uint64: seeds start at 1 (bayes.Settings refuses 0).
 type seedFlag struct{ v uint64 }
 
 func (s *seedFlag) String() string {
