@@ -37,7 +37,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 // browserNotebooks are run in the browser: the tour and one of the studies.
@@ -438,7 +438,7 @@ func startNotebookServer(t *testing.T, k *kernel, dir string, env ...string) *no
 // wide with two panels placed in px, as pkg/viz placed them when a 1150 px
 // slices chart lost its right panel in Notebook 6; the others fake what
 // echarts leaves in the div (its instance attribute, a canvas). %s is the
-// echarts library (viz.HTMLLibrary).
+// echarts library (offline.Library).
 const checkerPage = `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>checker</title><link rel="icon" href="data:,">
 <style>.output_subarea{width:500px;margin:20px} .bpinn-chart{display:flex;justify-content:center} canvas{display:block}</style>
@@ -474,7 +474,7 @@ func TestBrowserChecker(t *testing.T) {
 		t.Skip("starts Chromium; skipped under -short")
 	}
 	b := findBrowser(t)
-	lib, err := viz.HTMLLibrary()
+	lib, err := offline.Library()
 	if err != nil {
 		t.Fatal(err)
 	}

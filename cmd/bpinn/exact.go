@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/pkg/datafile"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
@@ -72,8 +73,8 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) e
 	if isTerminal(in) { // otherwise the command seems to hang
 		fmt.Fprintf(hint, "bpinn exact: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
 	}
-	pts, err := p.ReadPoints(in)
-	if pe := (*pde.PointError)(nil); errors.As(err, &pe) {
+	pts, err := datafile.ReadPoints(in, p)
+	if pe := (*datafile.PointError)(nil); errors.As(err, &pe) {
 		return usagef("%v", pe)
 	}
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/fault"
+	"github.com/evidence-pinn/bpinn/pkg/datafile"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
@@ -244,7 +245,7 @@ func checkWorkers(w int) error {
 	return nil
 }
 
-// seedFlag is a positive uint64 (seed 0 would silently mean seed 1).
+// seedFlag is a positive uint64: seeds start at 1 (bayes.Settings refuses 0).
 type seedFlag struct{ v uint64 }
 
 func (s *seedFlag) String() string {
@@ -296,7 +297,7 @@ func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
 			return nil, usagef("--data: %v", err)
 		}
 		defer f.Close()
-		d, err := pde.ReadData(f, p)
+		d, err := datafile.ReadData(f, p)
 		if err != nil {
 			return nil, usagef("--data %s: %v", ff.dataFile, err)
 		}

@@ -179,7 +179,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	rep := hmcReport{Command: "hmc", Comparison: cmp, Fit: hmcFit{
-		Seed: s.Seed, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: fit.Status,
+		Seed: s.Seed, Epochs: fit.Epochs, Hidden: fit.Settings.Hidden, Status: string(fit.Status),
 		Alpha: fit.Alpha, Beta: fit.Beta, Seconds: fit.Seconds, LogEvidence: logEvidence(fit),
 	}}
 	printHMCSummary(stdout, &rep)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/internal/version"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/datafile"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -283,7 +283,7 @@ func TestExactBadLines(t *testing.T) {
 		{"heat", "1.5 0.1\n", "line 1: x = 1.5 is outside [0, 1]"},
 		{"burgers", "-1.01 0.5\n", "outside [-1, 1]"},
 		{"regression", "0.1 0.2\n", "want 1 number (x), got 2"},
-		{"heat", strings.Repeat("1", pde.MaxPointLine+10) + "\n", "line 1: longer than"},
+		{"heat", strings.Repeat("1", datafile.MaxPointLine+10) + "\n", "line 1: longer than"},
 	} {
 		code, out, errOut := exact(t, c.input, c.problem)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
@@ -392,7 +392,7 @@ func TestFitNaN(t *testing.T) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != bayes.StatusDiverged || r.Epochs != 75 || !strings.Contains(r.Reason, "epoch 75") || r.LogEvidence != nil {
+	if r.Status != string(bayes.StatusDiverged) || r.Epochs != 75 || !strings.Contains(r.Reason, "epoch 75") || r.LogEvidence != nil {
 		t.Errorf("status %q epochs %d reason %q log evidence %v; want diverged at epoch 75, null evidence",
 			r.Status, r.Epochs, r.Reason, r.LogEvidence)
 	}

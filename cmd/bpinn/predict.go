@@ -11,7 +11,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/datafile"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -74,8 +74,8 @@ func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) er
 	if isTerminal(in) { // otherwise the command seems to hang
 		fmt.Fprintf(hint, "bpinn predict: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
 	}
-	pts, err := p.ReadPoints(in)
-	if pe := (*pde.PointError)(nil); errors.As(err, &pe) {
+	pts, err := datafile.ReadPoints(in, p)
+	if pe := (*datafile.PointError)(nil); errors.As(err, &pe) {
 		return usagef("%v", pe)
 	}
 	if err != nil {

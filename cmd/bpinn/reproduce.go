@@ -13,7 +13,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	rpt "github.com/evidence-pinn/bpinn/pkg/report"
-	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 const reproduceUsage = `usage: bpinn reproduce [--quick] [--out DIR] [flags]
@@ -133,7 +133,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		err = asUsage(cfg.Check())
 	}
 	if err == nil && sh.n == 0 { // fail now, not after the run, and before creating --out
-		_, err = viz.EChartsJS()
+		_, err = offline.EChartsJS()
 	}
 	if err == nil {
 		err = asUsage(cfg.PrepareOut())

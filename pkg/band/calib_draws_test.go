@@ -13,6 +13,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // TestCalibNoiseDraws measures the paper's and the calibrated band of
@@ -74,7 +75,7 @@ func (b *pooledBands) add(f *bayes.Fit, p *pde.Problem, pts [][]float64, exact [
 		if err != nil {
 			return "", err
 		}
-		z, cov := band.ZScores(mean, sigma, exact), bayes.ComputeErrors(mean, sigma, exact).Coverage2S
+		z, cov := band.ZScores(mean, sigma, exact), score.Compute(mean, sigma, exact).Coverage2S
 		b.z[i], b.cov[i] = append(b.z[i], z...), b.cov[i]+cov
 		line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, band.Quantile(z, 0.95))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // The calibrated band never sees an exact solution: a FreshDraw drops it,
@@ -185,9 +186,9 @@ func TestCalibratedShares(t *testing.T) {
 	if e == nil || e.Coverage2SCalibrated == nil || e.Q95Calibrated == nil {
 		t.Fatalf("record errors %+v: no calibrated band", e)
 	}
-	if *e.Coverage2SCalibrated != bayes.ComputeErrors(mean, sr, exact).Coverage2S || *e.Q95Calibrated != band.QuantileZ(mean, sr, exact, 0.95) {
+	if *e.Coverage2SCalibrated != score.Compute(mean, sr, exact).Coverage2S || *e.Q95Calibrated != band.QuantileZ(mean, sr, exact, 0.95) {
 		t.Errorf("record: calibrated coverage %v q95 %v, Calibrated's band %g %g", e.Coverage2SCalibrated, e.Q95Calibrated,
-			bayes.ComputeErrors(mean, sr, exact).Coverage2S, band.QuantileZ(mean, sr, exact, 0.95))
+			score.Compute(mean, sr, exact).Coverage2S, band.QuantileZ(mean, sr, exact, 0.95))
 	}
 }
 

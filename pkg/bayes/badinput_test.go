@@ -107,7 +107,10 @@ func TestBadInput(t *testing.T) {
 		{"positive unknown at zero", func(p *pde.Problem, s *Settings) {
 			p.Unknowns = []pde.Unknown{{Name: "k", Positive: true}}
 		}, `unknown "k": initial value 0 for a positive unknown`},
-		{"beta mode", func(p *pde.Problem, s *Settings) { s.BetaMode = "each" }, `unknown beta mode "each"`},
+		{"beta mode", func(p *pde.Problem, s *Settings) { s.BetaMode = "each" }, `unknown beta mode "each": use single or split`},
+		{"alpha mode", func(p *pde.Problem, s *Settings) { s.AlphaMode = "layers" }, `unknown alpha mode "layers": use single or classes`},
+		// Seed 0 was once read as seed 1, so seeds {0, 1} trained one fit twice.
+		{"seed 0", func(p *pde.Problem, s *Settings) { s.Seed = 0 }, "seed 0: seeds start at 1; set Settings.Seed"},
 		{"LR NaN", func(p *pde.Problem, s *Settings) { s.LR = math.NaN() }, "setting LR = NaN: give a finite number"},
 		{"HyperLR infinite", func(p *pde.Problem, s *Settings) { s.HyperLR = math.Inf(1) }, "setting HyperLR = +Inf"},
 		{"Alpha0 NaN", func(p *pde.Problem, s *Settings) { s.Alpha0 = math.NaN() }, "setting Alpha0 = NaN"},
@@ -130,7 +133,7 @@ func TestBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := poisson1D()
-			s := Settings{Schedule: poissonSchedule}
+			s := Settings{Seed: 1, Schedule: poissonSchedule}
 			c.edit(p, &s)
 			var f *Fit
 			var err error
@@ -159,7 +162,7 @@ func TestSettingsDefaults(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
 	sch := schedule.Schedule{Hidden: []int{4}, Epochs: 15000, HyperStart: 5000}
-	s, err := Settings{Epochs: 300, Schedule: sch}.Resolve(p)
+	s, err := Settings{Seed: 1, Epochs: 300, Schedule: sch}.Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,17 +170,17 @@ func TestSettingsDefaults(t *testing.T) {
 		t.Errorf("resolved start %d, every %d, betas %q, alphas %q; want 100, 25, split, single", s.HyperStart, s.HyperEvery, s.BetaMode, s.AlphaMode)
 	}
 	sch = schedule.Schedule{Hidden: []int{4}, Epochs: 900} // no beta mode: split by the named groups
-	if s, err = (Settings{Schedule: sch}).Resolve(p); err != nil || s.HyperStart != 300 {
+	if s, err = (Settings{Seed: 1, Schedule: sch}).Resolve(p); err != nil || s.HyperStart != 300 {
 		t.Errorf("no start anywhere: got %d (%v), want a third of the epochs, 300", s.HyperStart, err)
 	}
-	if s, err = (Settings{Schedule: sch}).Resolve(p); err != nil || s.BetaMode != "split" {
+	if s, err = (Settings{Seed: 1, Schedule: sch}).Resolve(p); err != nil || s.BetaMode != "split" {
 		t.Errorf("terms with groups: beta mode %q (%v), want split", s.BetaMode, err)
 	}
 	p.Terms[0].Group, p.Terms[1].Group = "", ""
-	if s, err = (Settings{Schedule: sch}).Resolve(p); err != nil || s.BetaMode != "single" {
+	if s, err = (Settings{Seed: 1, Schedule: sch}).Resolve(p); err != nil || s.BetaMode != "single" {
 		t.Errorf("terms without groups: beta mode %q (%v), want single", s.BetaMode, err)
 	}
-	if s, err = (Settings{Hidden: []int{}, Schedule: sch}).Resolve(p); err != nil || len(s.Hidden) != 0 {
+	if s, err = (Settings{Seed: 1, Hidden: []int{}, Schedule: sch}).Resolve(p); err != nil || len(s.Hidden) != 0 {
 		t.Errorf("an empty hidden list asked for: got %v (%v), want none", s.Hidden, err)
 	}
 }
@@ -196,7 +199,7 @@ func TestSettingsProblemSchedule(t *testing.T) {
 	sch.PolishIter, sch.Curvature, sch.Resample = 123, "diag", 50
 	sch.KnownNoise = map[string]float64{"data": 0.02}
 	sch.RoundBetas = string(RoundBetasHeldOut)
-	s, err := Settings{Schedule: sch}.Resolve(p)
+	s, err := Settings{Seed: 1, Schedule: sch}.Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,11 +210,11 @@ func TestSettingsProblemSchedule(t *testing.T) {
 	if sch.KnownNoise["data"] != 0.02 {
 		t.Error("Resolve shares the schedule's KnownNoise map")
 	}
-	s, err = (Settings{Schedule: sch, PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}, RoundBetas: RoundBetasTraining}).Resolve(p)
+	s, err = (Settings{Seed: 1, Schedule: sch, PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}, RoundBetas: RoundBetasTraining}).Resolve(p)
 	if err != nil || s.PolishIter != 7 || s.Curvature != "dense" || s.Resample != 0 || len(s.KnownNoise) != 0 || s.RoundBetas != RoundBetasTraining {
 		t.Errorf("given settings resolved to polish %d, curvature %q, resample %d, known noise %v, round betas %s (%v); want 7, dense, 0, none, training", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, s.RoundBetas, err)
 	}
-	if s, err = (Settings{Schedule: sch, Fixed: true}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
+	if s, err = (Settings{Seed: 1, Schedule: sch, Fixed: true}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
 		t.Errorf("fixed fit: known noise %v (%v), want none", s.KnownNoise, err)
 	}
 }
@@ -221,7 +224,7 @@ func TestSettingsProblemSchedule(t *testing.T) {
 func TestUserProblemFits(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
-	f, err := Train(context.Background(), p, scheduled(p, Settings{Epochs: 3000, HyperStart: 1000}))
+	f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +259,7 @@ func TestUserProblemFits(t *testing.T) {
 // their cap are listed on a fit whose status is ok.
 func TestWarnings(t *testing.T) {
 	t.Parallel()
-	f, err := Train(context.Background(), poisson1D(), scheduled(poisson1D(), Settings{Epochs: 200, HyperStart: 100, FinalHyper: 1, FinalTol: 1e-12}))
+	f, err := Train(context.Background(), poisson1D(), scheduled(poisson1D(), Settings{Seed: 1, Epochs: 200, HyperStart: 100, FinalHyper: 1, FinalTol: 1e-12}))
 	if err != nil || f.Status != StatusOK {
 		t.Fatalf("fit: %v %v", f.Status, err)
 	}
@@ -277,7 +280,7 @@ func TestWarnings(t *testing.T) {
 func TestCancel(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := Settings{Epochs: 1 << 30, HyperStart: 100}
+	s := Settings{Seed: 1, Epochs: 1 << 30, HyperStart: 100}
 	s.Progress = func(epoch, _ int) {
 		if epoch == 500 {
 			cancel()
@@ -307,11 +310,11 @@ func TestPolishMemory(t *testing.T) {
 		want    int
 		wantErr string
 	}{
-		{Settings{PolishMethod: PolishLBFGS}, LBFGSMemory, ""},
-		{Settings{PolishMethod: PolishLBFGS, PolishMemory: 7}, 7, ""},
-		{Settings{}, 0, ""},
-		{Settings{PolishMemory: 7}, 0, "polish-memory = 7"},
-		{Settings{PolishMethod: PolishLBFGS, PolishMemory: -1}, 0, "polish-memory = -1"},
+		{Settings{Seed: 1, PolishMethod: PolishLBFGS}, LBFGSMemory, ""},
+		{Settings{Seed: 1, PolishMethod: PolishLBFGS, PolishMemory: 7}, 7, ""},
+		{Settings{Seed: 1}, 0, ""},
+		{Settings{Seed: 1, PolishMemory: 7}, 0, "polish-memory = 7"},
+		{Settings{Seed: 1, PolishMethod: PolishLBFGS, PolishMemory: -1}, 0, "polish-memory = -1"},
 	} {
 		s, err := scheduled(p, c.in).Resolve(p)
 		switch {
@@ -330,9 +333,9 @@ func TestResolveAgain(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
 	for _, in := range []Settings{
-		{Schedule: poissonSchedule},
-		{Schedule: poissonSchedule, Fixed: true, FixedMean: true},
-		{Schedule: poissonSchedule, Recipe: RecipePaper},
+		{Seed: 1, Schedule: poissonSchedule},
+		{Seed: 1, Schedule: poissonSchedule, Fixed: true, FixedMean: true},
+		{Seed: 1, Schedule: poissonSchedule, Recipe: RecipePaper},
 	} {
 		s, err := in.Resolve(p)
 		if err != nil {

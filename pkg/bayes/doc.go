@@ -39,19 +39,23 @@
 //     [Fit.ModelCopy].
 //   - pkg/curvstudy: each pkg/curv structure measured against the dense A
 //     at a fit (Compare).
+//   - pkg/score: a fit against the truth, the errors on a grid
+//     ([Fit.GridErrors]) and the unknowns' intervals ([Fit.Unknowns]).
 //
 // # Where things are
 //
 //   - settings.go, enums.go: Settings and its typed choices (Recipe,
-//     PolishMethod, RoundBetas, Updater, the curvature structure) with their
-//     Parse functions; resolve.go: Resolve, in named steps.
+//     PolishMethod, RoundBetas, Updater, the beta grouping, the curvature
+//     structure) with their Parse functions; resolve.go: Resolve, in named
+//     steps.
 //   - model.go: Model, E_D, gradients, H_t; evidence.go: Hessians, Laplace,
 //     NewLaplace (the dense A).
 //   - train.go: Train (the Adam epochs, the final rounds, the end);
 //     hyper.go: the hyperparameter steps and the evidence under a structure;
 //     polish.go: the polish and the state a final round can undo.
-//   - fit.go: Fit, its status, Predict and the errors against an exact
-//     solution; unknowns.go: the unknowns' marginals; seam.go,
+//   - fit.go: Fit, its status, Predict and GridErrors; outputs.go: the
+//     same for each field of a system; unknowns.go: the unknowns'
+//     marginals from A⁻¹; seam.go,
 //     compare.go: what the packages around build on (FitAt, Fit.ModelOn,
 //     Fit.ModelCopy ...).
 //

@@ -2,9 +2,10 @@ package bayes
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/choice"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // The string-valued settings are named types, each with its constants, the
@@ -24,7 +25,7 @@ const (
 var Updaters = []Updater{UpdaterAdam, UpdaterMacKay}
 
 // ParseUpdater returns the updater named s.
-func ParseUpdater(s string) (Updater, error) { return parseChoice("updater", s, Updaters) }
+func ParseUpdater(s string) (Updater, error) { return choice.Parse("updater", s, Updaters) }
 
 // Recipe says what happens around the paper's Adam schedule.
 type Recipe string
@@ -46,7 +47,7 @@ const (
 var Recipes = []Recipe{RecipeTuned, RecipePaper}
 
 // ParseRecipe returns the recipe named s.
-func ParseRecipe(s string) (Recipe, error) { return parseChoice("recipe", s, Recipes) }
+func ParseRecipe(s string) (Recipe, error) { return choice.Parse("recipe", s, Recipes) }
 
 // PolishMethod says how the polish minimizes E_T over w.
 type PolishMethod string
@@ -62,7 +63,7 @@ var PolishMethods = []PolishMethod{PolishGaussNewton, PolishLBFGS}
 
 // ParsePolishMethod returns the polish method named s.
 func ParsePolishMethod(s string) (PolishMethod, error) {
-	return parseChoice("polish method", s, PolishMethods)
+	return choice.Parse("polish method", s, PolishMethods)
 }
 
 // RoundBetas says where the final rounds take the misfit of an inferred
@@ -81,8 +82,15 @@ var RoundBetasChoices = []RoundBetas{RoundBetasTraining, RoundBetasHeldOut}
 
 // ParseRoundBetas returns the choice of Settings.RoundBetas named s.
 func ParseRoundBetas(s string) (RoundBetas, error) {
-	return parseChoice("round betas", s, RoundBetasChoices)
+	return choice.Parse("round betas", s, RoundBetasChoices)
 }
+
+// BetaModes lists the choices of Settings.BetaMode (pde's groupings of
+// the terms under their betas), one beta for all terms first.
+var BetaModes = []pde.BetaMode{pde.BetaSingle, pde.BetaSplit}
+
+// ParseBetaMode returns the choice of Settings.BetaMode named s.
+func ParseBetaMode(s string) (pde.BetaMode, error) { return choice.Parse("beta mode", s, BetaModes) }
 
 // CurvatureAuto is the Settings.Curvature that chooses a structure by the
 // network's size (curv.Auto).
@@ -102,27 +110,4 @@ func ParseCurvature(s string) (curv.Kind, error) {
 		return "", fmt.Errorf("%v (or auto)", err)
 	}
 	return k, nil
-}
-
-// parseChoice returns the choice named s, or an error naming what and
-// listing the choices.
-func parseChoice[T ~string](what, s string, choices []T) (T, error) {
-	for _, c := range choices {
-		if string(c) == s {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("unknown %s %q: use %s", what, s, orList(choices))
-}
-
-// orList is "a, b or c".
-func orList[T ~string](v []T) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = string(x)
-	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }

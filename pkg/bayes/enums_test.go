@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
 )
 
 // TestParseChoices: every listed choice parses to itself, and a wrong
@@ -25,6 +26,10 @@ func TestParseChoices(t *testing.T) {
 	check("updater", names(Updaters), wrap(ParseUpdater), `unknown updater "nonsense": use adam or mackay`)
 	check("polish method", names(PolishMethods), wrap(ParsePolishMethod), `unknown polish method "nonsense": use gauss-newton or lbfgs`)
 	check("round betas", names(RoundBetasChoices), wrap(ParseRoundBetas), `unknown round betas "nonsense": use training or held-out`)
+	check("beta mode", names(BetaModes), wrap(ParseBetaMode), `unknown beta mode "nonsense": use single or split`)
+	check("alpha mode", names(nn.AlphaModes), wrap(nn.ParseAlphaMode), `unknown alpha mode "nonsense": use single or classes`)
+	check("status", names(Statuses), wrap(ParseStatus),
+		`unknown status "nonsense": use ok, diverged, not-positive-definite, occam-invalid, polish-failed, cancelled or no-laplace`)
 	check("curvature", names(Curvatures()), wrap(ParseCurvature),
 		`unknown curvature "nonsense": use one of dense, dual, diag, last-layer, layers, lowrank, stochastic (or auto)`)
 	if got := Curvatures(); got[0] != CurvatureAuto || len(got) != len(curv.Kinds())+1 {

@@ -3,26 +3,36 @@ package bayes
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/choice"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
-// Status of a fit.
+// Status is how a fit ended; its value is the name a record keeps.
+type Status string
+
+// The statuses of a fit.
 const (
-	StatusOK           = "ok"
-	StatusDiverged     = "diverged"              // NaN/Inf in the loss or gradient
-	StatusNotPD        = "not-positive-definite" // final A not positive definite: no evidence
-	StatusOccamInvalid = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
-	StatusPolishFailed = "polish-failed"
-	StatusCancelled    = "cancelled" // the context ended the fit: the fit so far
+	StatusOK           Status = "ok"
+	StatusDiverged     Status = "diverged"              // NaN/Inf in the loss or gradient
+	StatusNotPD        Status = "not-positive-definite" // final A not positive definite: no evidence
+	StatusOccamInvalid Status = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
+	StatusPolishFailed Status = "polish-failed"
+	StatusCancelled    Status = "cancelled" // the context ended the fit: the fit so far
 	// StatusNoLaplace: more than DenseLimit weights, so no dense Laplace
 	// approximation (no band, no log evidence).
-	StatusNoLaplace = "no-laplace"
+	StatusNoLaplace Status = "no-laplace"
 )
+
+// Statuses lists the statuses, ok first.
+var Statuses = []Status{StatusOK, StatusDiverged, StatusNotPD, StatusOccamInvalid, StatusPolishFailed, StatusCancelled, StatusNoLaplace}
+
+// ParseStatus returns the status named s (a record's "status").
+func ParseStatus(s string) (Status, error) { return choice.Parse("status", s, Statuses) }
 
 // HistoryPoint is the state every HistoryEvery epochs.
 type HistoryPoint struct {
@@ -59,7 +69,7 @@ type Fit struct {
 	Beta     []float64
 	EW, ED   []float64
 	Laplace  *Laplace // nil unless A is positive definite at the end
-	Status   string
+	Status   Status
 	Reason   string // what went wrong and where, empty when ok
 	Epochs   int    // epochs run (less than Settings.Epochs when diverged)
 	History  []HistoryPoint
@@ -184,75 +194,10 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 	return mean, J, nil
 }
 
-// Errors of a fit on a grid against the exact solution, NaN where
-// undefined. Fit.GridErrors fills the paper band's fields;
-// record.ErrorsOf fills them all, the other bands' included (what a
-// record's "errors" holds).
-type Errors struct {
-	RelL2      float64
-	MSE        float64
-	MaxAbs     float64
-	Coverage2S float64 // fraction of grid points with |u - u*| <= 2 sigma
-	GridN      int     // grid points used
-	// Q95 is the 95 % quantile over the grid of |u - u*| / sigma for the
-	// paper's band (1.96 for a calibrated Gaussian band).
-	Q95 float64
-	// The same with the held-out band (band.HeldOut), and its sigma over
-	// the paper's, median over the grid.
-	Coverage2SHeldOut, SigmaRatioHeldOut float64
-	// The same with the calibrated band (band.Calibrated).
-	Coverage2SCalibrated, Q95Calibrated, SigmaRatioCalibrated float64
-	// Outputs holds each output's errors for a problem of several outputs
-	// (Problem.Outputs), whose other fields are then over all outputs
-	// (RelL2 is PINNacle's joint L2RE, ||Y - Y*||_F / ||Y*||_F); nil for
-	// one.
-	Outputs map[string]Errors
-}
-
-// GridErrors evaluates the fit on the problem's n x n grid: the errors and
-// the paper band's coverage; record.ErrorsOf adds q95 and the other bands.
-// With several outputs, the errors are over all of them and Outputs holds
-// each output's.
-func (f *Fit) GridErrors(n int) (Errors, error) {
-	p := f.Model.Problem
-	if len(p.OutputNames()) > 1 {
-		return f.gridErrorsOutputs(n)
-	}
-	pts, exact := p.Grid(n)
-	if exact == nil {
-		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
-	}
-	if k := slices.IndexFunc(exact, notFinite); k >= 0 {
-		return Errors{}, fmt.Errorf("problem %q: the exact solution at %v is %v", p.Name, pts[k], exact[k])
-	}
-	mean, sigma, err := f.Predict(pts)
-	if err != nil {
-		return Errors{}, err
-	}
-	if k := slices.IndexFunc(mean, notFinite); k >= 0 {
-		return Errors{}, fmt.Errorf("problem %q: the fit's mean at %v is %v", p.Name, pts[k], mean[k])
-	}
-	return ComputeErrors(mean, sigma, exact), nil
-}
-
-// ComputeErrors compares predictions (with optional sigma) with the truth.
-func ComputeErrors(mean, sigma, exact []float64) Errors {
-	var num, den, maxAbs float64
-	covered := 0
-	for i, u := range mean {
-		d := u - exact[i]
-		num += d * d
-		den += exact[i] * exact[i]
-		maxAbs = math.Max(maxAbs, math.Abs(d))
-		if sigma != nil && math.Abs(d) <= 2*sigma[i] {
-			covered++
-		}
-	}
-	nan := math.NaN()
-	e := Errors{RelL2: math.Sqrt(num / den), MSE: num / float64(len(mean)), MaxAbs: maxAbs, GridN: len(mean),
-		Q95: nan, Coverage2SHeldOut: nan, SigmaRatioHeldOut: nan, Coverage2SCalibrated: nan, Q95Calibrated: nan, SigmaRatioCalibrated: nan}
-	if sigma != nil {
-		e.Coverage2S = float64(covered) / float64(len(mean))
-	}
-	return e
+// GridErrors evaluates the fit on the problem's n x n grid against its
+// exact solution (score.OnGrid): the errors and the paper band's coverage;
+// record.ErrorsOf adds q95 and the other bands. With several outputs, the
+// errors are over all of them and Outputs holds each output's.
+func (f *Fit) GridErrors(n int) (score.Errors, error) {
+	return score.OnGrid(f.Model.Problem, n, f.PredictOutput)
 }

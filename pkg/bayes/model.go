@@ -2,12 +2,12 @@ package bayes
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // HessianKind selects how the data Hessians H_t are computed.
@@ -75,7 +75,7 @@ type Model struct {
 
 // NewModel compiles the model's training program. alphaMode is "single" or
 // "classes", betaMode "single" or "split".
-func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, error) {
+func NewModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, betaMode pde.BetaMode) (*Model, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -84,11 +84,11 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, 
 
 // newModel is NewModel for a problem already validated (Train validates
 // before it builds the network): Validate builds every residual once more.
-func newModel(p *pde.Problem, net *nn.MLP, alphaMode, betaMode string) (*Model, error) {
+func newModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, betaMode pde.BetaMode) (*Model, error) {
 	if f := len(p.OutputNames()); net.Sizes[0] != p.Dim() || net.Sizes[len(net.Sizes)-1] != f {
 		return nil, fmt.Errorf("network %v for problem %q: want %d inputs and %d outputs", net.Sizes, p.Name, p.Dim(), f)
 	}
-	alphas, err := net.Groups(nn.AlphaMode(alphaMode))
+	alphas, err := net.Groups(alphaMode)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (m *Model) addUnknowns(g *ad.Graph) map[string]*ad.Node {
 	m.Net.W = m.Theta[:nw:nw]
 	byName := make(map[string]*ad.Node, len(us))
 	for k, u := range us {
-		m.Theta[nw+k] = UnknownScale(u, u.Init)
+		m.Theta[nw+k] = score.UnknownScale(u, u.Init)
 		node := g.Param("unknown_"+u.Name, 1, 1)
 		byName[u.Name] = node
 		m.ps = append(m.ps, node)
@@ -193,7 +193,7 @@ func (m *Model) addUnknowns(g *ad.Graph) map[string]*ad.Node {
 // sibling builds a model of q (the same problem drawn anew, or a copy of
 // it) on a copy of m's parameters, weights and unknowns: NewModel on m.Net
 // itself would move Net.W away from m.Theta.
-func (m *Model) sibling(q *pde.Problem, alphaMode, betaMode string) (*Model, error) {
+func (m *Model) sibling(q *pde.Problem, alphaMode nn.AlphaMode, betaMode pde.BetaMode) (*Model, error) {
 	m2, err := NewModel(q, m.Net.Clone(), alphaMode, betaMode)
 	if err != nil {
 		return nil, err
@@ -203,23 +203,6 @@ func (m *Model) sibling(q *pde.Problem, alphaMode, betaMode string) (*Model, err
 	}
 	copy(m2.Theta, m.Theta)
 	return m2, nil
-}
-
-// UnknownScale maps an unknown's natural value to the scale it is inferred
-// on: ln v for a Positive unknown, v otherwise.
-func UnknownScale(u pde.Unknown, v float64) float64 {
-	if u.Positive {
-		return math.Log(v)
-	}
-	return v
-}
-
-// UnknownNatural is the inverse of UnknownScale.
-func UnknownNatural(u pde.Unknown, theta float64) float64 {
-	if u.Positive {
-		return math.Exp(theta)
-	}
-	return theta
 }
 
 // UnknownValues returns the unknowns on their inferred scale (a view into

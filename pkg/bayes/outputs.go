@@ -2,7 +2,6 @@ package bayes
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -72,41 +71,4 @@ func (f *Fit) outputQuantity(name string) (pde.Residual, error) {
 	}
 	name = p.OutputNames()[k]
 	return func(v *pde.Vars) *ad.Node { return v.Out(name) }, nil
-}
-
-// gridErrorsOutputs is GridErrors for a problem of several outputs: the
-// errors over all outputs, and each output's in Outputs.
-func (f *Fit) gridErrorsOutputs(n int) (Errors, error) {
-	p := f.Model.Problem
-	pts, exact := p.GridOutputs(n)
-	if exact == nil {
-		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
-	}
-	names := p.OutputNames()
-	var allMean, allSigma, allExact []float64
-	per := make(map[string]Errors, len(names))
-	for k, name := range names {
-		if i := slices.IndexFunc(exact[k], notFinite); i >= 0 {
-			return Errors{}, fmt.Errorf("problem %q: the exact %s at %v is %v", p.Name, name, pts[i], exact[k][i])
-		}
-		mean, sigma, err := f.PredictOutput(name, pts)
-		if err != nil {
-			return Errors{}, err
-		}
-		if i := slices.IndexFunc(mean, notFinite); i >= 0 {
-			return Errors{}, fmt.Errorf("problem %q: the fit's mean of %s at %v is %v", p.Name, name, pts[i], mean[i])
-		}
-		per[name] = ComputeErrors(mean, sigma, exact[k])
-		allMean, allExact = append(allMean, mean...), append(allExact, exact[k]...)
-		if sigma != nil {
-			allSigma = append(allSigma, sigma...)
-		}
-	}
-	if len(allSigma) != len(allMean) {
-		allSigma = nil
-	}
-	e := ComputeErrors(allMean, allSigma, allExact)
-	e.GridN = len(pts)
-	e.Outputs = per
-	return e, nil
 }

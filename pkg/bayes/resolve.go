@@ -92,10 +92,13 @@ func (s *Settings) checkAsGiven() error {
 	return nil
 }
 
-// resolveNet fills the seed, the hidden layers and the activation.
+// resolveNet checks the seed and fills the hidden layers and the
+// activation. Seed 0 is refused rather than read as another seed, so
+// that seeds 0 and 1 never train the same fit twice (pkg/runner refuses
+// 0 in a seed list alike).
 func (s *Settings) resolveNet(p *pde.Problem) error {
 	if s.Seed == 0 {
-		s.Seed = 1
+		return errors.New("seed 0: seeds start at 1; set Settings.Seed (the CLI's default is 1)")
 	}
 	if s.Hidden == nil {
 		if s.Schedule.Hidden == nil {
@@ -157,8 +160,14 @@ func (s *Settings) resolveGroups(p *pde.Problem) error {
 	if s.Hessian == "" {
 		s.Hessian = GaussNewton
 	}
-	s.AlphaMode = cmp.Or(s.AlphaMode, s.Schedule.AlphaMode, string(nn.AlphaSingle))
-	s.BetaMode = cmp.Or(s.BetaMode, s.Schedule.BetaMode, p.DefaultBetaMode())
+	s.AlphaMode = cmp.Or(s.AlphaMode, nn.AlphaMode(s.Schedule.AlphaMode), nn.AlphaSingle)
+	s.BetaMode = cmp.Or(s.BetaMode, pde.BetaMode(s.Schedule.BetaMode), p.DefaultBetaMode())
+	if _, err := nn.ParseAlphaMode(string(s.AlphaMode)); err != nil {
+		return err
+	}
+	if _, err := ParseBetaMode(string(s.BetaMode)); err != nil {
+		return err
+	}
 	_, _, err := p.BetaGroups(s.BetaMode)
 	return err
 }

@@ -30,15 +30,15 @@ type Settings struct {
 	// (20 where it sets none) and UntieAt 0 means Epochs+1 (tied until the
 	// final rounds).
 	Recipe     Recipe
-	Seed       uint64        // network initialization; 0 means 1
+	Seed       uint64        // network initialization, from 1 (0 is an error)
 	Hidden     []int         // hidden layers; nil means the schedule's
 	Activation nn.Activation // "" means tanh
 	Epochs     int           // 0 means the schedule's; none is an error
 	HyperStart int           // 0 means the schedule's (scaled to Epochs when Epochs alone is set below it), else Epochs/3
 	HyperEvery int           // 0 means the schedule's, else 25
 	Hessian    HessianKind   // "" means gauss-newton (positive semi-definite, so A factorizes)
-	AlphaMode  string        // "" means the schedule's, else single
-	BetaMode   string        // "" means the schedule's, else split when the problem's terms name groups
+	AlphaMode  nn.AlphaMode  // "" means the schedule's, else single
+	BetaMode   pde.BetaMode  // "" means the schedule's, else split when the problem's terms name groups
 	Updater    Updater       // "" means adam
 	Alpha0     float64       // initial alphas; 0 means 0.01 (the paper starts low)
 	Beta0      float64       // initial betas; 0 means 1

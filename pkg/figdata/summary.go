@@ -11,6 +11,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
 )
 
@@ -53,7 +54,7 @@ type Curve struct {
 	X            []float64 // the varying coordinate of the points
 	Mean, Sigma  []float64
 	Exact        []float64    // nil without an exact quantity
-	Errors       bayes.Errors // against Exact; zero without it
+	Errors       score.Errors // against Exact; zero without it
 	DataX, DataY []float64    // measurements drawn as points; may be empty
 }
 
@@ -72,7 +73,7 @@ func Quantity(f *bayes.Fit, x []float64, pts [][]float64, q pde.Residual, exact 
 		for _, p := range pts {
 			c.Exact = append(c.Exact, exact(p))
 		}
-		c.Errors = bayes.ComputeErrors(c.Mean, c.Sigma, c.Exact)
+		c.Errors = score.Compute(c.Mean, c.Sigma, c.Exact)
 	}
 	return c, nil
 }

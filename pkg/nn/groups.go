@@ -1,6 +1,10 @@
 package nn
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/evidence-pinn/bpinn/internal/choice"
+)
 
 // AlphaMode says how weight classes share the prior's alphas.
 type AlphaMode string
@@ -10,6 +14,12 @@ const (
 	AlphaSingle  AlphaMode = "single"  // one alpha for all weights
 	AlphaClasses AlphaMode = "classes" // one alpha per class (matrix or bias of a layer)
 )
+
+// AlphaModes lists the alpha modes, the default (one alpha) first.
+var AlphaModes = []AlphaMode{AlphaSingle, AlphaClasses}
+
+// ParseAlphaMode returns the alpha mode named s.
+func ParseAlphaMode(s string) (AlphaMode, error) { return choice.Parse("alpha mode", s, AlphaModes) }
 
 // Group is a set of classes sharing one alpha.
 type Group struct {
@@ -39,7 +49,8 @@ func (m *MLP) Groups(mode AlphaMode) ([]Group, error) {
 		}
 		return gs, nil
 	}
-	return nil, fmt.Errorf("unknown alpha mode %q: use single or classes", mode)
+	_, err := ParseAlphaMode(string(mode))
+	return nil, err
 }
 
 // GroupIndex returns, for each weight, the index of its group.

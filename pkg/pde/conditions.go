@@ -93,8 +93,8 @@ func InitialRate(input string, n int, value any) Term {
 
 // Measurements are measured values of u at points: Name and Group "data",
 // Measured (a redraw keeps them). With per-point standard deviations
-// (Data.Std, e.g. from ReadData) the residual is (u - y)/std, each point
-// weighted by its own precision.
+// (Data.Std, e.g. from datafile.ReadData) the residual is (u - y)/std,
+// each point weighted by its own precision.
 func Measurements(d *Data) Term {
 	t := Term{Name: "data", Group: "data", Points: d.Points, Target: d.U, Residual: DataResidual, Measured: true}
 	if d.Std != nil {

@@ -121,18 +121,27 @@ type Unknown struct {
 	Truth *float64
 }
 
+// BetaMode says how a problem's terms share betas.
+type BetaMode string
+
+// The beta groupings.
+const (
+	BetaSingle BetaMode = "single" // one beta "beta" for every term
+	BetaSplit  BetaMode = "split"  // one beta "beta_<group>" per term Group
+)
+
 // BetaGroups returns the beta group names for a mode, and for each term the
-// index of its group: "single" puts every term in one group "beta", "split"
-// gives each Group its beta "beta_<group>", "" is split when the terms name
-// groups and single when none does.
-func (p *Problem) BetaGroups(mode string) (names []string, termGroup []int, err error) {
+// index of its group: BetaSingle puts every term in one group "beta",
+// BetaSplit gives each Group its beta "beta_<group>", "" is split when the
+// terms name groups and single when none does.
+func (p *Problem) BetaGroups(mode BetaMode) (names []string, termGroup []int, err error) {
 	if mode == "" {
 		mode = p.DefaultBetaMode()
 	}
 	switch mode {
-	case "single":
+	case BetaSingle:
 		return []string{"beta"}, make([]int, len(p.Terms)), nil
-	case "split":
+	case BetaSplit:
 		idx := map[string]int{}
 		termGroup = make([]int, len(p.Terms))
 		for i, t := range p.Terms {
@@ -155,13 +164,13 @@ func (p *Problem) BetaGroups(mode string) (names []string, termGroup []int, err 
 // DefaultBetaMode is the beta mode of a fit that names none: split when
 // any term names a group (the equation's residuals and the data's noise
 // differ), single when none does.
-func (p *Problem) DefaultBetaMode() string {
+func (p *Problem) DefaultBetaMode() BetaMode {
 	for _, t := range p.Terms {
 		if t.Group != "" {
-			return "split"
+			return BetaSplit
 		}
 	}
-	return "single"
+	return BetaSingle
 }
 
 // MaxInputs is the most inputs a problem has (three space dimensions and

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // SampledUnknown is an unknown's marginal posterior from samples of the
@@ -33,7 +34,7 @@ type SampledUnknown struct {
 	TailESS float64 `json:"tail_ess"`
 	RHat    float64 `json:"rhat"`
 	// Laplace is the fit's Gaussian marginal of the same unknown.
-	Laplace bayes.Unknown `json:"-"`
+	Laplace score.Unknown `json:"-"`
 }
 
 // UnknownsMetric is SampleUnknowns' metric where its settings leave it
@@ -118,8 +119,8 @@ func SampleUnknowns(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, whiten 
 		slices.Sort(all)
 		u := f.Model.Problem.Unknowns[k]
 		out[k] = SampledUnknown{Name: l.Name, Mean: mean, SD: sd,
-			Lo95: bayes.UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
-			Hi95: bayes.UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
+			Lo95: score.UnknownNatural(u, stat.Quantile(0.025, stat.Empirical, all, nil)),
+			Hi95: score.UnknownNatural(u, stat.Quantile(0.975, stat.Empirical, all, nil)),
 			ESS:  mcmc.BulkESS(tr), TailESS: mcmc.TailESS(tr), RHat: mcmc.RankRHat(tr), Laplace: l}
 	}
 	return out, res, nil

@@ -18,11 +18,11 @@ import (
 // jsonlFake is a synthetic result with the given evidence and error (NaN:
 // undefined) and a fixed RunConfig.
 func jsonlFake(seed uint64, lnZ, rel float64) record.Result {
-	r := record.Result{Seed: seed, Status: bayes.StatusOK, Epochs: 10, RunConfig: record.RunConfig{Problem: "heat", DataSeed: 1,
+	r := record.Result{Seed: seed, Status: string(bayes.StatusOK), Epochs: 10, RunConfig: record.RunConfig{Problem: "heat", DataSeed: 1,
 		Inputs: []string{"x", "t"}, Params: map[string]float64{"kappa": 0.1}, Architecture: []int{2, 6, 1}, EpochsPlan: 10},
 		LogEvidence: record.Num(lnZ), Errors: &record.GridErrors{RelL2: record.Num(rel), Points: 4}, Seconds: float64(seed) / 7}
 	if math.IsNaN(lnZ) {
-		r.Status = bayes.StatusNotPD
+		r.Status = string(bayes.StatusNotPD)
 	}
 	return r
 }
@@ -182,7 +182,7 @@ func TestSummarize(t *testing.T) {
 	if got := s.Ranked[len(s.Ranked)-1].Seed; got != 7 {
 		t.Errorf("last ranked is seed %d, want 7 (undefined evidence last)", got)
 	}
-	if s.N != 8 || s.WithZ != 7 || s.Statuses[bayes.StatusOK] != 7 || s.Statuses[bayes.StatusNotPD] != 1 {
+	if s.N != 8 || s.WithZ != 7 || s.Statuses[string(bayes.StatusOK)] != 7 || s.Statuses[string(bayes.StatusNotPD)] != 1 {
 		t.Errorf("N %d WithZ %d statuses %v", s.N, s.WithZ, s.Statuses)
 	}
 	// ln Z - max: 0, 0, -3, -6, -9, -12, -15 -> bins (-1,0]:2 (-5,-2]:1 (-10,-5]:2 (-20,-10]:2.

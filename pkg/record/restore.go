@@ -46,6 +46,10 @@ func Restore(p *pde.Problem, r *Result) (*bayes.Fit, error) {
 	if r.Weights == nil {
 		return fail("no weights in the record (status %s: they were not finite)", r.Status)
 	}
+	status, err := bayes.ParseStatus(r.Status)
+	if err != nil {
+		return fail("%v", err)
+	}
 	s, err := r.settings()
 	if err != nil {
 		return fail("%v", err)
@@ -71,8 +75,8 @@ func Restore(p *pde.Problem, r *Result) (*bayes.Fit, error) {
 	}
 	// E_w, E_D and the Laplace approximation at the recorded weights; a
 	// diverged fit has none, as trained
-	f := bayes.FitAt(m, s, alpha, beta, r.Status != bayes.StatusDiverged)
-	f.Status, f.Reason, f.Epochs, f.Hyper, f.Seconds = r.Status, r.Reason, r.Epochs, r.Hyper, r.Seconds
+	f := bayes.FitAt(m, s, alpha, beta, status != bayes.StatusDiverged)
+	f.Status, f.Reason, f.Epochs, f.Hyper, f.Seconds = status, r.Reason, r.Epochs, r.Hyper, r.Seconds
 	f.History = make([]bayes.HistoryPoint, len(r.History))
 	for i, h := range r.History {
 		f.History[i] = bayes.HistoryPoint{Epoch: h.Epoch, ET: Val(h.ET), Alpha: slices.Clone(h.Alpha), Beta: slices.Clone(h.Beta)}
@@ -83,11 +87,11 @@ func Restore(p *pde.Problem, r *Result) (*bayes.Fit, error) {
 	if pr := r.Polish; pr != nil {
 		f.Polish = &nn.PolishResult{F0: Val(pr.F0), F: Val(pr.F), Iterations: pr.Iterations, Evals: pr.Evals, Status: pr.Status}
 	}
-	if r.Status == bayes.StatusDiverged {
+	if status == bayes.StatusDiverged {
 		return f, nil
 	}
 	f.Warnings = slices.Clone(r.Warnings)
-	if r.Status == bayes.StatusNotPD {
+	if status == bayes.StatusNotPD {
 		f.Laplace = nil
 	}
 	if want := r.LogEvidence; want != nil {
@@ -121,7 +125,7 @@ func (r *Result) settings() (bayes.Settings, error) {
 		s.Hidden = slices.Clone(r.Architecture[1 : n-1])
 	}
 	s.Activation, s.Hessian = nn.Activation(r.Activation), bayes.HessianKind(r.Hessian)
-	s.AlphaMode, s.BetaMode = r.AlphaMode, r.BetaMode
+	s.AlphaMode, s.BetaMode = nn.AlphaMode(r.AlphaMode), pde.BetaMode(r.BetaMode)
 	return s, nil
 }
 

@@ -142,7 +142,7 @@ func TestRestoreWithoutEvidence(t *testing.T) {
 		problem string
 		s       bayes.Settings
 		nanAt   int
-		status  string
+		status  bayes.Status
 	}{
 		{"heat", bayes.Settings{Seed: 1, Epochs: 100, HyperStart: 50}, 80, bayes.StatusDiverged},
 		{"regression", bayes.Settings{Seed: 3, Recipe: bayes.RecipePaper, Hessian: bayes.Exact}, 0, bayes.StatusNotPD},

@@ -15,6 +15,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // LogPConvention says which convention Result.LogP and Result.LogEvidence use.
@@ -73,7 +74,7 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		Outputs:      outputsOf(p),
 		Architecture: append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames())),
 		Activation:   string(s.Activation), Hessian: string(s.Hessian), Updater: string(s.Updater),
-		AlphaMode: s.AlphaMode, BetaMode: s.BetaMode,
+		AlphaMode: string(s.AlphaMode), BetaMode: string(s.BetaMode),
 		EpochsPlan: s.Epochs, HyperStart: s.HyperStart, HyperEvery: s.HyperEvery, HistoryEvery: s.HistoryEvery,
 		LR: s.LR, HyperLR: s.HyperLR, Alpha0: s.Alpha0, Beta0: s.Beta0,
 		Fixed: s.Fixed, FixedAlpha: s.FixedAlpha, FixedBeta: s.FixedBeta,
@@ -372,7 +373,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 		betaSizes[n] = m.N[t]
 	}
 	r := Result{
-		Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
+		Seed: f.Settings.Seed, Status: string(f.Status), Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
 		AlphaNames: alphaNames, BetaNames: betaNames, AlphaSizes: alphaSizes, BetaSizes: betaSizes,
 		Alpha: numMap(alphaNames, f.Alpha), Beta: numMap(betaNames, f.Beta),
 		EW: numMap(alphaNames, f.EW), ED: numMap(betaNames, f.ED),
@@ -452,7 +453,7 @@ func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
 // termsData copies each term's points and targets with its groups.
 func termsData(p *pde.Problem, cfg RunConfig, betaNames []string) []TermData {
 	var out []TermData
-	_, termGroup, _ := p.BetaGroups(cfg.BetaMode)
+	_, termGroup, _ := p.BetaGroups(pde.BetaMode(cfg.BetaMode))
 	for i, t := range p.Terms {
 		td := TermData{Name: t.Name, Group: t.Group, Output: t.Output, Points: make([][]float64, len(t.Points))}
 		if i < len(termGroup) {
@@ -488,17 +489,17 @@ func historyJSON(history []bayes.HistoryPoint) []HistoryJSON {
 // approximation, no fresh points); with several outputs, over all of them
 // and each output's in Outputs. An error when the problem has no exact
 // solution, more than two inputs or a prediction that is not finite.
-func ErrorsOf(f *bayes.Fit, gridN int) (bayes.Errors, error) {
+func ErrorsOf(f *bayes.Fit, gridN int) (score.Errors, error) {
 	a, _ := band.AssessFresh(f) // nil without fresh points: no other band
 	e, err := gridErrors(f, a, gridN)
 	if err != nil {
-		return bayes.Errors{}, err
+		return score.Errors{}, err
 	}
 	return e, nil
 }
 
 // recordErrors is e as a record holds it: null (or absent) where undefined.
-func recordErrors(e bayes.Errors) *GridErrors {
+func recordErrors(e score.Errors) *GridErrors {
 	g := &GridErrors{RelL2: Num(e.RelL2), MSE: Num(e.MSE), MaxAbs: Num(e.MaxAbs), Points: e.GridN}
 	if e.Outputs != nil {
 		g.Outputs = make(map[string]*GridErrors, len(e.Outputs))
@@ -519,13 +520,13 @@ func recordErrors(e bayes.Errors) *GridErrors {
 // points), if not nil, adds the held-out and the calibrated band. With
 // several outputs they are over all outputs (RelL2 is PINNacle's joint
 // L2RE) and Outputs holds each output's.
-func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (bayes.Errors, error) {
+func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, error) {
 	p := f.Model.Problem
 	switch {
 	case !p.HasExact():
-		return bayes.Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
+		return score.Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
 	case p.Dim() > 2:
-		return bayes.Errors{}, fmt.Errorf("problem %q: %d inputs; grid errors are for 1 or 2", p.Name, p.Dim())
+		return score.Errors{}, fmt.Errorf("problem %q: %d inputs; grid errors are for 1 or 2", p.Name, p.Dim())
 	}
 	n := gridN
 	if p.Dim() == 1 {
@@ -543,11 +544,11 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (bayes.Errors, erro
 	}
 	names := p.OutputNames()
 	var all gridBands
-	per := make(map[string]bayes.Errors, len(names))
+	per := make(map[string]score.Errors, len(names))
 	for k, name := range names {
 		b, err := outputBands(f, held, cal, name, pts, exact[k])
 		if err != nil {
-			return bayes.Errors{}, err
+			return score.Errors{}, err
 		}
 		if len(names) == 1 {
 			return b.errors(), nil
@@ -602,19 +603,19 @@ func (b gridBands) join(c gridBands, first bool) gridBands {
 }
 
 // errors are the errors of b, NaN where undefined.
-func (b gridBands) errors() bayes.Errors {
-	e := bayes.ComputeErrors(b.mean, b.sigma, b.exact)
+func (b gridBands) errors() score.Errors {
+	e := score.Compute(b.mean, b.sigma, b.exact)
 	if b.sigma == nil || Num(e.MSE) == nil {
 		e.Coverage2S = math.NaN()
 		return e
 	}
 	e.Q95 = band.QuantileZ(b.mean, b.sigma, b.exact, 0.95)
 	if b.held != nil {
-		e.Coverage2SHeldOut = bayes.ComputeErrors(b.mean, b.held, b.exact).Coverage2S
+		e.Coverage2SHeldOut = score.Compute(b.mean, b.held, b.exact).Coverage2S
 		e.SigmaRatioHeldOut = medianRatio(b.held, b.sigma)
 	}
 	if b.cal != nil {
-		e.Coverage2SCalibrated = bayes.ComputeErrors(b.mean, b.cal, b.exact).Coverage2S
+		e.Coverage2SCalibrated = score.Compute(b.mean, b.cal, b.exact).Coverage2S
 		e.Q95Calibrated = band.QuantileZ(b.mean, b.cal, b.exact, 0.95)
 		e.SigmaRatioCalibrated = medianRatio(b.cal, b.sigma)
 	}

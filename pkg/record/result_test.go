@@ -32,9 +32,9 @@ func TestNewResultSchema(t *testing.T) {
 		problem string
 		s       bayes.Settings
 	}{
-		{"heat", bayes.Settings{}},
-		{"regression", bayes.Settings{AlphaMode: "classes"}},
-		{"burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5}},
+		{"heat", bayes.Settings{Seed: 1}},
+		{"regression", bayes.Settings{Seed: 1, AlphaMode: "classes"}},
+		{"burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5}},
 	} {
 		f := testfit.Train(t, c.problem, c.s)
 		r := record.NewResult(f, 10)
@@ -89,7 +89,7 @@ func TestNewResultSchema(t *testing.T) {
 // fresh points it differs; a problem with other beta groups is an error.
 func TestResidualCheck(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "burgers", bayes.Settings{Epochs: 60, HyperStart: 50, HyperEvery: 5})
+	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5})
 	p := f.Model.Problem
 	train, held, err := band.ResidualCheck(f, fresh(t, p))
 	if err != nil {
@@ -173,9 +173,9 @@ func TestNewResultDeterministic(t *testing.T) {
 
 func TestNewResultDiverged(t *testing.T) {
 	t.Parallel()
-	f := testfit.TrainNaN(t, "heat", bayes.Settings{}, 40)
+	f := testfit.TrainNaN(t, "heat", bayes.Settings{Seed: 1}, 40)
 	r := record.NewResult(f, 10)
-	if r.Status != bayes.StatusDiverged || r.Epochs != 40 || !strings.Contains(r.Reason, "epoch 40") {
+	if r.Status != string(bayes.StatusDiverged) || r.Epochs != 40 || !strings.Contains(r.Reason, "epoch 40") {
 		t.Errorf("status %q epochs %d reason %q, want diverged at epoch 40", r.Status, r.Epochs, r.Reason)
 	}
 	b, err := json.Marshal(&r)
@@ -221,9 +221,9 @@ func TestSettingsMapPolishMemory(t *testing.T) {
 		in   bayes.Settings
 		want bool
 	}{
-		{bayes.Settings{PolishMethod: bayes.PolishLBFGS}, true},
-		{bayes.Settings{PolishMethod: bayes.PolishLBFGS, PolishMemory: 7}, true},
-		{bayes.Settings{}, false},
+		{bayes.Settings{Seed: 1, PolishMethod: bayes.PolishLBFGS}, true},
+		{bayes.Settings{Seed: 1, PolishMethod: bayes.PolishLBFGS, PolishMemory: 7}, true},
+		{bayes.Settings{Seed: 1}, false},
 	} {
 		s, err := testfit.Scheduled(p, c.in).Resolve(p)
 		if err != nil {

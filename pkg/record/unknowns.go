@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // UnknownJSON is one unknown of a Result (docs/results-schema.md).
@@ -19,7 +20,7 @@ type UnknownJSON struct {
 	Init     *float64 `json:"init,omitempty"` // the starting value, natural scale (bpinn fit --init)
 }
 
-func unknownsJSON(us []bayes.Unknown) map[string]UnknownJSON {
+func unknownsJSON(us []score.Unknown) map[string]UnknownJSON {
 	if len(us) == 0 {
 		return nil
 	}

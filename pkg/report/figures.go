@@ -10,6 +10,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 // Figure is one figure of the report: the interactive chart of the page and
@@ -18,7 +19,7 @@ type Figure struct {
 	ID      string // e.g. "heat-slices": the PNG's name and the page anchor
 	Study   string
 	Caption string
-	Chart   viz.Chart
+	Chart   offline.Chart
 	Static  *viz.Figure
 }
 
@@ -31,7 +32,7 @@ type figureError struct {
 // figures builds the figures of a study; a figure that cannot be drawn is
 // returned in errs and left out.
 func figures(st *Study) (figs []Figure, errs []figureError) {
-	add := func(kind, caption string, build func() (viz.Chart, *viz.Figure, error)) {
+	add := func(kind, caption string, build func() (offline.Chart, *viz.Figure, error)) {
 		id := st.Name + "-" + kind
 		c, f, err := build()
 		if err != nil {
@@ -49,7 +50,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 	case "hmc":
 		if st.HMC != nil {
 			add("laplace-vs-hmc", "The best regression fit by evidence (Laplace, 2σ band) and HMC on the same posterior (alpha, beta fixed at the fit's values): the paper's Fig. 2.",
-				func() (viz.Chart, *viz.Figure, error) {
+				func() (offline.Chart, *viz.Figure, error) {
 					return both(viz.LaplaceVsHMCChart, viz.LaplaceVsHMC, figdata.Comparison(st.Best.Model.Problem, st.HMC), viz.Labels{})
 				})
 		}
@@ -57,7 +58,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-inverse", "wave-inverse", "burgers-inverse",
 		"poisson-holes", "poisson-holes-fixed":
 		if best != nil {
-			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
+			add("points", "Training points of the loss terms.", func() (offline.Chart, *viz.Figure, error) {
 				in := best.Model.Problem.Inputs // x, t; x, y on a plate
 				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points", X: in[0], Y: in[1]})
 			})
@@ -66,33 +67,33 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		if best == nil {
 			break
 		}
-		add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (viz.Chart, *viz.Figure, error) {
+		add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (offline.Chart, *viz.Figure, error) {
 			return both(viz.TrainingChart, viz.Training, figdata.History(best), viz.Labels{Title: st.Label + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
 		})
 		p := best.Model.Problem
 		if p.Domain != nil {
 			// A plate in (x, y): maps over the domain, its holes blank; no
 			// slices in time.
-			add("solution-map", "u of the best fit by evidence on the domain (holes blank).", func() (viz.Chart, *viz.Figure, error) {
+			add("solution-map", "u of the best fit by evidence on the domain (holes blank).", func() (offline.Chart, *viz.Figure, error) {
 				u, _ := figdata.Fields(best, 60)
 				return both(viz.HeatMapChart, viz.HeatMap, u, viz.Labels{Title: st.Label + ": u_pred", X: p.Inputs[0], Y: p.Inputs[1], Z: "u"})
 			})
-			add("error-map", "|u - u*| of the best fit by evidence on the domain (holes blank; u* the reference solution).", func() (viz.Chart, *viz.Figure, error) {
+			add("error-map", "|u - u*| of the best fit by evidence on the domain (holes blank; u* the reference solution).", func() (offline.Chart, *viz.Figure, error) {
 				_, absErr := figdata.Fields(best, 60)
 				return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", X: p.Inputs[0], Y: p.Inputs[1], Z: "|error|"})
 			})
 			break
 		}
 		ss := figdata.Slices(best) // the paper's five times
-		add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (viz.Chart, *viz.Figure, error) {
+		add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (offline.Chart, *viz.Figure, error) {
 			return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Label + ": exact and predicted u"})
 		})
 		if st.Name == "wave" || st.Name == "wave-full" {
-			add("error-band", "Error u_true - u_pred of the best fit with its 2σ band (the paper's Fig. 9); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
+			add("error-band", "Error u_true - u_pred of the best fit with its 2σ band (the paper's Fig. 9); red: outside the band.", func() (offline.Chart, *viz.Figure, error) {
 				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Label + ": error and 2σ"})
 			})
 		}
-		add("error-band-calibrated", "The same error with the calibrated 2σ band (band.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (viz.Chart, *viz.Figure, error) {
+		add("error-band-calibrated", "The same error with the calibrated 2σ band (band.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (offline.Chart, *viz.Figure, error) {
 			cal, err := calibrated(best)
 			if err != nil {
 				return nil, nil, err
@@ -100,7 +101,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			cs := figdata.Slices(cal)
 			return both(viz.ErrorBandChart, viz.ErrorBand, cs, viz.Labels{Title: st.Label + ": error and calibrated 2σ"})
 		})
-		add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (viz.Chart, *viz.Figure, error) {
+		add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (offline.Chart, *viz.Figure, error) {
 			_, absErr := figdata.Fields(best, 60)
 			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", Z: "|error|"})
 		})
@@ -118,10 +119,10 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			hs = append(hs, viz.HiddenEvidence{Hidden: h, LogZ: z})
 		}
 		slices.SortFunc(hs, func(a, b viz.HiddenEvidence) int { return a.Hidden - b.Hidden })
-		add("evidence-vs-hidden", "Log evidence of every fit of the heat problem against the number of hidden units (mean ± 1 sd).", func() (viz.Chart, *viz.Figure, error) {
+		add("evidence-vs-hidden", "Log evidence of every fit of the heat problem against the number of hidden units (mean ± 1 sd).", func() (offline.Chart, *viz.Figure, error) {
 			return both(viz.EvidenceVsHiddenChart, viz.EvidenceVsHidden, hs, viz.Labels{})
 		})
-		add("evidence-vs-error", "Log evidence against the true error over all scanned architectures.", func() (viz.Chart, *viz.Figure, error) {
+		add("evidence-vs-error", "Log evidence against the true error over all scanned architectures.", func() (offline.Chart, *viz.Figure, error) {
 			rho := record.Spearman(logZ, relErr)
 			c, err := viz.EvidenceVsErrorChart(logZ, relErr, rho, viz.Labels{Title: "scan: evidence vs error"})
 			if err != nil {
@@ -145,14 +146,14 @@ func calibrated(f *bayes.Fit) (*bayes.Fit, error) {
 
 // addEnsemble adds the histogram of the relative log evidence and the
 // evidence-vs-error scatter of a study.
-func addEnsemble(add func(string, string, func() (viz.Chart, *viz.Figure, error)), st *Study, logZ, relErr []float64) {
+func addEnsemble(add func(string, string, func() (offline.Chart, *viz.Figure, error)), st *Study, logZ, relErr []float64) {
 	var z []float64
 	for _, r := range st.Fits {
 		if !math.IsNaN(r.LogEvidence) {
 			z = append(z, r.LogEvidence)
 		}
 	}
-	add("evidence-histogram", "Histogram of ln Z - max ln Z over the ensemble.", func() (viz.Chart, *viz.Figure, error) {
+	add("evidence-histogram", "Histogram of ln Z - max ln Z over the ensemble.", func() (offline.Chart, *viz.Figure, error) {
 		rel, err := viz.RelativeLogEvidence(z)
 		if err != nil {
 			return nil, nil, err
@@ -165,7 +166,7 @@ func addEnsemble(add func(string, string, func() (viz.Chart, *viz.Figure, error)
 		f, err := viz.EvidenceHistogram(rel, 0, l)
 		return c, f, err
 	})
-	add("evidence-vs-error", "Log evidence against the true relative L2 error of every fit (rho: Spearman).", func() (viz.Chart, *viz.Figure, error) {
+	add("evidence-vs-error", "Log evidence against the true relative L2 error of every fit (rho: Spearman).", func() (offline.Chart, *viz.Figure, error) {
 		rho := record.Spearman(logZ, relErr)
 		l := viz.Labels{Title: st.Label + ": evidence vs error"}
 		c, err := viz.EvidenceVsErrorChart(logZ, relErr, rho, l)
@@ -178,7 +179,7 @@ func addEnsemble(add func(string, string, func() (viz.Chart, *viz.Figure, error)
 }
 
 // both builds the chart and the static figure of the same data.
-func both[T any, C viz.Chart](chart func(T, viz.Labels) (C, error), static func(T, viz.Labels) (*viz.Figure, error), data T, l viz.Labels) (viz.Chart, *viz.Figure, error) {
+func both[T any, C offline.Chart](chart func(T, viz.Labels) (C, error), static func(T, viz.Labels) (*viz.Figure, error), data T, l viz.Labels) (offline.Chart, *viz.Figure, error) {
 	c, err := chart(data, l)
 	if err != nil {
 		return nil, nil, err

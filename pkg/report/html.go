@@ -11,6 +11,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 // Failure is a study, or one of its figures, that failed.
@@ -102,7 +103,7 @@ func firstLine(s string) string {
 
 // HTML returns report.html.
 func (pg *Page) HTML() ([]byte, error) {
-	lib, err := viz.HTMLLibrary()
+	lib, err := offline.Library()
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func (pg *Page) HTML() ([]byte, error) {
 			if f.Study != st.Name {
 				continue
 			}
-			h, err := viz.HTMLCharts(f.Chart)
+			h, err := offline.Charts(f.Chart)
 			if err != nil {
 				return nil, fmt.Errorf("figure %s: %w", f.ID, err)
 			}

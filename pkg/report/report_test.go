@@ -22,6 +22,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // fakeECharts points viz at a small stand-in for echarts.min.js, so the
@@ -348,6 +349,7 @@ func TestWideStudies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.Base.Seed, f.Base.Seed = 1, 1 // a study's Base leaves the seed to each fit
 	ws, err := w.Base.Resolve(p)
 	if err != nil || ws.Curvature != "diag" || ws.KnownNoise["data"] != 0.02 || ws.Resample == 0 || ws.Fixed {
 		t.Errorf("burgers-wide settings %+v (%v)", ws, err)
@@ -392,7 +394,7 @@ func TestInverseTableBias(t *testing.T) {
 	fits := func(lo, hi float64) []FitRecord {
 		var out []FitRecord
 		for s := range 3 {
-			out = append(out, FitRecord{Seed: uint64(s + 1), LogEvidence: float64(s), Unknowns: []bayes.Unknown{
+			out = append(out, FitRecord{Seed: uint64(s + 1), LogEvidence: float64(s), Unknowns: []score.Unknown{
 				{Name: "c", Positive: true, Value: (lo + hi) / 2, SD: 0.01, Lo95: lo, Hi95: hi, Truth: &truth}}})
 		}
 		return out
@@ -419,7 +421,7 @@ func TestInverseTableBias(t *testing.T) {
 			fs = append(fs, fs[0])
 		}
 		for i := range c.covered {
-			fs[i].Unknowns = []bayes.Unknown{{Name: "c", Positive: true, Value: 1, SD: 0.01, Lo95: 0.99, Hi95: 1.01, Truth: &truth}}
+			fs[i].Unknowns = []score.Unknown{{Name: "c", Positive: true, Value: 1, SD: 0.01, Lo95: 0.99, Hi95: 1.01, Truth: &truth}}
 		}
 		r := &Report{Studies: []*Study{{Name: "burgers-inverse", Fits: fs}}}
 		if got := strings.Contains(r.inverseTable().Note, "bias"); got != c.biased {

@@ -38,6 +38,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // Plan says how much of the paper to run. Full is the paper's run; Quick
@@ -220,7 +221,7 @@ type FitRecord struct {
 	Warnings                               []string // record.Result.Warnings
 	// Unknowns are an inverse problem's coefficients with their Laplace
 	// intervals (nil for a forward problem).
-	Unknowns []bayes.Unknown
+	Unknowns []score.Unknown
 }
 
 // Study is one study of the paper and what came of it.
@@ -459,7 +460,9 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 	}
 	st.Base.Epochs = max(1, int(math.Round(float64(d.Epochs)*scale)))
 	st.Base.HyperStart = max(1, int(math.Round(float64(d.HyperStart)*scale)))
-	if st.Resolved, err = st.Base.Resolve(p); err != nil {
+	first := st.Base // every fit's settings but its seed: resolved at the first
+	first.Seed = cfg.SeedBase
+	if st.Resolved, err = first.Resolve(p); err != nil {
 		return err
 	}
 	hs, sampled := sampledStudy(st.Name, cfg)

@@ -12,6 +12,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // Cell is a table cell. A Num cell holds a number (Text parses as one); an
@@ -113,7 +114,7 @@ func ranked(st *Study) []FitRecord {
 func okCount(fits []FitRecord) int {
 	n := 0
 	for _, r := range fits {
-		if r.Status == bayes.StatusOK {
+		if r.Status == string(bayes.StatusOK) {
 			n++
 		}
 	}
@@ -436,7 +437,7 @@ func (r *Report) settingsTable() Table {
 		if len(st.Seeds) > 0 {
 			seeds = fmt.Sprintf("%d-%d", st.Seeds[0], st.Seeds[len(st.Seeds)-1])
 		}
-		modes := s.AlphaMode + " / " + s.BetaMode
+		modes := string(s.AlphaMode) + " / " + string(s.BetaMode)
 		if s.Fixed {
 			modes = fmt.Sprintf("fixed %g / %g", s.FixedAlpha, s.FixedBeta)
 			if s.FixedMean {
@@ -521,13 +522,13 @@ func (r *Report) inverseTable() Table {
 			continue
 		}
 		rk := byEvidence(st.Fits)
-		var all [][]bayes.Unknown
+		var all [][]score.Unknown
 		for _, f := range st.Fits {
 			if f.Unknowns != nil {
 				all = append(all, f.Unknowns)
 			}
 		}
-		for k, s := range bayes.SummarizeUnknowns(all) {
+		for k, s := range score.SummarizeUnknowns(all) {
 			row := []Cell{txt(name), txt(s.Name)}
 			if len(rk) == 0 || len(rk[0].Unknowns) <= k {
 				row = append(row, txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"), txt("n/a"))

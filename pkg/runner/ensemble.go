@@ -89,7 +89,9 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := s.Resolve(p); err != nil {
+	first := s // every fit's settings but its seed: checked at the first
+	first.Seed = seeds[0]
+	if _, err := first.Resolve(p); err != nil {
 		return nil, err
 	}
 	var (
@@ -149,7 +151,7 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 
 // countStatuses is "3 diverged, 1 not-positive-definite".
 func countStatuses(fits []*bayes.Fit) string {
-	n := map[string]int{}
+	n := map[bayes.Status]int{}
 	for _, f := range fits {
 		if f != nil {
 			n[f.Status]++

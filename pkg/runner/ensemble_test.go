@@ -44,7 +44,7 @@ func TestTrainEnsembleAllDiverged(t *testing.T) {
 	var seeds []uint64
 	for _, r := range rs {
 		seeds = append(seeds, r.Seed)
-		if r.Status != bayes.StatusDiverged || r.Epochs != 30 || r.LogEvidence != nil {
+		if r.Status != string(bayes.StatusDiverged) || r.Epochs != 30 || r.LogEvidence != nil {
 			t.Errorf("seed %d: status %s epochs %d, want diverged at 30 without evidence", r.Seed, r.Status, r.Epochs)
 		}
 	}

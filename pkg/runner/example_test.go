@@ -31,5 +31,5 @@ func ExampleShard() {
 	// Output:
 	// shard 0/2: [11 13 15]
 	// shard 1/2: [12 14]
-	// seed 0: seeds start at 1 (a Settings.Seed of 0 means the default seed 1)
+	// seed 0: seeds start at 1
 }

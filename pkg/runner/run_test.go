@@ -49,7 +49,7 @@ func TestRunCancelKeepsEndedFits(t *testing.T) {
 		t.Errorf("Done saw %v, want 1, 2, 3", seen)
 	}
 	rs, torn, err := record.ReadResults(path)
-	if err != nil || torn || len(rs) != 2 || rs[0].Seed != 1 || rs[1].Seed != 2 || rs[0].Status != bayes.StatusOK {
+	if err != nil || torn || len(rs) != 2 || rs[0].Seed != 1 || rs[1].Seed != 2 || rs[0].Status != string(bayes.StatusOK) {
 		t.Fatalf("file holds %d records (torn %v, %v), want seeds 1 and 2 ok", len(rs), torn, err)
 	}
 	if todo := runner.Todo([]uint64{1, 2, 3}, rs); !slices.Equal(todo, []uint64{3}) {

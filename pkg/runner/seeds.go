@@ -16,9 +16,8 @@ func (e *InputError) Error() string { return e.Msg }
 func inputf(format string, a ...any) error { return &InputError{fmt.Sprintf(format, a...)} }
 
 // CheckSeeds refuses the seed lists that would not give one fit per seed:
-// none at all, seed 0 (bayes.Settings reads a Seed of 0 as its default
-// seed 1, so seeds 0 and 1 would train one fit twice) and a seed given
-// twice.
+// none at all, seed 0 (seeds start at 1, as bayes.Settings.Seed does)
+// and a seed given twice.
 func CheckSeeds(seeds []uint64) error {
 	if len(seeds) == 0 {
 		return inputf("no seeds: a run needs at least one fit")
@@ -26,7 +25,7 @@ func CheckSeeds(seeds []uint64) error {
 	seen := make(map[uint64]bool, len(seeds))
 	for _, s := range seeds {
 		if s == 0 {
-			return inputf("seed 0: seeds start at 1 (a Settings.Seed of 0 means the default seed 1)")
+			return inputf("seed 0: seeds start at 1")
 		}
 		if seen[s] {
 			return inputf("seed %d is given twice: every fit of an ensemble needs its own seed", s)
@@ -43,7 +42,7 @@ func Seeds(base uint64, n int) ([]uint64, error) {
 	case n < 1:
 		return nil, inputf("%d fits: a run needs at least one", n)
 	case base == 0:
-		return nil, inputf("seed 0: seeds start at 1 (a Settings.Seed of 0 means the default seed 1)")
+		return nil, inputf("seed 0: seeds start at 1")
 	case uint64(n-1) > math.MaxUint64-base:
 		return nil, inputf("%d seeds from %d: the last overflows 64 bits; start lower", n, base)
 	}

@@ -182,7 +182,7 @@ func studyProblem(t testing.TB, problem string, o problems.Options) (p *pde.Prob
 
 // studyRecordOf is what the study keeps of a fit.
 func studyRecordOf(t testing.TB, problem string, f *bayes.Fit) studyRecord {
-	r := studyRecord{Problem: problem, Seed: f.Settings.Seed, Status: f.Status, Reason: f.Reason,
+	r := studyRecord{Problem: problem, Seed: f.Settings.Seed, Status: string(f.Status), Reason: f.Reason,
 		Hidden: f.Settings.Hidden, Recipe: string(f.Settings.Recipe), PolishIter: envInt(t, "BPINN_STUDY_POLISHITER", 0),
 		MeanAbs: math.NaN(), RatioQ50: math.NaN(), RatioQ90: math.NaN(), RatioQ95: math.NaN(),
 		Alpha: f.Alpha, Beta: f.Beta, Steps: f.Hyper.Steps, NotPD: f.Hyper.NotPD,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // Draw builds the problem and settings of one data seed of a sweep: the
@@ -17,7 +18,7 @@ type Draw func(dataSeed uint64) (*pde.Problem, bayes.Settings, error)
 // (the coverage of its 95 % interval among them) and the fits' seconds.
 type SweepRun struct {
 	Draws    int
-	Unknowns []bayes.UnknownSummary
+	Unknowns []score.UnknownSummary
 	Seconds  float64 // the fits' own seconds, summed
 }
 
@@ -32,7 +33,7 @@ func Sweep(ctx context.Context, dataSeeds []uint64, opt Options, draw Draw) (*Sw
 	}
 	type ended struct {
 		seed uint64
-		us   []bayes.Unknown
+		us   []score.Unknown
 	}
 	var all []ended
 	run := &SweepRun{}
@@ -58,10 +59,10 @@ func Sweep(ctx context.Context, dataSeeds []uint64, opt Options, draw Draw) (*Sw
 		return nil, err
 	}
 	slices.SortFunc(all, func(a, b ended) int { return cmp.Compare(a.seed, b.seed) })
-	us := make([][]bayes.Unknown, len(all))
+	us := make([][]score.Unknown, len(all))
 	for i, e := range all {
 		us[i] = e.us
 	}
-	run.Draws, run.Unknowns = len(all), bayes.SummarizeUnknowns(us)
+	run.Draws, run.Unknowns = len(all), score.SummarizeUnknowns(us)
 	return run, nil
 }

@@ -15,7 +15,7 @@ import (
 
 // The interactive twins of the static figures. Each returns a go-echarts
 // chart that the caller may still change (SetGlobalOptions, AddSeries) and
-// renders with HTMLPage, HTMLFragment or nb.Chart. They validate their data
+// renders with offline.Page, offline.Fragment or nb.Chart. They validate their data
 // as the static figures do and use the same colours.
 //
 // go-echarts lacks a few echarts options these charts need (one title per

@@ -22,25 +22,16 @@
 //
 // A *Figure is a grid of gonum plots with a title, a shared legend drawn
 // outside the panels and an optional colour bar; PNG, SVG and Encode render
-// it (or any *plot.Plot) to bytes. Charts become HTML with HTMLPage (a
-// standalone page), HTMLFragment (for a notebook output or another page)
-// or HTMLCharts (when the page already has echarts, for instance from
-// HTMLLibrary in its head).
+// it (or any *plot.Plot) to bytes. Charts become HTML that renders offline
+// with the sub-package offline (offline.Page, a standalone page;
+// offline.Fragment, for a notebook output or another page; offline.Charts,
+// when the page already has echarts).
 //
 // Labels hold the texts of a figure; an empty field takes the default
 // written in each function's comment. Colours follow the Okabe-Ito palette
 // (SeriesColor) with distinct markers and dashes, and fields use viridis
 // (Viridis), so the figures read in greyscale print and for colour-blind
 // readers.
-//
-// # Offline charts
-//
-// go-echarts loads echarts.min.js from a CDN; this package never does. The
-// library is read from disk by EChartsJS (see EChartsPath: installed by
-// scripts/setup.sh into $BPINN_CACHE, $XDG_CACHE_HOME/bpinn or
-// ~/.cache/bpinn, overridden by $BPINN_ECHARTS_JS) and inlined once per
-// page. Chart scripts wait for window.echarts, so fragments that omit the
-// library work below one that carries it.
 //
 // # Invariants
 //
@@ -54,8 +45,7 @@
 // Invalid data is an error wrapping ErrEmpty, ErrLength, ErrNaN, ErrInf or
 // ErrDomain (test with errors.Is), with the figure and field in the
 // message. PNG, SVG and Encode return gonum/plot's drawing panics (a plot
-// changed into an impossible state after construction) as errors. A
-// missing echarts library is a one-line error that names scripts/setup.sh.
+// changed into an impossible state after construction) as errors.
 //
 // # Tests
 //

@@ -6,10 +6,10 @@ import (
 	"image/png"
 	"log"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 // pngSize prints the pixel size of a PNG.
@@ -183,34 +183,12 @@ func ExampleSlicesChart() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// HTMLCharts leaves the library out; HTMLPage and HTMLFragment inline it.
-	b, err := viz.HTMLCharts(chart)
+	// offline.Charts leaves the library out; offline.Page and
+	// offline.Fragment inline it.
+	b, err := offline.Charts(chart)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(strings.Count(string(b), "echarts.init("), "chart,", strings.Contains(string(b), "http"))
 	// Output: 1 chart, false
-}
-
-// HTMLPage writes a report that opens offline. It needs the echarts
-// library installed by scripts/setup.sh (or BPINN_ECHARTS_JS).
-func ExampleHTMLPage() {
-	logZ := []float64{160, 150, 140}
-	relErr := []float64{0.01, 0.02, 0.05}
-	scatter, err := viz.EvidenceVsErrorChart(logZ, relErr, -1, viz.Labels{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	rel, _ := viz.RelativeLogEvidence(logZ)
-	hist, err := viz.EvidenceHistogramChart(rel, 0, viz.Labels{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	page, err := viz.HTMLPage("Heat equation ensemble", scatter, hist)
-	if err != nil {
-		log.Fatal(err) // viz: echarts library not found at ...: run scripts/setup.sh ...
-	}
-	if err := os.WriteFile("report.html", page, 0o644); err != nil {
-		log.Fatal(err)
-	}
 }

@@ -9,13 +9,13 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
-	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 // DrawChart shows an interactive chart made by a viz function,
 // DrawChart(viz.SlicesChart(ss, l)), and stops the cell at an error of
 // making or showing it.
-func DrawChart(c viz.Chart, err error) {
+func DrawChart(c offline.Chart, err error) {
 	Check(err)
 	Check(Chart(c))
 }

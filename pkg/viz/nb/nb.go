@@ -44,6 +44,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 // The notebook hooks, replaced in tests. Every display waits for GoNB to
@@ -97,10 +98,10 @@ var (
 
 // Chart displays interactive charts (from viz or go-echarts). They work
 // offline: the first call in a cell carries the echarts library inline
-// (viz.HTMLFragment, evaluated once per notebook page however many outputs
+// (offline.Fragment, evaluated once per notebook page however many outputs
 // carry it); later calls in the same cell send only the charts, which wait
 // for the library. A missing library is an error naming scripts/setup.sh.
-func Chart(charts ...viz.Chart) error {
+func Chart(charts ...offline.Chart) error {
 	if !isNotebook() {
 		return nil
 	}
@@ -111,9 +112,9 @@ func Chart(charts ...viz.Chart) error {
 		err error
 	)
 	if libSent {
-		b, err = viz.HTMLCharts(charts...)
+		b, err = offline.Charts(charts...)
 	} else {
-		b, err = viz.HTMLFragment(charts...)
+		b, err = offline.Fragment(charts...)
 	}
 	if err != nil {
 		return err

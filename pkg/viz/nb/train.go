@@ -51,7 +51,12 @@ func Train(ctx context.Context, title string, p *pde.Problem, s bayes.Settings) 
 // last fit, not with the last epoch. An empty title is the problem's name,
 // network and number of fits. opt.Progress, if set, is called as well.
 func TrainEnsemble(ctx context.Context, title string, p *pde.Problem, s bayes.Settings, seeds []uint64, opt runner.EnsembleOptions) (*runner.EnsembleRun, error) {
-	rs, err := s.Resolve(p)
+	if err := runner.CheckSeeds(seeds); err != nil {
+		return nil, err
+	}
+	first := s // every fit's settings but its seed: resolved at the first
+	first.Seed = seeds[0]
+	rs, err := first.Resolve(p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,18 @@
-package viz
+// Package offline renders interactive charts (go-echarts) as HTML that
+// loads nothing from the network: a standalone page (Page), a fragment for
+// a notebook output or another page (Fragment), or the charts alone for a
+// page that already carries the library (Library in its head, then
+// Charts).
+//
+// go-echarts loads echarts.min.js from a CDN; this package never does. The
+// library is read from disk by EChartsJS (see EChartsPath: installed by
+// scripts/setup.sh into $BPINN_CACHE, $XDG_CACHE_HOME/bpinn or
+// ~/.cache/bpinn, overridden by $BPINN_ECHARTS_JS) and inlined once per
+// page. Chart scripts wait for window.echarts, so fragments that omit the
+// library work below one that carries it. A missing library is a one-line
+// error that names scripts/setup.sh. pkg/viz builds the charts of the
+// paper's figures; any go-echarts chart can share a page with them.
+package offline
 
 import (
 	"bytes"
@@ -15,10 +29,14 @@ import (
 
 // Chart is an interactive chart. Every go-echarts chart (*charts.Line,
 // *charts.Scatter, *charts.Bar, *charts.HeatMap, ...) satisfies it, so
-// charts built directly with go-echarts can share a page with ours.
+// charts built directly with go-echarts share a page with pkg/viz's.
 type Chart interface {
 	RenderSnippet() render.ChartSnippet
 }
+
+// ErrNoCharts is the error of a page, fragment or set of charts asked for
+// with no chart.
+var ErrNoCharts = errors.New("no charts")
 
 // EChartsVersion is the echarts release that scripts/setup.sh installs and
 // that the charts are written for.
@@ -38,7 +56,7 @@ func EChartsPath() (string, error) {
 		if cache == "" {
 			home, err := os.UserHomeDir()
 			if err != nil {
-				return "", fmt.Errorf("viz: locating echarts.min.js: %w (set BPINN_ECHARTS_JS)", err)
+				return "", fmt.Errorf("offline: locating echarts.min.js: %w (set BPINN_ECHARTS_JS)", err)
 			}
 			cache = filepath.Join(home, ".cache")
 		}
@@ -58,12 +76,12 @@ func EChartsJS() ([]byte, error) {
 	js, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("viz: echarts library not found at %s: run scripts/setup.sh (or set BPINN_ECHARTS_JS to echarts.min.js %s)", path, EChartsVersion)
+			return nil, fmt.Errorf("offline: echarts library not found at %s: run scripts/setup.sh (or set BPINN_ECHARTS_JS to echarts.min.js %s)", path, EChartsVersion)
 		}
-		return nil, fmt.Errorf("viz: reading the echarts library: %w (run scripts/setup.sh)", err)
+		return nil, fmt.Errorf("offline: reading the echarts library: %w (run scripts/setup.sh)", err)
 	}
 	if len(bytes.TrimSpace(js)) == 0 {
-		return nil, fmt.Errorf("viz: echarts library %s is empty: run scripts/setup.sh again", path)
+		return nil, fmt.Errorf("offline: echarts library %s is empty: run scripts/setup.sh again", path)
 	}
 	return js, nil
 }
@@ -108,11 +126,11 @@ var (
 // writes why the chart is missing into the div).
 func chartHTML(c Chart) (out string, err error) {
 	if c == nil {
-		return "", errors.New("viz: nil chart")
+		return "", errors.New("offline: nil chart")
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", fmt.Errorf("viz: rendering chart: %v", r)
+			out, err = "", fmt.Errorf("offline: rendering chart: %v", r)
 		}
 	}()
 	s := c.RenderSnippet()
@@ -120,7 +138,7 @@ func chartHTML(c Chart) (out string, err error) {
 	style := snippetStyle.FindStringSubmatch(s.Element)
 	body := snippetScript.FindStringSubmatch(s.Script)
 	if id == nil || style == nil || body == nil {
-		return "", fmt.Errorf("viz: unexpected go-echarts snippet for chart %q", s.Element)
+		return "", fmt.Errorf("offline: unexpected go-echarts snippet for chart %q", s.Element)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<div class=\"bpinn-chart\" style=\"display:flex;justify-content:center;margin:12px 0;\"><div id=\"%s\" style=\"%s\"></div></div>\n", id[1], style[1])
@@ -145,28 +163,28 @@ func chartHTML(c Chart) (out string, err error) {
 
 func chartsHTML(fn string, charts []Chart) (string, error) {
 	if len(charts) == 0 {
-		return "", fmt.Errorf("viz: %s: no charts: %w", fn, ErrEmpty)
+		return "", fmt.Errorf("offline: %s: %w", fn, ErrNoCharts)
 	}
 	var b strings.Builder
 	for i, c := range charts {
 		h, err := chartHTML(c)
 		if err != nil {
-			return "", fmt.Errorf("viz: %s: chart %d: %w", fn, i, err)
+			return "", fmt.Errorf("offline: %s: chart %d: %w", fn, i, err)
 		}
 		b.WriteString(h)
 	}
 	return b.String(), nil
 }
 
-// HTMLPage returns a standalone HTML page holding the charts, with the
+// Page returns a standalone HTML page holding the charts, with the
 // echarts library (EChartsJS) inlined once: it loads nothing from the
 // network. title is the page title and heading (no heading if empty).
-func HTMLPage(title string, charts ...Chart) ([]byte, error) {
-	body, err := chartsHTML("HTMLPage", charts)
+func Page(title string, charts ...Chart) ([]byte, error) {
+	body, err := chartsHTML("Page", charts)
 	if err != nil {
 		return nil, err
 	}
-	lib, err := HTMLLibrary()
+	lib, err := Library()
 	if err != nil {
 		return nil, err
 	}
@@ -185,11 +203,11 @@ func HTMLPage(title string, charts ...Chart) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// HTMLLibrary returns a <script> element that inlines the echarts library
+// Library returns a <script> element that inlines the echarts library
 // (EChartsJS) and defines window.echarts, for the <head> of a page that
-// places its charts with HTMLCharts; the page then loads nothing from the
-// network. HTMLPage is such a page.
-func HTMLLibrary() ([]byte, error) {
+// places its charts with Charts; the page then loads nothing from the
+// network. Page is such a page.
+func Library() ([]byte, error) {
 	js, err := EChartsJS()
 	if err != nil {
 		return nil, err
@@ -197,12 +215,12 @@ func HTMLLibrary() ([]byte, error) {
 	return []byte(libraryScript(js, false)), nil
 }
 
-// HTMLFragment returns the charts as an HTML fragment (divs and scripts) to
+// Fragment returns the charts as an HTML fragment (divs and scripts) to
 // embed in another page, such as a notebook output. It carries the echarts
 // library inline, guarded so that the library is evaluated only once per
 // page however many fragments carry it.
-func HTMLFragment(charts ...Chart) ([]byte, error) {
-	body, err := chartsHTML("HTMLFragment", charts)
+func Fragment(charts ...Chart) ([]byte, error) {
+	body, err := chartsHTML("Fragment", charts)
 	if err != nil {
 		return nil, err
 	}
@@ -213,12 +231,12 @@ func HTMLFragment(charts ...Chart) ([]byte, error) {
 	return []byte(libraryScript(js, true) + body), nil
 }
 
-// HTMLCharts returns the charts as an HTML fragment without the library,
+// Charts returns the charts as an HTML fragment without the library,
 // for a page that loads echarts itself (or a notebook cell whose earlier
-// output carried an HTMLFragment): each chart waits up to 10 s for
+// output carried an Fragment): each chart waits up to 10 s for
 // window.echarts.
-func HTMLCharts(charts ...Chart) ([]byte, error) {
-	body, err := chartsHTML("HTMLCharts", charts)
+func Charts(charts ...Chart) ([]byte, error) {
+	body, err := chartsHTML("Charts", charts)
 	if err != nil {
 		return nil, err
 	}

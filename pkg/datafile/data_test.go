@@ -1,16 +1,24 @@
-package pde
+package datafile_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/datafile"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
+
+// heat is a problem of inputs x, t on the unit square.
+func heat() *pde.Problem {
+	return &pde.Problem{Name: "heat", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1}}
+}
 
 // ReadData: a good file in any column order, and each malformed file a
 // one-line error naming its row and column.
 func TestReadData(t *testing.T) {
 	t.Parallel()
-	p := heatLike()
-	d, err := ReadData(strings.NewReader("t, x, u, std\n# a comment\n0.5, 0.25, 0.3, 0.01\n1, 1, 0, 0.02\n"), p)
+	p := heat()
+	d, err := datafile.ReadData(strings.NewReader("t, x, u, std\n# a comment\n0.5, 0.25, 0.3, 0.01\n1, 1, 0, 0.02\n"), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +37,7 @@ func TestReadData(t *testing.T) {
 		{"# comment\nx,t,u\n0.5,0.5,1\n0.5,0.5,x\n", `line 4: column u: "x" is not a finite number`},
 		{"x,t,u\n", "no data rows"},
 	} {
-		_, err := ReadData(strings.NewReader(c.file), p)
+		_, err := datafile.ReadData(strings.NewReader(c.file), p)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\\n") {
 			t.Errorf("%q: error %v, want one line containing %q", c.file, err, c.want)
 		}

@@ -1,18 +1,15 @@
-package viz_test
+package offline_test
 
 import (
-	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
 const fakeMarker = "FAKE_ECHARTS_LIBRARY_MARKER"
@@ -29,31 +26,27 @@ func fakeECharts(t *testing.T) {
 	t.Setenv("BPINN_ECHARTS_JS", path)
 }
 
-// allCharts builds every chart of the package from the fixtures.
-func allCharts(t *testing.T) []viz.Chart {
+// someCharts builds three charts of pkg/viz (a line, a scatter and a bar
+// chart) from small data.
+func someCharts(t *testing.T) []offline.Chart {
 	t.Helper()
-	logZ, relErr := ensembleLogZ(60)
+	s := viz.Slice{T: 1, X: []float64{0, 0.5, 1}, Exact: []float64{0, 1, 0}, Pred: []float64{0, 0.98, 0}, Sigma: []float64{0.01, 0.02, 0.01}}
+	logZ, relErr := []float64{160, 150, 140}, []float64{0.01, 0.02, 0.05}
 	rel, err := viz.RelativeLogEvidence(logZ)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cs []viz.Chart
-	add := func(c viz.Chart, err error) {
+	var cs []offline.Chart
+	add := func(c offline.Chart, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 		cs = append(cs, c)
 	}
-	add(viz.PointsChart(heatPoints(), viz.Labels{}))
+	add(viz.SlicesChart([]viz.Slice{s}, viz.Labels{}))
+	add(viz.EvidenceVsErrorChart(logZ, relErr, -1, viz.Labels{}))
 	add(viz.EvidenceHistogramChart(rel, 0, viz.Labels{}))
-	add(viz.TrainingChart(trainingHistory(), viz.Labels{}))
-	add(viz.SlicesChart(heatSlices(), viz.Labels{}))
-	add(viz.HeatMapChart(heatField(), viz.Labels{}))
-	add(viz.ErrorBandChart(waveSlices(), viz.Labels{}))
-	add(viz.LaplaceVsHMCChart(regression(), viz.Labels{}))
-	add(viz.EvidenceVsErrorChart(logZ, relErr, -0.71, viz.Labels{}))
-	add(viz.EvidenceVsHiddenChart(hiddenSweep(), viz.Labels{}))
 	return cs
 }
 
@@ -84,8 +77,8 @@ func checkOffline(t *testing.T, page string) {
 
 func TestHTMLPage(t *testing.T) {
 	fakeECharts(t)
-	cs := allCharts(t)
-	b, err := viz.HTMLPage("Heat <equation> & friends", cs...)
+	cs := someCharts(t)
+	b, err := offline.Page("Heat <equation> & friends", cs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +105,7 @@ func TestHTMLPage(t *testing.T) {
 
 func TestHTMLLibrary(t *testing.T) {
 	fakeECharts(t)
-	b, err := viz.HTMLLibrary()
+	b, err := offline.Library()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,8 +127,8 @@ func TestHTMLLibrary(t *testing.T) {
 
 func TestHTMLFragment(t *testing.T) {
 	fakeECharts(t)
-	cs := allCharts(t)[:3]
-	b, err := viz.HTMLFragment(cs...)
+	cs := someCharts(t)
+	b, err := offline.Fragment(cs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +147,7 @@ func TestHTMLFragment(t *testing.T) {
 		t.Errorf("got %d chart divs, want %d", got, len(cs))
 	}
 
-	b, err = viz.HTMLCharts(cs...)
+	b, err = offline.Charts(cs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,13 +159,13 @@ func TestHTMLFragment(t *testing.T) {
 
 func TestHTMLNoCharts(t *testing.T) {
 	fakeECharts(t)
-	for name, f := range map[string]func(...viz.Chart) ([]byte, error){
-		"HTMLFragment": viz.HTMLFragment,
-		"HTMLCharts":   viz.HTMLCharts,
-		"HTMLPage":     func(cs ...viz.Chart) ([]byte, error) { return viz.HTMLPage("t", cs...) },
+	for name, f := range map[string]func(...offline.Chart) ([]byte, error){
+		"HTMLFragment": offline.Fragment,
+		"HTMLCharts":   offline.Charts,
+		"HTMLPage":     func(cs ...offline.Chart) ([]byte, error) { return offline.Page("t", cs...) },
 	} {
-		if _, err := f(); !errors.Is(err, viz.ErrEmpty) {
-			t.Errorf("%s(): got %v, want ErrEmpty", name, err)
+		if _, err := f(); !errors.Is(err, offline.ErrNoCharts) {
+			t.Errorf("%s(): got %v, want ErrNoCharts", name, err)
 		}
 		if _, err := f(nil); err == nil {
 			t.Errorf("%s(nil): got no error", name)
@@ -183,14 +176,11 @@ func TestHTMLNoCharts(t *testing.T) {
 func TestEChartsMissing(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope", "echarts.min.js")
 	t.Setenv("BPINN_ECHARTS_JS", missing)
-	chart, err := viz.SlicesChart(heatSlices(), viz.Labels{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	chart := someCharts(t)[0]
 	for name, f := range map[string]func() error{
-		"EChartsJS":    func() error { _, err := viz.EChartsJS(); return err },
-		"HTMLPage":     func() error { _, err := viz.HTMLPage("t", chart); return err },
-		"HTMLFragment": func() error { _, err := viz.HTMLFragment(chart); return err },
+		"EChartsJS":    func() error { _, err := offline.EChartsJS(); return err },
+		"HTMLPage":     func() error { _, err := offline.Page("t", chart); return err },
+		"HTMLFragment": func() error { _, err := offline.Fragment(chart); return err },
 	} {
 		err := f()
 		if err == nil {
@@ -202,7 +192,7 @@ func TestEChartsMissing(t *testing.T) {
 		}
 	}
 	// HTMLCharts needs no library.
-	if _, err := viz.HTMLCharts(chart); err != nil {
+	if _, err := offline.Charts(chart); err != nil {
 		t.Errorf("HTMLCharts: %v", err)
 	}
 
@@ -211,7 +201,7 @@ func TestEChartsMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("BPINN_ECHARTS_JS", empty)
-	if _, err := viz.EChartsJS(); err == nil || !strings.Contains(err.Error(), "scripts/setup.sh") {
+	if _, err := offline.EChartsJS(); err == nil || !strings.Contains(err.Error(), "scripts/setup.sh") {
 		t.Errorf("empty library: got %v, want an error naming scripts/setup.sh", err)
 	}
 }
@@ -231,7 +221,7 @@ func TestEChartsPath(t *testing.T) {
 		t.Setenv("BPINN_ECHARTS_JS", tc.override)
 		t.Setenv("BPINN_CACHE", tc.cache)
 		t.Setenv("XDG_CACHE_HOME", tc.xdg)
-		got, err := viz.EChartsPath()
+		got, err := offline.EChartsPath()
 		if err != nil || got != tc.want {
 			t.Errorf("override %q cache %q xdg %q: got %q, %v, want %q", tc.override, tc.cache, tc.xdg, got, err, tc.want)
 		}
@@ -243,122 +233,20 @@ func TestEChartsPath(t *testing.T) {
 func realECharts(t *testing.T) {
 	t.Helper()
 	t.Setenv("BPINN_ECHARTS_JS", "")
-	if _, err := viz.EChartsJS(); err != nil {
+	if _, err := offline.EChartsJS(); err != nil {
 		t.Skipf("no echarts library: %v", err)
 	}
 }
 
 func TestHTMLPageRealLibrary(t *testing.T) {
 	realECharts(t)
-	b, err := viz.HTMLPage("all figures", allCharts(t)...)
+	b, err := offline.Page("all figures", someCharts(t)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := string(b)
 	checkOffline(t, page)
-	if got := strings.Count(page, `.version="`+viz.EChartsVersion+`"`); got != 1 {
-		t.Errorf("echarts %s library code found %d times, want 1", viz.EChartsVersion, got)
-	}
-}
-
-// nodeHarness runs the chart scripts of an HTMLCharts fragment with the
-// real echarts in Node (server-side SVG rendering) and reports failures.
-const nodeHarness = `
-const fs = require('fs');
-const lib = require(process.argv[2]);
-const html = fs.readFileSync(process.argv[3], 'utf8');
-const scripts = [...html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)].map(m => m[1]);
-const charts = [];
-global.window = global;
-global.echarts = { init: function () {
-  const c = lib.init(null, null, { renderer: 'svg', ssr: true, width: 1200, height: 700 });
-  charts.push(c); return c; } };
-const fakeDocument = { getElementById: id => ({ id: id, textContent: '' }) };
-let failed = 0;
-for (const s of scripts) {
-  try { (function (document) { eval(s); })(fakeDocument); }
-  catch (e) { failed++; console.log('FAIL ' + (e && e.stack)); }
-}
-for (const c of charts) {
-  const svg = c.renderToSVGString();
-  if (svg.length < 2000) { failed++; console.log('FAIL tiny svg ' + svg.length); }
-}
-console.log('rendered ' + charts.length + ' failed ' + failed);
-process.exit(0);
-`
-
-func TestChartsRenderInECharts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("needs node; skipped with -short")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
-	realECharts(t)
-	lib, _ := viz.EChartsPath()
-	cs := allCharts(t)
-	frag, err := viz.HTMLCharts(cs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	harness, page := filepath.Join(dir, "harness.js"), filepath.Join(dir, "charts.html")
-	if err := os.WriteFile(harness, []byte(nodeHarness), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(page, frag, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, node, harness, lib, page).CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
-	want := "rendered " + itoa(len(cs)) + " failed 0"
-	if !strings.Contains(string(out), want) {
-		t.Errorf("echarts could not render every chart, want %q:\n%s", want, out)
-	}
-}
-
-// The shaded bands are stacked areas: with two value axes echarts stacks the
-// first numeric column of the data, so each band series must give its points
-// as (value, x) and encode x from the second column, or the band is drawn
-// at doubled x (as it once was).
-func TestBandStacksValues(t *testing.T) {
-	c, err := viz.SlicesChart(heatSlices(), viz.Labels{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	js := string(c.RenderSnippet().Option)
-	stacked := strings.Count(js, `"stack":"band`)
-	if stacked == 0 {
-		t.Fatal("no stacked band series in the slices chart")
-	}
-	for _, want := range []string{`"dimensions":["value","x"]`, `"encode":{"x":1,"y":0}`} {
-		if got := strings.Count(js, want); got != stacked {
-			t.Errorf("%d band series carry %s, want all %d", got, want, stacked)
-		}
-	}
-}
-
-// TestChartsFitOutputArea: every chart, and every panel layout up to ten
-// panels, is at most viz.MaxChartWidth wide (Notebook 6's output area is
-// about 967 px; a wider chart is cut off there), and its panels lie inside it.
-func TestChartsFitOutputArea(t *testing.T) {
-	width := regexp.MustCompile(`style="width:(\d+)px`)
-	for i, c := range allCharts(t) {
-		frag, err := viz.HTMLCharts(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := width.FindSubmatch(frag)
-		if m == nil {
-			t.Fatalf("chart %d: no fixed width in its HTML", i)
-		}
-		if w, _ := strconv.Atoi(string(m[1])); w > viz.MaxChartWidth {
-			t.Errorf("chart %d is %d px wide, more than %d", i, w, viz.MaxChartWidth)
-		}
+	if got := strings.Count(page, `.version="`+offline.EChartsVersion+`"`); got != 1 {
+		t.Errorf("echarts %s library code found %d times, want 1", offline.EChartsVersion, got)
 	}
 }

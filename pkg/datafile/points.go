@@ -1,4 +1,11 @@
-package pde
+// Package datafile reads the text files a user gives for a problem:
+// points to evaluate a fit at, one per line (ReadPoints; bpinn predict and
+// bpinn exact read them from stdin), and measurements of u as CSV
+// (ReadData, for pde.Measurements and pde.Problem.WithData; bpinn fit
+// --data). Each reader checks every value against the problem (its inputs
+// by name, its box), and a malformed line is a one-line error naming the
+// line: bad input a user can fix, told apart from an I/O error.
+package datafile
 
 import (
 	"bufio"
@@ -8,13 +15,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// MaxPointLine bounds a line of ReadPoints' input (a point is a few
+// MaxPointLine bounds a line of ReadPointsIn's input (a point is a few
 // numbers), so that a stray binary file is an error, not a huge buffer.
 const MaxPointLine = 1 << 16
 
-// PointError is a malformed line of ReadPoints' input: bad input the user
+// PointError is a malformed line of ReadPointsIn's input: bad input the user
 // can fix, unlike an I/O error.
 type PointError struct {
 	Line int    // 1-based
@@ -24,12 +33,12 @@ type PointError struct {
 // Error is "line N: what is wrong".
 func (e *PointError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
-// ReadPoints reads one point per line: len(inputs) finite numbers separated
+// ReadPointsIn reads one point per line: len(inputs) finite numbers separated
 // by spaces or tabs, in the order of inputs (whose names the errors use).
 // With lo and hi (nil for none), coordinate i must lie in [lo[i], hi[i]].
 // Blank lines and lines starting with # are skipped. A bad line is a
 // *PointError naming it; nothing is returned then.
-func ReadPoints(r io.Reader, inputs []string, lo, hi []float64) ([][]float64, error) {
+func ReadPointsIn(r io.Reader, inputs []string, lo, hi []float64) ([][]float64, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), MaxPointLine)
 	var pts [][]float64
@@ -56,9 +65,9 @@ func ReadPoints(r io.Reader, inputs []string, lo, hi []float64) ([][]float64, er
 }
 
 // ReadPoints reads points in p's input order inside p's box (Lo, Hi), as
-// the package function ReadPoints does.
-func (p *Problem) ReadPoints(r io.Reader) ([][]float64, error) {
-	return ReadPoints(r, p.Inputs, p.Lo, p.Hi)
+// ReadPointsIn does.
+func ReadPoints(r io.Reader, p *pde.Problem) ([][]float64, error) {
+	return ReadPointsIn(r, p.Inputs, p.Lo, p.Hi)
 }
 
 // parsePoint parses the fields of one line; msg says what is wrong.

@@ -1,0 +1,32 @@
+package score_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/score"
+)
+
+// Compute on hand-made vectors: d = mean - exact = (0.5, 0, 0, -1).
+// The first point sits exactly on the band's edge (|d| = 2 sigma = 0.5, all
+// dyadic): covered, as the doc says (|u - u*| <= 2 sigma). A NaN mean makes
+// rel L2, MSE and max |d| NaN and counts as not covered.
+func TestComputeByHand(t *testing.T) {
+	t.Parallel()
+	exact := []float64{3, 0, 4, 1}
+	mean := []float64{3.5, 0, 4, 0}
+	sigma := []float64{0.25, 1, 0.1, 0.4}
+	e := score.Compute(mean, sigma, exact)
+	want := score.Errors{RelL2: math.Sqrt(1.25 / 26), MSE: 1.25 / 4, MaxAbs: 1, Coverage2S: 0.75, GridN: 4}
+	if math.Abs(e.RelL2-want.RelL2) > 1e-15 || e.MSE != want.MSE || e.MaxAbs != want.MaxAbs || e.Coverage2S != want.Coverage2S || e.GridN != 4 {
+		t.Errorf("got %+v, want %+v", e, want)
+	}
+	if e := score.Compute(mean, nil, exact); e.Coverage2S != 0 || e.MSE != want.MSE || e.GridN != 4 {
+		t.Errorf("without sigma: %+v, want coverage 0 and the same MSE", e)
+	}
+	mean[1] = math.NaN()
+	e = score.Compute(mean, sigma, exact)
+	if !math.IsNaN(e.RelL2) || !math.IsNaN(e.MSE) || !math.IsNaN(e.MaxAbs) || e.Coverage2S != 0.5 {
+		t.Errorf("NaN mean: %+v, want NaN rel L2, MSE and max abs, coverage 0.5", e)
+	}
+}
