@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,9 @@ tabs in the problem's input order, and prints the exact (heat, wave,
 wave-full, regression) or reference (burgers: exact Cole-Hopf;
 poisson-holes: the project's finite-difference solution) solution at
 each, one value per line at full precision (shortest form that reads back
-exactly).
+exactly). A problem of several fields (lid-driven: u, v, p;
+lotka-volterra-inverse: u, v) prints a header naming the columns, then per
+point its inputs and every field, as bpinn predict does.
 Blank lines and lines starting with # are skipped. A malformed line, a point
 outside the domain's box or a wrong number of coordinates is an error naming
 the line, a point in a hole of poisson-holes one naming the point (exit 2);
@@ -66,7 +69,7 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) e
 	if err != nil {
 		return err
 	}
-	if p.Exact == nil {
+	if !p.HasExact() {
 		return usagef("problem %q has no exact solution", p.Name)
 	}
 	if isTerminal(in) { // otherwise the command seems to hang
@@ -79,12 +82,25 @@ func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) e
 	if err != nil {
 		return err
 	}
+	several := len(p.OutputNames()) > 1 // a header and the inputs, as bpinn predict prints
 	var b []byte
+	if several {
+		b = append(b, strings.Join(append(slices.Clone(p.Inputs), p.OutputNames()...), " ")+"\n"...)
+	}
 	for _, x := range pts {
 		if !p.Contains(x) { // in a hole of a plate: no solution there
 			return usagef("point %v is outside the domain of %s", x, p.Name)
 		}
-		b = strconv.AppendFloat(b, p.Exact(x)+0, 'g', -1, 64) // +0: no "-0"
+		vals := p.ExactValues(x)
+		if several {
+			vals = append(slices.Clone(x), vals...)
+		}
+		for i, v := range vals {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendFloat(b, v+0, 'g', -1, 64) // +0: no "-0"
+		}
 		b = append(b, '\n')
 	}
 	_, err = out.Write(b)

@@ -270,6 +270,40 @@ func TestExact(t *testing.T) {
 	}
 }
 
+// A problem of several fields prints a header naming the columns, then per
+// point its inputs and every field, as bpinn predict does.
+func TestExactFields(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, input, header string }{
+		{"lid-driven", "0.5 0.5\n0.1 0.9\n", "x y u v p"},
+		{"lotka-volterra-inverse", "0.5\n1\n", "tau u v"},
+	} {
+		p, err := problems.New(c.name, problems.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := exact(t, c.input, c.name)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != 0 || lines[0] != c.header || len(lines) != 3 {
+			t.Fatalf("%s: exit %d (%s), output %q; want the header %q and 2 lines", c.name, code, errOut, out, c.header)
+		}
+		for i, in := range strings.Split(strings.TrimSuffix(c.input, "\n"), "\n") {
+			var x []float64
+			for _, f := range strings.Fields(in) {
+				v, _ := strconv.ParseFloat(f, 64)
+				x = append(x, v)
+			}
+			var want []string
+			for _, v := range append(x, p.ExactValues(x)...) {
+				want = append(want, strconv.FormatFloat(v+0, 'g', -1, 64))
+			}
+			if got := lines[i+1]; got != strings.Join(want, " ") {
+				t.Errorf("%s at %v: got %q, want %q", c.name, x, got, strings.Join(want, " "))
+			}
+		}
+	}
+}
+
 func TestExactBadLines(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
