@@ -104,8 +104,20 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 			_, absErr := figdata.Fields(best, 60)
 			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", Z: "|error|"})
 		})
-	case "lotka-volterra-inverse": // one input, two fields: the slices and heat maps are for u(x, t)
+	case "lotka-volterra-inverse": // one input, two fields: the curves in time, not slices of u(x, t)
 		addEnsemble(add, st, logZ, relErr)
+		if best != nil {
+			add("populations", "Prey u(τ) and predator v(τ) of the best fit by evidence with its 2σ band, the measurements it was fitted to (rings) and the exact curves of the true rates.", func() (viz.Chart, *viz.Figure, error) {
+				l := viz.Labels{Title: st.Label + ": populations of the best fit", X: "τ", Y: "population"}
+				cs, data := figdata.Curves(best, 200), figdata.Measured(best.Model.Problem)
+				c, err := viz.SlicesMeasuredChart(cs, data, l)
+				if err != nil {
+					return nil, nil, err
+				}
+				f, err := viz.SlicesMeasured(cs, data, l)
+				return c, f, err
+			})
+		}
 	case "scan":
 		groups := map[int][]float64{}
 		for _, r := range st.Fits {
