@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
@@ -23,16 +25,16 @@ binomial standard error (a calibrated interval: about 0.95). --out appends
 every record as a JSON line (each with its own data_seed).`
 
 func cmdCoverage(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("coverage")
+	fs := cliflag.NewFlagSet("coverage")
 	var m manyFits
 	m.register(fs, "draws", "fit `N` draws of the data", "seed", "`seed` of the network initialization, the same for every draw")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn coverage PROBLEM [--draws N] [flags]", coverageText, problemDefaults())
+		cliflag.PrintUsage(stdout, fs, "bpinn coverage PROBLEM [--draws N] [flags]", coverageText, problemDefaults())
 		return exitOK
 	}
 	if err == nil {
-		err = runCoverage(pos, &m.fit, m.n.v, m.seed.v, m.out, m.workers, stdout)
+		err = runCoverage(pos, &m.fit, m.n.V, m.seed.V, m.out, m.workers, stdout)
 	}
 	if err != nil {
 		return report(stderr, "coverage", err)
@@ -60,7 +62,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if _, err := ff.settings(p, seed); err != nil {
 		return err
 	}
-	base := ff.dataSeed.v
+	base := ff.dataSeed.V
 	draws, err := runner.Seeds(base, n)
 	if err != nil {
 		return usagef("--draws, --data-seed: %v", err)
@@ -87,7 +89,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	}
 	run, err := runner.Sweep(ff.context(), draws, opt, func(d uint64) (*pde.Problem, bayes.Settings, error) {
 		g := *ff
-		g.dataSeed.v = d
+		g.dataSeed.V = d
 		q, err := g.problem(pos[0])
 		if err != nil {
 			return nil, bayes.Settings{}, err

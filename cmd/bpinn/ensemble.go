@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
+
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -44,48 +44,25 @@ running one shard with these flags, --resume and a file of its own.
 Diverged fits are recorded with their status; they are not failures of the
 command (exit 0). Exit status 2 is bad input, 1 an I/O failure.`
 
-// shard is the --shard I/N flag.
-type shard struct{ i, n int }
-
-func (s *shard) String() string {
-	if s == nil || s.n == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.i, s.n)
-}
-
-func (s *shard) placeholder() string { return "I/N" }
-
-func (s *shard) Set(v string) error {
-	a, b, ok := strings.Cut(v, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return errors.New("want I/N with 0 <= I < N, e.g. 0/4")
-	}
-	s.i, s.n = i, n
-	return nil
-}
-
 func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("ensemble")
+	fs := cliflag.NewFlagSet("ensemble")
 	var m manyFits
 	m.register(fs, "n", "train `N` fits", "seed-base", "first `seed`; fit i uses seed-base + i")
 	resume := fs.Bool("resume", false, "continue the --out file, skipping the seeds it holds")
-	var sh shard
+	var sh cliflag.Shard
 	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
-	var sbatch posInt
+	var sbatch cliflag.PosInt
 	fs.Var(&sbatch, "sbatch", "write a Slurm job array of `N` shards (--workers cores each) to stdout instead of running")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]",
+		cliflag.PrintUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]",
 			ensembleText, problemDefaults())
 		return exitOK
 	}
 	if err == nil {
-		o := ensembleOpts{n: m.n.v, base: m.seed.v, out: m.out, workers: m.workers, resume: *resume, shard: sh}
-		if sbatch.set {
-			err = writeSbatch(fs, args, pos, &m.fit, o, sbatch.v, stdout)
+		o := ensembleOpts{n: m.n.V, base: m.seed.V, out: m.out, workers: m.workers, resume: *resume, shard: sh}
+		if sbatch.Given {
+			err = writeSbatch(fs, args, pos, &m.fit, o, sbatch.V, stdout)
 		} else {
 			err = runEnsemble(pos, &m.fit, o, stdout, stderr)
 		}
@@ -102,7 +79,7 @@ type ensembleOpts struct {
 	out     string
 	workers int
 	resume  bool
-	shard   shard
+	shard   cliflag.Shard
 }
 
 // ensemblePlan is an ensemble's checked input: what runEnsemble runs and
@@ -129,8 +106,8 @@ func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, err
 	if err != nil {
 		return ensemblePlan{}, usagef("--n, --seed-base: %v", err)
 	}
-	if o.shard.n > 0 {
-		if seeds, err = runner.Shard(seeds, o.shard.i, o.shard.n); err != nil {
+	if o.shard.N > 0 {
+		if seeds, err = runner.Shard(seeds, o.shard.I, o.shard.N); err != nil {
 			return ensemblePlan{}, usagef("--shard %s: %v", &o.shard, err)
 		}
 	}
@@ -142,9 +119,9 @@ func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, err
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	cfg, err := record.NewRunConfig(p, s, ff.dataSeed.v)
+	cfg, err := record.NewRunConfig(p, s, ff.dataSeed.V)
 	if err != nil {
-		return ensemblePlan{}, errUsage{err.Error()}
+		return ensemblePlan{}, asUsage(err)
 	}
 	return ensemblePlan{p, s, cfg, seeds}, nil
 }
@@ -160,13 +137,13 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	var file *os.File
 	var kept []record.Result
 	if o.out != "" {
-		if err := checkWritable(o.out); err != nil {
+		if err := cliflag.CheckWritable(o.out); err != nil {
 			return err
 		}
 		var torn bool
 		file, kept, torn, err = runner.Resume(o.out, o.resume, cfg)
 		if runner.IsInput(err) {
-			return errUsage{err.Error()}
+			return asUsage(err)
 		} else if err != nil {
 			return err
 		}
@@ -184,7 +161,7 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	var results []record.Result
 	done := 0
 	opt := runner.Options{Workers: o.workers, GridN: gridN, Records: true,
-		DataSeed: func(uint64) uint64 { return ff.dataSeed.v },
+		DataSeed: func(uint64) uint64 { return ff.dataSeed.V },
 		Done: func(fo runner.Outcome) {
 			done++
 			if fo.Err == nil && fo.Fit.Status != bayes.StatusCancelled {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
@@ -33,12 +35,12 @@ func cmdExact(args []string, stdout, stderr io.Writer) int {
 
 // cmdExactFrom reads points from stdin (os.Stdin when nil).
 func cmdExactFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("exact")
-	var kappa posFloat
+	fs := cliflag.NewFlagSet("exact")
+	var kappa cliflag.PosFloat
 	fs.Var(&kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn exact PROBLEM < points.txt", exactText, exactOrders())
+		cliflag.PrintUsage(stdout, fs, "bpinn exact PROBLEM < points.txt", exactText, exactOrders())
 		return exitOK
 	}
 	if err == nil {
@@ -60,11 +62,11 @@ func exactOrders() string {
 	})
 }
 
-func runExact(pos []string, kappa posFloat, in io.Reader, out, hint io.Writer) error {
+func runExact(pos []string, kappa cliflag.PosFloat, in io.Reader, out, hint io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want one problem (%s), got %d arguments", strings.Join(problems.Names(), ", "), len(pos))
 	}
-	ff := fitFlags{kappa: kappa, dataSeed: seedFlag{1}}
+	ff := fitFlags{kappa: kappa, dataSeed: cliflag.Seed{V: 1}}
 	p, err := ff.problem(pos[0])
 	if err != nil {
 		return err

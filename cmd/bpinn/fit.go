@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -38,21 +40,21 @@ is reported at the latest round where the evidence is defined and says so
 input, 1 an I/O failure.`
 
 func cmdFit(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("fit")
+	fs := cliflag.NewFlagSet("fit")
 	var ff fitFlags
 	ff.register(fs)
-	seed := seedFlag{1}
+	seed := cliflag.Seed{V: 1}
 	fs.Var(&seed, "seed", "`seed` of the network initialization")
 	jsonPath := fs.String("json", "", "write the result JSON to `FILE`")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn fit PROBLEM [flags]", fitText, problemDefaults())
+		cliflag.PrintUsage(stdout, fs, "bpinn fit PROBLEM [flags]", fitText, problemDefaults())
 		return exitOK
 	}
 	if err != nil {
 		return report(stderr, "fit", err)
 	}
-	r, err := fitOnce(pos, &ff, seed.v, *jsonPath, stderr)
+	r, err := fitOnce(pos, &ff, seed.V, *jsonPath, stderr)
 	if err != nil {
 		return report(stderr, "fit", err)
 	}
@@ -73,13 +75,13 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 		return nil, err
 	}
 	if jsonPath != "" {
-		if err := checkWritable(jsonPath); err != nil {
+		if err := cliflag.CheckWritable(jsonPath); err != nil {
 			return nil, err
 		}
 	}
 	var done func()
 	s.Progress, s.Stage, done = fitProgress(stderr, p.Name)
-	r, err := runFit(ff.context(), p, s, ff.dataSeed.v)
+	r, err := runFit(ff.context(), p, s, ff.dataSeed.V)
 	done()
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -57,7 +59,7 @@ flags:
   --seed S          sampler seed (default 1)
   --fit-seed S      seed of the network initialization of the fit (default 1)
   --epochs N        training epochs of the fit (default: the problem's)
-  --hidden SIZES    hidden layer sizes of the fit, e.g. 6 or 8,8 (default:
+  --hidden SIZES    hidden layer cliflag.Sizes of the fit, e.g. 6 or 8,8 (default:
                     the problem's)
   --recipe R        paper (default: the paper's schedule, Adam with
                     hyperparameter updates) or tuned (bpinn fit's default:
@@ -91,7 +93,7 @@ type hmcFit struct {
 
 // cmdHMC runs "bpinn hmc". args excludes the subcommand's name.
 func cmdHMC(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("hmc")
+	fs := cliflag.NewFlagSet("hmc")
 	sampler := fs.String("sampler", "", "")
 	samples := fs.Int("samples", 0, "")
 	burnIn := fs.Int("burn-in", 0, "")
@@ -103,18 +105,18 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 	sampleHyper := fs.Bool("sample-hyper", false, "")
 	whiten := fs.Bool("whiten", false, "")
 	whitening := fs.String("whitening", string(bayes.Exact), "")
-	seed, fitSeed := seedFlag{1}, seedFlag{1}
+	seed, fitSeed := cliflag.Seed{V: 1}, cliflag.Seed{V: 1}
 	fs.Var(&seed, "seed", "")
 	fs.Var(&fitSeed, "fit-seed", "")
 	epochs := fs.Int("epochs", 0, "")
-	var hidden sizes
+	var hidden cliflag.Sizes
 	fs.Var(&hidden, "hidden", "")
-	recipe := choice{string(bayes.RecipePaper), choiceNames(bayes.Recipes)}
+	recipe := cliflag.Choice{V: string(bayes.RecipePaper), Choices: cliflag.Names(bayes.Recipes)}
 	fs.Var(&recipe, "recipe", "")
 	jsonPath := fs.String("json", "", "")
 
 	bad := func(format string, a ...any) int { return report(stderr, "hmc", usagef(format, a...)) }
-	positional, err := parseArgs(fs, args)
+	positional, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, hmcUsage)
 		return 0
@@ -133,8 +135,8 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return report(stderr, "hmc", usagef("%v", perr))
 	}
 	p := entry.New(problems.Options{})
-	o := posterior.Options{Sampler: mcmc.Sampler(*sampler), Seed: seed.v, SampleHyper: *sampleHyper, Whiten: *whiten,
-		Fit: bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: fitSeed.v, Recipe: bayes.Recipe(recipe.v), Hidden: hidden.v}}
+	o := posterior.Options{Sampler: mcmc.Sampler(*sampler), Seed: seed.V, SampleHyper: *sampleHyper, Whiten: *whiten,
+		Fit: bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: fitSeed.V, Recipe: bayes.Recipe(recipe.V), Hidden: hidden.V}}
 	given := map[string]bool{} // a given flag is checked as given, an unset one takes its default
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if given["metric"] {
@@ -148,7 +150,7 @@ func cmdHMC(args []string, stdout, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	if *jsonPath != "" {
-		if err := checkWritable(*jsonPath); err != nil {
+		if err := cliflag.CheckWritable(*jsonPath); err != nil {
 			return report(stderr, "hmc", err)
 		}
 	}

@@ -37,7 +37,7 @@ func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten ba
 			leap += l
 		}
 	}
-	fmt.Fprintf(stdout, "%s seed %d: status %s, log evidence %s; %s (%s metric) in coordinates whitened by %s, %s x %d draws, step sizes %v, %.0f leapfrog steps per draw, %d divergent\n",
+	fmt.Fprintf(stdout, "%s seed %d: status %s, log evidence %s; %s (%s metric) in coordinates whitened by %s, %s x %d draws, step cliflag.Sizes %v, %.0f leapfrog steps per draw, %d divergent\n",
 		p.Name, fs.Seed, f.Status, num(logEvidence(f), "%.6g"), res.Sampler, res.Metric, whitenedBy(whiten), runner.Plural(len(res.Chains), "chain"), res.Len(), floats(steps),
 		float64(leap)/float64(len(res.Chains)*res.Len()), res.Divergences())
 	for _, s := range su {

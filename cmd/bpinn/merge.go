@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -19,11 +21,11 @@ reported on stderr and ignored: rerun that shard with --resume. With --out
 the merged records are written sorted by seed, atomically.`
 
 func cmdMerge(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("merge")
+	fs := cliflag.NewFlagSet("merge")
 	out := fs.String("out", "", "write the merged records, sorted by seed, to `FILE.jsonl`")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn merge [--out FILE.jsonl] FILES...", mergeText, "")
+		cliflag.PrintUsage(stdout, fs, "bpinn merge [--out FILE.jsonl] FILES...", mergeText, "")
 		return exitOK
 	}
 	if err == nil {
@@ -40,20 +42,20 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 		return usagef("no files to merge")
 	}
 	if out != "" {
-		if err := checkWritable(out); err != nil {
+		if err := cliflag.CheckWritable(out); err != nil {
 			return err
 		}
 	}
 	merged, torn, err := record.MergeFiles(files)
 	if err != nil {
-		return errUsage{err.Error()}
+		return asUsage(err)
 	}
 	for _, f := range torn {
 		fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
 	}
 	sum, err := record.Summarize(merged)
 	if err != nil {
-		return errUsage{err.Error()}
+		return asUsage(err)
 	}
 	if out != "" {
 		data, err := record.MarshalLines(merged)

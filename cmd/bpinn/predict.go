@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
@@ -38,16 +40,16 @@ func cmdPredict(args []string, stdout, stderr io.Writer) int {
 
 // cmdPredictFrom reads points from stdin (os.Stdin when nil).
 func cmdPredictFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("predict")
-	var seed seedFlag
+	fs := cliflag.NewFlagSet("predict")
+	var seed cliflag.Seed
 	fs.Var(&seed, "seed", "the `seed` of the fit to use when the file holds several")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn predict [--seed SEED] RECORD < points.txt", predictText, "")
+		cliflag.PrintUsage(stdout, fs, "bpinn predict [--seed SEED] RECORD < points.txt", predictText, "")
 		return exitOK
 	}
 	if err == nil {
-		err = runPredict(pos, seed.v, stdinOr(stdin), stdout, stderr)
+		err = runPredict(pos, seed.V, stdinOr(stdin), stdout, stderr)
 	}
 	if err != nil {
 		return report(stderr, "predict", err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -93,21 +95,21 @@ written, with a section naming what failed and why) or an I/O error,
 `
 
 func cmdReproduce(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("reproduce")
+	fs := cliflag.NewFlagSet("reproduce")
 	quick := fs.Bool("quick", false, "")
 	tiny := fs.Bool("tiny", false, "") // test only: seconds, numbers meaningless
 	out := fs.String("out", "", "")
 	workers := fs.Int("workers", 0, "")
-	base := seedFlag{1}
+	base := cliflag.Seed{V: 1}
 	fs.Var(&base, "seed-base", "")
-	recipe := choice{"", choiceNames(bayes.Recipes)}
+	recipe := cliflag.Choice{V: "", Choices: cliflag.Names(bayes.Recipes)}
 	fs.Var(&recipe, "recipe", "")
 	failStudy := fs.String("fail-study", "", "") // test only: this study panics
 	only := fs.String("only", "", "")            // test only: comma-separated studies
-	var sh shard
+	var sh cliflag.Shard
 	fs.Var(&sh, "shard", "")
 	from := fs.String("from", "", "")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, reproduceUsage)
 		return exitOK
@@ -118,11 +120,11 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkWorkers(*workers)
 	}
-	plan := rpt.PlanFor(*quick, *tiny, bayes.Recipe(recipe.v))
+	plan := rpt.PlanFor(*quick, *tiny, bayes.Recipe(recipe.V))
 	if *out == "" {
 		*out = plan.DefaultOut()
 	}
-	cfg := rpt.Config{Plan: plan, Out: *out, Workers: *workers, SeedBase: base.v, FailStudy: *failStudy, Shard: sh.i, Shards: sh.n}
+	cfg := rpt.Config{Plan: plan, Out: *out, Workers: *workers, SeedBase: base.V, FailStudy: *failStudy, Shard: sh.I, Shards: sh.N}
 	if *from != "" {
 		cfg.From = strings.Split(*from, ",")
 	}
@@ -132,7 +134,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = asUsage(cfg.Check())
 	}
-	if err == nil && sh.n == 0 { // fail now, not after the run, and before creating --out
+	if err == nil && sh.N == 0 { // fail now, not after the run, and before creating --out
 		_, err = viz.EChartsJS()
 	}
 	if err == nil {
@@ -148,7 +150,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "reproduce", err)
 	}
-	if sh.n > 0 {
+	if sh.N > 0 {
 		code := exitOK
 		for _, st := range rep.Failed() {
 			fmt.Fprintf(stderr, "bpinn reproduce: FAILED %s: %s\n", st.Name, oneLine(firstLine(st.Err.Error())))
@@ -177,13 +179,6 @@ func firstLine(s string) string {
 	return s
 }
 
-// asUsage makes err, if any, bad input (exit 2).
-func asUsage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return errUsage{err.Error()}
-}
 
 // studyProgress is a bar on a terminal, plain lines otherwise.
 type studyProgress struct {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"io"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
@@ -21,22 +23,22 @@ duplicates; 1: the report names what is wrong (also in one line on stderr);
 2: bad input (no files, a file that cannot be read or holds no fits' JSONL).`
 
 func cmdStatus(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("status")
-	var n posInt
+	fs := cliflag.NewFlagSet("status")
+	var n cliflag.PosInt
 	fs.Var(&n, "n", "the ensemble's `N` seeds (its --n): list the missing ones up to the last")
-	seed := seedFlag{1}
+	seed := cliflag.Seed{V: 1}
 	fs.Var(&seed, "seed-base", "the ensemble's first `seed` (its --seed-base)")
-	var shards posInt
+	var shards cliflag.PosInt
 	fs.Var(&shards, "shards", "the `N` of the ensemble's --shard I/N: name the shard of each missing seed")
-	pos, err := parseArgs(fs, args)
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, "")
+		cliflag.PrintUsage(stdout, fs, "bpinn status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, "")
 		return exitOK
 	}
 	if err == nil {
-		err = runner.Status(stdout, pos, n.v, seed.v, shards.v)
+		err = runner.Status(stdout, pos, n.V, seed.V, shards.V)
 		if runner.IsInput(err) {
-			err = errUsage{err.Error()}
+			err = asUsage(err)
 		}
 	}
 	if err != nil {

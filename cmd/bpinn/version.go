@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+
 	"github.com/evidence-pinn/bpinn/internal/version"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -13,10 +15,10 @@ import (
 // cmdVersion prints the release, then the build's module version, VCS
 // revision and Go version: the same build information a JSON record holds.
 func cmdVersion(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version")
-	pos, err := parseArgs(fs, args)
+	fs := cliflag.NewFlagSet("version")
+	pos, err := cliflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn version", "Prints the release (a semantic version), the module version, the VCS revision if recorded, and the Go version.", "")
+		cliflag.PrintUsage(stdout, fs, "bpinn version", "Prints the release (a semantic version), the module version, the VCS revision if recorded, and the Go version.", "")
 		return exitOK
 	}
 	if err == nil && len(pos) > 0 {
