@@ -179,7 +179,6 @@ func firstLine(s string) string {
 	return s
 }
 
-
 // studyProgress is a bar on a terminal, plain lines otherwise.
 type studyProgress struct {
 	w           io.Writer
