@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
 
@@ -131,74 +129,24 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	p, s, cfg, seeds := plan.p, plan.s, plan.cfg, plan.seeds
-
-	// The file: fresh, or resumed after cutting a torn line.
-	var file *os.File
-	var kept []record.Result
 	if o.out != "" {
 		if err := cliflag.CheckWritable(o.out); err != nil {
 			return err
 		}
-		var torn bool
-		file, kept, torn, err = runner.Resume(o.out, o.resume, cfg)
-		if runner.IsInput(err) {
-			return asUsage(err)
-		} else if err != nil {
-			return err
-		}
-		defer file.Close()
-		if torn {
-			fmt.Fprintf(stderr, "bpinn ensemble: %s ended in a torn line (a fit killed mid-write); cut it away, its seed runs again\n", o.out)
-		}
 	}
-	todo := runner.Todo(seeds, kept)
-	if len(kept) > 0 {
-		fmt.Fprintf(stderr, "bpinn ensemble: resuming %s: %d fits done, %d to run\n", o.out, len(kept), len(todo))
-	}
-
-	prog := newProgress(stderr, len(todo), fmt.Sprintf("%s x%d", p.Name, len(todo)))
-	var results []record.Result
-	done := 0
-	opt := runner.Options{Workers: o.workers, GridN: gridN, Records: true,
-		DataSeed: func(uint64) uint64 { return ff.dataSeed.V },
-		Done: func(fo runner.Outcome) {
-			done++
-			if fo.Err == nil && fo.Fit.Status != bayes.StatusCancelled {
-				results = append(results, fo.Record)
-				prog.step(done, &fo.Record)
-			}
-		}}
-	if file != nil {
-		opt.Out = file
-	}
-	ctx := ff.context()
-	err = runner.Run(ctx, todo, opt, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
-		fs := s
-		fs.Seed = seed
-		return bayes.Train(ctx, p, fs)
+	var prog *progress
+	sum, err := runner.RunFile(ff.context(), plan.p, plan.s, plan.seeds, runner.FileOptions{
+		Out: o.out, Resume: o.resume, Config: plan.cfg, Workers: o.workers, DataSeed: ff.dataSeed.V, GridN: gridN,
+		Notify: func(msg string) { fmt.Fprintf(stderr, "bpinn ensemble: %s\n", msg) },
+		Start:  func(todo int) { prog = newProgress(stderr, todo, fmt.Sprintf("%s x%d", plan.p.Name, todo)) },
+		Done:   func(done int, r *record.Result) { prog.step(done, r) },
 	})
-	prog.finish()
-	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("interrupted: %d fits ended and are kept; run again with --resume to finish", len(results))
+	if prog != nil {
+		prog.finish()
 	}
-	if err != nil {
-		return err
+	if runner.IsInput(err) {
+		return asUsage(err)
 	}
-
-	// Rank by the file's content only.
-	all := append(kept, results...)
-	if file != nil {
-		rs, torn, err := record.ReadResults(o.out)
-		if err != nil {
-			return err
-		}
-		if torn {
-			return fmt.Errorf("%s: torn last line after a complete run: another process is writing it", o.out)
-		}
-		all = rs
-	}
-	sum, err := record.Summarize(all)
 	if err != nil {
 		return err
 	}
@@ -224,7 +172,7 @@ func (p *progress) step(done int, r *record.Result) {
 		return
 	}
 	fmt.Fprintf(p.w, "bpinn ensemble: %d/%d seed %d %s rel L2 %s ln Z %s (%.1f s)\n", done, p.total, r.Seed, r.Status,
-		fmtF(r.RelL2(), "%.4g"), num(r.LogEvidence, "%.6g"), r.Seconds)
+		fmtF(r.RelL2(), "%.4g"), record.Fmt(r.LogEvidence, "%.6g"), r.Seconds)
 }
 
 func (p *progress) finish() {
@@ -233,4 +181,4 @@ func (p *progress) finish() {
 	}
 }
 
-func fmtF(x float64, f string) string { return num(record.Num(x), f) }
+func fmtF(x float64, f string) string { return record.Fmt(record.Num(x), f) }

@@ -142,3 +142,46 @@ func (n *noiseInto) Set(s string) error {
 	*n.dst = n.V
 	return nil
 }
+
+// OptInt and OptFloat are number flags parsed as the flag package's own
+// (any sign; integers in any base), written into *dst; --help shows no
+// default for zero, the "not given" of options whose default depends on
+// others.
+func OptInt(dst *int) flag.Value { return &optNum[int]{dst} }
+
+// OptFloat: see OptInt.
+func OptFloat(dst *float64) flag.Value { return &optNum[float64]{dst} }
+
+type optNum[T int | float64] struct{ dst *T }
+
+func (n *optNum[T]) String() string {
+	if n == nil || n.dst == nil || *n.dst == 0 {
+		return ""
+	}
+	return fmt.Sprint(*n.dst)
+}
+
+func (n *optNum[T]) Set(s string) error {
+	var err error
+	switch d := any(n.dst).(type) {
+	case *int:
+		var v int64
+		v, err = strconv.ParseInt(s, 0, strconv.IntSize)
+		if err == nil {
+			*d = int(v)
+		}
+	case *float64:
+		var v float64
+		v, err = strconv.ParseFloat(s, 64)
+		if err == nil {
+			*d = v
+		}
+	}
+	switch { // the flag package's own words, which flagError rewrites
+	case errors.Is(err, strconv.ErrRange):
+		return errors.New("value out of range")
+	case err != nil:
+		return errors.New("parse error")
+	}
+	return nil
+}
