@@ -7,8 +7,7 @@ import (
 	"io"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-
-	"github.com/schollz/progressbar/v3"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -134,15 +133,15 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 			return err
 		}
 	}
-	var prog *progress
+	var prog *termbar.Fits
 	sum, err := runner.RunFile(ff.context(), plan.p, plan.s, plan.seeds, runner.FileOptions{
 		Out: o.out, Resume: o.resume, Config: plan.cfg, Workers: o.workers, DataSeed: ff.dataSeed.V, GridN: gridN,
 		Notify: func(msg string) { fmt.Fprintf(stderr, "bpinn ensemble: %s\n", msg) },
-		Start:  func(todo int) { prog = newProgress(stderr, todo, fmt.Sprintf("%s x%d", plan.p.Name, todo)) },
-		Done:   func(done int, r *record.Result) { prog.step(done, r) },
+		Start:  func(todo int) { prog = termbar.NewFits(stderr, todo, fmt.Sprintf("%s x%d", plan.p.Name, todo)) },
+		Done:   func(done int, r *record.Result) { prog.Step(done, r) },
 	})
 	if prog != nil {
-		prog.finish()
+		prog.Finish()
 	}
 	if runner.IsInput(err) {
 		return asUsage(err)
@@ -152,33 +151,3 @@ func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.W
 	}
 	return sum.WriteText(stdout)
 }
-
-// progress shows finished fits: a bar on a terminal, plain lines otherwise.
-type progress struct {
-	w     io.Writer
-	total int
-	bar   *progressbar.ProgressBar
-}
-
-func newProgress(w io.Writer, total int, desc string) *progress {
-	p := &progress{w: w, total: total}
-	p.bar = newBar(w, total, desc, progressbar.OptionClearOnFinish())
-	return p
-}
-
-func (p *progress) step(done int, r *record.Result) {
-	if p.bar != nil {
-		p.bar.Add(1)
-		return
-	}
-	fmt.Fprintf(p.w, "bpinn ensemble: %d/%d seed %d %s rel L2 %s ln Z %s (%.1f s)\n", done, p.total, r.Seed, r.Status,
-		fmtF(r.RelL2(), "%.4g"), record.Fmt(r.LogEvidence, "%.6g"), r.Seconds)
-}
-
-func (p *progress) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
-}
-
-func fmtF(x float64, f string) string { return record.Fmt(record.Num(x), f) }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
@@ -74,7 +75,7 @@ func runExact(pos []string, kappa cliflag.PosFloat, in io.Reader, out, hint io.W
 	if !p.HasExact() {
 		return usagef("problem %q has no exact solution", p.Name)
 	}
-	if isTerminal(in) { // otherwise the command seems to hang
+	if termbar.IsTerminal(in) { // otherwise the command seems to hang
 		fmt.Fprintf(hint, "bpinn exact: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
 	}
 	pts, err := p.ReadPoints(in)

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-
-	"github.com/schollz/progressbar/v3"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -78,7 +76,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 		}
 	}
 	var done func()
-	s.Progress, s.Stage, done = fitProgress(stderr, p.Name)
+	s.Progress, s.Stage, done = termbar.Fit(stderr, p.Name)
 	r, err := runFit(ff.context(), p, s, ff.dataSeed.V)
 	done()
 	if err != nil {
@@ -90,37 +88,6 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 		}
 	}
 	return r, nil
-}
-
-// fitProgress shows a fit's Adam epochs as a bar on a terminal (nothing
-// otherwise: a log gets the summary), then each step after them on one
-// status line (Settings.Stage): the polish, each final round, the Laplace
-// approximation. done erases what the fit left on the line.
-func fitProgress(w io.Writer, name string) (progress func(epoch, epochs int), stage func(string), done func()) {
-	if !isTerminal(w) {
-		return nil, nil, func() {}
-	}
-	var bar *progressbar.ProgressBar
-	status := false
-	progress = func(epoch, epochs int) {
-		if bar == nil {
-			bar = newBar(w, epochs, name+" epochs", progressbar.OptionClearOnFinish())
-		}
-		bar.Set(epoch)
-		if epoch == epochs {
-			bar.Finish()
-		}
-	}
-	stage = func(what string) {
-		fmt.Fprintf(w, "\r\033[K%s: Adam done; %s...", name, what)
-		status = true
-	}
-	return progress, stage, func() {
-		clearBar(bar)
-		if status {
-			fmt.Fprint(w, "\r\033[K")
-		}
-	}
 }
 
 // runFit trains and records one fit.

@@ -5,11 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sync"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -145,7 +143,7 @@ func runHMC(h *hmcFlags, positional []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("the fit with seed %d ended %s (%s); try another --fit-seed", s.Seed, fit.Status, fit.Reason)
 	}
 	var barDone func()
-	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
+	hs.Progress, barDone = termbar.Chains(stderr, hs.Chains)
 	fmt.Fprintf(stderr, "bpinn hmc: sampling with %s (%s metric, %s), %s x %d draws after %d warm-up\n",
 		hs.Sampler, hs.Metric, posterior.SamplerLine(string(hs.Sampler), hs.MaxDepth, hs.Resolved().Leapfrog), runner.Plural(hs.Chains, "chain"), hs.Samples, hs.Warmup)
 	cmp, err := posterior.CompareHMC(interrupt, fit, hs, &plan.Compare)
@@ -175,41 +173,11 @@ func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten ba
 		return err
 	}
 	var barDone func()
-	hs.Progress, barDone = hmcProgress(stderr, hs.Chains)
+	hs.Progress, barDone = termbar.Chains(stderr, hs.Chains)
 	su, res, err := posterior.SampleUnknowns(interrupt, f, hs, whiten)
 	barDone()
 	if err != nil {
 		return err
 	}
 	return posterior.WriteUnknowns(stdout, f, su, res, whiten)
-}
-
-// hmcProgress shows the iterations of all chains as one bar on a terminal
-// (nothing otherwise: the log has the start and end lines). done erases a
-// bar that a failed chain left unfinished.
-func hmcProgress(w io.Writer, chains int) (progress func(chain, done, total int), done func()) {
-	if !isTerminal(w) {
-		return nil, func() {}
-	}
-	var mu sync.Mutex
-	var bar *progressbar.ProgressBar
-	counts := make([]int, chains)
-	progress = func(chain, d, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar == nil {
-			bar = newBar(w, chains*total, "hmc iterations", progressbar.OptionClearOnFinish())
-		}
-		counts[chain] = d
-		sum := 0
-		for _, x := range counts {
-			sum += x
-		}
-		bar.Set(sum)
-	}
-	return progress, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		clearBar(bar)
-	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
@@ -73,7 +74,7 @@ func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) er
 	if err != nil {
 		return usagef("%s: %v", pos[0], err)
 	}
-	if isTerminal(in) { // otherwise the command seems to hang
+	if termbar.IsTerminal(in) { // otherwise the command seems to hang
 		fmt.Fprintf(hint, "bpinn predict: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
 	}
 	pts, err := p.ReadPoints(in)

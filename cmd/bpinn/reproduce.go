@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-
-	"github.com/schollz/progressbar/v3"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	rpt "github.com/evidence-pinn/bpinn/pkg/report"
@@ -143,7 +142,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "reproduce", err)
 	}
-	cfg.Progress = func(study string, total int) rpt.Progress { return newStudyProgress(stderr, study, total) }
+	cfg.Progress = func(study string, total int) rpt.Progress { return termbar.NewStudy(stderr, study, total) }
 
 	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", plan.Name, *out)
 	rep, err := rpt.Execute(interrupt, cfg)
@@ -177,39 +176,4 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
-}
-
-// studyProgress is a bar on a terminal, plain lines otherwise.
-type studyProgress struct {
-	w           io.Writer
-	study       string
-	total, done int
-	bar         *progressbar.ProgressBar
-	start       time.Time
-}
-
-func newStudyProgress(w io.Writer, study string, total int) *studyProgress {
-	p := &studyProgress{w: w, study: study, total: total, start: time.Now()}
-	p.bar = newBar(w, total, fmt.Sprintf("%-10s", study), progressbar.OptionShowElapsedTimeOnFinish(),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
-	return p
-}
-
-func (p *studyProgress) Step(line string) {
-	p.done++
-	if p.bar != nil {
-		p.bar.Add(1)
-		return
-	}
-	fmt.Fprintf(p.w, "bpinn reproduce: %s %d/%d %s\n", p.study, p.done, p.total, line)
-}
-
-func (p *studyProgress) Finish() {
-	if p.bar != nil {
-		if p.done < p.total { // a failed study: leave the bar where it stopped
-			fmt.Fprintln(p.w)
-		}
-		return
-	}
-	fmt.Fprintf(p.w, "bpinn reproduce: %s done, %d/%d steps in %.1f s\n", p.study, p.done, p.total, time.Since(p.start).Seconds())
 }
