@@ -14,15 +14,10 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
-const coverageText = `Fits an inverse problem (one with unknown coefficients: heat-inverse,
-wave-inverse, burgers-inverse, burgers-wide-inverse, heat2-inverse,
-heat2-reaction, lotka-volterra-inverse) on N draws of its data:
-draw i uses data seed --data-seed + i (new points and new measurement noise),
-every fit the same --seed. Prints each draw's estimates and, per unknown, the
-mean estimate, the mean relative error, and the coverage of the 95 %
-interval: the fraction of draws whose interval holds the truth, with its
-binomial standard error (a calibrated interval: about 0.95). --out appends
-every record as a JSON line (each with its own data_seed).`
+const coverageText = `Fits an inverse problem on N draws of its data (data seed --data-seed + i,
+every fit the same --seed) and prints each draw's estimates and, per
+unknown, the coverage of the 95 % interval over the draws; --out appends
+every record as a JSON line. Details: docs/cli.md and docs/inverse.md.`
 
 func cmdCoverage(args []string, stdout, stderr io.Writer) int {
 	fs := cliflag.NewFlagSet("coverage")

@@ -15,31 +15,12 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
-const ensembleText = `Trains --n networks on PROBLEM, with seeds --seed-base + i for i = 0..n-1,
-on --workers goroutines (default: one per core). With --out, each finished
-fit is appended to FILE as one JSON line and fsynced the moment it ends, so
-a killed run loses at most the fits in flight; the last line may be torn.
-Progress goes to stderr (a bar on a terminal, plain lines otherwise). At the
-end the summary ranks the fits by log evidence: the best fit (with its rms
-residuals at the training points and at fresh ones), the histogram of
-ln Z - max ln Z, Spearman's rho between ln Z and the true rel L2 (strongly
-negative means the evidence is a good selector), and the count of each
-status.
-
---resume continues FILE: seeds already in it are skipped, a torn last line is
-reported and cut away before appending. The summary is computed from FILE's
-records alone (sorted by seed, ties in evidence broken by seed), so a
-resumed run prints the same bytes as an uninterrupted one. Without --resume
-an existing non-empty FILE is an error.
-
---shard I/N runs only the seeds with (seed - seed-base) mod N == I, for job
-arrays (docs/scale-out.md); join the shards' files with "bpinn merge".
---sbatch N --workers C runs nothing: it writes to stdout a Slurm job script
-(scripts/slurm/ensemble.sbatch) for an array of N tasks of C cores, each
-running one shard with these flags, --resume and a file of its own.
-
-Diverged fits are recorded with their status; they are not failures of the
-command (exit 0). Exit status 2 is bad input, 1 an I/O failure.`
+const ensembleText = `Trains --n networks on PROBLEM, seeds --seed-base + i, on --workers
+goroutines; --out appends each fit as a JSON line the moment it ends,
+--resume continues that file, --shard I/N runs one shard of a job array and
+--sbatch writes a Slurm job script instead. At the end the fits are ranked
+by log evidence, with Spearman's rho between ln Z and the true rel L2.
+Details: docs/cli.md and docs/scale-out.md.`
 
 func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 	fs := cliflag.NewFlagSet("ensemble")

@@ -17,18 +17,11 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
-const exactText = `Reads points from stdin, one per line, coordinates separated by spaces or
-tabs in the problem's input order, and prints the exact (heat, wave,
-wave-full, regression) or reference (burgers: exact Cole-Hopf;
-poisson-holes: the project's finite-difference solution) solution at
-each, one value per line at full precision (shortest form that reads back
-exactly). A problem of several fields (lid-driven: u, v, p;
-lotka-volterra-inverse: u, v) prints a header naming the columns, then per
-point its inputs and every field, as bpinn predict does.
-Blank lines and lines starting with # are skipped. A malformed line, a point
-outside the domain's box or a wrong number of coordinates is an error naming
-the line, a point in a hole of poisson-holes one naming the point (exit 2);
-nothing is printed then.`
+const exactText = `Reads points from stdin, one per line in the problem's input order, and
+prints the exact or reference solution at each at full precision: one value
+per line, or for a problem of several fields a header and per point its
+inputs and every field. A bad line or a point outside the domain is an
+error naming it (exit 2), and nothing is printed. Details: docs/cli.md.`
 
 func cmdExact(args []string, stdout, stderr io.Writer) int {
 	return cmdExactFrom(args, nil, stdout, stderr)

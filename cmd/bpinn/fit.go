@@ -20,20 +20,11 @@ import (
 const gridN = 100
 
 const fitText = `Trains one network on PROBLEM (listed below) with the paper's evidence
-framework: Adam on E_T, and from --hyper-start every --hyper-every
-epochs a step of the hyperparameters (alpha, beta) down E_hyp. Prints a short
-summary and, with --json, writes the full result (docs/results-schema.md)
-atomically (temporary file + rename). On a terminal a bar on stderr follows
-the Adam epochs.
-
-A fit that diverges (NaN or Inf in the loss) or whose evidence is undefined
-is still a completed command: exit status 0, with the status and the epoch in
-the summary and the JSON ("diverged", "not-positive-definite",
-"occam-invalid", "polish-failed"). When a final MacKay round leaves A
-numerically singular (a hyperparameter running toward 0 or the cap), the fit
-is reported at the latest round where the evidence is defined and says so
-("stepped back"; hyper.final_backoff in the JSON). Exit status 2 is bad
-input, 1 an I/O failure.`
+framework and prints a short summary; --json writes the full record
+(docs/results-schema.md). A fit that diverges or whose evidence is
+undefined is still a completed command: exit status 0, with its status in
+the summary. Exit status 2 is bad input, 1 an I/O failure. Details:
+docs/cli.md.`
 
 func cmdFit(args []string, stdout, stderr io.Writer) int {
 	fs := cliflag.NewFlagSet("fit")

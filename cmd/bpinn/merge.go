@@ -12,13 +12,10 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
-const mergeText = `Reads the JSONL files of ensemble shards (bpinn ensemble --shard I/N) and
-prints one ranked summary, the same bytes an unsharded run prints. A seed
-found in several files is kept once when the records agree apart from
-"seconds"; records that disagree, or that come from runs with different
-flags, are an error (exit 2). A torn last line of a file (a killed shard) is
-reported on stderr and ignored: rerun that shard with --resume. With --out
-the merged records are written sorted by seed, atomically.`
+const mergeText = `Reads the JSONL files of ensemble shards and prints one ranked summary, the
+same bytes an unsharded run prints; --out writes the merged records, sorted
+by seed. Records of one seed that disagree, or of runs with other flags,
+are an error (exit 2). Details: docs/cli.md.`
 
 func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	fs := cliflag.NewFlagSet("merge")

@@ -19,21 +19,11 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
-const predictText = `Reads a fit's record (the JSON of bpinn fit --json, or a JSONL file of
-bpinn ensemble: pick the fit with --seed) and points from stdin, one per
-line, coordinates separated by spaces or tabs in the problem's input order,
-and prints a header line naming the columns, then one line per point: the
-inputs and, for each output of the problem, its mean and Laplace sigma
-(x t u u_sigma; a problem of outputs u, v, p: x y u u_sigma v v_sigma p
-p_sigma), and u_sigma_calibrated and so on where the fit has a calibrated
-band. Values are at full precision (shortest form that reads back exactly).
-The fit is rebuilt from the record alone (its problem from the registry:
-its data seed, sampling and parameters), without training.
-Blank lines and lines starting with # are skipped. A malformed line, a
-point outside the domain or a wrong number of coordinates is an error
-naming the line (exit 2); nothing is printed then. A fit of a problem of
-your own (or of data from a file) is not rebuilt here: in Go, restore it
-with record.Restore(yourProblem, result) and call record.Predict.`
+const predictText = `Reads a fit's record (bpinn fit --json, or an ensemble's JSONL: pick the fit
+with --seed) and points from stdin, and prints a header naming the
+columns, then per point its inputs and each output's mean and Laplace sigma
+(and calibrated sigma where recorded), from the record alone, without
+training. A bad line is an error naming it (exit 2). Details: docs/cli.md.`
 
 func cmdPredict(args []string, stdout, stderr io.Writer) int {
 	return cmdPredictFrom(args, nil, stdout, stderr)

@@ -10,17 +10,10 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
-const statusText = `Reads the JSONL files of an ensemble's shards (bpinn ensemble --shard, the
-tasks of scripts/slurm/ensemble.sbatch) and says how many fits each file
-holds, whether all fits belong to one configuration (the same flags; merge
-refuses a mix), and which seeds are missing: of seed-base .. seed-base+n-1
-with --n, else the gaps below the largest seed found. With --shards N a
-missing seed is listed under its shard, the task to rerun with --resume.
-Records of one seed in several files must agree apart from "seconds".
-
-Exit status 0: one configuration, no seed missing, no disagreeing
-duplicates; 1: the report names what is wrong (also in one line on stderr);
-2: bad input (no files, a file that cannot be read or holds no fits' JSONL).`
+const statusText = `Reads the JSONL files of an ensemble's shards and says how many fits each
+holds, whether they share one configuration, and which seeds are missing.
+Exit status 0: complete; 1: the report names what is wrong; 2: bad input.
+Details: docs/cli.md.`
 
 func cmdStatus(args []string, stdout, stderr io.Writer) int {
 	fs := cliflag.NewFlagSet("status")
