@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/evidence-pinn/bpinn/internal/cliflag"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -19,22 +16,13 @@ every fit the same --seed) and prints each draw's estimates and, per
 unknown, the coverage of the 95 % interval over the draws; --out appends
 every record as a JSON line. Details: docs/cli.md and docs/inverse.md.`
 
-func cmdCoverage(args []string, stdout, stderr io.Writer) int {
-	fs := cliflag.NewFlagSet("coverage")
+// setupCoverage registers bpinn coverage's flags.
+func setupCoverage(fs *flag.FlagSet) func([]string, env) error {
 	var m manyFits
 	m.register(fs, "draws", "fit `N` draws of the data", "seed", "`seed` of the network initialization, the same for every draw")
-	pos, err := cliflag.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		cliflag.PrintUsage(stdout, fs, "bpinn coverage PROBLEM [--draws N] [flags]", coverageText, problemDefaults())
-		return exitOK
+	return func(pos []string, e env) error {
+		return runCoverage(pos, &m.fit, m.n.V, m.seed.V, m.out, m.workers, e.stdout)
 	}
-	if err == nil {
-		err = runCoverage(pos, &m.fit, m.n.V, m.seed.V, m.out, m.workers, stdout)
-	}
-	if err != nil {
-		return report(stderr, "coverage", err)
-	}
-	return exitOK
 }
 
 func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, workers int, stdout io.Writer) error {

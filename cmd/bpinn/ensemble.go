@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,8 +21,8 @@ goroutines; --out appends each fit as a JSON line the moment it ends,
 by log evidence, with Spearman's rho between ln Z and the true rel L2.
 Details: docs/cli.md and docs/scale-out.md.`
 
-func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
-	fs := cliflag.NewFlagSet("ensemble")
+// setupEnsemble registers bpinn ensemble's flags.
+func setupEnsemble(fs *flag.FlagSet) func([]string, env) error {
 	var m manyFits
 	m.register(fs, "n", "train `N` fits", "seed-base", "first `seed`; fit i uses seed-base + i")
 	resume := fs.Bool("resume", false, "continue the --out file, skipping the seeds it holds")
@@ -31,24 +30,13 @@ func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
 	var sbatch cliflag.PosInt
 	fs.Var(&sbatch, "sbatch", "write a Slurm job array of `N` shards (--workers cores each) to stdout instead of running")
-	pos, err := cliflag.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		cliflag.PrintUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]",
-			ensembleText, problemDefaults())
-		return exitOK
-	}
-	if err == nil {
+	return func(pos []string, e env) error {
 		o := ensembleOpts{n: m.n.V, base: m.seed.V, out: m.out, workers: m.workers, resume: *resume, shard: sh}
 		if sbatch.Given {
-			err = writeSbatch(fs, args, pos, &m.fit, o, sbatch.V, stdout)
-		} else {
-			err = runEnsemble(pos, &m.fit, o, stdout, stderr)
+			return writeSbatch(fs, e.args, pos, &m.fit, o, sbatch.V, e.stdout)
 		}
+		return runEnsemble(pos, &m.fit, o, e.stdout, e.stderr)
 	}
-	if err != nil {
-		return report(stderr, "ensemble", err)
-	}
-	return exitOK
 }
 
 type ensembleOpts struct {

@@ -23,27 +23,11 @@ per line, or for a problem of several fields a header and per point its
 inputs and every field. A bad line or a point outside the domain is an
 error naming it (exit 2), and nothing is printed. Details: docs/cli.md.`
 
-func cmdExact(args []string, stdout, stderr io.Writer) int {
-	return cmdExactFrom(args, nil, stdout, stderr)
-}
-
-// cmdExactFrom reads points from stdin (os.Stdin when nil).
-func cmdExactFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := cliflag.NewFlagSet("exact")
+// setupExact registers bpinn exact's flags.
+func setupExact(fs *flag.FlagSet) func([]string, env) error {
 	var kappa cliflag.PosFloat
 	fs.Var(&kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
-	pos, err := cliflag.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		cliflag.PrintUsage(stdout, fs, "bpinn exact PROBLEM < points.txt", exactText, exactOrders())
-		return exitOK
-	}
-	if err == nil {
-		err = runExact(pos, kappa, stdinOr(stdin), stdout, stderr)
-	}
-	if err != nil {
-		return report(stderr, "exact", err)
-	}
-	return exitOK
+	return func(pos []string, e env) error { return runExact(pos, kappa, e.in(), e.stdout, e.stderr) }
 }
 
 func exactOrders() string {

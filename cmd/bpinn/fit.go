@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"io"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
 	"github.com/evidence-pinn/bpinn/internal/termbar"
 
@@ -26,27 +26,20 @@ undefined is still a completed command: exit status 0, with its status in
 the summary. Exit status 2 is bad input, 1 an I/O failure. Details:
 docs/cli.md.`
 
-func cmdFit(args []string, stdout, stderr io.Writer) int {
-	fs := cliflag.NewFlagSet("fit")
+// setupFit registers bpinn fit's flags.
+func setupFit(fs *flag.FlagSet) func([]string, env) error {
 	var ff fitFlags
 	ff.register(fs)
 	seed := cliflag.Seed{V: 1}
 	fs.Var(&seed, "seed", "`seed` of the network initialization")
 	jsonPath := fs.String("json", "", "write the result JSON to `FILE`")
-	pos, err := cliflag.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		cliflag.PrintUsage(stdout, fs, "bpinn fit PROBLEM [flags]", fitText, problemDefaults())
-		return exitOK
+	return func(pos []string, e env) error {
+		r, err := fitOnce(pos, &ff, seed.V, *jsonPath, e.stderr)
+		if err != nil {
+			return err
+		}
+		return r.WriteText(e.stdout)
 	}
-	if err != nil {
-		return report(stderr, "fit", err)
-	}
-	r, err := fitOnce(pos, &ff, seed.V, *jsonPath, stderr)
-	if err != nil {
-		return report(stderr, "fit", err)
-	}
-	r.WriteText(stdout)
-	return exitOK
 }
 
 func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io.Writer) (*record.Result, error) {
@@ -74,7 +67,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 		return nil, err
 	}
 	if jsonPath != "" {
-		if err := saveJSON(jsonPath, r); err != nil {
+		if err := atomicfile.WriteJSON(jsonPath, r); err != nil {
 			return nil, err
 		}
 	}

@@ -32,9 +32,18 @@ func asUsage(err error) error {
 	return errUsage{Msg: err.Error()}
 }
 
+// exitCode is an error the command has already reported: it exits with
+// the code.
+type exitCode int
+
+func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
+
 // report prints err in one line and returns the exit code: 2 for bad input,
 // 1 for anything else.
 func report(stderr io.Writer, cmd string, err error) int {
+	if c, ok := err.(exitCode); ok {
+		return int(c)
+	}
 	var u errUsage
 	if errors.As(err, &u) {
 		fmt.Fprintf(stderr, "bpinn %s: %s (see bpinn %s --help)\n", cmd, oneLine(u.Msg), cmd)

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 
+	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
 	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -43,10 +43,9 @@ type hmcFlags struct {
 	jsonPath                   string
 }
 
-func newHMCFlags() *hmcFlags {
-	h := &hmcFlags{fs: cliflag.NewFlagSet("hmc"), seed: cliflag.Seed{V: 1}, fitSeed: cliflag.Seed{V: 1},
+func newHMCFlags(fs *flag.FlagSet) *hmcFlags {
+	h := &hmcFlags{fs: fs, seed: cliflag.Seed{V: 1}, fitSeed: cliflag.Seed{V: 1},
 		recipe: cliflag.Choice{V: string(bayes.RecipePaper), Choices: cliflag.Names(bayes.Recipes)}}
-	fs := h.fs
 	fs.StringVar(&h.sampler, "sampler", "", "`S`: nuts (the default) or hmc")
 	fs.Var(cliflag.OptInt(&h.samples), "samples", "`N` draws kept per chain (default 400; hmc: 15000, the paper's)")
 	fs.Var(cliflag.OptInt(&h.burnIn), "burn-in", "`B` warm-up iterations per chain, adapting the step size and the metric (default 500; hmc: 1000; 0 for none)")
@@ -90,21 +89,10 @@ func ifGiven[T any](given bool, v *T) *T {
 	return nil
 }
 
-// cmdHMC runs "bpinn hmc". args excludes the subcommand's name.
-func cmdHMC(args []string, stdout, stderr io.Writer) int {
-	h := newHMCFlags()
-	positional, err := cliflag.Parse(h.fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		cliflag.PrintUsage(stdout, h.fs, "bpinn hmc PROBLEM [flags]", hmcText, hmcFooter)
-		return exitOK
-	}
-	if err == nil {
-		err = runHMC(h, positional, stdout, stderr)
-	}
-	if err != nil {
-		return report(stderr, "hmc", err)
-	}
-	return exitOK
+// setupHMC registers bpinn hmc's flags.
+func setupHMC(fs *flag.FlagSet) func([]string, env) error {
+	h := newHMCFlags(fs)
+	return func(pos []string, e env) error { return runHMC(h, pos, e.stdout, e.stderr) }
 }
 
 // runHMC checks the flags and the problem, then trains the fit and samples
@@ -154,7 +142,7 @@ func runHMC(h *hmcFlags, positional []string, stdout, stderr io.Writer) error {
 	rep := posterior.NewReport(fit, cmp)
 	rep.WriteText(stdout)
 	if h.jsonPath != "" {
-		if err := saveJSON(h.jsonPath, rep); err != nil {
+		if err := atomicfile.WriteJSON(h.jsonPath, rep); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", h.jsonPath)

@@ -18,6 +18,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +28,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
 )
 
 func main() {
@@ -67,29 +71,50 @@ const (
 	exitUsage = 2 // bad input
 )
 
+// env is what a command runs with: its arguments as given (for --sbatch's
+// script), standard input (os.Stdin when nil) and outputs.
+type env struct {
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func (e env) in() io.Reader {
+	if e.stdin == nil {
+		return os.Stdin
+	}
+	return e.stdin
+}
+
+// command is one subcommand: its summary in bpinn --help; for its own
+// --help, its usage line, text and footer (what follows the flags); and
+// setup, which registers its flags and returns what runs it on the
+// positional arguments.
 type command struct {
-	run     func(args []string, stdout, stderr io.Writer) int
-	summary string
+	summary, usage, text string
+	footer               func() string
+	setup                func(fs *flag.FlagSet) func(pos []string, e env) error
 }
 
 func commands() map[string]command {
-	cs := map[string]command{
-		"fit":      {cmdFit, "train one network; --json writes its full result"},
-		"ensemble": {cmdEnsemble, "train N seeds on all cores, rank by evidence; --out appends JSONL"},
-		"merge":    {cmdMerge, "merge ensemble JSONL shards into one ranked summary"},
-		"status":   {cmdStatus, "count the fits of ensemble shards: missing seeds, one configuration"},
-		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
-		"predict":  {cmdPredict, "print a recorded fit's outputs and bands at points read from stdin"},
-		"version":  {cmdVersion, "print the release, module and Go versions"},
-		"coverage": {cmdCoverage, "fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals"},
-		"hmc":      {cmdHMC, "compare the Laplace band with Hamiltonian Monte Carlo (regression)"}, // cmd/bpinn/hmc.go
-
-		"reproduce": {cmdReproduce, "run every study of the paper and write report.html"}, // cmd/bpinn/reproduce.go
+	return map[string]command{
+		"fit":       {"train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problemDefaults, setupFit},
+		"ensemble":  {"train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problemDefaults, setupEnsemble},
+		"merge":     {"merge ensemble JSONL shards into one ranked summary", "merge [--out FILE.jsonl] FILES...", mergeText, nil, setupMerge},
+		"status":    {"count the fits of ensemble shards: missing seeds, one configuration", "status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, nil, setupStatus},
+		"exact":     {"print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, exactOrders, setupExact},
+		"predict":   {"print a recorded fit's outputs and bands at points read from stdin", "predict [--seed SEED] RECORD < points.txt", predictText, nil, setupPredict},
+		"version":   {"print the release, module and Go versions", "version", versionText, nil, setupVersion},
+		"coverage":  {"fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problemDefaults, setupCoverage},
+		"hmc":       {"compare the Laplace band with Hamiltonian Monte Carlo (regression)", "hmc PROBLEM [flags]", hmcText, func() string { return hmcFooter }, setupHMC},
+		"reproduce": {"run every study of the paper and write report.html", "reproduce [--quick] [--out DIR] [flags]", reproduceText, reproduceFooter, setupReproduce},
 	}
-	return cs
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int { return runWith(args, nil, stdout, stderr) }
+
+// runWith runs the command of args[0] reading stdin (os.Stdin when nil).
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cs := commands()
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "bpinn: missing command: use one of %s (bpinn --help)\n", strings.Join(names(cs), ", "))
@@ -98,7 +123,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "help":
 		if len(args) > 1 { // "bpinn help fit" is "bpinn fit --help"
-			return run([]string{args[1], "--help"}, stdout, stderr)
+			return runWith([]string{args[1], "--help"}, stdin, stdout, stderr)
 		}
 		fallthrough
 	case "-h", "-help", "--help":
@@ -110,7 +135,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bpinn: unknown command %q: use one of %s (bpinn --help)\n", args[0], strings.Join(names(cs), ", "))
 		return exitUsage
 	}
-	return c.run(args[1:], stdout, stderr)
+	return c.exec(args[0], env{args[1:], stdin, stdout, stderr})
+}
+
+// exec parses the flags of command name and runs it: --help prints its
+// usage, an error is printed in one line and sets the exit code.
+func (c command) exec(name string, e env) int {
+	fs := cliflag.NewFlagSet(name)
+	do := c.setup(fs)
+	pos, err := cliflag.Parse(fs, e.args)
+	if errors.Is(err, flag.ErrHelp) {
+		footer := ""
+		if c.footer != nil {
+			footer = c.footer()
+		}
+		cliflag.PrintUsage(e.stdout, fs, "bpinn "+c.usage, c.text, footer)
+		return exitOK
+	}
+	if err == nil {
+		err = do(pos, e)
+	}
+	if err != nil {
+		return report(e.stderr, name, err)
+	}
+	return exitOK
 }
 
 func names(cs map[string]command) []string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,6 +27,11 @@ func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
 	code = run(args, &o, &e)
 	return code, o.String(), e.String()
+}
+
+// cmdWith runs the command name on args, reading stdin.
+func cmdWith(name string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(append([]string{name}, args...), stdin, stdout, stderr)
 }
 
 func with(base []string, more ...string) []string {
@@ -213,7 +219,7 @@ func TestHelp(t *testing.T) {
 func exact(t *testing.T, input string, args ...string) (int, string, string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code := cmdExactFrom(args, strings.NewReader(input), &o, &e)
+	code := cmdWith("exact", args, strings.NewReader(input), &o, &e)
 	return code, o.String(), e.String()
 }
 

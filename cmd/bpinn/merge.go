@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,21 +16,10 @@ same bytes an unsharded run prints; --out writes the merged records, sorted
 by seed. Records of one seed that disagree, or of runs with other flags,
 are an error (exit 2). Details: docs/cli.md.`
 
-func cmdMerge(args []string, stdout, stderr io.Writer) int {
-	fs := cliflag.NewFlagSet("merge")
+// setupMerge registers bpinn merge's flags.
+func setupMerge(fs *flag.FlagSet) func([]string, env) error {
 	out := fs.String("out", "", "write the merged records, sorted by seed, to `FILE.jsonl`")
-	pos, err := cliflag.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		cliflag.PrintUsage(stdout, fs, "bpinn merge [--out FILE.jsonl] FILES...", mergeText, "")
-		return exitOK
-	}
-	if err == nil {
-		err = runMerge(pos, *out, stdout, stderr)
-	}
-	if err != nil {
-		return report(stderr, "merge", err)
-	}
-	return exitOK
+	return func(pos []string, e env) error { return runMerge(pos, *out, e.stdout, e.stderr) }
 }
 
 func runMerge(files []string, out string, stdout, stderr io.Writer) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,7 +26,7 @@ and DIR/results.md the tables (also printed on stdout). On a cluster each
 task of a job array runs --shard I/N into a folder of its own, and --from
 builds the report from those folders (docs/scale-out.md).`
 
-const reproduceFooter = `exit status: 0 every study ran, 1 a study failed (the report is still
+const reproduceEnd = `exit status: 0 every study ran, 1 a study failed (the report is still
 written, with a section naming what failed and why) or an I/O error,
 2 bad input (nothing run).
 `
@@ -85,57 +84,58 @@ func (r *reproduceFlags) config(pos []string) (rpt.Config, error) {
 	return cfg, asUsage(cfg.PrepareOut())
 }
 
-func cmdReproduce(args []string, stdout, stderr io.Writer) int {
-	fs := cliflag.NewFlagSet("reproduce")
+// setupReproduce registers bpinn reproduce's flags.
+func setupReproduce(fs *flag.FlagSet) func([]string, env) error {
 	var r reproduceFlags
 	r.register(fs)
-	pos, err := cliflag.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		cliflag.PrintUsage(stdout, fs, "bpinn reproduce [--quick] [--out DIR] [flags]", reproduceText, studyList()+"\n"+reproduceFooter)
-		return exitOK
+	return func(pos []string, e env) error {
+		cfg, err := r.config(pos)
+		if err != nil {
+			return err
+		}
+		return runReproduce(cfg, r.shard, e.stdout, e.stderr)
 	}
-	var cfg rpt.Config
-	if err == nil {
-		cfg, err = r.config(pos)
-	}
-	if err != nil {
-		return report(stderr, "reproduce", err)
-	}
+}
+
+// runReproduce runs the studies of cfg and writes the report, or the shard
+// of every study; a study that failed is reported in one line each, and
+// the command exits 1.
+func runReproduce(cfg rpt.Config, shard cliflag.Shard, stdout, stderr io.Writer) error {
 	cfg.Progress = func(study string, total int) rpt.Progress { return termbar.NewStudy(stderr, study, total) }
 	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", cfg.Plan.Name, cfg.Out)
 	rep, err := rpt.Execute(interrupt, cfg)
 	if err != nil {
-		return report(stderr, "reproduce", err)
+		return err
 	}
-	if r.shard.N > 0 {
-		code := exitOK
+	var code error
+	if shard.N > 0 {
 		for _, st := range rep.Failed() {
 			code = failed(stderr, st.Name, st.Err.Error())
 		}
-		fmt.Fprintf(stderr, "bpinn reproduce: shard %s of every study in %s; once every shard ran: bpinn reproduce --from DIR0,DIR1,... with the same flags\n", &r.shard, cfg.Out)
+		fmt.Fprintf(stderr, "bpinn reproduce: shard %s of every study in %s; once every shard ran: bpinn reproduce --from DIR0,DIR1,... with the same flags\n", &shard, cfg.Out)
 		return code
 	}
 	pg := rpt.Build(rep)
 	if err := pg.Write(cfg.Out); err != nil {
-		return report(stderr, "reproduce", err)
+		return err
 	}
 	fmt.Fprint(stdout, pg.Markdown())
 	fmt.Fprintf(stderr, "bpinn reproduce: wrote %s in %s\n", filepath.Join(cfg.Out, "report.html"), time.Duration(rep.Seconds*float64(time.Second)).Round(time.Second))
-	code := exitOK
 	for _, f := range pg.Failures {
 		code = failed(stderr, f.What, f.Why)
 	}
 	return code
 }
 
-// failed reports a failed study in one line and returns exit code 1.
-func failed(stderr io.Writer, what, why string) int {
+// failed reports a failed study in one line; the command then exits 1.
+func failed(stderr io.Writer, what, why string) error {
 	fmt.Fprintf(stderr, "bpinn reproduce: FAILED %s: %s\n", what, oneLine(firstLine(why)))
-	return exitFail
+	return exitCode(exitFail)
 }
 
-// studyList names the studies for --help, wrapped.
-func studyList() string {
+// reproduceFooter names the studies for --help, wrapped, and the exit
+// codes.
+func reproduceFooter() string {
 	var b strings.Builder
 	line := "studies:"
 	for _, n := range rpt.Names() {
@@ -145,7 +145,7 @@ func studyList() string {
 		}
 		line += " " + n + ","
 	}
-	b.WriteString(strings.TrimSuffix(line, ",") + "\n")
+	b.WriteString(strings.TrimSuffix(line, ",") + "\n\n" + reproduceEnd)
 	return b.String()
 }
 
