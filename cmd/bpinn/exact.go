@@ -5,9 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
@@ -28,16 +25,6 @@ func setupExact(fs *flag.FlagSet) func([]string, env) error {
 	var kappa cliflag.PosFloat
 	fs.Var(&kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
 	return func(pos []string, e env) error { return runExact(pos, kappa, e.in(), e.stdout, e.stderr) }
-}
-
-func exactOrders() string {
-	return describeProblems("input order and domain of each problem:\n", func(e problems.Entry, p *pde.Problem) string {
-		var dom []string
-		for i, in := range p.Inputs {
-			dom = append(dom, fmt.Sprintf("%s in [%g, %g]", in, p.Lo[i], p.Hi[i]))
-		}
-		return fmt.Sprintf("  %-15s %-6s (%s)\n", e.Name, strings.Join(p.Inputs, " "), strings.Join(dom, ", "))
-	})
 }
 
 func runExact(pos []string, kappa cliflag.PosFloat, in io.Reader, out, hint io.Writer) error {
@@ -62,34 +49,10 @@ func runExact(pos []string, kappa cliflag.PosFloat, in io.Reader, out, hint io.W
 	if err != nil {
 		return err
 	}
-	several := len(p.OutputNames()) > 1 // a header and the inputs, as bpinn predict prints
-	var b []byte
-	if several {
-		b = append(b, strings.Join(append(slices.Clone(p.Inputs), p.OutputNames()...), " ")+"\n"...)
-	}
 	for _, x := range pts {
 		if !p.Contains(x) { // in a hole of a plate: no solution there
 			return usagef("point %v is outside the domain of %s", x, p.Name)
 		}
-		vals := p.ExactValues(x)
-		if several {
-			vals = append(slices.Clone(x), vals...)
-		}
-		for i, v := range vals {
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = strconv.AppendFloat(b, v+0, 'g', -1, 64) // +0: no "-0"
-		}
-		b = append(b, '\n')
 	}
-	_, err = out.Write(b)
-	return err
-}
-
-func stdinOr(r io.Reader) io.Reader {
-	if r == nil {
-		return os.Stdin
-	}
-	return r
+	return problems.WriteExact(out, p, pts)
 }

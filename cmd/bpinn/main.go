@@ -30,6 +30,7 @@ import (
 	"syscall"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 func main() {
@@ -98,14 +99,14 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"fit":       {"train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problemDefaults, setupFit},
-		"ensemble":  {"train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problemDefaults, setupEnsemble},
+		"fit":       {"train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problems.Schedules, setupFit},
+		"ensemble":  {"train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problems.Schedules, setupEnsemble},
 		"merge":     {"merge ensemble JSONL shards into one ranked summary", "merge [--out FILE.jsonl] FILES...", mergeText, nil, setupMerge},
 		"status":    {"count the fits of ensemble shards: missing seeds, one configuration", "status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, nil, setupStatus},
-		"exact":     {"print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, exactOrders, setupExact},
+		"exact":     {"print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, problems.InputOrders, setupExact},
 		"predict":   {"print a recorded fit's outputs and bands at points read from stdin", "predict [--seed SEED] RECORD < points.txt", predictText, nil, setupPredict},
 		"version":   {"print the release, module and Go versions", "version", versionText, nil, setupVersion},
-		"coverage":  {"fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problemDefaults, setupCoverage},
+		"coverage":  {"fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problems.Schedules, setupCoverage},
 		"hmc":       {"compare the Laplace band with Hamiltonian Monte Carlo (regression)", "hmc PROBLEM [flags]", hmcText, func() string { return hmcFooter }, setupHMC},
 		"reproduce": {"run every study of the paper and write report.html", "reproduce [--quick] [--out DIR] [flags]", reproduceText, reproduceFooter, setupReproduce},
 	}

@@ -129,8 +129,8 @@ func runReproduce(cfg rpt.Config, shard cliflag.Shard, stdout, stderr io.Writer)
 
 // failed reports a failed study in one line; the command then exits 1.
 func failed(stderr io.Writer, what, why string) error {
-	fmt.Fprintf(stderr, "bpinn reproduce: FAILED %s: %s\n", what, oneLine(firstLine(why)))
-	return exitCode(exitFail)
+	fmt.Fprintf(stderr, "bpinn reproduce: FAILED %s: %s\n", what, cliflag.OneLine(firstLine(why)))
+	return cliflag.ExitCode(exitFail)
 }
 
 // reproduceFooter names the studies for --help, wrapped, and the exit

@@ -21,6 +21,45 @@ func (e UsageError) Error() string { return e.Msg }
 // Usagef is a UsageError of the formatted message.
 func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
 
+// AsUsage makes err, if any, a UsageError.
+func AsUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return UsageError{Msg: err.Error()}
+}
+
+// ExitCode is an error the command has already reported: it exits with
+// the code.
+type ExitCode int
+
+func (c ExitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
+
+// Exit codes of Report.
+const (
+	exitFail  = 1 // I/O and other runtime failures
+	exitUsage = 2 // bad input
+)
+
+// Report prints err in one line after cmd ("bpinn fit: ...") and returns
+// the exit code: 2 for bad input (pointing to cmd --help), the code of an
+// ExitCode, 1 for anything else.
+func Report(stderr io.Writer, cmd string, err error) int {
+	if c, ok := err.(ExitCode); ok {
+		return int(c)
+	}
+	var u UsageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", cmd, OneLine(u.Msg), cmd)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "%s: %s\n", cmd, OneLine(err.Error()))
+	return exitFail
+}
+
+// OneLine is s with every run of white space, newlines too, one blank.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // NewFlagSet returns a FlagSet that reports errors to the caller only.
 func NewFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
