@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
@@ -45,8 +44,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if _, err := ff.settings(p, seed); err != nil {
 		return err
 	}
-	base := ff.dataSeed.V
-	draws, err := runner.Seeds(base, n)
+	draws, err := runner.Seeds(ff.dataSeed.V, n)
 	if err != nil {
 		return usagef("--draws, --data-seed: %v", err)
 	}
@@ -57,16 +55,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		}
 		defer file.Close()
 	}
-	opt := runner.Options{Workers: workers, GridN: gridN, Done: func(o runner.Outcome) {
-		if o.Err != nil {
-			return
-		}
-		fmt.Fprintf(stdout, "data seed %d: %s", o.Key, o.Fit.Status)
-		for _, u := range o.Fit.Unknowns() {
-			fmt.Fprintf(stdout, "; %s", u)
-		}
-		fmt.Fprintln(stdout)
-	}}
+	opt := runner.Options{Workers: workers, GridN: gridN, Done: func(o runner.Outcome) { runner.WriteDraw(stdout, o) }}
 	if file != nil {
 		opt.Out = file
 	}
@@ -83,10 +72,5 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d draws (data seeds %d to %d, network seed %d), %.1f s of fits in all\n", p.Name, n, base, base+uint64(n-1), seed, run.Seconds)
-	for _, s := range run.Unknowns {
-		fmt.Fprintf(stdout, "  %s: mean %.6g (sd over draws %.3g), mean Laplace sd %.3g, relative error mean %.3g max %.3g; 95%% interval holds the truth in %d of %d: coverage %.2f +- %.2f\n",
-			s.Name, s.Mean, s.SDOfMean, s.MeanSD, s.MeanRelErr, s.MaxRelErr, s.Covered, s.Fits, s.Coverage, s.CoverageSE)
-	}
-	return nil
+	return run.WriteText(stdout)
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
@@ -27,66 +28,48 @@ const hmcFooter = `exit status: 0 ok, 1 the fit or the sampler failed, or writin
 after the run; 2 bad input (FILE's directory is checked before the run).
 `
 
-// hmcFlags are the flags of bpinn hmc; a flag not given takes the
-// default of posterior.Options (which depends on the sampler and the
-// problem).
+// hmcFlags are the flags of bpinn hmc: they fill o, where a flag not given
+// leaves nil, the default of posterior.Options (which depends on the
+// sampler and the problem).
 type hmcFlags struct {
-	fs                         *flag.FlagSet
-	sampler, metric, whitening string
-	samples, burnIn, chains    int
-	maxDepth, leapfrog, epochs int
-	target                     float64
-	sampleHyper, whiten        bool
-	seed, fitSeed              cliflag.Seed
-	hidden                     cliflag.Sizes
-	recipe                     cliflag.Choice
-	jsonPath                   string
+	o             posterior.Options
+	sampler       string
+	seed, fitSeed cliflag.Seed
+	hidden        cliflag.Sizes
+	recipe        cliflag.Choice
+	jsonPath      string
 }
 
 func newHMCFlags(fs *flag.FlagSet) *hmcFlags {
-	h := &hmcFlags{fs: fs, seed: cliflag.Seed{V: 1}, fitSeed: cliflag.Seed{V: 1},
+	h := &hmcFlags{seed: cliflag.Seed{V: 1}, fitSeed: cliflag.Seed{V: 1},
 		recipe: cliflag.Choice{V: string(bayes.RecipePaper), Choices: cliflag.Names(bayes.Recipes)}}
+	o := &h.o
 	fs.StringVar(&h.sampler, "sampler", "", "`S`: nuts (the default) or hmc")
-	fs.Var(cliflag.OptInt(&h.samples), "samples", "`N` draws kept per chain (default 400; hmc: 15000, the paper's)")
-	fs.Var(cliflag.OptInt(&h.burnIn), "burn-in", "`B` warm-up iterations per chain, adapting the step size and the metric (default 500; hmc: 1000; 0 for none)")
-	fs.IntVar(&h.chains, "chains", mcmc.DefaultChains, "`C` independent chains, run concurrently")
-	fs.StringVar(&h.metric, "metric", string(mcmc.Diag), "`M`: diag (inverse problems: dense), dense or unit: the inverse metric that warm-up estimates")
-	fs.Var(cliflag.OptFloat(&h.target), "target-accept", "`D`, the mean acceptance statistic that warm-up aims for (default 0.98; hmc: 0.8; lower is faster, with more divergent draws)")
-	fs.Var(cliflag.OptInt(&h.maxDepth), "max-depth", "NUTS: at most 2^`D` leapfrog steps per draw (default 12)")
-	fs.Var(cliflag.OptInt(&h.leapfrog), "leapfrog", "hmc: `L` leapfrog steps per iteration (default 20; giving it selects --sampler hmc)")
-	fs.BoolVar(&h.sampleHyper, "sample-hyper", false, "sample ln alpha and ln beta jointly with the weights (flat priors on the logs) and compare their marginals with the evidence's optimum and Occam widths")
-	fs.BoolVar(&h.whiten, "whiten", false, "sample in coordinates whitened by the fit's Laplace precision A: z = L^T (w - w_MP), A = L L^T (the warm-up's metric then starts from A^-1)")
-	fs.StringVar(&h.whitening, "whitening", string(bayes.Exact), "`W`, inverse problems: exact (|H|, the exact Hessian of E_T at the fit's mode with its eigenvalues made positive) or gauss-newton (the fit's A) whitens the coordinates z = L^T (theta - theta_MP), L L^T = |H| or A")
+	fs.Var(cliflag.OptInt(&o.Samples, ""), "samples", "`N` draws kept per chain (default 400; hmc: 15000, the paper's)")
+	fs.Var(cliflag.OptInt(&o.Warmup, ""), "burn-in", "`B` warm-up iterations per chain, adapting the step size and the metric (default 500; hmc: 1000; 0 for none)")
+	fs.Var(cliflag.OptInt(&o.Chains, strconv.Itoa(mcmc.DefaultChains)), "chains", "`C` independent chains, run concurrently")
+	fs.Var(cliflag.OptString(&o.Metric, string(mcmc.Diag)), "metric", "`M`: diag (inverse problems: dense), dense or unit: the inverse metric that warm-up estimates")
+	fs.Var(cliflag.OptFloat(&o.TargetAccept, ""), "target-accept", "`D`, the mean acceptance statistic that warm-up aims for (default 0.98; hmc: 0.8; lower is faster, with more divergent draws)")
+	fs.Var(cliflag.OptInt(&o.MaxDepth, ""), "max-depth", "NUTS: at most 2^`D` leapfrog steps per draw (default 12)")
+	fs.Var(cliflag.OptInt(&o.Leapfrog, ""), "leapfrog", "hmc: `L` leapfrog steps per iteration (default 20; giving it selects --sampler hmc)")
+	fs.Var(cliflag.Bool(&o.SampleHyper), "sample-hyper", "sample ln alpha and ln beta jointly with the weights (flat priors on the logs) and compare their marginals with the evidence's optimum and Occam widths")
+	fs.Var(cliflag.Bool(&o.Whiten), "whiten", "sample in coordinates whitened by the fit's Laplace precision A: z = L^T (w - w_MP), A = L L^T (the warm-up's metric then starts from A^-1)")
+	fs.Var(cliflag.OptString(&o.Whitening, string(bayes.Exact)), "whitening", "`W`, inverse problems: exact (|H|, the exact Hessian of E_T at the fit's mode with its eigenvalues made positive) or gauss-newton (the fit's A) whitens the coordinates z = L^T (theta - theta_MP), L L^T = |H| or A")
 	fs.Var(&h.seed, "seed", "sampler seed `S`")
 	fs.Var(&h.fitSeed, "fit-seed", "seed `S` of the network initialization of the fit")
-	fs.Var(cliflag.OptInt(&h.epochs), "epochs", "`N` training epochs of the fit (default: the problem's)")
+	fs.Var(cliflag.OptInt(&o.Epochs, ""), "epochs", "`N` training epochs of the fit (default: the problem's)")
 	fs.Var(&h.hidden, "hidden", "hidden layer `sizes` of the fit, e.g. 6 or 8,8 (default: the problem's)")
 	fs.Var(&h.recipe, "recipe", "paper: the paper's schedule, Adam with hyperparameter updates; tuned (bpinn fit's default): then a Gauss-Newton polish and MacKay rounds, which end at a mode of the posterior")
 	fs.StringVar(&h.jsonPath, "json", "", "write the settings, per-chain diagnostics, both predictive bands and the comparison to `FILE` (atomically)")
 	return h
 }
 
-// options are the posterior.Options of the flags for the problem of entry:
-// a given flag is checked as given, an unset one takes its default.
+// options are the posterior.Options of the flags for the problem of entry.
 func (h *hmcFlags) options(entry problems.Entry) posterior.Options {
-	given := cliflag.Given(h.fs)
-	o := posterior.Options{Sampler: mcmc.Sampler(h.sampler), Seed: h.seed.V, SampleHyper: h.sampleHyper, Whiten: h.whiten,
-		Fit: bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: h.fitSeed.V, Recipe: bayes.Recipe(h.recipe.V), Hidden: h.hidden.V}}
-	if given["metric"] {
-		o.Metric = new(mcmc.Metric(h.metric))
-	}
-	o.Samples, o.Warmup, o.Chains = ifGiven(given["samples"], &h.samples), ifGiven(given["burn-in"], &h.burnIn), ifGiven(given["chains"], &h.chains)
-	o.TargetAccept, o.MaxDepth = ifGiven(given["target-accept"], &h.target), ifGiven(given["max-depth"], &h.maxDepth)
-	o.Leapfrog, o.Epochs, o.Whitening = ifGiven(given["leapfrog"], &h.leapfrog), ifGiven(given["epochs"], &h.epochs), ifGiven(given["whitening"], &h.whitening)
+	o := h.o
+	o.Sampler, o.Seed = mcmc.Sampler(h.sampler), h.seed.V
+	o.Fit = bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: h.fitSeed.V, Recipe: bayes.Recipe(h.recipe.V), Hidden: h.hidden.V}
 	return o
-}
-
-// ifGiven is v if its flag was given, else nil (the option's default).
-func ifGiven[T any](given bool, v *T) *T {
-	if given {
-		return v
-	}
-	return nil
 }
 
 // setupHMC registers bpinn hmc's flags.

@@ -143,41 +143,64 @@ func (n *noiseInto) Set(s string) error {
 	return nil
 }
 
-// OptInt and OptFloat are number flags parsed as the flag package's own
-// (any sign; integers in any base), written into *dst; --help shows no
-// default for zero, the "not given" of options whose default depends on
-// others.
-func OptInt(dst *int) flag.Value { return &optNum[int]{dst} }
-
-// OptFloat: see OptInt.
-func OptFloat(dst *float64) flag.Value { return &optNum[float64]{dst} }
-
-type optNum[T int | float64] struct{ dst *T }
-
-func (n *optNum[T]) String() string {
-	if n == nil || n.dst == nil || *n.dst == 0 {
-		return ""
-	}
-	return fmt.Sprint(*n.dst)
+// OptInt, OptFloat and OptString fill an optional setting: *dst stays nil
+// until the flag is given (its default is then the setting owner's), and
+// points at the value once it is. Numbers parse as the flag package's own
+// (any sign; integers in any base); def is the default --help shows ("":
+// none).
+func OptInt(dst **int, def string) flag.Value {
+	return &opt[int]{dst, def, func(s string) (int, error) {
+		v, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		return int(v), numError(err)
+	}}
 }
 
-func (n *optNum[T]) Set(s string) error {
-	var err error
-	switch d := any(n.dst).(type) {
-	case *int:
-		var v int64
-		v, err = strconv.ParseInt(s, 0, strconv.IntSize)
-		if err == nil {
-			*d = int(v)
-		}
-	case *float64:
-		var v float64
-		v, err = strconv.ParseFloat(s, 64)
-		if err == nil {
-			*d = v
-		}
+// OptFloat: see OptInt.
+func OptFloat(dst **float64, def string) flag.Value {
+	return &opt[float64]{dst, def, func(s string) (float64, error) {
+		v, err := strconv.ParseFloat(s, 64)
+		return v, numError(err)
+	}}
+}
+
+// OptString: see OptInt.
+func OptString[T ~string](dst **T, def string) flag.Value {
+	return &opt[T]{dst, def, func(s string) (T, error) { return T(s), nil }}
+}
+
+type opt[T any] struct {
+	dst   **T
+	def   string
+	parse func(string) (T, error)
+}
+
+func (o *opt[T]) String() string {
+	if o == nil || o.dst == nil || *o.dst == nil {
+		return o.defValue()
 	}
-	switch { // the flag package's own words, which flagError rewrites
+	return fmt.Sprint(**o.dst)
+}
+
+func (o *opt[T]) defValue() string {
+	if o == nil {
+		return ""
+	}
+	return o.def
+}
+
+func (o *opt[T]) Set(s string) error {
+	v, err := o.parse(s)
+	if err != nil {
+		return err
+	}
+	*o.dst = &v
+	return nil
+}
+
+// numError is a strconv error in the flag package's own words, which
+// flagError rewrites.
+func numError(err error) error {
+	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return errors.New("value out of range")
 	case err != nil:
