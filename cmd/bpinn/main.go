@@ -1,15 +1,7 @@
 // Command bpinn fits evidence-driven Bayesian physics-informed neural
-// networks (Graczyk & Witkowski) from the command line.
-//
-//	bpinn fit PROBLEM [flags]        one fit, a human summary and a JSON record
-//	bpinn ensemble PROBLEM [flags]   N seeds on all cores, JSONL, ranked by evidence
-//	bpinn merge FILES...             join ensemble shards into one ranked summary
-//	bpinn status FILES...            the fits of ensemble shards: missing seeds, one configuration
-//	bpinn exact PROBLEM              the exact/reference solution at points read from stdin
-//	bpinn predict RECORD             a recorded fit's outputs and bands at points read from stdin
-//	bpinn hmc regression [flags]     the Laplace band against Hamiltonian Monte Carlo
-//	bpinn reproduce [flags]          every study of the paper: tables, figures, report.html
-//	bpinn version                    release, module and Go version
+// networks (Graczyk & Witkowski) from the command line: "bpinn --help"
+// lists the commands (the table of commands below), docs/cli.md says what
+// each does.
 //
 // Exit codes: 0 success (a fit that diverged is still a success: its status
 // is in the output), 1 an I/O failure, 2 bad input (a one-line error on

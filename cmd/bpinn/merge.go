@@ -6,9 +6,7 @@ import (
 	"io"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-
-	"github.com/evidence-pinn/bpinn/internal/atomicfile"
-	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
 const mergeText = `Reads the JSONL files of ensemble shards and prints one ranked summary, the
@@ -31,25 +29,14 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	merged, torn, err := record.MergeFiles(files)
-	if err != nil {
+	sum, err := runner.Merge(files, out, func(torn string) {
+		fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", torn)
+	})
+	if runner.IsInput(err) {
 		return asUsage(err)
 	}
-	for _, f := range torn {
-		fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
-	}
-	sum, err := record.Summarize(merged)
 	if err != nil {
-		return asUsage(err)
-	}
-	if out != "" {
-		data, err := record.MarshalLines(merged)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(out, data); err != nil {
-			return err
-		}
+		return err
 	}
 	return sum.WriteText(stdout)
 }

@@ -18,16 +18,7 @@ func setupVersion(*flag.FlagSet) func([]string, env) error {
 		if len(pos) > 0 {
 			return usagef("takes no arguments, got %q", pos)
 		}
-		v := record.Version()
-		fmt.Fprintf(e.stdout, "bpinn %s %s %s", version.Version, v.Module, v.Version)
-		if v.Revision != "" {
-			fmt.Fprintf(e.stdout, " (%s", v.Revision)
-			if v.Modified {
-				fmt.Fprint(e.stdout, ", modified")
-			}
-			fmt.Fprint(e.stdout, ")")
-		}
-		fmt.Fprintf(e.stdout, " %s\n", v.Go)
-		return nil
+		_, err := fmt.Fprintf(e.stdout, "bpinn %s %s\n", version.Version, record.Version())
+		return err
 	}
 }
