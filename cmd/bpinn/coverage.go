@@ -20,7 +20,7 @@ func setupCoverage(fs *flag.FlagSet) func([]string, env) error {
 	var m manyFits
 	m.register(fs, "draws", "fit `N` draws of the data", "seed", "`seed` of the network initialization, the same for every draw")
 	return func(pos []string, e env) error {
-		return runCoverage(pos, &m.fit, m.n.V, m.seed.V, m.out, m.workers, e.stdout)
+		return runCoverage(pos, &m.fit, m.n.V, m.seed.V, m.out, m.workers, e.Stdout)
 	}
 }
 

@@ -21,35 +21,31 @@ goroutines; --out appends each fit as a JSON line the moment it ends,
 by log evidence, with Spearman's rho between ln Z and the true rel L2.
 Details: docs/cli.md and docs/scale-out.md.`
 
+// ensembleFlags are the flags of bpinn ensemble.
+type ensembleFlags struct {
+	manyFits
+	resume bool
+	shard  cliflag.Shard
+	sbatch cliflag.PosInt
+}
+
 // setupEnsemble registers bpinn ensemble's flags.
 func setupEnsemble(fs *flag.FlagSet) func([]string, env) error {
-	var m manyFits
+	var m ensembleFlags
 	m.register(fs, "n", "train `N` fits", "seed-base", "first `seed`; fit i uses seed-base + i")
-	resume := fs.Bool("resume", false, "continue the --out file, skipping the seeds it holds")
-	var sh cliflag.Shard
-	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
-	var sbatch cliflag.PosInt
-	fs.Var(&sbatch, "sbatch", "write a Slurm job array of `N` shards (--workers cores each) to stdout instead of running")
+	fs.BoolVar(&m.resume, "resume", false, "continue the --out file, skipping the seeds it holds")
+	fs.Var(&m.shard, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
+	fs.Var(&m.sbatch, "sbatch", "write a Slurm job array of `N` shards (--workers cores each) to stdout instead of running")
 	return func(pos []string, e env) error {
-		o := ensembleOpts{n: m.n.V, base: m.seed.V, out: m.out, workers: m.workers, resume: *resume, shard: sh}
-		if sbatch.Given {
-			return writeSbatch(fs, e.args, pos, &m.fit, o, sbatch.V, e.stdout)
+		if m.sbatch.Given {
+			return m.writeSbatch(fs, e.Args, pos, e.Stdout)
 		}
-		return runEnsemble(pos, &m.fit, o, e.stdout, e.stderr)
+		return m.run(pos, e.Stdout, e.Stderr)
 	}
 }
 
-type ensembleOpts struct {
-	n       int
-	base    uint64
-	out     string
-	workers int
-	resume  bool
-	shard   cliflag.Shard
-}
-
-// ensemblePlan is an ensemble's checked input: what runEnsemble runs and
-// what --sbatch writes into a job script.
+// ensemblePlan is an ensemble's checked input: what run runs and what
+// --sbatch writes into a job script.
 type ensemblePlan struct {
 	p     *pde.Problem
 	s     bayes.Settings
@@ -57,54 +53,52 @@ type ensemblePlan struct {
 	seeds []uint64 // this run's (this shard's) seeds
 }
 
-// planEnsemble checks the flags and the problem without running anything.
-func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, error) {
+// plan checks the flags and the problem without running anything.
+func (m *ensembleFlags) plan(pos []string) (ensemblePlan, error) {
 	if len(pos) != 1 {
 		return ensemblePlan{}, usagef("want one problem, got %d arguments", len(pos))
 	}
-	if err := checkWorkers(o.workers); err != nil {
+	if err := checkWorkers(m.workers); err != nil {
 		return ensemblePlan{}, err
 	}
-	if o.resume && o.out == "" {
+	if m.resume && m.out == "" {
 		return ensemblePlan{}, usagef("--resume needs --out FILE")
 	}
-	seeds, err := runner.Seeds(o.base, o.n)
+	seeds, err := runner.Seeds(m.seed.V, m.n.V)
 	if err != nil {
 		return ensemblePlan{}, usagef("--n, --seed-base: %v", err)
 	}
-	if o.shard.N > 0 {
-		if seeds, err = runner.Shard(seeds, o.shard.I, o.shard.N); err != nil {
-			return ensemblePlan{}, usagef("--shard %s: %v", &o.shard, err)
+	if m.shard.N > 0 {
+		if seeds, err = runner.Shard(seeds, m.shard.I, m.shard.N); err != nil {
+			return ensemblePlan{}, usagef("--shard %s: %v", &m.shard, err)
 		}
 	}
-	p, err := ff.problem(pos[0])
+	p, err := m.fit.problem(pos[0])
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	s, err := ff.settings(p, o.base)
+	s, err := m.fit.settings(p, m.seed.V)
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	cfg, err := record.NewRunConfig(p, s, ff.dataSeed.V)
-	if err != nil {
-		return ensemblePlan{}, asUsage(err)
-	}
-	return ensemblePlan{p, s, cfg, seeds}, nil
+	cfg, err := record.NewRunConfig(p, s, m.fit.dataSeed.V)
+	return ensemblePlan{p, s, cfg, seeds}, asUsage(err)
 }
 
-func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.Writer) error {
-	plan, err := planEnsemble(pos, ff, o)
+// run trains the ensemble (runner.RunFile) and prints its summary.
+func (m *ensembleFlags) run(pos []string, stdout, stderr io.Writer) error {
+	plan, err := m.plan(pos)
 	if err != nil {
 		return err
 	}
-	if o.out != "" {
-		if err := cliflag.CheckWritable(o.out); err != nil {
+	if m.out != "" {
+		if err := cliflag.CheckWritable(m.out); err != nil {
 			return err
 		}
 	}
 	var prog *termbar.Fits
-	sum, err := runner.RunFile(ff.context(), plan.p, plan.s, plan.seeds, runner.FileOptions{
-		Out: o.out, Resume: o.resume, Config: plan.cfg, Workers: o.workers, DataSeed: ff.dataSeed.V, GridN: gridN,
+	sum, err := runner.RunFile(m.fit.context(), plan.p, plan.s, plan.seeds, runner.FileOptions{
+		Out: m.out, Resume: m.resume, Config: plan.cfg, Workers: m.workers, DataSeed: m.fit.dataSeed.V, GridN: gridN,
 		Notify: func(msg string) { fmt.Fprintf(stderr, "bpinn ensemble: %s\n", msg) },
 		Start:  func(todo int) { prog = termbar.NewFits(stderr, todo, fmt.Sprintf("%s x%d", plan.p.Name, todo)) },
 		Done:   func(done int, r *record.Result) { prog.Step(done, r) },

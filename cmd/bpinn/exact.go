@@ -24,7 +24,7 @@ error naming it (exit 2), and nothing is printed. Details: docs/cli.md.`
 func setupExact(fs *flag.FlagSet) func([]string, env) error {
 	var kappa cliflag.PosFloat
 	fs.Var(&kappa, "kappa", "heat diffusivity `K` (heat only; default 0.1)")
-	return func(pos []string, e env) error { return runExact(pos, kappa, e.in(), e.stdout, e.stderr) }
+	return func(pos []string, e env) error { return runExact(pos, kappa, e.In(), e.Stdout, e.Stderr) }
 }
 
 func runExact(pos []string, kappa cliflag.PosFloat, in io.Reader, out, hint io.Writer) error {

@@ -34,11 +34,11 @@ func setupFit(fs *flag.FlagSet) func([]string, env) error {
 	fs.Var(&seed, "seed", "`seed` of the network initialization")
 	jsonPath := fs.String("json", "", "write the result JSON to `FILE`")
 	return func(pos []string, e env) error {
-		r, err := fitOnce(pos, &ff, seed.V, *jsonPath, e.stderr)
+		r, err := fitOnce(pos, &ff, seed.V, *jsonPath, e.Stderr)
 		if err != nil {
 			return err
 		}
-		return r.WriteText(e.stdout)
+		return r.WriteText(e.Stdout)
 	}
 }
 

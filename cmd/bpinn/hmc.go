@@ -75,7 +75,7 @@ func (h *hmcFlags) options(entry problems.Entry) posterior.Options {
 // setupHMC registers bpinn hmc's flags.
 func setupHMC(fs *flag.FlagSet) func([]string, env) error {
 	h := newHMCFlags(fs)
-	return func(pos []string, e env) error { return runHMC(h, pos, e.stdout, e.stderr) }
+	return func(pos []string, e env) error { return runHMC(h, pos, e.Stdout, e.Stderr) }
 }
 
 // runHMC checks the flags and the problem, then trains the fit and samples

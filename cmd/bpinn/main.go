@@ -10,15 +10,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"sort"
-	"strings"
 	"syscall"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
@@ -64,110 +61,33 @@ const (
 	exitUsage = 2 // bad input
 )
 
-// env is what a command runs with: its arguments as given (for --sbatch's
-// script), standard input (os.Stdin when nil) and outputs.
-type env struct {
-	args           []string
-	stdin          io.Reader
-	stdout, stderr io.Writer
-}
+type env = cliflag.Env
 
-func (e env) in() io.Reader {
-	if e.stdin == nil {
-		return os.Stdin
-	}
-	return e.stdin
-}
-
-// command is one subcommand: its summary in bpinn --help; for its own
-// --help, its usage line, text and footer (what follows the flags); and
-// setup, which registers its flags and returns what runs it on the
-// positional arguments.
-type command struct {
-	summary, usage, text string
-	footer               func() string
-	setup                func(fs *flag.FlagSet) func(pos []string, e env) error
-}
-
-func commands() map[string]command {
-	return map[string]command{
-		"fit":       {"train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problems.Schedules, setupFit},
-		"ensemble":  {"train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problems.Schedules, setupEnsemble},
-		"merge":     {"merge ensemble JSONL shards into one ranked summary", "merge [--out FILE.jsonl] FILES...", mergeText, nil, setupMerge},
-		"status":    {"count the fits of ensemble shards: missing seeds, one configuration", "status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, nil, setupStatus},
-		"exact":     {"print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, problems.InputOrders, setupExact},
-		"predict":   {"print a recorded fit's outputs and bands at points read from stdin", "predict [--seed SEED] RECORD < points.txt", predictText, nil, setupPredict},
-		"version":   {"print the release, module and Go versions", "version", versionText, nil, setupVersion},
-		"coverage":  {"fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problems.Schedules, setupCoverage},
-		"hmc":       {"compare the Laplace band with Hamiltonian Monte Carlo (regression)", "hmc PROBLEM [flags]", hmcText, func() string { return hmcFooter }, setupHMC},
-		"reproduce": {"run every study of the paper and write report.html", "reproduce [--quick] [--out DIR] [flags]", reproduceText, reproduceFooter, setupReproduce},
-	}
+// bpinn is the program: its commands, each with its summary, usage line,
+// text, --help footer and setup.
+func bpinn() cliflag.Program {
+	return cliflag.Program{Name: "bpinn", Title: "Evidence-driven Bayesian PINNs (Graczyk & Witkowski).", Commands: map[string]cliflag.Command{
+		"fit":       cmd("train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problems.Schedules, setupFit),
+		"ensemble":  cmd("train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problems.Schedules, setupEnsemble),
+		"merge":     cmd("merge ensemble JSONL shards into one ranked summary", "merge [--out FILE.jsonl] FILES...", mergeText, nil, setupMerge),
+		"status":    cmd("count the fits of ensemble shards: missing seeds, one configuration", "status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, nil, setupStatus),
+		"exact":     cmd("print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, problems.InputOrders, setupExact),
+		"predict":   cmd("print a recorded fit's outputs and bands at points read from stdin", "predict [--seed SEED] RECORD < points.txt", predictText, nil, setupPredict),
+		"version":   cmd("print the release, module and Go versions", "version", versionText, nil, setupVersion),
+		"coverage":  cmd("fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problems.Schedules, setupCoverage),
+		"hmc":       cmd("compare the Laplace band with Hamiltonian Monte Carlo (regression)", "hmc PROBLEM [flags]", hmcText, func() string { return hmcFooter }, setupHMC),
+		"reproduce": cmd("run every study of the paper and write report.html", "reproduce [--quick] [--out DIR] [flags]", reproduceText, reproduceFooter, setupReproduce),
+	}}
 }
 
 func run(args []string, stdout, stderr io.Writer) int { return runWith(args, nil, stdout, stderr) }
 
+// cmd is the command of the summary, usage line, text, footer and setup.
+func cmd(summary, usage, text string, footer func() string, setup func(*flag.FlagSet) func([]string, env) error) cliflag.Command {
+	return cliflag.Command{Summary: summary, Usage: usage, Text: text, Footer: footer, Setup: setup}
+}
+
 // runWith runs the command of args[0] reading stdin (os.Stdin when nil).
 func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cs := commands()
-	if len(args) == 0 {
-		fmt.Fprintf(stderr, "bpinn: missing command: use one of %s (bpinn --help)\n", strings.Join(names(cs), ", "))
-		return exitUsage
-	}
-	switch args[0] {
-	case "help":
-		if len(args) > 1 { // "bpinn help fit" is "bpinn fit --help"
-			return runWith([]string{args[1], "--help"}, stdin, stdout, stderr)
-		}
-		fallthrough
-	case "-h", "-help", "--help":
-		usage(stdout, cs)
-		return exitOK
-	}
-	c, ok := cs[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "bpinn: unknown command %q: use one of %s (bpinn --help)\n", args[0], strings.Join(names(cs), ", "))
-		return exitUsage
-	}
-	return c.exec(args[0], env{args[1:], stdin, stdout, stderr})
-}
-
-// exec parses the flags of command name and runs it: --help prints its
-// usage, an error is printed in one line and sets the exit code.
-func (c command) exec(name string, e env) int {
-	fs := cliflag.NewFlagSet(name)
-	do := c.setup(fs)
-	pos, err := cliflag.Parse(fs, e.args)
-	if errors.Is(err, flag.ErrHelp) {
-		footer := ""
-		if c.footer != nil {
-			footer = c.footer()
-		}
-		cliflag.PrintUsage(e.stdout, fs, "bpinn "+c.usage, c.text, footer)
-		return exitOK
-	}
-	if err == nil {
-		err = do(pos, e)
-	}
-	if err != nil {
-		return report(e.stderr, name, err)
-	}
-	return exitOK
-}
-
-func names(cs map[string]command) []string {
-	var ns []string
-	for n := range cs {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
-
-func usage(w io.Writer, cs map[string]command) {
-	fmt.Fprintf(w, "usage: bpinn COMMAND [flags] [args]\n\nEvidence-driven Bayesian PINNs (Graczyk & Witkowski).\n\ncommands:\n")
-	for _, n := range names(cs) {
-		fmt.Fprintf(w, "  %-9s %s\n", n, cs[n].summary)
-	}
-	fmt.Fprintf(w, "\nbpinn COMMAND --help (or bpinn help COMMAND): a command's flags and defaults.\n"+
-		"Exit codes: 0 success, 1 I/O failure, 2 bad input.\n")
+	return bpinn().Run(args, stdin, stdout, stderr)
 }

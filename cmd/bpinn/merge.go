@@ -17,7 +17,7 @@ are an error (exit 2). Details: docs/cli.md.`
 // setupMerge registers bpinn merge's flags.
 func setupMerge(fs *flag.FlagSet) func([]string, env) error {
 	out := fs.String("out", "", "write the merged records, sorted by seed, to `FILE.jsonl`")
-	return func(pos []string, e env) error { return runMerge(pos, *out, e.stdout, e.stderr) }
+	return func(pos []string, e env) error { return runMerge(pos, *out, e.Stdout, e.Stderr) }
 }
 
 func runMerge(files []string, out string, stdout, stderr io.Writer) error {

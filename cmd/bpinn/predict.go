@@ -25,7 +25,7 @@ training. A bad line is an error naming it (exit 2). Details: docs/cli.md.`
 func setupPredict(fs *flag.FlagSet) func([]string, env) error {
 	var seed cliflag.Seed
 	fs.Var(&seed, "seed", "the `seed` of the fit to use when the file holds several")
-	return func(pos []string, e env) error { return runPredict(pos, seed.V, e.in(), e.stdout, e.stderr) }
+	return func(pos []string, e env) error { return runPredict(pos, seed.V, e.In(), e.Stdout, e.Stderr) }
 }
 
 func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) error {

@@ -93,7 +93,7 @@ func setupReproduce(fs *flag.FlagSet) func([]string, env) error {
 		if err != nil {
 			return err
 		}
-		return runReproduce(cfg, r.shard, e.stdout, e.stderr)
+		return runReproduce(cfg, r.shard, e.Stdout, e.Stderr)
 	}
 }
 

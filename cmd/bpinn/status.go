@@ -22,7 +22,7 @@ func setupStatus(fs *flag.FlagSet) func([]string, env) error {
 	var shards cliflag.PosInt
 	fs.Var(&shards, "shards", "the `N` of the ensemble's --shard I/N: name the shard of each missing seed")
 	return func(pos []string, e env) error {
-		err := runner.Status(e.stdout, pos, n.V, seed.V, shards.V)
+		err := runner.Status(e.Stdout, pos, n.V, seed.V, shards.V)
 		if runner.IsInput(err) {
 			return asUsage(err)
 		}

@@ -18,7 +18,7 @@ func setupVersion(*flag.FlagSet) func([]string, env) error {
 		if len(pos) > 0 {
 			return usagef("takes no arguments, got %q", pos)
 		}
-		_, err := fmt.Fprintf(e.stdout, "bpinn %s %s\n", version.Version, record.Version())
+		_, err := fmt.Fprintf(e.Stdout, "bpinn %s %s\n", version.Version, record.Version())
 		return err
 	}
 }
