@@ -32,8 +32,8 @@ func TestProgram(t *testing.T) {
 		}},
 	}}
 	for _, c := range []struct {
-		args      []string
-		code      int
+		args        []string
+		code        int
 		out, errOut string
 	}{
 		{[]string{"echo", "a", "--n", "2"}, 0, "", ""},
