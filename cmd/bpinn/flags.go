@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"io"
 	"math"
 	"os"
 
@@ -15,15 +14,9 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
-// errUsage is bad input: the command prints it in one line and exits 2.
-type errUsage = cliflag.UsageError
-
+// usagef and asUsage make bad input: the command prints it in one line
+// and exits 2.
 var usagef, asUsage = cliflag.Usagef, cliflag.AsUsage
-
-// report prints err in one line and returns the exit code.
-func report(stderr io.Writer, cmd string, err error) int {
-	return cliflag.Report(stderr, "bpinn "+cmd, err)
-}
 
 // manyFits are the flags of the commands that train many fits (ensemble,
 // coverage): the fit's own, how many, the seed, the output file, the

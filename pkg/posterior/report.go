@@ -70,7 +70,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		held = "sampled; fit's"
 	}
 	fmt.Fprintf(&b, "Laplace vs %s on %s: alpha %s, beta %s (%s; fit seed %d, %d epochs, %s)\n",
-		h.Sampler, c.Problem, floats(c.Alpha), floats(c.Beta), held, r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
+		h.Sampler, c.Problem, groupValues(c.Alpha), groupValues(c.Beta), held, r.Fit.Seed, r.Fit.Epochs, r.Fit.Status)
 	metric := h.Metric + " metric"
 	if h.Whiten {
 		metric += " in coordinates whitened by the fit's A"
@@ -133,7 +133,7 @@ func WriteUnknowns(w io.Writer, f *bayes.Fit, su []SampledUnknown, res *mcmc.Res
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s seed %d: status %s, log evidence %s; %s (%s metric) in coordinates whitened by %s, %s x %d draws, step sizes %v, %.0f leapfrog steps per draw, %d divergent\n",
-		f.Model.Problem.Name, f.Settings.Seed, f.Status, record.Fmt(logEvidence(f), "%.6g"), res.Sampler, res.Metric, precisionName(whiten), runner.Plural(len(res.Chains), "chain"), res.Len(), floats(steps),
+		f.Model.Problem.Name, f.Settings.Seed, f.Status, record.Fmt(logEvidence(f), "%.6g"), res.Sampler, res.Metric, precisionName(whiten), runner.Plural(len(res.Chains), "chain"), res.Len(), groupValues(steps),
 		float64(leap)/float64(len(res.Chains)*res.Len()), res.Divergences())
 	for _, s := range su {
 		fmt.Fprintf(&b, "  %s\n", s)
@@ -150,8 +150,9 @@ func precisionName(w bayes.HessianKind) string {
 	return "|H|, the exact Hessian at the mode"
 }
 
-// floats formats one value per hyperparameter group, comma-separated.
-func floats(v []float64) string {
+// groupValues formats values (one per hyperparameter group, or per
+// chain) with 4 digits, comma-separated.
+func groupValues(v []float64) string {
 	s := make([]string, len(v))
 	for i, x := range v {
 		s[i] = fmt.Sprintf("%.4g", x)
