@@ -4,7 +4,6 @@ import (
 	"flag"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"

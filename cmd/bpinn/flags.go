@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-
 	"github.com/evidence-pinn/bpinn/internal/fault"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"

@@ -11,7 +11,6 @@ import (
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
 	"github.com/evidence-pinn/bpinn/internal/termbar"
-
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	rpt "github.com/evidence-pinn/bpinn/pkg/report"
 	"github.com/evidence-pinn/bpinn/pkg/viz"

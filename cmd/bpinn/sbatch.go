@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-
 	"github.com/evidence-pinn/bpinn/scripts/slurm"
 )
 
