@@ -115,7 +115,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "predictive: min bulk ESS %s, min tail ESS %s, max R-hat %s\n", optNum(d.MinESS), optNum(d.MinTailESS), optNum(d.MaxRHat))
 	fmt.Fprintf(&b, "%s: %.3g s, %d gradients, %.4g samples/s, ESS/s %s, ESS per 1000 gradients %s (predictive %.3g s, fit %.3g s)\n",
 		h.Sampler, d.Seconds, d.Gradients, d.SamplesPerSecond, optNum(d.ESSPerSecond), optNum(d.ESSPerKGradient), d.PredictiveSeconds, r.Fit.Seconds)
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write([]byte(b.String())) // Write, which a wrapping writer may watch, not WriteString
 	return err
 }
 
@@ -138,7 +138,7 @@ func WriteUnknowns(w io.Writer, f *bayes.Fit, su []SampledUnknown, res *mcmc.Res
 	for _, s := range su {
 		fmt.Fprintf(&b, "  %s\n", s)
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write([]byte(b.String()))
 	return err
 }
 

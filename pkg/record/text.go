@@ -15,7 +15,7 @@ import (
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	r.writeText(&b)
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write([]byte(b.String()))
 	return err
 }
 

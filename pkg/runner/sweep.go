@@ -85,7 +85,7 @@ func WriteDraw(w io.Writer, o Outcome) {
 		fmt.Fprintf(&b, "; %s", u)
 	}
 	fmt.Fprintln(&b)
-	io.WriteString(w, b.String())
+	w.Write([]byte(b.String()))
 }
 
 // WriteText writes the sweep's summary: per unknown, the mean estimate,
@@ -99,6 +99,6 @@ func (r *SweepRun) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  %s: mean %.6g (sd over draws %.3g), mean Laplace sd %.3g, relative error mean %.3g max %.3g; 95%% interval holds the truth in %d of %d: coverage %.2f +- %.2f\n",
 			s.Name, s.Mean, s.SDOfMean, s.MeanSD, s.MeanRelErr, s.MaxRelErr, s.Covered, s.Fits, s.Coverage, s.CoverageSE)
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write([]byte(b.String()))
 	return err
 }
