@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
@@ -12,32 +10,18 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
-const coverageText = `Fits an inverse problem (one with unknown coefficients: heat-inverse,
-wave-inverse, burgers-inverse, burgers-wide-inverse, heat2-inverse,
-heat2-reaction, lotka-volterra-inverse) on N draws of its data:
-draw i uses data seed --data-seed + i (new points and new measurement noise),
-every fit the same --seed. Prints each draw's estimates and, per unknown, the
-mean estimate, the mean relative error, and the coverage of the 95 %
-interval: the fraction of draws whose interval holds the truth, with its
-binomial standard error (a calibrated interval: about 0.95). --out appends
-every record as a JSON line (each with its own data_seed).`
+const coverageText = `Fits an inverse problem on N draws of its data (data seed --data-seed + i,
+every fit the same --seed) and prints each draw's estimates and, per
+unknown, the coverage of the 95 % interval over the draws; --out appends
+every record as a JSON line. Details: docs/cli.md and docs/inverse.md.`
 
-func cmdCoverage(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("coverage")
+// setupCoverage registers bpinn coverage's flags.
+func setupCoverage(fs *flag.FlagSet) func([]string, env) error {
 	var m manyFits
 	m.register(fs, "draws", "fit `N` draws of the data", "seed", "`seed` of the network initialization, the same for every draw")
-	pos, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn coverage PROBLEM [--draws N] [flags]", coverageText, problemDefaults())
-		return exitOK
+	return func(pos []string, e env) error {
+		return runCoverage(pos, &m.fit, m.n.V, m.seed.V, m.out, m.workers, e.Stdout)
 	}
-	if err == nil {
-		err = runCoverage(pos, &m.fit, m.n.v, m.seed.v, m.out, m.workers, stdout)
-	}
-	if err != nil {
-		return report(stderr, "coverage", err)
-	}
-	return exitOK
 }
 
 func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, workers int, stdout io.Writer) error {
@@ -60,8 +44,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if _, err := ff.settings(p, seed); err != nil {
 		return err
 	}
-	base := ff.dataSeed.v
-	draws, err := runner.Seeds(base, n)
+	draws, err := runner.Seeds(ff.dataSeed.V, n)
 	if err != nil {
 		return usagef("--draws, --data-seed: %v", err)
 	}
@@ -72,22 +55,13 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		}
 		defer file.Close()
 	}
-	opt := runner.Options{Workers: workers, GridN: gridN, Done: func(o runner.Outcome) {
-		if o.Err != nil {
-			return
-		}
-		fmt.Fprintf(stdout, "data seed %d: %s", o.Key, o.Fit.Status)
-		for _, u := range o.Fit.Unknowns() {
-			fmt.Fprintf(stdout, "; %s", u)
-		}
-		fmt.Fprintln(stdout)
-	}}
+	opt := runner.Options{Workers: workers, GridN: gridN, Done: func(o runner.Outcome) { runner.WriteDraw(stdout, o) }}
 	if file != nil {
 		opt.Out = file
 	}
 	run, err := runner.Sweep(ff.context(), draws, opt, func(d uint64) (*pde.Problem, bayes.Settings, error) {
 		g := *ff
-		g.dataSeed.v = d
+		g.dataSeed.V = d
 		q, err := g.problem(pos[0])
 		if err != nil {
 			return nil, bayes.Settings{}, err
@@ -98,10 +72,5 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d draws (data seeds %d to %d, network seed %d), %.1f s of fits in all\n", p.Name, n, base, base+uint64(n-1), seed, run.Seconds)
-	for _, s := range run.Unknowns {
-		fmt.Fprintf(stdout, "  %s: mean %.6g (sd over draws %.3g), mean Laplace sd %.3g, relative error mean %.3g max %.3g; 95%% interval holds the truth in %d of %d: coverage %.2f +- %.2f\n",
-			s.Name, s.Mean, s.SDOfMean, s.MeanSD, s.MeanRelErr, s.MaxRelErr, s.Covered, s.Fits, s.Coverage, s.CoverageSE)
-	}
-	return nil
+	return run.WriteText(stdout)
 }

@@ -1,112 +1,50 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 
-	"github.com/schollz/progressbar/v3"
-
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
-const ensembleText = `Trains --n networks on PROBLEM, with seeds --seed-base + i for i = 0..n-1,
-on --workers goroutines (default: one per core). With --out, each finished
-fit is appended to FILE as one JSON line and fsynced the moment it ends, so
-a killed run loses at most the fits in flight; the last line may be torn.
-Progress goes to stderr (a bar on a terminal, plain lines otherwise). At the
-end the summary ranks the fits by log evidence: the best fit (with its rms
-residuals at the training points and at fresh ones), the histogram of
-ln Z - max ln Z, Spearman's rho between ln Z and the true rel L2 (strongly
-negative means the evidence is a good selector), and the count of each
-status.
+const ensembleText = `Trains --n networks on PROBLEM, seeds --seed-base + i, on --workers
+goroutines; --out appends each fit as a JSON line the moment it ends,
+--resume continues that file, --shard I/N runs one shard of a job array and
+--sbatch writes a Slurm job script instead. At the end the fits are ranked
+by log evidence, with Spearman's rho between ln Z and the true rel L2.
+Details: docs/cli.md and docs/scale-out.md.`
 
---resume continues FILE: seeds already in it are skipped, a torn last line is
-reported and cut away before appending. The summary is computed from FILE's
-records alone (sorted by seed, ties in evidence broken by seed), so a
-resumed run prints the same bytes as an uninterrupted one. Without --resume
-an existing non-empty FILE is an error.
-
---shard I/N runs only the seeds with (seed - seed-base) mod N == I, for job
-arrays (docs/scale-out.md); join the shards' files with "bpinn merge".
---sbatch N --workers C runs nothing: it writes to stdout a Slurm job script
-(scripts/slurm/ensemble.sbatch) for an array of N tasks of C cores, each
-running one shard with these flags, --resume and a file of its own.
-
-Diverged fits are recorded with their status; they are not failures of the
-command (exit 0). Exit status 2 is bad input, 1 an I/O failure.`
-
-// shard is the --shard I/N flag.
-type shard struct{ i, n int }
-
-func (s *shard) String() string {
-	if s == nil || s.n == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.i, s.n)
+// ensembleFlags are the flags of bpinn ensemble.
+type ensembleFlags struct {
+	manyFits
+	resume bool
+	shard  cliflag.Shard
+	sbatch cliflag.PosInt
 }
 
-func (s *shard) placeholder() string { return "I/N" }
-
-func (s *shard) Set(v string) error {
-	a, b, ok := strings.Cut(v, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return errors.New("want I/N with 0 <= I < N, e.g. 0/4")
-	}
-	s.i, s.n = i, n
-	return nil
-}
-
-func cmdEnsemble(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("ensemble")
-	var m manyFits
+// setupEnsemble registers bpinn ensemble's flags.
+func setupEnsemble(fs *flag.FlagSet) func([]string, env) error {
+	var m ensembleFlags
 	m.register(fs, "n", "train `N` fits", "seed-base", "first `seed`; fit i uses seed-base + i")
-	resume := fs.Bool("resume", false, "continue the --out file, skipping the seeds it holds")
-	var sh shard
-	fs.Var(&sh, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
-	var sbatch posInt
-	fs.Var(&sbatch, "sbatch", "write a Slurm job array of `N` shards (--workers cores each) to stdout instead of running")
-	pos, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]",
-			ensembleText, problemDefaults())
-		return exitOK
-	}
-	if err == nil {
-		o := ensembleOpts{n: m.n.v, base: m.seed.v, out: m.out, workers: m.workers, resume: *resume, shard: sh}
-		if sbatch.set {
-			err = writeSbatch(fs, args, pos, &m.fit, o, sbatch.v, stdout)
-		} else {
-			err = runEnsemble(pos, &m.fit, o, stdout, stderr)
+	fs.BoolVar(&m.resume, "resume", false, "continue the --out file, skipping the seeds it holds")
+	fs.Var(&m.shard, "shard", "run only the seeds with (seed - seed-base) mod N == I, for job arrays")
+	fs.Var(&m.sbatch, "sbatch", "write a Slurm job array of `N` shards (--workers cores each) to stdout instead of running")
+	return func(pos []string, e env) error {
+		if m.sbatch.Given {
+			return m.writeSbatch(fs, e.Args, pos, e.Stdout)
 		}
+		return m.run(pos, e.Stdout, e.Stderr)
 	}
-	if err != nil {
-		return report(stderr, "ensemble", err)
-	}
-	return exitOK
 }
 
-type ensembleOpts struct {
-	n       int
-	base    uint64
-	out     string
-	workers int
-	resume  bool
-	shard   shard
-}
-
-// ensemblePlan is an ensemble's checked input: what runEnsemble runs and
-// what --sbatch writes into a job script.
+// ensemblePlan is an ensemble's checked input: what run runs and what
+// --sbatch writes into a job script.
 type ensemblePlan struct {
 	p     *pde.Problem
 	s     bayes.Settings
@@ -114,146 +52,64 @@ type ensemblePlan struct {
 	seeds []uint64 // this run's (this shard's) seeds
 }
 
-// planEnsemble checks the flags and the problem without running anything.
-func planEnsemble(pos []string, ff *fitFlags, o ensembleOpts) (ensemblePlan, error) {
+// plan checks the flags and the problem without running anything.
+func (m *ensembleFlags) plan(pos []string) (ensemblePlan, error) {
 	if len(pos) != 1 {
 		return ensemblePlan{}, usagef("want one problem, got %d arguments", len(pos))
 	}
-	if err := checkWorkers(o.workers); err != nil {
+	if err := checkWorkers(m.workers); err != nil {
 		return ensemblePlan{}, err
 	}
-	if o.resume && o.out == "" {
+	if m.resume && m.out == "" {
 		return ensemblePlan{}, usagef("--resume needs --out FILE")
 	}
-	seeds, err := runner.Seeds(o.base, o.n)
+	seeds, err := runner.Seeds(m.seed.V, m.n.V)
 	if err != nil {
 		return ensemblePlan{}, usagef("--n, --seed-base: %v", err)
 	}
-	if o.shard.n > 0 {
-		if seeds, err = runner.Shard(seeds, o.shard.i, o.shard.n); err != nil {
-			return ensemblePlan{}, usagef("--shard %s: %v", &o.shard, err)
+	if m.shard.N > 0 {
+		if seeds, err = runner.Shard(seeds, m.shard.I, m.shard.N); err != nil {
+			return ensemblePlan{}, usagef("--shard %s: %v", &m.shard, err)
 		}
 	}
-	p, err := ff.problem(pos[0])
+	p, err := m.fit.problem(pos[0])
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	s, err := ff.settings(p, o.base)
+	s, err := m.fit.settings(p, m.seed.V)
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	cfg, err := record.NewRunConfig(p, s, ff.dataSeed.v)
-	if err != nil {
-		return ensemblePlan{}, errUsage{err.Error()}
-	}
-	return ensemblePlan{p, s, cfg, seeds}, nil
+	cfg, err := record.NewRunConfig(p, s, m.fit.dataSeed.V)
+	return ensemblePlan{p, s, cfg, seeds}, asUsage(err)
 }
 
-func runEnsemble(pos []string, ff *fitFlags, o ensembleOpts, stdout, stderr io.Writer) error {
-	plan, err := planEnsemble(pos, ff, o)
+// run trains the ensemble (runner.RunFile) and prints its summary.
+func (m *ensembleFlags) run(pos []string, stdout, stderr io.Writer) error {
+	plan, err := m.plan(pos)
 	if err != nil {
 		return err
 	}
-	p, s, cfg, seeds := plan.p, plan.s, plan.cfg, plan.seeds
-
-	// The file: fresh, or resumed after cutting a torn line.
-	var file *os.File
-	var kept []record.Result
-	if o.out != "" {
-		if err := checkWritable(o.out); err != nil {
+	if m.out != "" {
+		if err := cliflag.CheckWritable(m.out); err != nil {
 			return err
 		}
-		var torn bool
-		file, kept, torn, err = runner.Resume(o.out, o.resume, cfg)
-		if runner.IsInput(err) {
-			return errUsage{err.Error()}
-		} else if err != nil {
-			return err
-		}
-		defer file.Close()
-		if torn {
-			fmt.Fprintf(stderr, "bpinn ensemble: %s ended in a torn line (a fit killed mid-write); cut it away, its seed runs again\n", o.out)
-		}
 	}
-	todo := runner.Todo(seeds, kept)
-	if len(kept) > 0 {
-		fmt.Fprintf(stderr, "bpinn ensemble: resuming %s: %d fits done, %d to run\n", o.out, len(kept), len(todo))
-	}
-
-	prog := newProgress(stderr, len(todo), fmt.Sprintf("%s x%d", p.Name, len(todo)))
-	var results []record.Result
-	done := 0
-	opt := runner.Options{Workers: o.workers, GridN: gridN, Records: true,
-		DataSeed: func(uint64) uint64 { return ff.dataSeed.v },
-		Done: func(fo runner.Outcome) {
-			done++
-			if fo.Err == nil && fo.Fit.Status != bayes.StatusCancelled {
-				results = append(results, fo.Record)
-				prog.step(done, &fo.Record)
-			}
-		}}
-	if file != nil {
-		opt.Out = file
-	}
-	ctx := ff.context()
-	err = runner.Run(ctx, todo, opt, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
-		fs := s
-		fs.Seed = seed
-		return bayes.Train(ctx, p, fs)
+	var prog *termbar.Fits
+	sum, err := runner.RunFile(m.fit.context(), plan.p, plan.s, plan.seeds, runner.FileOptions{
+		Out: m.out, Resume: m.resume, Config: plan.cfg, Workers: m.workers, DataSeed: m.fit.dataSeed.V, GridN: gridN,
+		Notify: func(msg string) { fmt.Fprintf(stderr, "bpinn ensemble: %s\n", msg) },
+		Start:  func(todo int) { prog = termbar.NewFits(stderr, todo, fmt.Sprintf("%s x%d", plan.p.Name, todo)) },
+		Done:   func(done int, r *record.Result) { prog.Step(done, r) },
 	})
-	prog.finish()
-	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("interrupted: %d fits ended and are kept; run again with --resume to finish", len(results))
+	if prog != nil {
+		prog.Finish()
 	}
-	if err != nil {
-		return err
+	if runner.IsInput(err) {
+		return asUsage(err)
 	}
-
-	// Rank by the file's content only.
-	all := append(kept, results...)
-	if file != nil {
-		rs, torn, err := record.ReadResults(o.out)
-		if err != nil {
-			return err
-		}
-		if torn {
-			return fmt.Errorf("%s: torn last line after a complete run: another process is writing it", o.out)
-		}
-		all = rs
-	}
-	sum, err := record.Summarize(all)
 	if err != nil {
 		return err
 	}
 	return sum.WriteText(stdout)
 }
-
-// progress shows finished fits: a bar on a terminal, plain lines otherwise.
-type progress struct {
-	w     io.Writer
-	total int
-	bar   *progressbar.ProgressBar
-}
-
-func newProgress(w io.Writer, total int, desc string) *progress {
-	p := &progress{w: w, total: total}
-	p.bar = newBar(w, total, desc, progressbar.OptionClearOnFinish())
-	return p
-}
-
-func (p *progress) step(done int, r *record.Result) {
-	if p.bar != nil {
-		p.bar.Add(1)
-		return
-	}
-	fmt.Fprintf(p.w, "bpinn ensemble: %d/%d seed %d %s rel L2 %s ln Z %s (%.1f s)\n", done, p.total, r.Seed, r.Status,
-		fmtF(r.RelL2(), "%.4g"), num(r.LogEvidence, "%.6g"), r.Seconds)
-}
-
-func (p *progress) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
-}
-
-func fmtF(x float64, f string) string { return num(record.Num(x), f) }

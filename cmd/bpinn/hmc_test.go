@@ -47,7 +47,7 @@ func TestHMCBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var stdout, stderr bytes.Buffer
-			code := cmdHMC(tc.args, &stdout, &stderr)
+			code := cmdWith("hmc", tc.args, nil, &stdout, &stderr)
 			if code != 2 {
 				t.Errorf("exit code: got %d, want 2", code)
 			}
@@ -69,7 +69,7 @@ func TestHMCHelp(t *testing.T) {
 	t.Parallel()
 	for _, arg := range []string{"--help", "-h"} {
 		var stdout, stderr bytes.Buffer
-		if code := cmdHMC([]string{arg}, &stdout, &stderr); code != 0 {
+		if code := cmdWith("hmc", []string{arg}, nil, &stdout, &stderr); code != 0 {
 			t.Errorf("%s: exit code %d, want 0", arg, code)
 		}
 		for _, want := range []string{"usage: bpinn hmc PROBLEM", "--sampler", "--samples", "--burn-in", "--chains",
@@ -89,8 +89,8 @@ func TestHMCRun(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hmc.json")
 	var stdout, stderr bytes.Buffer
-	code := cmdHMC([]string{"regression", "--samples", "200", "--burn-in", "200", "--chains", "2",
-		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--hidden", "5", "--json", path}, &stdout, &stderr)
+	code := cmdWith("hmc", []string{"regression", "--samples", "200", "--burn-in", "200", "--chains", "2",
+		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--hidden", "5", "--json", path}, nil, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
@@ -182,8 +182,8 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 	path := filepath.Join(dir, "hmc.json")
 	stdout := &removeOn{mark: "Laplace vs hmc", dir: dir}
 	var stderr bytes.Buffer
-	code := cmdHMC([]string{"regression", "--samples", "100", "--burn-in", "100", "--chains", "1",
-		"--leapfrog", "5", "--epochs", "3000", "--seed", "3", "--json", path}, stdout, &stderr)
+	code := cmdWith("hmc", []string{"regression", "--samples", "100", "--burn-in", "100", "--chains", "1",
+		"--leapfrog", "5", "--epochs", "3000", "--seed", "3", "--json", path}, nil, stdout, &stderr)
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1; stderr:\n%s", code, stderr.String())
 	}
@@ -218,8 +218,8 @@ func TestHMCHeatQuick(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "heat.json")
 	var stdout, stderr bytes.Buffer
-	code := cmdHMC([]string{"heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
-		"--target-accept", "0.8", "--sample-hyper", "--whiten", "--epochs", "5000", "--json", path}, &stdout, &stderr)
+	code := cmdWith("hmc", []string{"heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
+		"--target-accept", "0.8", "--sample-hyper", "--whiten", "--epochs", "5000", "--json", path}, nil, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}

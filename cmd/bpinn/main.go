@@ -1,15 +1,7 @@
 // Command bpinn fits evidence-driven Bayesian physics-informed neural
-// networks (Graczyk & Witkowski) from the command line.
-//
-//	bpinn fit PROBLEM [flags]        one fit, a human summary and a JSON record
-//	bpinn ensemble PROBLEM [flags]   N seeds on all cores, JSONL, ranked by evidence
-//	bpinn merge FILES...             join ensemble shards into one ranked summary
-//	bpinn status FILES...            the fits of ensemble shards: missing seeds, one configuration
-//	bpinn exact PROBLEM              the exact/reference solution at points read from stdin
-//	bpinn predict RECORD             a recorded fit's outputs and bands at points read from stdin
-//	bpinn hmc regression [flags]     the Laplace band against Hamiltonian Monte Carlo
-//	bpinn reproduce [flags]          every study of the paper: tables, figures, report.html
-//	bpinn version                    release, module and Go version
+// networks (Graczyk & Witkowski) from the command line: "bpinn --help"
+// lists the commands (the table of commands below), docs/cli.md says what
+// each does.
 //
 // Exit codes: 0 success (a fit that diverged is still a success: its status
 // is in the output), 1 an I/O failure, 2 bad input (a one-line error on
@@ -18,14 +10,16 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"sort"
-	"strings"
 	"syscall"
+
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 func main() {
@@ -67,66 +61,33 @@ const (
 	exitUsage = 2 // bad input
 )
 
-type command struct {
-	run     func(args []string, stdout, stderr io.Writer) int
-	summary string
+type env = cliflag.Env
+
+// bpinn is the program: its commands, each with its summary, usage line,
+// text, --help footer and setup.
+func bpinn() cliflag.Program {
+	return cliflag.Program{Name: "bpinn", Title: "Evidence-driven Bayesian PINNs (Graczyk & Witkowski).", Commands: map[string]cliflag.Command{
+		"fit":       cmd("train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problems.Schedules, setupFit),
+		"ensemble":  cmd("train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problems.Schedules, setupEnsemble),
+		"merge":     cmd("merge ensemble JSONL shards into one ranked summary", "merge [--out FILE.jsonl] FILES...", mergeText, nil, setupMerge),
+		"status":    cmd("count the fits of ensemble shards: missing seeds, one configuration", "status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, nil, setupStatus),
+		"exact":     cmd("print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, problems.InputOrders, setupExact),
+		"predict":   cmd("print a recorded fit's outputs and bands at points read from stdin", "predict [--seed SEED] RECORD < points.txt", predictText, nil, setupPredict),
+		"version":   cmd("print the release, module and Go versions", "version", versionText, nil, setupVersion),
+		"coverage":  cmd("fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problems.Schedules, setupCoverage),
+		"hmc":       cmd("compare the Laplace band with Hamiltonian Monte Carlo (regression)", "hmc PROBLEM [flags]", hmcText, func() string { return hmcFooter }, setupHMC),
+		"reproduce": cmd("run every study of the paper and write report.html", "reproduce [--quick] [--out DIR] [flags]", reproduceText, reproduceFooter, setupReproduce),
+	}}
 }
 
-func commands() map[string]command {
-	cs := map[string]command{
-		"fit":      {cmdFit, "train one network; --json writes its full result"},
-		"ensemble": {cmdEnsemble, "train N seeds on all cores, rank by evidence; --out appends JSONL"},
-		"merge":    {cmdMerge, "merge ensemble JSONL shards into one ranked summary"},
-		"status":   {cmdStatus, "count the fits of ensemble shards: missing seeds, one configuration"},
-		"exact":    {cmdExact, "print the exact/reference solution at points read from stdin"},
-		"predict":  {cmdPredict, "print a recorded fit's outputs and bands at points read from stdin"},
-		"version":  {cmdVersion, "print the release, module and Go versions"},
-		"coverage": {cmdCoverage, "fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals"},
-		"hmc":      {cmdHMC, "compare the Laplace band with Hamiltonian Monte Carlo (regression)"}, // cmd/bpinn/hmc.go
+func run(args []string, stdout, stderr io.Writer) int { return runWith(args, nil, stdout, stderr) }
 
-		"reproduce": {cmdReproduce, "run every study of the paper and write report.html"}, // cmd/bpinn/reproduce.go
-	}
-	return cs
+// cmd is the command of the summary, usage line, text, footer and setup.
+func cmd(summary, usage, text string, footer func() string, setup func(*flag.FlagSet) func([]string, env) error) cliflag.Command {
+	return cliflag.Command{Summary: summary, Usage: usage, Text: text, Footer: footer, Setup: setup}
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	cs := commands()
-	if len(args) == 0 {
-		fmt.Fprintf(stderr, "bpinn: missing command: use one of %s (bpinn --help)\n", strings.Join(names(cs), ", "))
-		return exitUsage
-	}
-	switch args[0] {
-	case "help":
-		if len(args) > 1 { // "bpinn help fit" is "bpinn fit --help"
-			return run([]string{args[1], "--help"}, stdout, stderr)
-		}
-		fallthrough
-	case "-h", "-help", "--help":
-		usage(stdout, cs)
-		return exitOK
-	}
-	c, ok := cs[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "bpinn: unknown command %q: use one of %s (bpinn --help)\n", args[0], strings.Join(names(cs), ", "))
-		return exitUsage
-	}
-	return c.run(args[1:], stdout, stderr)
-}
-
-func names(cs map[string]command) []string {
-	var ns []string
-	for n := range cs {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
-
-func usage(w io.Writer, cs map[string]command) {
-	fmt.Fprintf(w, "usage: bpinn COMMAND [flags] [args]\n\nEvidence-driven Bayesian PINNs (Graczyk & Witkowski).\n\ncommands:\n")
-	for _, n := range names(cs) {
-		fmt.Fprintf(w, "  %-9s %s\n", n, cs[n].summary)
-	}
-	fmt.Fprintf(w, "\nbpinn COMMAND --help (or bpinn help COMMAND): a command's flags and defaults.\n"+
-		"Exit codes: 0 success, 1 I/O failure, 2 bad input.\n")
+// runWith runs the command of args[0] reading stdin (os.Stdin when nil).
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return bpinn().Run(args, stdin, stdout, stderr)
 }

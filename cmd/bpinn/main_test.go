@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,6 +27,11 @@ func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
 	code = run(args, &o, &e)
 	return code, o.String(), e.String()
+}
+
+// cmdWith runs the command name on args, reading stdin.
+func cmdWith(name string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(append([]string{name}, args...), stdin, stdout, stderr)
 }
 
 func with(base []string, more ...string) []string {
@@ -213,7 +219,7 @@ func TestHelp(t *testing.T) {
 func exact(t *testing.T, input string, args ...string) (int, string, string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code := cmdExactFrom(args, strings.NewReader(input), &o, &e)
+	code := cmdWith("exact", args, strings.NewReader(input), &o, &e)
 	return code, o.String(), e.String()
 }
 
@@ -267,6 +273,40 @@ func TestExact(t *testing.T) {
 	// -sin(pi*0) is -0 in floating point; users read 0.
 	if code, out, _ := exact(t, "0 0\n", "burgers"); code != 0 || out != "0\n" {
 		t.Errorf("burgers at (0, 0): exit %d, output %q, want \"0\\n\"", code, out)
+	}
+}
+
+// A problem of several fields prints a header naming the columns, then per
+// point its inputs and every field, as bpinn predict does.
+func TestExactFields(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, input, header string }{
+		{"lid-driven", "0.5 0.5\n0.1 0.9\n", "x y u v p"},
+		{"lotka-volterra-inverse", "0.5\n1\n", "tau u v"},
+	} {
+		p, err := problems.New(c.name, problems.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := exact(t, c.input, c.name)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != 0 || lines[0] != c.header || len(lines) != 3 {
+			t.Fatalf("%s: exit %d (%s), output %q; want the header %q and 2 lines", c.name, code, errOut, out, c.header)
+		}
+		for i, in := range strings.Split(strings.TrimSuffix(c.input, "\n"), "\n") {
+			var x []float64
+			for _, f := range strings.Fields(in) {
+				v, _ := strconv.ParseFloat(f, 64)
+				x = append(x, v)
+			}
+			var want []string
+			for _, v := range append(x, p.ExactValues(x)...) {
+				want = append(want, strconv.FormatFloat(v+0, 'g', -1, 64))
+			}
+			if got := lines[i+1]; got != strings.Join(want, " ") {
+				t.Errorf("%s at %v: got %q, want %q", c.name, x, got, strings.Join(want, " "))
+			}
+		}
 	}
 }
 

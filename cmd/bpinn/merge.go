@@ -1,38 +1,23 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 
-	"github.com/evidence-pinn/bpinn/internal/atomicfile"
-	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
 
-const mergeText = `Reads the JSONL files of ensemble shards (bpinn ensemble --shard I/N) and
-prints one ranked summary, the same bytes an unsharded run prints. A seed
-found in several files is kept once when the records agree apart from
-"seconds"; records that disagree, or that come from runs with different
-flags, are an error (exit 2). A torn last line of a file (a killed shard) is
-reported on stderr and ignored: rerun that shard with --resume. With --out
-the merged records are written sorted by seed, atomically.`
+const mergeText = `Reads the JSONL files of ensemble shards and prints one ranked summary, the
+same bytes an unsharded run prints; --out writes the merged records, sorted
+by seed. Records of one seed that disagree, or of runs with other flags,
+are an error (exit 2). Details: docs/cli.md.`
 
-func cmdMerge(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("merge")
+// setupMerge registers bpinn merge's flags.
+func setupMerge(fs *flag.FlagSet) func([]string, env) error {
 	out := fs.String("out", "", "write the merged records, sorted by seed, to `FILE.jsonl`")
-	pos, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn merge [--out FILE.jsonl] FILES...", mergeText, "")
-		return exitOK
-	}
-	if err == nil {
-		err = runMerge(pos, *out, stdout, stderr)
-	}
-	if err != nil {
-		return report(stderr, "merge", err)
-	}
-	return exitOK
+	return func(pos []string, e env) error { return runMerge(pos, *out, e.Stdout, e.Stderr) }
 }
 
 func runMerge(files []string, out string, stdout, stderr io.Writer) error {
@@ -40,29 +25,18 @@ func runMerge(files []string, out string, stdout, stderr io.Writer) error {
 		return usagef("no files to merge")
 	}
 	if out != "" {
-		if err := checkWritable(out); err != nil {
+		if err := cliflag.CheckWritable(out); err != nil {
 			return err
 		}
 	}
-	merged, torn, err := record.MergeFiles(files)
+	sum, err := runner.Merge(files, out, func(torn string) {
+		fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", torn)
+	})
+	if runner.IsInput(err) {
+		return asUsage(err)
+	}
 	if err != nil {
-		return errUsage{err.Error()}
-	}
-	for _, f := range torn {
-		fmt.Fprintf(stderr, "bpinn merge: %s ends in a torn line: ignored (finish that shard with --resume)\n", f)
-	}
-	sum, err := record.Summarize(merged)
-	if err != nil {
-		return errUsage{err.Error()}
-	}
-	if out != "" {
-		data, err := record.MarshalLines(merged)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(out, data); err != nil {
-			return err
-		}
+		return err
 	}
 	return sum.WriteText(stdout)
 }

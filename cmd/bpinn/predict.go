@@ -1,69 +1,41 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/cliflag"
+	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/datafile"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
-const predictText = `Reads a fit's record (the JSON of bpinn fit --json, or a JSONL file of
-bpinn ensemble: pick the fit with --seed) and points from stdin, one per
-line, coordinates separated by spaces or tabs in the problem's input order,
-and prints a header line naming the columns, then one line per point: the
-inputs and, for each output of the problem, its mean and Laplace sigma
-(x t u u_sigma; a problem of outputs u, v, p: x y u u_sigma v v_sigma p
-p_sigma), and u_sigma_calibrated and so on where the fit has a calibrated
-band. Values are at full precision (shortest form that reads back exactly).
-The fit is rebuilt from the record alone (its problem from the registry:
-its data seed, sampling and parameters), without training.
-Blank lines and lines starting with # are skipped. A malformed line, a
-point outside the domain or a wrong number of coordinates is an error
-naming the line (exit 2); nothing is printed then. A fit of a problem of
-your own (or of data from a file) is not rebuilt here: in Go, restore it
-with record.Restore(yourProblem, result) and call record.Predict.`
+const predictText = `Reads a fit's record (bpinn fit --json, or an ensemble's JSONL: pick the fit
+with --seed) and points from stdin, and prints a header naming the
+columns, then per point its inputs and each output's mean and Laplace sigma
+(and calibrated sigma where recorded), from the record alone, without
+training. A bad line is an error naming it (exit 2). Details: docs/cli.md.`
 
-func cmdPredict(args []string, stdout, stderr io.Writer) int {
-	return cmdPredictFrom(args, nil, stdout, stderr)
-}
-
-// cmdPredictFrom reads points from stdin (os.Stdin when nil).
-func cmdPredictFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("predict")
-	var seed seedFlag
+// setupPredict registers bpinn predict's flags.
+func setupPredict(fs *flag.FlagSet) func([]string, env) error {
+	var seed cliflag.Seed
 	fs.Var(&seed, "seed", "the `seed` of the fit to use when the file holds several")
-	pos, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn predict [--seed SEED] RECORD < points.txt", predictText, "")
-		return exitOK
-	}
-	if err == nil {
-		err = runPredict(pos, seed.v, stdinOr(stdin), stdout, stderr)
-	}
-	if err != nil {
-		return report(stderr, "predict", err)
-	}
-	return exitOK
+	return func(pos []string, e env) error { return runPredict(pos, seed.V, e.In(), e.Stdout, e.Stderr) }
 }
 
 func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want one record file (bpinn fit --json FILE), got %d arguments", len(pos))
 	}
-	r, err := readRecord(pos[0], seed)
+	r, err := record.ReadFit(pos[0], seed)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
-	p, err := problems.Rebuild(r.Problem, r.DataSeed, r.Sampling, r.Params, recordTruths(r))
+	p, err := problems.Rebuild(r.Problem, r.DataSeed, r.Sampling, r.Params, r.Truths())
 	if err != nil {
 		return usagef("%s: %v; a fit of a problem of your own is restored in Go (record.Restore, then record.Predict)", pos[0], err)
 	}
@@ -71,7 +43,7 @@ func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) er
 	if err != nil {
 		return usagef("%s: %v", pos[0], err)
 	}
-	if isTerminal(in) { // otherwise the command seems to hang
+	if termbar.IsTerminal(in) { // otherwise the command seems to hang
 		fmt.Fprintf(hint, "bpinn predict: type points (%s), one per line; end with Ctrl-D\n", strings.Join(p.Inputs, " "))
 	}
 	pts, err := datafile.ReadPoints(in, p)
@@ -86,46 +58,4 @@ func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) er
 		return err
 	}
 	return pr.WriteTable(out)
-}
-
-// readRecord reads the fit of the given seed (0: the only one) from a
-// file holding one JSON result or JSON lines of them.
-func readRecord(path string, seed uint64) (*record.Result, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	var rs []record.Result
-	var one record.Result
-	if err := json.Unmarshal(data, &one); err == nil {
-		rs = []record.Result{one}
-	} else if rs, _, _, err = record.DecodeResults(append(bytes.TrimSpace(data), '\n')); err != nil {
-		return nil, usagef("%s: not a bpinn record (bpinn fit --json or ensemble JSONL): %v", path, err)
-	}
-	var found []record.Result
-	for _, r := range rs {
-		if seed == 0 || r.Seed == seed {
-			found = append(found, r)
-		}
-	}
-	switch {
-	case len(found) == 1 && found[0].Problem != "":
-		return &found[0], nil
-	case len(rs) == 0 || len(found) == 1:
-		return nil, usagef("%s: no fit in the file (bpinn fit --json writes one)", path)
-	case len(found) == 0:
-		return nil, usagef("%s: no fit of seed %d among its %d", path, seed, len(rs))
-	}
-	return nil, usagef("%s: %d fits; pick one with --seed", path, len(found))
-}
-
-// recordTruths are the true values of the unknowns a record keeps.
-func recordTruths(r *record.Result) map[string]float64 {
-	t := map[string]float64{}
-	for name, u := range r.Unknowns {
-		if u.Truth != nil && !math.IsNaN(*u.Truth) {
-			t[name] = *u.Truth
-		}
-	}
-	return t
 }

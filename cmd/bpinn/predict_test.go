@@ -16,7 +16,7 @@ import (
 func predict(t *testing.T, input string, args ...string) (int, string, string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code := cmdPredictFrom(args, strings.NewReader(input), &o, &e)
+	code := cmdWith("predict", args, strings.NewReader(input), &o, &e)
 	return code, o.String(), e.String()
 }
 

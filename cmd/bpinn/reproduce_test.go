@@ -62,8 +62,8 @@ func TestReproduceTiny(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
 	page := checkReport(t, dir)
-	if n := len(chartDiv.FindAll(page, -1)); n != 72 { // 37 + heat-lhs's 6 + a calibrated band per PDE study + the inverse studies' 3 x 7 + lotka-volterra-inverse's 2
-		t.Errorf("%d charts, want 72", n)
+	if n := len(chartDiv.FindAll(page, -1)); n != 73 { // 37 + heat-lhs's 6 + a calibrated band per PDE study + the inverse studies' 3 x 7 + lotka-volterra-inverse's 3
+		t.Errorf("%d charts, want 73", n)
 	}
 	if bytes.Contains(page, []byte(`id="failures"`)) {
 		t.Error("failure section in a run without failures")

@@ -1,39 +1,24 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 
 	"github.com/evidence-pinn/bpinn/internal/version"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
-// cmdVersion prints the release, then the build's module version, VCS
-// revision and Go version: the same build information a JSON record holds.
-func cmdVersion(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version")
-	pos, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs, "bpinn version", "Prints the release (a semantic version), the module version, the VCS revision if recorded, and the Go version.", "")
-		return exitOK
-	}
-	if err == nil && len(pos) > 0 {
-		err = usagef("takes no arguments, got %q", pos)
-	}
-	if err != nil {
-		return report(stderr, "version", err)
-	}
-	v := record.Version()
-	fmt.Fprintf(stdout, "bpinn %s %s %s", version.Version, v.Module, v.Version)
-	if v.Revision != "" {
-		fmt.Fprintf(stdout, " (%s", v.Revision)
-		if v.Modified {
-			fmt.Fprint(stdout, ", modified")
+const versionText = "Prints the release (a semantic version), the module version, the VCS revision if recorded, and the Go version."
+
+// setupVersion: bpinn version prints the release, then the build's module
+// version, VCS revision and Go version: the same build information a JSON
+// record holds.
+func setupVersion(*flag.FlagSet) func([]string, env) error {
+	return func(pos []string, e env) error {
+		if len(pos) > 0 {
+			return usagef("takes no arguments, got %q", pos)
 		}
-		fmt.Fprint(stdout, ")")
+		_, err := fmt.Fprintf(e.Stdout, "bpinn %s %s\n", version.Version, record.Version())
+		return err
 	}
-	fmt.Fprintf(stdout, " %s\n", v.Go)
-	return exitOK
 }

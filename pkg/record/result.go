@@ -219,6 +219,21 @@ type VersionInfo struct {
 	Modified bool   `json:"vcs_modified,omitempty"`
 }
 
+// String is the build as bpinn version prints it: module, version, the
+// VCS revision (and whether the tree was modified) if recorded, and Go's
+// version.
+func (v VersionInfo) String() string {
+	s := v.Module + " " + v.Version
+	if v.Revision != "" {
+		s += " (" + v.Revision
+		if v.Modified {
+			s += ", modified"
+		}
+		s += ")"
+	}
+	return s + " " + v.Go
+}
+
 // Version reads the running binary's build information.
 func Version() VersionInfo {
 	v := VersionInfo{Module: "github.com/evidence-pinn/bpinn", Version: "(unknown)", Go: runtime.Version()}

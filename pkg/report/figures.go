@@ -29,6 +29,10 @@ type figureError struct {
 	Err error
 }
 
+// addFunc adds a figure of a kind (its ID after the study's name) and
+// caption, drawn by build.
+type addFunc func(kind, caption string, build func() (offline.Chart, *viz.Figure, error))
+
 // figures builds the figures of a study; a figure that cannot be drawn is
 // returned in errs and left out.
 func figures(st *Study) (figs []Figure, errs []figureError) {
@@ -57,56 +61,21 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		addEnsemble(add, st, logZ, relErr)
 	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-inverse", "wave-inverse", "burgers-inverse",
 		"poisson-holes", "poisson-holes-fixed":
+		pdeFigures(add, st, logZ, relErr)
+	case "lotka-volterra-inverse": // one input, two fields: the curves in time, not slices of u(x, t)
+		addEnsemble(add, st, logZ, relErr)
 		if best != nil {
-			add("points", "Training points of the loss terms.", func() (offline.Chart, *viz.Figure, error) {
-				in := best.Model.Problem.Inputs // x, t; x, y on a plate
-				return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points", X: in[0], Y: in[1]})
+			add("populations", "Prey u(τ) and predator v(τ) of the best fit by evidence with its 2σ band, the measurements it was fitted to (rings) and the exact curves of the true rates.", func() (offline.Chart, *viz.Figure, error) {
+				l := viz.Labels{Title: st.Label + ": populations of the best fit", X: "τ", Y: "population"}
+				cs, data := figdata.Curves(best, 200), figdata.Measured(best.Model.Problem)
+				c, err := viz.SlicesMeasuredChart(cs, data, l)
+				if err != nil {
+					return nil, nil, err
+				}
+				f, err := viz.SlicesMeasured(cs, data, l)
+				return c, f, err
 			})
 		}
-		addEnsemble(add, st, logZ, relErr)
-		if best == nil {
-			break
-		}
-		add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (offline.Chart, *viz.Figure, error) {
-			return both(viz.TrainingChart, viz.Training, figdata.History(best), viz.Labels{Title: st.Label + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
-		})
-		p := best.Model.Problem
-		if p.Domain != nil {
-			// A plate in (x, y): maps over the domain, its holes blank; no
-			// slices in time.
-			add("solution-map", "u of the best fit by evidence on the domain (holes blank).", func() (offline.Chart, *viz.Figure, error) {
-				u, _ := figdata.Fields(best, 60)
-				return both(viz.HeatMapChart, viz.HeatMap, u, viz.Labels{Title: st.Label + ": u_pred", X: p.Inputs[0], Y: p.Inputs[1], Z: "u"})
-			})
-			add("error-map", "|u - u*| of the best fit by evidence on the domain (holes blank; u* the reference solution).", func() (offline.Chart, *viz.Figure, error) {
-				_, absErr := figdata.Fields(best, 60)
-				return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", X: p.Inputs[0], Y: p.Inputs[1], Z: "|error|"})
-			})
-			break
-		}
-		ss := figdata.Slices(best) // the paper's five times
-		add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (offline.Chart, *viz.Figure, error) {
-			return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Label + ": exact and predicted u"})
-		})
-		if st.Name == "wave" || st.Name == "wave-full" {
-			add("error-band", "Error u_true - u_pred of the best fit with its 2σ band (the paper's Fig. 9); red: outside the band.", func() (offline.Chart, *viz.Figure, error) {
-				return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Label + ": error and 2σ"})
-			})
-		}
-		add("error-band-calibrated", "The same error with the calibrated 2σ band (band.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (offline.Chart, *viz.Figure, error) {
-			cal, err := calibrated(best)
-			if err != nil {
-				return nil, nil, err
-			}
-			cs := figdata.Slices(cal)
-			return both(viz.ErrorBandChart, viz.ErrorBand, cs, viz.Labels{Title: st.Label + ": error and calibrated 2σ"})
-		})
-		add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (offline.Chart, *viz.Figure, error) {
-			_, absErr := figdata.Fields(best, 60)
-			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", Z: "|error|"})
-		})
-	case "lotka-volterra-inverse": // one input, two fields: the slices and heat maps are for u(x, t)
-		addEnsemble(add, st, logZ, relErr)
 	case "scan":
 		groups := map[int][]float64{}
 		for _, r := range st.Fits {
@@ -135,6 +104,61 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 	return figs, errs
 }
 
+// pdeFigures adds the figures of a study of a PDE (the paper's and the
+// plates): its points, the ensemble's, the best fit's training, and its
+// solution and error as slices in time or maps on a plate.
+func pdeFigures(add addFunc, st *Study, logZ, relErr []float64) {
+	best := st.Best
+	if best != nil {
+		add("points", "Training points of the loss terms.", func() (offline.Chart, *viz.Figure, error) {
+			in := best.Model.Problem.Inputs // x, t; x, y on a plate
+			return both(viz.PointsChart, viz.Points, figdata.Points(best.Model.Problem), viz.Labels{Title: st.Label + ": training points", X: in[0], Y: in[1]})
+		})
+	}
+	addEnsemble(add, st, logZ, relErr)
+	if best == nil {
+		return
+	}
+	add("training", "Training history of the best fit by evidence: E_T, beta, alpha, E_hyp.", func() (offline.Chart, *viz.Figure, error) {
+		return both(viz.TrainingChart, viz.Training, figdata.History(best), viz.Labels{Title: st.Label + ": training of the best fit (seed " + fmt.Sprint(best.Settings.Seed) + ")"})
+	})
+	p := best.Model.Problem
+	if p.Domain != nil {
+		// A plate in (x, y): maps over the domain, its holes blank; no
+		// slices in time.
+		add("solution-map", "u of the best fit by evidence on the domain (holes blank).", func() (offline.Chart, *viz.Figure, error) {
+			u, _ := figdata.Fields(best, 60)
+			return both(viz.HeatMapChart, viz.HeatMap, u, viz.Labels{Title: st.Label + ": u_pred", X: p.Inputs[0], Y: p.Inputs[1], Z: "u"})
+		})
+		add("error-map", "|u - u*| of the best fit by evidence on the domain (holes blank; u* the reference solution).", func() (offline.Chart, *viz.Figure, error) {
+			_, absErr := figdata.Fields(best, 60)
+			return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", X: p.Inputs[0], Y: p.Inputs[1], Z: "|error|"})
+		})
+		return
+	}
+	ss := figdata.Slices(best) // the paper's five times
+	add("slices", "Exact and predicted solution of the best fit by evidence at five times, with the 2σ band.", func() (offline.Chart, *viz.Figure, error) {
+		return both(viz.SlicesChart, viz.Slices, ss, viz.Labels{Title: st.Label + ": exact and predicted u"})
+	})
+	if st.Name == "wave" || st.Name == "wave-full" {
+		add("error-band", "Error u_true - u_pred of the best fit with its 2σ band (the paper's Fig. 9); red: outside the band.", func() (offline.Chart, *viz.Figure, error) {
+			return both(viz.ErrorBandChart, viz.ErrorBand, ss, viz.Labels{Title: st.Label + ": error and 2σ"})
+		})
+	}
+	add("error-band-calibrated", "The same error with the calibrated 2σ band (band.Calibrated: built from the fit and fresh points, without the exact solution; the paper's band where the fit is not warned overconfident and its errors at fresh boundary points lie within it); red: outside the band.", func() (offline.Chart, *viz.Figure, error) {
+		cal, err := calibrated(best)
+		if err != nil {
+			return nil, nil, err
+		}
+		cs := figdata.Slices(cal)
+		return both(viz.ErrorBandChart, viz.ErrorBand, cs, viz.Labels{Title: st.Label + ": error and calibrated 2σ"})
+	})
+	add("error-map", "|u - u*| of the best fit by evidence on the domain.", func() (offline.Chart, *viz.Figure, error) {
+		_, absErr := figdata.Fields(best, 60)
+		return both(viz.HeatMapChart, viz.HeatMap, absErr, viz.Labels{Title: st.Label + ": |u_pred − u_true|", Z: "|error|"})
+	})
+}
+
 // calibrated is f's calibrated band on the fresh draw of its problem.
 func calibrated(f *bayes.Fit) (*bayes.Fit, error) {
 	d, err := band.FreshDrawOf(f.Model.Problem)
@@ -146,7 +170,7 @@ func calibrated(f *bayes.Fit) (*bayes.Fit, error) {
 
 // addEnsemble adds the histogram of the relative log evidence and the
 // evidence-vs-error scatter of a study.
-func addEnsemble(add func(string, string, func() (offline.Chart, *viz.Figure, error)), st *Study, logZ, relErr []float64) {
+func addEnsemble(add addFunc, st *Study, logZ, relErr []float64) {
 	var z []float64
 	for _, r := range st.Fits {
 		if !math.IsNaN(r.LogEvidence) {

@@ -50,8 +50,8 @@ var wantFigures = map[string][]string{
 	"heat-inverse":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
 	"wave-inverse":    {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
 	"burgers-inverse": {"points", "evidence-histogram", "evidence-vs-error", "training", "slices", "error-band-calibrated", "error-map"},
-	// One input and two fields: no slices or maps of u(x, t).
-	"lotka-volterra-inverse": {"evidence-histogram", "evidence-vs-error"},
+	// One input and two fields: the populations in time, no slices or maps of u(x, t).
+	"lotka-volterra-inverse": {"evidence-histogram", "evidence-vs-error", "populations"},
 }
 
 var (

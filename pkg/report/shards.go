@@ -38,21 +38,22 @@ func Load(ctx context.Context, cfg Config, dirs []string) (*Report, error) {
 	})
 }
 
-// loadFits fills st.Fits and st.Best from the study's files in dirs.
-func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progress) error {
+// mergeShards reads the study's records from the files of dirs, one per
+// seed sorted by seed, and checks that they are every seed of the study.
+func mergeShards(st *Study, dirs []string) ([]record.Result, error) {
 	// Merged by seed; not by record.MergeResults, which wants one
 	// configuration, while the scan's differ by seed: each record is
-	// checked against its seed's settings below.
+	// checked against its seed's settings by loadFits.
 	bySeed := map[uint64]record.Result{}
 	for _, d := range dirs {
 		path := filepath.Join(d, st.Name+".jsonl")
 		rs, _, err := record.ReadResults(path) // a torn line's fit is reported missing below
 		if err != nil {
-			return fmt.Errorf("%v (run the study's shard into %s again)", err, d)
+			return nil, fmt.Errorf("%v (run the study's shard into %s again)", err, d)
 		}
 		for _, r := range rs {
 			if old, ok := bySeed[r.Seed]; ok && !record.SameApartFromSeconds(old, r) {
-				return fmt.Errorf("seed %d appears twice with different results (in %s)", r.Seed, path)
+				return nil, fmt.Errorf("seed %d appears twice with different results (in %s)", r.Seed, path)
 			} else if !ok {
 				bySeed[r.Seed] = r
 			}
@@ -74,8 +75,17 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		missing = append(missing[:10], "...")
 	}
 	if len(missing) > 0 || len(rs) != len(st.Seeds) {
-		return fmt.Errorf("the shards hold %d of the study's %d fits; missing seeds: %s: run their shards again",
+		return nil, fmt.Errorf("the shards hold %d of the study's %d fits; missing seeds: %s: run their shards again",
 			len(rs), len(st.Seeds), cmp.Or(strings.Join(missing, ", "), "none, but others are extra"))
+	}
+	return rs, nil
+}
+
+// loadFits fills st.Fits and st.Best from the study's files in dirs.
+func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progress) error {
+	rs, err := mergeShards(st, dirs)
+	if err != nil {
+		return err
 	}
 	var data []byte
 	gridPts, gridExact := p.Grid(100)

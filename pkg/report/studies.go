@@ -330,7 +330,25 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 // newStudy describes a study: its problem, its settings and its seeds.
 func newStudy(name string, cfg *Config) *Study {
 	st := &Study{Name: name, Problem: name}
-	n := cfg.Fits
+	n := st.describe(cfg)
+	for i := range n {
+		if cfg.Shards == 0 || i%cfg.Shards == cfg.Shard {
+			st.Seeds = append(st.Seeds, cfg.SeedBase+uint64(i))
+		}
+	}
+	st.Label = cmp.Or(st.Label, st.Problem)
+	if e, err := problems.Lookup(st.Problem); err == nil { // else runStudy reports it
+		st.Base.Schedule = e.Schedule(studyOptions(st, cfg))
+	}
+	return st
+}
+
+// describe sets the study's title and, where it is not the problem of its
+// name with the problem's schedule, its problem, label and settings; it
+// returns the number of fits of the full study.
+func (st *Study) describe(cfg *Config) (n int) {
+	n = cfg.Fits
+	name := st.Name
 	switch name {
 	case "hmc":
 		st.Title, st.Problem = "Regression: Laplace approximation vs HMC", "regression"
@@ -401,16 +419,7 @@ func newStudy(name string, cfg *Config) *Study {
 		st.Title = inverseTitles[name]
 		n = max(1, cfg.Fits/3)
 	}
-	for i := range n {
-		if cfg.Shards == 0 || i%cfg.Shards == cfg.Shard {
-			st.Seeds = append(st.Seeds, cfg.SeedBase+uint64(i))
-		}
-	}
-	st.Label = cmp.Or(st.Label, st.Problem)
-	if e, err := problems.Lookup(st.Problem); err == nil { // else runStudy reports it
-		st.Base.Schedule = e.Schedule(studyOptions(st, cfg))
-	}
-	return st
+	return n
 }
 
 // unitWeights makes st the unit-weight baseline of DeepXDE and PINNacle:

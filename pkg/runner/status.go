@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -222,4 +223,33 @@ func Plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Merge joins the records of ensemble shards' files (record.MergeFiles: a
+// seed held twice must agree, every record of one run) and summarizes
+// them; with out it writes the merged records there, sorted by seed,
+// atomically. A file whose last line is torn (a killed shard) is passed
+// to torn and its line ignored. Bad files are input errors (IsInput).
+func Merge(files []string, out string, torn func(file string)) (record.Summary, error) {
+	merged, tornFiles, err := record.MergeFiles(files)
+	if err != nil {
+		return record.Summary{}, &InputError{err.Error()}
+	}
+	for _, f := range tornFiles {
+		torn(f)
+	}
+	sum, err := record.Summarize(merged)
+	if err != nil {
+		return record.Summary{}, &InputError{err.Error()}
+	}
+	if out != "" {
+		data, err := record.MarshalLines(merged)
+		if err != nil {
+			return record.Summary{}, err
+		}
+		if err := atomicfile.Write(out, data); err != nil {
+			return record.Summary{}, err
+		}
+	}
+	return sum, nil
 }

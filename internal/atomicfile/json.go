@@ -1,26 +1,24 @@
-package main
+package atomicfile
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 )
 
-// saveJSON writes v as indented JSON to path atomically (readers never see
-// a partial file). The commands check path before they work, but it can
+// WriteJSON writes v as indented JSON to path atomically (readers never see
+// a partial file). A command checks path before it works, but it can
 // still go away during a long run; then the results are written to a new
 // file in the temporary directory, so that finished work is not lost, and
 // the error names it.
-func saveJSON(path string, v any) error {
+func WriteJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	b = append(b, '\n')
-	err = atomicfile.Write(path, b)
+	err = Write(path, b)
 	if err == nil {
 		return nil
 	}

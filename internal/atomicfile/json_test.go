@@ -1,4 +1,4 @@
-package main
+package atomicfile
 
 import (
 	"os"
@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-func TestSaveJSON(t *testing.T) {
+func TestWriteJSON(t *testing.T) {
 	dir := t.TempDir()
 	ok := filepath.Join(dir, "a.json")
-	if err := saveJSON(ok, map[string]int{"x": 1}); err != nil {
+	if err := WriteJSON(ok, map[string]int{"x": 1}); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(ok); err != nil || string(b) != "{\n  \"x\": 1\n}\n" {
@@ -20,7 +20,7 @@ func TestSaveJSON(t *testing.T) {
 	// error says both.
 	gone := filepath.Join(dir, "gone")
 	t.Setenv("TMPDIR", gone)
-	err := saveJSON(filepath.Join(gone, "b.json"), 1)
+	err := WriteJSON(filepath.Join(gone, "b.json"), 1)
 	if err == nil || !strings.Contains(err.Error(), "cannot write "+gone) || !strings.Contains(err.Error(), "and not in "+gone) {
 		t.Errorf("got %v", err)
 	}
