@@ -17,7 +17,8 @@ type Assessment struct {
 	Calibrated *bayes.Fit
 	// Warnings is the overconfidence warning when a residual ratio exceeds
 	// OverconfidentRatio or else the value check's q95 exceeds
-	// ValueOverconfident; nil when neither does.
+	// ValueOverconfident, the too-wide warning when no ratio does and that
+	// q95 is below ValueNarrow; nil otherwise.
 	Warnings []string
 	fit      *bayes.Fit
 }
