@@ -16,8 +16,8 @@ import (
 // z = |r| / sigma is observable without the exact solution. Widening by
 // q95(z) / 2 would put 95 % of those errors within 2 sigma; the factor is
 // the geometric mean of that and 1, sqrt(max(1, q95(z) / 2)). With
-// narrow (no residual ratio widened the band) a q95 below ValueNarrow
-// narrows it instead (valueFactor). The two bracket the interior's need as the two precisions of
+// narrow (no residual ratio widened the band and the held-out band agrees,
+// heldOutAgrees) a q95 below ValueNarrow narrows it instead (valueFactor). The two bracket the interior's need as the two precisions of
 // calibratedBetas do: where errors travel from the boundary into the domain
 // unchanged (wave-full: an initial misfit carried along the
 // characteristics, which no ratio of residual rms shows) the full factor is
@@ -52,8 +52,8 @@ func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64, narrow bool) 
 }
 
 // ValueNarrow is the value check's q95 of |r| / sigma below which the band
-// is far wider than the errors it can see: when narrow (the residuals did
-// not widen the band, so no check says it is too narrow), valueFactor
+// is far wider than the errors it can see: when narrow (no residual ratio
+// and no held-out rms says it is too narrow, heldOutAgrees), valueFactor
 // narrows it until that q95 is ValueNarrow, half the 2 sigma a calibrated
 // band puts it at. Half, because the conditions show only the errors at
 // the boundary: where the equation's residual makes errors inside the
@@ -127,20 +127,29 @@ func valueZ(g *bayes.Fit, fresh *bayes.Model, res [][]float64) [][]float64 {
 }
 
 // valueWarning is the record's warning when the paper's band (f) misses the
-// errors at the value terms' fresh points, q95 above ValueOverconfident,
-// or is far wider than they are, q95 below ValueNarrow (the residual
-// ratios, read first, did not warn); nil otherwise.
+// errors at the value terms' fresh points, q95 above ValueOverconfident;
+// nil otherwise.
 func valueWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64) []string {
 	q, ok := valueQ95(f, fresh, res)
-	switch {
-	case ok && q > ValueOverconfident:
-		return []string{fmt.Sprintf("the 2-sigma band is likely overconfident: at fresh points of the conditions on u itself (u - target), 95 %% of the errors are within %.2g sigma (above %g); use the calibrated band",
-			q, ValueOverconfident)}
-	case ok && q > 0 && q < ValueNarrow:
-		return []string{fmt.Sprintf("the 2-sigma band is likely too wide: at fresh points of the conditions on u (u - target), 95 %% of the errors are within %.2g sigma (below %g) and no residual ratio says it is too narrow; use the calibrated band",
-			q, ValueNarrow)}
+	if !ok || !(q > ValueOverconfident) {
+		return nil
 	}
-	return nil
+	return []string{fmt.Sprintf("the 2-sigma band is likely overconfident: at fresh points of the conditions on u itself (u - target), 95 %% of the errors are within %.2g sigma (above %g); use the calibrated band",
+		q, ValueOverconfident)}
+}
+
+// tooWideWarning is the record's warning when every check says the paper's
+// band (f) is far wider than the errors it can see: no residual ratio
+// warned (Assess reads them first), the value check's q95 is below
+// ValueNarrow and the held-out band agrees (heldOutAgrees, held the fresh
+// rms of each beta group); nil otherwise.
+func tooWideWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64, held []float64) []string {
+	q, ok := valueQ95(f, fresh, res)
+	if !ok || !(q > 0 && q < ValueNarrow) || !heldOutAgrees(f, held) {
+		return nil
+	}
+	return []string{fmt.Sprintf("the 2-sigma band is likely too wide: at fresh points of the conditions on u (u - target), 95 %% of the errors are within %.2g sigma (below %g), and the fresh residuals are within %g times what beta states; use the calibrated band",
+		q, ValueNarrow, OverconfidentRatio)}
 }
 
 // isValueResidual reports whether res is u - target (or target - u) at
