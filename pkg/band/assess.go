@@ -16,8 +16,10 @@ type Assessment struct {
 	// not factorize.
 	Calibrated *bayes.Fit
 	// Warnings is the overconfidence warning when a residual ratio exceeds
-	// OverconfidentRatio or else the value check's q95 exceeds
-	// ValueOverconfident; nil when neither does.
+	// OverconfidentRatio; else the too-wide warning when every other check
+	// says the band is far wider than the errors it can see
+	// (tooWideWarning); else the overconfidence warning when the value
+	// check's q95 exceeds ValueOverconfident; nil when none does.
 	Warnings []string
 	fit      *bayes.Fit
 }
@@ -36,6 +38,9 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	ref, what := gateRMS(f, a.Train)
 	a.Warnings = overconfidenceWarnings(f.Model.BetaNames, f.Inferred, ref, a.Fresh, what)
 	if a.Warnings == nil { // the ratios say nothing: what errors can be seen
+		a.Warnings = tooWideWarning(f, m2, res, a.Fresh)
+	}
+	if a.Warnings == nil {
 		a.Warnings = valueWarning(f, m2, res)
 	}
 	return a, nil

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -94,21 +93,18 @@ func (b *pooledBands) String() string {
 var notebook07Schedule = schedule.Schedule{Hidden: []int{8}, Epochs: 8000}
 
 // reactionProblem is notebook 07's -u” + u^3 = f on [0, 1], u(0) = 0, with
-// 20 measurements of u (noise 0.05) fixing the missing condition.
+// 20 measurements of u (noise 0.05) fixing the missing condition, written
+// as the notebook writes it.
 func reactionProblem() *pde.Problem {
 	exact := func(x []float64) float64 { return x[0] + 0.5*math.Sin(4*math.Pi*x[0]) }
 	source := func(x []float64) float64 {
 		return 8*math.Pi*math.Pi*math.Sin(4*math.Pi*x[0]) + math.Pow(exact(x), 3)
 	}
 	return &pde.Problem{
-		Name: "reaction", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
-		Sampling: pde.LatinHypercube,
+		Name: "reaction", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1}, Sampling: pde.LatinHypercube,
 		Terms: []pde.Term{
-			{Name: "pde", Group: "pde", Residual: func(v *pde.Vars) *ad.Node {
-				return ad.Sub(ad.Sub(ad.Pow(v.U, 3), v.D2("x", "x")), v.Field("f"))
-			}, Draw: &pde.Draw{Region: pde.Interior(), N: 30, Fields: map[string]func([]float64) float64{"f": source}}},
-			{Name: "boundary", Group: "pde", Residual: pde.DataResidual,
-				Draw: &pde.Draw{Region: pde.Face("x", pde.Lo), N: 1, Value: exact}},
+			pde.PDE("u^3 - u_xx = f", 30).WithField("f", source),
+			pde.Dirichlet(pde.Face("x", pde.Lo), 1, 0).InGroup("pde"),
 			{Name: "data", Group: "data", Residual: pde.DataResidual,
 				Draw: &pde.Draw{Region: pde.Interior(), N: 20, Noise: 0.05, Value: exact}},
 		},
@@ -148,41 +144,32 @@ func TestCalibNotebook07(t *testing.T) {
 }
 
 // poisson2DProblem is notebook 07's -(u_xx + u_yy) = f on the unit square
-// with u = 0 on the boundary.
+// with u = 0 on the boundary, written as the notebook writes it.
 func poisson2DProblem() *pde.Problem {
 	return &pde.Problem{
 		Name: "poisson-2d", Inputs: []string{"x", "y"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
 		Sampling: pde.Halton,
 		Terms: []pde.Term{
-			{Name: "pde", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 100},
-				Residual: func(v *pde.Vars) *ad.Node {
-					f := ad.Mul(ad.Sin(ad.Scale(v.X("x"), 2*math.Pi)), ad.Sin(ad.Scale(v.X("y"), math.Pi)))
-					return ad.Add(ad.Add(v.D2("x", "x"), v.D2("y", "y")), ad.Scale(f, 5*math.Pi*math.Pi))
-				}},
-			{Name: "boundary", Group: "boundary", Residual: pde.DataResidual,
-				Draw: &pde.Draw{Region: pde.Boundary(), N: 40, Value: func([]float64) float64 { return 0 }}},
+			pde.PDE("u_xx + u_yy + 5*pi^2*sin(2*pi*x)*sin(pi*y) = 0", 100),
+			pde.Dirichlet(pde.Boundary(), 40, 0),
 		},
 		Exact: func(x []float64) float64 { return math.Sin(2*math.Pi*x[0]) * math.Sin(math.Pi*x[1]) },
 	}
 }
 
 // advectionDiffusionProblem is notebook 07's u_t + a u_x = D u_xx (a = 1,
-// D = 0.05) with a decaying travelling sine wave as exact solution.
+// D = 0.05) with a decaying travelling sine wave as exact solution, written
+// as the notebook writes it.
 func advectionDiffusionProblem() *pde.Problem {
 	const a, d, k = 1.0, 0.05, math.Pi
 	travelling := func(x []float64) float64 { return math.Exp(-d*k*k*x[1]) * math.Sin(k*(x[0]-a*x[1])) }
 	return &pde.Problem{
 		Name: "advection-diffusion", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
-		Sampling: pde.Halton,
+		Sampling: pde.Halton, Params: map[string]float64{"a": a, "D": d},
 		Terms: []pde.Term{
-			{Name: "pde", Group: "pde", Draw: &pde.Draw{Region: pde.Interior(), N: 100},
-				Residual: func(v *pde.Vars) *ad.Node {
-					return ad.Sub(ad.Add(v.D("t"), ad.Scale(v.D("x"), a)), ad.Scale(v.D2("x", "x"), d))
-				}},
-			{Name: "walls", Group: "boundary", Residual: pde.DataResidual,
-				Draw: &pde.Draw{Region: pde.Boundary("t"), N: 20, Value: travelling}},
-			{Name: "initial", Group: "boundary", Residual: pde.DataResidual,
-				Draw: &pde.Draw{Region: pde.Initial("t"), N: 20, Value: travelling}},
+			pde.PDE("u_t + a*u_x = D*u_xx", 100),
+			pde.Dirichlet(pde.Boundary("t"), 20, travelling),
+			pde.InitialValue("t", 20, travelling),
 		},
 		Exact: travelling,
 	}

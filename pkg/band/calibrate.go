@@ -94,7 +94,11 @@ func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 // itself (residual u - target, pde.DataResidual), where the residual is
 // the solution's error, it widens by the geometric mean of 1 and the
 // factor that would put 95 % of those errors within 2 sigma (wave-full's
-// systematic initial misfit, which no residual ratio shows). Known-noise
+// systematic initial misfit, which no residual ratio shows); where those
+// errors lie within ValueNarrow sigma, no residual ratio widened the band
+// and the held-out band agrees (heldOutAgrees: every check says the band
+// is far wider than the errors it can see), it narrows by q95 /
+// ValueNarrow instead. Known-noise
 // betas are kept. It uses the fit's network, hyperparameters, Hessians
 // and training residuals, and the fresh draw's points and measurements;
 // it has no access to an exact solution. As with
@@ -176,14 +180,15 @@ func calibration(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held 
 	if l != f.Laplace { // warned: widen also where the equation is violated most
 		w.local = newLocalInflation(fresh, res, f.Inferred)
 	}
-	// the value check reads the band before its own factors
-	w.scale, w.scales = valueCheck(f.WithOutputBand(beta, l, w.applyOutput), fresh, res)
+	// the value check reads the band before its own factors; it may narrow
+	// a band no residual ratio widened and the held-out band agrees with
+	w.scale, w.scales = valueCheck(f.WithOutputBand(beta, l, w.applyOutput), fresh, res, l == f.Laplace && heldOutAgrees(f, held))
 	return beta, l, w, nil
 }
 
 // widening is the calibrated band's widening of sigma: the local one, then
-// the value check's factor (applied when above 1): an output's own where
-// it has value terms, else the one of all of them.
+// the value check's factor (above 1 a widening, below 1 a narrowing): an
+// output's own where it has value terms, else the one of all of them.
 type widening struct {
 	local  *localInflation
 	scale  float64   // from every value term
@@ -197,7 +202,7 @@ func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
 	if k < len(w.scales) && w.scales[k] > 0 {
 		s = w.scales[k]
 	}
-	if s > 1 {
+	if s > 0 && s != 1 {
 		for i := range sigma {
 			sigma[i] *= s
 		}
@@ -276,6 +281,20 @@ func overconfident(inferred func(int) bool, train, fresh []float64) (worst float
 		}
 	}
 	return worst, at
+}
+
+// heldOutAgrees reports whether the held-out band lets the band narrow:
+// every inferred beta group's fresh rms is at most OverconfidentRatio
+// times the rms its beta states, 1/sqrt(beta_t), so the held-out band is
+// not far wider than the fit's. The residual ratios compare the fresh rms
+// with the training rms instead; the narrowing needs both to be quiet.
+func heldOutAgrees(f *bayes.Fit, held []float64) bool {
+	for t, h := range held {
+		if f.Inferred(t) && !(h*math.Sqrt(f.Beta[t]) <= OverconfidentRatio) {
+			return false
+		}
+	}
+	return true
 }
 
 // overconfidenceWarnings is the record's warning when overconfident says

@@ -8,8 +8,10 @@
 //   - Calibrated: the band fed a FreshDraw (fresh points without the exact
 //     solution): betas lowered toward the fresh precision where the
 //     residuals warn, widened locally where a term's fresh residuals peak,
-//     and by the value check at the conditions on u itself.
-//   - Assess: all a record keeps of them, with the overconfidence warning.
+//     and widened or narrowed by the value check at the conditions on u
+//     itself (docs/calibration.md).
+//   - Assess: all a record keeps of them, with the warning of a band
+//     likely too narrow or too wide.
 //
 // Each returns a copy of the fit (bayes.Fit.WithBand) whose Predict gives
 // the band; only its predictions are meaningful.

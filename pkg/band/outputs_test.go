@@ -24,7 +24,7 @@ func TestValueCheckPerOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := m2.Residuals()
-	factor, per := band.ValueCheck(f, m2, res)
+	factor, per := band.ValueCheck(f, m2, res, false) // widening only: the narrowing has its own test
 	if len(per) != 2 {
 		t.Fatalf("%d factors, want one per output", len(per))
 	}
@@ -41,9 +41,31 @@ func TestValueCheckPerOutput(t *testing.T) {
 			t.Errorf("%s: factor %v, want %v (z = %.3g)", name, per[k], want, z)
 		}
 	}
+	zs := slices.Clone(all) // per output, in order
 	slices.Sort(all)
-	if want := math.Sqrt(math.Max(1, band.Quantile(all, 0.95)/2)); factor != want {
+	pooled := band.Quantile(all, 0.95)
+	if want := math.Sqrt(math.Max(1, pooled/2)); factor != want {
 		t.Errorf("pooled factor %v, want %v", factor, want)
+	}
+	// Allowed to narrow, an output narrows by its own q95 / ValueNarrow only
+	// when the pooled q95 is below ValueNarrow too.
+	factorN, perN := band.ValueCheck(f, m2, res, true)
+	narrows := pooled > 0 && pooled < band.ValueNarrow
+	for k, z := range zs {
+		want := per[k]
+		if narrows && z > 0 && z < band.ValueNarrow {
+			want = z / band.ValueNarrow
+		}
+		if perN[k] != want {
+			t.Errorf("output %d allowed to narrow (pooled q95 %.3g): factor %v, want %v", k, pooled, perN[k], want)
+		}
+	}
+	wantN := factor
+	if narrows {
+		wantN = pooled / band.ValueNarrow
+	}
+	if factorN != wantN {
+		t.Errorf("pooled factor allowed to narrow: %v, want %v", factorN, wantN)
 	}
 	d, err := band.NewFreshDraw(q)
 	if err != nil {
@@ -66,15 +88,21 @@ func TestValueCheckPerOutput(t *testing.T) {
 	t.Logf("factors u %.4g, v %.4g, pooled %.4g", per[0], per[1], factor)
 }
 
-// TestWideningPerOutput: the calibrated band widens each output by its own
-// factor, and an output without value terms (factor 0) by the pooled one.
+// TestWideningPerOutput: the calibrated band widens (or narrows) each
+// output by its own factor, and an output without value terms (factor 0)
+// by the pooled one.
 func TestWideningPerOutput(t *testing.T) {
-	w := band.NewWidening(1.5, []float64{0, 3})
-	for k, want := range []float64{1.5, 3} {
-		sigma := []float64{1, 2}
-		w(k, [][]float64{{0}, {1}}, sigma)
-		if sigma[0] != want || sigma[1] != 2*want {
-			t.Errorf("output %d: sigma %v, want %v", k, sigma, []float64{want, 2 * want})
+	for _, c := range []struct {
+		scale  float64
+		scales []float64
+	}{{1.5, []float64{0, 3}}, {0.5, []float64{0, 0.25}}} { // widening, narrowing
+		w := band.NewWidening(c.scale, c.scales)
+		for k, want := range []float64{c.scale, c.scales[1]} {
+			sigma := []float64{1, 2}
+			w(k, [][]float64{{0}, {1}}, sigma)
+			if sigma[0] != want || sigma[1] != 2*want {
+				t.Errorf("factors %v, %v, output %d: sigma %v, want %v", c.scale, c.scales, k, sigma, []float64{want, 2 * want})
+			}
 		}
 	}
 }

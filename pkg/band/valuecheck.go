@@ -15,8 +15,9 @@ import (
 // at a fresh point of one, the residual is the solution's error, so
 // z = |r| / sigma is observable without the exact solution. Widening by
 // q95(z) / 2 would put 95 % of those errors within 2 sigma; the factor is
-// the geometric mean of that and 1, sqrt(max(1, q95(z) / 2)), and never
-// narrows. The two bracket the interior's need as the two precisions of
+// the geometric mean of that and 1, sqrt(max(1, q95(z) / 2)). With
+// narrow (no residual ratio widened the band and the held-out band agrees,
+// heldOutAgrees) a q95 below ValueNarrow narrows it instead (valueFactor). The two bracket the interior's need as the two precisions of
 // calibratedBetas do: where errors travel from the boundary into the domain
 // unchanged (wave-full: an initial misfit carried along the
 // characteristics, which no ratio of residual rms shows) the full factor is
@@ -29,20 +30,47 @@ import (
 //
 // The factor is also computed for each output of the problem from the
 // value terms that measure it (pde.Term.Output), 0 for an output without
-// any: perOutput; with one output it is the factor itself.
-func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64) (factor float64, perOutput []float64) {
+// any: perOutput; with one output it is the factor itself. Any output
+// narrows only when the pooled q95 is below ValueNarrow too.
+func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64, narrow bool) (factor float64, perOutput []float64) {
 	z := valueZ(g, fresh, res)
+	q, ok := pooledQ95(z)
+	// An output narrows only when the value errors of every output are far
+	// inside the band: one output's exact walls (the lid-driven cavity's v)
+	// say nothing of the errors its equations make inside.
+	narrow = narrow && ok && q < ValueNarrow
 	perOutput = make([]float64, len(z))
 	for k, zk := range z {
 		if len(zk) > 0 {
-			perOutput[k] = math.Sqrt(math.Max(1, Quantile(zk, 0.95)/2))
+			perOutput[k] = valueFactor(Quantile(zk, 0.95), narrow)
 		}
 	}
-	q, ok := pooledQ95(z)
 	if !ok {
 		return 1, perOutput
 	}
-	return math.Sqrt(math.Max(1, q/2)), perOutput
+	return valueFactor(q, narrow), perOutput
+}
+
+// ValueNarrow is the value check's q95 of |r| / sigma below which the band
+// is far wider than the errors it can see: when narrow (no residual ratio
+// and no held-out rms says it is too narrow, heldOutAgrees), valueFactor
+// narrows it until that q95 is ValueNarrow, half the 2 sigma a calibrated
+// band puts it at. Half, because the conditions show only the errors at
+// the boundary: where the equation's residual makes errors inside the
+// domain that no condition sees, the band keeps twice the room. A noise-free
+// problem solved to rel L2 1e-8 has a Laplace band thousands of times its
+// error; this is the check that sees it.
+const ValueNarrow = 1.0
+
+// valueFactor is the value check's factor for q, the q95 of |r| / sigma
+// at the value terms' fresh points: sqrt(q / 2) above 2 (a widening),
+// q / ValueNarrow below ValueNarrow when narrow (a narrowing), else 1. A q
+// of 0 (every condition met exactly) says nothing and keeps the band.
+func valueFactor(q float64, narrow bool) float64 {
+	if narrow && q > 0 && q < ValueNarrow {
+		return q / ValueNarrow
+	}
+	return math.Sqrt(math.Max(1, q/2))
 }
 
 // ValueOverconfident is the 95 % quantile of |r| / sigma at the fresh points
@@ -99,7 +127,7 @@ func valueZ(g *bayes.Fit, fresh *bayes.Model, res [][]float64) [][]float64 {
 }
 
 // valueWarning is the record's warning when the paper's band (f) misses the
-// errors at the value terms' fresh points: q95 above ValueOverconfident;
+// errors at the value terms' fresh points, q95 above ValueOverconfident;
 // nil otherwise.
 func valueWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64) []string {
 	q, ok := valueQ95(f, fresh, res)
@@ -108,6 +136,20 @@ func valueWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64) []string {
 	}
 	return []string{fmt.Sprintf("the 2-sigma band is likely overconfident: at fresh points of the conditions on u itself (u - target), 95 %% of the errors are within %.2g sigma (above %g); use the calibrated band",
 		q, ValueOverconfident)}
+}
+
+// tooWideWarning is the record's warning when every check says the paper's
+// band (f) is far wider than the errors it can see: no residual ratio
+// warned (Assess reads them first), the value check's q95 is below
+// ValueNarrow and the held-out band agrees (heldOutAgrees, held the fresh
+// rms of each beta group); nil otherwise.
+func tooWideWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64, held []float64) []string {
+	q, ok := valueQ95(f, fresh, res)
+	if !ok || !(q > 0 && q < ValueNarrow) || !heldOutAgrees(f, held) {
+		return nil
+	}
+	return []string{fmt.Sprintf("the 2-sigma band is likely too wide: at fresh points of the conditions on u (u - target), 95 %% of the errors are within %.2g sigma (below %g), and the fresh residuals are within %g times what beta states; use the calibrated band",
+		q, ValueNarrow, OverconfidentRatio)}
 }
 
 // isValueResidual reports whether res is u - target (or target - u) at

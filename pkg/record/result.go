@@ -303,7 +303,7 @@ type Result struct {
 	// Warnings are Fit.Warnings, what an ok status does not say, and the
 	// record's own, found without the exact solution: a 2-sigma band that
 	// is likely overconfident (OverconfidentRatio, or else
-	// ValueOverconfident).
+	// ValueOverconfident) or likely too wide (ValueNarrow).
 	Warnings []string `json:"warnings,omitempty"`
 	// EvidenceAtClamp says the log evidence was computed with a
 	// hyperparameter held at MinHyper or MaxHyper, not at a fixed point.

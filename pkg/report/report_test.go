@@ -460,6 +460,7 @@ func TestWarningLegend(t *testing.T) {
 		"unsettled":      "the final rounds did not settle: 20 rounds (the cap) ended moving a hyperparameter by 0.0123 (tolerance 0.001); raise FinalHyper or read the evidence as approximate",
 		"overconf-ratio": "the 2-sigma band is likely overconfident: the beta_pde residuals are x37 larger at fresh points than at the training points (above 2); use the calibrated band",
 		"overconf-value": "the 2-sigma band is likely overconfident: at fresh points of the conditions on u itself (u - target), 95 % of the errors are within 3.1 sigma (above 3); use the calibrated band",
+		"too-wide":       "the 2-sigma band is likely too wide: at fresh points of the conditions on u (u - target), 95 % of the errors are within 0.076 sigma (below 1), and the fresh residuals are within 2 times what beta states; use the calibrated band",
 		otherWarning:     "something no code knows",
 	}
 	for want, s := range sentences {

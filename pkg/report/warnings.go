@@ -18,6 +18,8 @@ var warningKinds = []struct{ code, phrase, meaning string }{
 		"the final MacKay rounds reached their cap still moving a hyperparameter: read the evidence as approximate"},
 	{"overconf-ratio", "larger at fresh points",
 		"the paper's band is likely overconfident: an inferred β group's rms residual at fresh points exceeds band.OverconfidentRatio times its rms at the training points (or, after held-out rounds, the rms its β states); use the calibrated band"},
+	{"too-wide", "likely too wide",
+		"the paper's band is likely too wide: at fresh points of the conditions on u, its q95 of |u - target|/σ is below band.ValueNarrow, no residual ratio warns and every β group's fresh rms is within band.OverconfidentRatio times what its β states; use the calibrated band, which narrows"},
 	{"overconf-value", "conditions on u itself",
 		"the paper's band is likely overconfident: at fresh points of the conditions on u itself, where the residual u - target is the error, its q95 of |u - target|/σ exceeds band.ValueOverconfident; use the calibrated band"},
 }

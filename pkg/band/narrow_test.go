@@ -1,0 +1,150 @@
+package band
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// poisson1D is a user's noise-free -u” = pi^2 sin(pi x) on [0, 1] with
+// u = 0 at both ends, drawn as Sample(1) draws it (with its fresh points).
+func poisson1D(t *testing.T) *pde.Problem {
+	t.Helper()
+	p := &pde.Problem{
+		Name: "poisson-1d", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{
+			pde.PDE("u_xx + pi^2*sin(pi*x) = 0", 30),
+			pde.Dirichlet(pde.Faces("x"), 2, 0).InGroup("pde"),
+		},
+		Exact: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) },
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// trainPoisson1D is poisson1D fitted by a 1-8-1 net for epochs epochs.
+func trainPoisson1D(t *testing.T, epochs int) (*bayes.Fit, *pde.Problem) {
+	t.Helper()
+	p := poisson1D(t)
+	f, err := bayes.Train(context.Background(), p, bayes.Settings{Seed: 1, Hidden: []int{8}, Epochs: epochs})
+	if err != nil || f.Laplace == nil {
+		t.Fatalf("fit: %v (status %s)", err, f.Status)
+	}
+	return f, p
+}
+
+// TestCalibratedNarrowsBlind: on a noise-free problem solved far more
+// accurately than its Laplace band says, the calibrated band narrows (the
+// value check at the conditions on u sees errors far inside the band, no
+// residual ratio warns and the held-out band agrees), the record warns
+// that the band is too wide, and the narrowing never reads the exact
+// solution: a problem whose Exact counts its calls and returns NaN gives
+// the same band, bit for bit, and no call.
+func TestCalibratedNarrowsBlind(t *testing.T) {
+	t.Parallel()
+	f, p := trainPoisson1D(t, 4000)
+	q, err := p.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := f.ModelOn(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := m2.Residuals()
+	train, held := f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta)
+	if _, at := overconfident(f.Inferred, train, held); at >= 0 || !heldOutAgrees(f, held) {
+		t.Fatalf("a ratio warns %v, the held-out band agrees %v: want false, true (train %v, fresh %v, beta %v)",
+			at >= 0, heldOutAgrees(f, held), train, held, f.Beta)
+	}
+	qv, ok := valueQ95(f, m2, res)
+	if !ok || !(qv > 0 && qv < ValueNarrow) {
+		t.Fatalf("value check q95 %g (ok %v): want in (0, %g), a band far wider than the errors at the conditions", qv, ok, ValueNarrow)
+	}
+	pts, exact := p.Grid(100)
+	g, err := Calibrated(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, paper, _ := f.Predict(pts)
+	mean, want, _ := g.Predict(pts)
+	for i := range want {
+		if r := want[i] / paper[i]; math.Abs(r-qv/ValueNarrow) > 1e-12 {
+			t.Fatalf("calibrated sigma / paper sigma = %g at %v, want the value check's q95 / ValueNarrow = %g", r, pts[i], qv/ValueNarrow)
+		}
+	}
+	zPaper, zCal := QuantileZ(mean, paper, exact, 0.95), QuantileZ(mean, want, exact, 0.95)
+	t.Logf("value q95 %.3g; grid coverage / q95 of |error|/sigma: paper %.4f / %.3g, calibrated %.4f / %.3g", qv,
+		bayes.ComputeErrors(mean, paper, exact).Coverage2S, zPaper, bayes.ComputeErrors(mean, want, exact).Coverage2S, zCal)
+	if !(zCal > 5*zPaper) {
+		t.Errorf("grid q95: calibrated %g, paper %g: want the calibrated band several times narrower", zCal, zPaper)
+	}
+	a, err := Assess(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "likely too wide") {
+		t.Errorf("warnings %q, want one saying the band is too wide", a.Warnings)
+	}
+
+	calls := 0
+	p.Exact = func(x []float64) float64 { calls++; return math.NaN() }
+	q.Exact = p.Exact
+	d2, err := NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, err := Calibrated(f, d2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, _ := g2.Predict(pts)
+	if calls != 0 || !slices.Equal(got, want) {
+		t.Errorf("the narrowing evaluated the exact solution %d times or changed with it", calls)
+	}
+}
+
+// TestNarrowingNeedsEveryCheck: the same noise-free problem trained to
+// 15000 epochs meets its conditions to 1e-5 sigma, but its equation's
+// fresh residuals are x16 its training ones: the residual ratio warns, so
+// the band is not narrowed (narrowed by the conditions alone it would
+// cover 2 % of the grid: the errors inside the domain are the equation's,
+// which no condition sees) and the warning is the ratio's.
+func TestNarrowingNeedsEveryCheck(t *testing.T) {
+	t.Parallel()
+	f, p := trainPoisson1D(t, 15000)
+	d, err := FreshDrawOf(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Assess(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, at := overconfident(f.Inferred, a.Train, a.Fresh); at < 0 {
+		t.Fatalf("no residual ratio warns (train %v, fresh %v): this test needs one that does", a.Train, a.Fresh)
+	}
+	pts, _ := p.Grid(100)
+	_, paper, _ := f.Predict(pts)
+	_, cal, _ := a.Calibrated.Predict(pts)
+	for i := range cal {
+		if cal[i] < paper[i] {
+			t.Fatalf("calibrated sigma %g below the paper's %g at %v: a warned band narrowed", cal[i], paper[i], pts[i])
+		}
+	}
+	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "larger at fresh points") {
+		t.Errorf("warnings %q, want the residual ratio's", a.Warnings)
+	}
+}
