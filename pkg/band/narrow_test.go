@@ -9,6 +9,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // poisson1D is a user's noise-free -u” = pi^2 sin(pi x) on [0, 1] with
@@ -87,7 +88,7 @@ func TestCalibratedNarrowsBlind(t *testing.T) {
 	}
 	zPaper, zCal := QuantileZ(mean, paper, exact, 0.95), QuantileZ(mean, want, exact, 0.95)
 	t.Logf("value q95 %.3g; grid coverage / q95 of |error|/sigma: paper %.4f / %.3g, calibrated %.4f / %.3g", qv,
-		bayes.ComputeErrors(mean, paper, exact).Coverage2S, zPaper, bayes.ComputeErrors(mean, want, exact).Coverage2S, zCal)
+		score.Compute(mean, paper, exact).Coverage2S, zPaper, score.Compute(mean, want, exact).Coverage2S, zCal)
 	if !(zCal > 5*zPaper) {
 		t.Errorf("grid q95: calibrated %g, paper %g: want the calibrated band several times narrower", zCal, zPaper)
 	}
