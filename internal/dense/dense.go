@@ -10,7 +10,8 @@ import "github.com/evidence-pinn/bpinn/internal/par"
 // len(a) of gonum's Daxpy (y += a[l] x_l, each product rounded before its
 // addition) and so the bits of its Dgemm (C = A B: row i of C is AddRows
 // over row i of A and the rows of B) and its Dsyrk (C = A^T A). Four terms
-// go at once, so y is loaded and stored once per four.
+// go at once, so y is loaded and stored once per four, 4 columns per
+// instruction where the processor has AVX.
 func AddRows(y, a, x []float64, off, stride int) {
 	m := len(y)
 	var ls [4]int
@@ -25,12 +26,18 @@ func AddRows(y, a, x []float64, off, stride int) {
 			continue
 		}
 		k = 0
-		a0, a1, a2, a3 := a[ls[0]], a[ls[1]], a[ls[2]], a[ls[3]]
+		a4 := [4]float64{a[ls[0]], a[ls[1]], a[ls[2]], a[ls[3]]}
+		a0, a1, a2, a3 := a4[0], a4[1], a4[2], a4[3]
 		x0 := x[off+ls[0]*stride:][:m]
 		x1 := x[off+ls[1]*stride:][:m]
 		x2 := x[off+ls[2]*stride:][:m]
 		x3 := x[off+ls[3]*stride:][:m]
-		for c := range y {
+		c0 := 0
+		if useAVX && m >= 4 {
+			c0 = m &^ 3
+			addRows4(&y[0], &x0[0], &x1[0], &x2[0], &x3[0], &a4, c0)
+		}
+		for c := c0; c < m; c++ {
 			s := y[c] + float64(a0*x0[c])
 			s += float64(a1 * x1[c])
 			s += float64(a2 * x2[c])

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package dense
+
+var useAVX = false
+
+func addRows4(y, x0, x1, x2, x3 *float64, a *[4]float64, n int) { panic("dense: no assembly kernel") }
