@@ -29,8 +29,7 @@ var threadsCases = []struct {
 // left out.
 func recordJSON(t *testing.T, name string, s bayes.Settings, threads int) []byte {
 	t.Helper()
-	s.Threads = threads
-	r := record.NewResult(testfit.Train(t, name, s), 12)
+	r := record.NewResult(testfit.Train(t, name, withThreads(s, threads)), 12)
 	r.Seconds = 0
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -55,4 +54,29 @@ func TestThreadsSameRecord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestThreadsOneAsBefore: burgers's short fit on one thread gives the
+// numbers the sequential code gave before threads existed (recorded from
+// `bpinn fit burgers --seed 1 --epochs 60 --hyper-start 20 --hyper-every
+// 10 --final-hyper 1 --polish-iter 20` of that code), to the bit.
+func TestThreadsOneAsBefore(t *testing.T) {
+	r := record.NewResult(testfit.Train(t, threadsCases[1].name, withThreads(threadsCases[1].s, 1)), 100)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"log evidence", *r.LogEvidence, 508.2325291413396},
+		{"rel L2", *r.Errors.RelL2, 0.5395634271512753},
+		{"gamma", *r.Gamma, 43.33220973526124},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, before threads %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+func withThreads(s bayes.Settings, threads int) bayes.Settings {
+	s.Threads = threads
+	return s
 }
