@@ -29,6 +29,9 @@ func tMulCols1(y, a, b *float64, n, k, m, w int)
 //go:noescape
 func tanh8(y, a *float64, n int)
 
+//go:noescape
+func polyVec(y, a0, a1, a2, b0, b1, b2 *float64, na, nb int, ca, cb, c0 float64, mode, n int)
+
 // tanhK holds the constants of tanh8, 4 copies each (one YMM operand), in
 // the order of the K_ offsets of kernels_amd64.s.
 //

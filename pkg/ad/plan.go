@@ -513,6 +513,18 @@ func (p *Program) evalPolyRows(in *instr, lo, hi int, tmp []float64) {
 // polyTerm evaluates one term c*f0*f1*... into y (set: y = c0 + term),
 // the end of scratch its product buffer.
 func polyTerm(scratch []float64, y []float64, set bool, c0, c float64, fs *[maxFactors][]float64, nf int) {
+	if nf >= 1 && nf <= 3 {
+		mode := vecAdd
+		if set {
+			mode = vecSet
+		}
+		k := polyVecHead(y, mode, c0, c, 0, fs, nil, nf, 0)
+		if k == len(y) {
+			return
+		}
+		t := tails(fs, nf, k)
+		y, fs = y[k:], &t
+	}
 	m := len(y)
 	switch nf {
 	case 0:
