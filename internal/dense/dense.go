@@ -26,23 +26,8 @@ func AddRows(y, a, x []float64, off, stride int) {
 			continue
 		}
 		k = 0
-		a4 := [4]float64{a[ls[0]], a[ls[1]], a[ls[2]], a[ls[3]]}
-		a0, a1, a2, a3 := a4[0], a4[1], a4[2], a4[3]
-		x0 := x[off+ls[0]*stride:][:m]
-		x1 := x[off+ls[1]*stride:][:m]
-		x2 := x[off+ls[2]*stride:][:m]
-		x3 := x[off+ls[3]*stride:][:m]
-		c0 := 0
-		if useAVX && m >= 4 {
-			c0 = m &^ 3
-			addRows4(&y[0], &x0[0], &x1[0], &x2[0], &x3[0], &a4, c0)
-		}
-		for c := c0; c < m; c++ {
-			s := y[c] + float64(a0*x0[c])
-			s += float64(a1 * x1[c])
-			s += float64(a2 * x2[c])
-			y[c] = s + float64(a3*x3[c])
-		}
+		addRows4Of(y, x[off+ls[0]*stride:][:m], x[off+ls[1]*stride:][:m], x[off+ls[2]*stride:][:m], x[off+ls[3]*stride:][:m],
+			[4]float64{a[ls[0]], a[ls[1]], a[ls[2]], a[ls[3]]})
 	}
 	for _, l := range ls[:k] {
 		al := a[l]
@@ -54,25 +39,122 @@ func AddRows(y, a, x []float64, off, stride int) {
 }
 
 // GaussNewton writes J^T J (P x P, both triangles) into h for the
-// row-major N x P Jacobian j, the bits of gonum's Dsyrk. Row i of the
-// upper triangle is AddRows over column i of J; the rows go to pool's
-// threads in turn (row i to thread i mod T), which balances the triangle.
+// row-major N x P Jacobian j, the bits of gonum's Dsyrk: row i of the
+// upper triangle is AddRows over column i of J. Rows go four at a time
+// (AddRows4 over the columns the four share, AddRows for the rest of the
+// triangle), blocks of four to pool's threads in turn, which balances the
+// triangle.
 func GaussNewton(pool *par.Pool, h, j []float64, n, p int) {
 	t := pool.Threads()
 	pool.Run(func(w int) {
-		col := make([]float64, n)
-		for i := w; i < p; i += t {
-			for l := range col {
-				col[l] = j[l*p+i]
+		var cols, y [4][]float64
+		for k := range cols {
+			cols[k] = make([]float64, n)
+		}
+		for i := 4 * w; i < p; i += 4 * t {
+			rows := min(4, p-i)
+			for k := range rows {
+				for l := range cols[k] {
+					cols[k][l] = j[l*p+i+k]
+				}
+				clear(h[(i+k)*p+i+k : (i+k)*p+p])
 			}
-			row := h[i*p+i : i*p+p]
-			clear(row)
-			AddRows(row, col, j, i, p)
+			if rows == 4 {
+				for k := range y {
+					y[k] = h[(i+k)*p+i+3 : (i+k)*p+p]
+				}
+				AddRows4(&y, &cols, j, i+3, p) // the columns the four rows share
+				for k := range 3 {             // the corner of the triangle
+					AddRows(h[(i+k)*p+i+k:(i+k)*p+i+3], cols[k], j, i+k, p)
+				}
+				continue
+			}
+			for k := range rows {
+				AddRows(h[(i+k)*p+i+k:(i+k)*p+p], cols[k], j, i+k, p)
+			}
 		}
 	})
 	for r := 0; r < p; r++ {
 		for c := 0; c < r; c++ {
 			h[r*p+c] = h[c*p+r]
 		}
+	}
+}
+
+// AddRows4 is AddRows for four rows y[k] of one length with coefficients
+// a[k] and the same x rows: each group of four terms is added to all four
+// rows in turn while its rows of x are in the L1 cache, so x is read from
+// memory once per four rows of y instead of once per row. Every y[k] gets
+// AddRows's sums, so the same bits; rows whose zeros fall differently go
+// one by one.
+func AddRows4(y, a *[4][]float64, x []float64, off, stride int) {
+	m := len(y[0])
+	for k := 1; k < 4; k++ {
+		if !sameZeros(a[0], a[k]) {
+			for k := range 4 {
+				AddRows(y[k], a[k], x, off, stride)
+			}
+			return
+		}
+	}
+	var ls [4]int
+	n := 0
+	for l, v := range a[0] {
+		if v == 0 {
+			continue
+		}
+		ls[n] = l
+		n++
+		if n < 4 {
+			continue
+		}
+		n = 0
+		x0 := x[off+ls[0]*stride:][:m]
+		x1 := x[off+ls[1]*stride:][:m]
+		x2 := x[off+ls[2]*stride:][:m]
+		x3 := x[off+ls[3]*stride:][:m]
+		for k := range 4 {
+			ak := a[k]
+			addRows4Of(y[k], x0, x1, x2, x3, [4]float64{ak[ls[0]], ak[ls[1]], ak[ls[2]], ak[ls[3]]})
+		}
+	}
+	for k := range 4 {
+		for _, l := range ls[:n] {
+			al := a[k][l]
+			xl := x[off+l*stride:][:m]
+			yk := y[k][:m]
+			for c := range yk {
+				yk[c] += float64(al * xl[c])
+			}
+		}
+	}
+}
+
+// sameZeros reports whether a and b are zero at the same places.
+func sameZeros(a, b []float64) bool {
+	b = b[:len(a)]
+	for i, v := range a {
+		if (v == 0) != (b[i] == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// addRows4Of: y[c] = (((y[c] + a0 x0[c]) + a1 x1[c]) + a2 x2[c]) + a3 x3[c].
+func addRows4Of(y, x0, x1, x2, x3 []float64, a4 [4]float64) {
+	m := len(y)
+	c0 := 0
+	if useAVX && m >= 4 {
+		c0 = m &^ 3
+		addRows4(&y[0], &x0[0], &x1[0], &x2[0], &x3[0], &a4, c0)
+	}
+	a0, a1, a2, a3 := a4[0], a4[1], a4[2], a4[3]
+	x0, x1, x2, x3 = x0[:m], x1[:m], x2[:m], x3[:m]
+	for c := c0; c < m; c++ {
+		s := y[c] + float64(a0*x0[c])
+		s += float64(a1 * x1[c])
+		s += float64(a2 * x2[c])
+		y[c] = s + float64(a3*x3[c])
 	}
 }

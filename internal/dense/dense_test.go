@@ -64,10 +64,19 @@ func TestAddRowsGonum(t *testing.T) {
 // gonum's Dsyrk (upper triangle, mirrored) bit for bit.
 func TestGaussNewtonThreads(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	n, p := 57, 41
+	for _, zeros := range []bool{false, true} { // zeros: AddRows4 falls back to AddRows
+		for _, p := range []int{41, 44} {
+			gaussNewtonThreads(t, rng, 57, p, zeros)
+		}
+	}
+}
+
+func gaussNewtonThreads(t *testing.T, rng *rand.Rand, n, p int, zeros bool) {
 	j := make([]float64, n*p)
 	for i := range j {
-		j[i] = rng.NormFloat64()
+		if !zeros || rng.IntN(5) > 0 {
+			j[i] = rng.NormFloat64()
+		}
 	}
 	want := make([]float64, p*p)
 	blas64.Implementation().Dsyrk(blas.Upper, blas.Trans, p, n, 1, j, p, 0, want, p)

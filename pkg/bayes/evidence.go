@@ -181,10 +181,17 @@ func (l *Laplace) betaTraces(c *Hessians, at func(r, col int) float64) (trSqBeta
 	pr := make([]float64, P*P)
 	for t, h := range c.H {
 		c.pool.For(P, func(lo, hi int) {
-			for r := lo; r < hi; r++ {
-				row := pr[r*P : r*P+P]
-				clear(row)
-				dense.AddRows(row, full[r*P:r*P+P], h, 0, P)
+			clear(pr[lo*P : hi*P])
+			r := lo
+			for ; r+4 <= hi; r += 4 { // four rows per pass over H
+				var y, a [4][]float64
+				for k := range y {
+					y[k], a[k] = pr[(r+k)*P:(r+k)*P+P], full[(r+k)*P:(r+k)*P+P]
+				}
+				dense.AddRows4(&y, &a, h, 0, P)
+			}
+			for ; r < hi; r++ {
+				dense.AddRows(pr[r*P:r*P+P], full[r*P:r*P+P], h, 0, P)
 			}
 		})
 		s, s2 := 0.0, 0.0
