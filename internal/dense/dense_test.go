@@ -64,9 +64,13 @@ func TestAddRowsGonum(t *testing.T) {
 // gonum's Dsyrk (upper triangle, mirrored) bit for bit.
 func TestGaussNewtonThreads(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, zeros := range []bool{false, true} { // zeros: AddRows4 falls back to AddRows
-		for _, p := range []int{41, 44} {
-			gaussNewtonThreads(t, rng, 57, p, zeros)
+	defer func(m int) { fourRowsMin = m }(fourRowsMin)
+	for _, least := range []int{0, fourRowsMin} { // four rows per pass, and one
+		fourRowsMin = least
+		for _, zeros := range []bool{false, true} { // zeros: AddRows4 falls back to AddRows
+			for _, p := range []int{41, 44} {
+				gaussNewtonThreads(t, rng, 57, p, zeros)
+			}
 		}
 	}
 }
