@@ -121,6 +121,22 @@ func mulPoly(a, b *poly) (*poly, bool) {
 	return nil, false
 }
 
+// inPlace reports whether every factor is read in place (no tiles) and
+// every term fits the kernels (no product scratch).
+func (p *poly) inPlace() bool {
+	for _, t := range p.terms {
+		if len(t.f) > 3 {
+			return false
+		}
+		for _, f := range t.f {
+			if f.mode == modeRow || f.mode == modeCol || f.mode == modeStride {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (p *poly) fits() bool {
 	if len(p.terms) > maxTerms {
 		return false
@@ -366,6 +382,11 @@ func (p *Program) lower(n *Node, q *poly) instr {
 		// place.
 		cols := n.shape.Cols
 		q.rows = max(1, chunkElems/cols)
+		if q.inPlace() && (len(q.terms) <= 2 || n.shape.Size() <= 8*chunkElems) {
+			// One pass over y, or all of it in L1: no chunks (fewer
+			// calls, the same operations on every value).
+			q.rows = n.shape.Rows
+		}
 		tile := 0
 		for t := range q.terms {
 			for f := range q.terms[t].f {
