@@ -13,6 +13,10 @@ import "github.com/evidence-pinn/bpinn/internal/par"
 // go at once, so y is loaded and stored once per four, 4 columns per
 // instruction where the processor has AVX.
 func AddRows(y, a, x []float64, off, stride int) {
+	if useAVX && len(y) > 0 {
+		addRowsAVX(y, a, x, off, stride)
+		return
+	}
 	m := len(y)
 	var ls [4]int
 	k := 0
@@ -29,11 +33,51 @@ func AddRows(y, a, x []float64, off, stride int) {
 		addRows4Of(y, x[off+ls[0]*stride:][:m], x[off+ls[1]*stride:][:m], x[off+ls[2]*stride:][:m], x[off+ls[3]*stride:][:m],
 			[4]float64{a[ls[0]], a[ls[1]], a[ls[2]], a[ls[3]]})
 	}
-	for _, l := range ls[:k] {
+	addRowsEach(y, a, x, off, stride, ls[:k])
+}
+
+// addRowsEach adds the terms ls of AddRows one at a time.
+func addRowsEach(y, a, x []float64, off, stride int, ls []int) {
+	m := len(y)
+	for _, l := range ls {
 		al := a[l]
 		xl := x[off+l*stride:][:m]
 		for c := range y {
 			y[c] += float64(al * xl[c])
+		}
+	}
+}
+
+// quadBatch is how many terms addRowsAVX hands to addRowsQuads at once
+// (a multiple of 4; their offsets and coefficients live on the stack).
+const quadBatch = 256
+
+// addRowsAVX is AddRows by addRowsQuads: the terms gathered in batches,
+// every group of four in one call, the last len%4 terms one at a time.
+func addRowsAVX(y, a, x []float64, off, stride int) {
+	m := len(y)
+	var offs [quadBatch]int
+	var coef [quadBatch]float64
+	k := 0
+	for l, v := range a {
+		if v == 0 {
+			continue
+		}
+		_ = x[off+l*stride+m-1] // the row x_l lies in x
+		offs[k], coef[k] = off+l*stride, v
+		k++
+		if k == quadBatch {
+			addRowsQuads(&y[0], m, &x[0], &offs[0], &coef[0], k/4)
+			k = 0
+		}
+	}
+	if q := k / 4; q > 0 {
+		addRowsQuads(&y[0], m, &x[0], &offs[0], &coef[0], q)
+	}
+	for i := k &^ 3; i < k; i++ {
+		xl := x[offs[i]:][:m]
+		for c := range y {
+			y[c] += float64(coef[i] * xl[c])
 		}
 	}
 }
