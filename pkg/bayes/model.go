@@ -74,6 +74,8 @@ type Model struct {
 	jac  []*ad.Jacobian // per term (Gauss-Newton), built on first use
 	hess []*ad.Hessian  // per beta group (exact), built on first use
 	jbuf [][]float64
+	// gnTmp is one term's J^T J, kept between hyperparameter steps.
+	gnTmp []float64
 
 	pool *par.Pool // the threads of the row work; nil: the calling goroutine
 }
@@ -344,7 +346,10 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 				hs[k][i] = 0
 			}
 		}
-		tmp := make([]float64, P*P)
+		if len(m.gnTmp) != P*P {
+			m.gnTmp = make([]float64, P*P)
+		}
+		tmp := m.gnTmp
 		for i, j := range m.jac {
 			dense.GaussNewton(m.pool, tmp, m.jbuf[i], j.Rows(), P)
 			h := hs[m.TermGroup[i]]
