@@ -2,73 +2,6 @@
 
 #include "textflag.h"
 
-// func addRows4(y, x0, x1, x2, x3 *float64, a *[4]float64, n int)
-//
-// y[c] = (((y[c] + a0 x0[c]) + a1 x1[c]) + a2 x2[c]) + a3 x3[c] for c < n
-// (n a multiple of 4), every product rounded before its addition (VMULPD
-// then VADDPD, no fused multiply-add): AddRows's sums, 4 columns per YMM.
-TEXT ·addRows4(SB), NOSPLIT, $0-56
-	MOVQ y+0(FP), DI
-	MOVQ x0+8(FP), R8
-	MOVQ x1+16(FP), R9
-	MOVQ x2+24(FP), R10
-	MOVQ x3+32(FP), R11
-	MOVQ a+40(FP), AX
-	MOVQ n+48(FP), CX
-	VBROADCASTSD 0(AX), Y12
-	VBROADCASTSD 8(AX), Y13
-	VBROADCASTSD 16(AX), Y14
-	VBROADCASTSD 24(AX), Y15
-	XORQ SI, SI
-
-loop8:
-	CMPQ CX, $8
-	JL   loop4
-	VMOVUPD (DI)(SI*8), Y0
-	VMOVUPD 32(DI)(SI*8), Y2
-	VMULPD  (R8)(SI*8), Y12, Y1
-	VMULPD  32(R8)(SI*8), Y12, Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y3, Y2, Y2
-	VMULPD  (R9)(SI*8), Y13, Y1
-	VMULPD  32(R9)(SI*8), Y13, Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y3, Y2, Y2
-	VMULPD  (R10)(SI*8), Y14, Y1
-	VMULPD  32(R10)(SI*8), Y14, Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y3, Y2, Y2
-	VMULPD  (R11)(SI*8), Y15, Y1
-	VMULPD  32(R11)(SI*8), Y15, Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y3, Y2, Y2
-	VMOVUPD Y0, (DI)(SI*8)
-	VMOVUPD Y2, 32(DI)(SI*8)
-	ADDQ    $8, SI
-	SUBQ    $8, CX
-	JMP     loop8
-
-loop4:
-	CMPQ CX, $4
-	JL   done
-	VMOVUPD (DI)(SI*8), Y0
-	VMULPD  (R8)(SI*8), Y12, Y1
-	VADDPD  Y1, Y0, Y0
-	VMULPD  (R9)(SI*8), Y13, Y1
-	VADDPD  Y1, Y0, Y0
-	VMULPD  (R10)(SI*8), Y14, Y1
-	VADDPD  Y1, Y0, Y0
-	VMULPD  (R11)(SI*8), Y15, Y1
-	VADDPD  Y1, Y0, Y0
-	VMOVUPD Y0, (DI)(SI*8)
-	ADDQ    $4, SI
-	SUBQ    $4, CX
-	JMP     loop4
-
-done:
-	VZEROUPPER
-	RET
-
 // func addRowsQuads(y *float64, m int, x *float64, offs *int, coef *float64, nq int)
 //
 // For each of nq groups of four terms (offsets offs[4q+k] of the rows x_l
@@ -140,5 +73,113 @@ qnext:
 	JMP  quad
 
 qdone:
+	VZEROUPPER
+	RET
+
+// func addRowsQuads2(y0, y1 *float64, m int, x *float64, offs *int, c0, c1 *float64, nq int)
+//
+// addRowsQuads for two rows y0 and y1 with coefficients c0 and c1 and the
+// same rows of x: each group of rows of x is loaded once for both.
+TEXT ·addRowsQuads2(SB), NOSPLIT, $0-64
+	MOVQ y0+0(FP), DI
+	MOVQ y1+8(FP), R12
+	MOVQ m+16(FP), CX
+	MOVQ x+24(FP), SI
+	MOVQ offs+32(FP), R14
+	MOVQ c0+40(FP), R15
+	MOVQ c1+48(FP), R13
+	MOVQ nq+56(FP), BX
+	MOVQ CX, DX
+	ANDQ $-4, DX
+
+q2:
+	TESTQ BX, BX
+	JZ    q2done
+	MOVQ  0(R14), R8
+	LEAQ  (SI)(R8*8), R8
+	MOVQ  8(R14), R9
+	LEAQ  (SI)(R9*8), R9
+	MOVQ  16(R14), R10
+	LEAQ  (SI)(R10*8), R10
+	MOVQ  24(R14), R11
+	LEAQ  (SI)(R11*8), R11
+	VBROADCASTSD 0(R15), Y8
+	VBROADCASTSD 8(R15), Y9
+	VBROADCASTSD 16(R15), Y10
+	VBROADCASTSD 24(R15), Y11
+	VBROADCASTSD 0(R13), Y12
+	VBROADCASTSD 8(R13), Y13
+	VBROADCASTSD 16(R13), Y14
+	VBROADCASTSD 24(R13), Y15
+	XORQ AX, AX
+
+q2col:
+	CMPQ    AX, DX
+	JGE     q2tail
+	VMOVUPD (R8)(AX*8), Y4
+	VMOVUPD (R9)(AX*8), Y5
+	VMOVUPD (R10)(AX*8), Y6
+	VMOVUPD (R11)(AX*8), Y7
+	VMOVUPD (DI)(AX*8), Y0
+	VMOVUPD (R12)(AX*8), Y1
+	VMULPD  Y4, Y8, Y2
+	VADDPD  Y2, Y0, Y0
+	VMULPD  Y4, Y12, Y3
+	VADDPD  Y3, Y1, Y1
+	VMULPD  Y5, Y9, Y2
+	VADDPD  Y2, Y0, Y0
+	VMULPD  Y5, Y13, Y3
+	VADDPD  Y3, Y1, Y1
+	VMULPD  Y6, Y10, Y2
+	VADDPD  Y2, Y0, Y0
+	VMULPD  Y6, Y14, Y3
+	VADDPD  Y3, Y1, Y1
+	VMULPD  Y7, Y11, Y2
+	VADDPD  Y2, Y0, Y0
+	VMULPD  Y7, Y15, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, (R12)(AX*8)
+	ADDQ    $4, AX
+	JMP     q2col
+
+q2tail:
+	CMPQ   AX, CX
+	JGE    q2next
+	VMOVSD (R8)(AX*8), X4
+	VMOVSD (R9)(AX*8), X5
+	VMOVSD (R10)(AX*8), X6
+	VMOVSD (R11)(AX*8), X7
+	VMOVSD (DI)(AX*8), X0
+	VMOVSD (R12)(AX*8), X1
+	VMULSD X4, X8, X2
+	VADDSD X2, X0, X0
+	VMULSD X4, X12, X3
+	VADDSD X3, X1, X1
+	VMULSD X5, X9, X2
+	VADDSD X2, X0, X0
+	VMULSD X5, X13, X3
+	VADDSD X3, X1, X1
+	VMULSD X6, X10, X2
+	VADDSD X2, X0, X0
+	VMULSD X6, X14, X3
+	VADDSD X3, X1, X1
+	VMULSD X7, X11, X2
+	VADDSD X2, X0, X0
+	VMULSD X7, X15, X3
+	VADDSD X3, X1, X1
+	VMOVSD X0, (DI)(AX*8)
+	VMOVSD X1, (R12)(AX*8)
+	INCQ   AX
+	JMP    q2tail
+
+q2next:
+	ADDQ $32, R14
+	ADDQ $32, R15
+	ADDQ $32, R13
+	DECQ BX
+	JMP  q2
+
+q2done:
 	VZEROUPPER
 	RET

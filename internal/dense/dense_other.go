@@ -4,8 +4,10 @@ package dense
 
 var useAVX = false
 
-func addRows4(y, x0, x1, x2, x3 *float64, a *[4]float64, n int) { panic("dense: no assembly kernel") }
-
 func addRowsQuads(y *float64, m int, x *float64, offs *int, coef *float64, nq int) {
+	panic("dense: no assembly kernel")
+}
+
+func addRowsQuads2(y0, y1 *float64, m int, x *float64, offs *int, c0, c1 *float64, nq int) {
 	panic("dense: no assembly kernel")
 }

@@ -183,12 +183,8 @@ func (l *Laplace) betaTraces(c *Hessians, at func(r, col int) float64) (trSqBeta
 		c.pool.For(P, func(lo, hi int) {
 			clear(pr[lo*P : hi*P])
 			r := lo
-			for ; r+4 <= hi; r += 4 { // four rows per pass over H
-				var y, a [4][]float64
-				for k := range y {
-					y[k], a[k] = pr[(r+k)*P:(r+k)*P+P], full[(r+k)*P:(r+k)*P+P]
-				}
-				dense.AddRows4(&y, &a, h, 0, P)
+			for ; r+2 <= hi; r += 2 { // two rows per pass over H
+				dense.AddRows2(pr[r*P:r*P+P], pr[(r+1)*P:(r+1)*P+P], full[r*P:r*P+P], full[(r+1)*P:(r+1)*P+P], h, 0, P)
 			}
 			for ; r < hi; r++ {
 				dense.AddRows(pr[r*P:r*P+P], full[r*P:r*P+P], h, 0, P)
