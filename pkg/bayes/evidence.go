@@ -117,9 +117,9 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 	if err := l.Chol.InverseTo(l.AInv); err != nil {
 		return nil, curv.NotPositiveDefinite{Kind: curv.Dense, MinDiag: math.NaN(), Cond: l.Chol.Cond()}
 	}
-	at := symAt(l.AInv)
-	trSqAlpha, flat := l.alphaTraces(c, at)
-	trSqBeta := l.betaTraces(c, at)
+	full := symFull(l.AInv)
+	trSqAlpha, flat := l.alphaTraces(c, full)
+	trSqBeta := l.betaTraces(c, full)
 
 	l.Comb = Comb(c.Hidden)
 	l.Hyper = curv.NewHyper(l.LogDetA, l.TrAlpha, l.TrBeta, trSqAlpha, trSqBeta, alpha, beta, c.loss(l.Comb))
@@ -129,22 +129,25 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 	return l, nil
 }
 
-// symAt reads a symmetric matrix from its upper triangle.
-func symAt(m *mat.SymDense) func(r, col int) float64 {
+// symFull is a symmetric matrix, row-major with both triangles, from its
+// upper triangle.
+func symFull(m *mat.SymDense) []float64 {
 	P := m.SymmetricDim()
 	data := m.RawSymmetric().Data // upper triangle valid, stride P
-	return func(r, col int) float64 {
-		if r > col {
-			r, col = col, r
+	full := make([]float64, P*P)
+	for r := 0; r < P; r++ {
+		copy(full[r*P+r:r*P+P], data[r*P+r:r*P+P])
+		for col := 0; col < r; col++ {
+			full[r*P+col] = data[col*P+r]
 		}
-		return data[r*P+col]
 	}
+	return full
 }
 
-// alphaTraces sets l.TrAlpha, tr(A^-1 P_i), from A^-1 (at) and returns
+// alphaTraces sets l.TrAlpha, tr(A^-1 P_i), from A^-1 (full) and returns
 // tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2 and the number of parameters
 // in no alpha group (flat-prior unknowns).
-func (l *Laplace) alphaTraces(c *Hessians, at func(r, col int) float64) (trSqAlpha []float64, flat int) {
+func (l *Laplace) alphaTraces(c *Hessians, full []float64) (trSqAlpha []float64, flat int) {
 	P := c.P()
 	l.TrAlpha = make([]float64, len(l.Alpha))
 	trSqAlpha = make([]float64, len(l.Alpha))
@@ -154,10 +157,10 @@ func (l *Laplace) alphaTraces(c *Hessians, at func(r, col int) float64) (trSqAlp
 			flat++
 			continue
 		}
-		l.TrAlpha[gi] += at(r, r)
+		l.TrAlpha[gi] += full[r*P+r]
 		for col := 0; col < P; col++ {
 			if c.AlphaOf[col] == gi {
-				v := at(r, col)
+				v := full[r*P+col]
 				trSqAlpha[gi] += v * v
 			}
 		}
@@ -165,19 +168,13 @@ func (l *Laplace) alphaTraces(c *Hessians, at func(r, col int) float64) (trSqAlp
 	return trSqAlpha, flat
 }
 
-// betaTraces sets l.TrBeta, tr(M_t) with M_t = A^-1 H_t, from A^-1 (at) and
+// betaTraces sets l.TrBeta, tr(M_t) with M_t = A^-1 H_t, from A^-1 (full) and
 // returns tr(M_t^2). Rows of M_t go to the threads; the sums of its
 // entries run on one, in one order.
-func (l *Laplace) betaTraces(c *Hessians, at func(r, col int) float64) (trSqBeta []float64) {
+func (l *Laplace) betaTraces(c *Hessians, full []float64) (trSqBeta []float64) {
 	P := c.P()
 	l.TrBeta = make([]float64, len(l.Beta))
 	trSqBeta = make([]float64, len(l.Beta))
-	full := make([]float64, P*P)
-	for r := 0; r < P; r++ {
-		for col := 0; col < P; col++ {
-			full[r*P+col] = at(r, col)
-		}
-	}
 	pr := make([]float64, P*P)
 	for t, h := range c.H {
 		c.pool.For(P, func(lo, hi int) {
