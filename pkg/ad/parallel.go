@@ -49,16 +49,13 @@ func splitsRows(in *instr) bool {
 	return false
 }
 
-// aligned reports whether operand x of a row-split instruction computing n
+// aligned reports whether operand k of a row-split instruction computing n
 // is read at the rows being computed (else it is read whole).
-func aligned(n, x *Node) bool {
-	if x.shape.Rows != n.shape.Rows {
-		return false
-	}
-	if (n.op == OpMatMul || n.op == OpMatMulT) && len(n.in) > 1 && n.in[1] == x && n.in[0] != x {
+func aligned(n *Node, k int) bool {
+	if k == 1 && (n.op == OpMatMul || n.op == OpMatMulT) {
 		return false // the right operand of a product is read whole
 	}
-	return true
+	return n.in[k].shape.Rows == n.shape.Rows
 }
 
 // readsAligned reports, for an instruction that splits by rows, whether its
@@ -74,7 +71,16 @@ func (p *Program) readsAligned(in *instr, id int) bool {
 		}
 		return p.g.nodes[id].shape.Rows == in.n.shape.Rows
 	}
-	return aligned(in.n, p.g.nodes[id])
+	n := in.n
+	if in.pad != nil && id == in.pad.in[0].id {
+		return n.shape.Rows == in.pad.shape.Rows // the padded column
+	}
+	for k, x := range n.in {
+		if x.id == id && !aligned(n, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // buildPhases groups the current plan's instructions into phases.
@@ -202,19 +208,20 @@ func (p *Program) execRows(in *instr, lo, hi int, tmp []float64) {
 	case kPadMatMul:
 		padMatMul(y, p.val[in.pad.in[0].id][lo:hi], p.val[n.in[1].id], hi-lo, in.pad.i, cols)
 	default:
-		a := p.rowsOf(n, n.in[0], lo, hi)
+		a := p.rowsOf(n, 0, lo, hi)
 		var b []float64
 		if len(n.in) > 1 {
-			b = p.rowsOf(n, n.in[1], lo, hi)
+			b = p.rowsOf(n, 1, lo, hi)
 		}
 		evalOn(n, y, a, b, hi-lo)
 	}
 }
 
-// rowsOf is operand x of n cut to rows [lo, hi) where it is row-aligned.
-func (p *Program) rowsOf(n, x *Node, lo, hi int) []float64 {
+// rowsOf is operand k of n cut to rows [lo, hi) where it is row-aligned.
+func (p *Program) rowsOf(n *Node, k, lo, hi int) []float64 {
+	x := n.in[k]
 	v := p.val[x.id]
-	if !aligned(n, x) {
+	if !aligned(n, k) {
 		return v
 	}
 	c := x.shape.Cols

@@ -79,3 +79,40 @@ func TestPoolSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolSquareProduct: a product whose right operand is also its left
+// (x x for a square x) reads that operand whole on every thread.
+func TestPoolSquareProduct(t *testing.T) {
+	defer func(m int) { par.MinWork = m }(par.MinWork)
+	par.MinWork = 0
+	g := NewGraph()
+	x := g.Input("x", 12, 12)
+	outs := []*Node{Tanh(MatMul(x, x)), MatMulT(x, x)}
+	data := make([]float64, 144)
+	for i := range data {
+		data[i] = math.Sin(float64(3 * i))
+	}
+	run := func(threads int) [][]float64 {
+		prog := g.Compile(outs...)
+		pool := par.New(threads)
+		defer pool.Close()
+		prog.SetPool(pool)
+		prog.Set(x, data)
+		prog.Run()
+		var got [][]float64
+		for _, o := range outs {
+			got = append(got, append([]float64(nil), prog.Value(o)...))
+		}
+		return got
+	}
+	want := run(1)
+	for _, threads := range []int{2, 3} {
+		for k, v := range run(threads) {
+			for i := range v {
+				if math.Float64bits(v[i]) != math.Float64bits(want[k][i]) {
+					t.Fatalf("%d threads: output %d [%d] = %v, sequential %v", threads, k, i, v[i], want[k][i])
+				}
+			}
+		}
+	}
+}
