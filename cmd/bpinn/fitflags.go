@@ -63,6 +63,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)", cliflag.Into(&s.HyperLR)},
 		{"alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)", cliflag.Into(&s.Alpha0)},
 		{"beta0", "initial `beta` (default 1)", cliflag.Into(&s.Beta0)},
+		{"threads", "`T` threads for one fit's row work; the fit is the same bits on any number (default: every core; in an ensemble, the cores shared among its fits)", cliflag.Into(&s.Threads)},
 	}
 }
 

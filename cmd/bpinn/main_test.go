@@ -65,6 +65,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--hyper-start", "0"}, "must be positive"},
 		{[]string{"fit", "heat", "--hyper-every", "-1"}, "must be positive"},
 		{[]string{"fit", "heat", "--polish-memory", "0"}, "must be positive"},
+		{[]string{"fit", "heat", "--threads", "-2"}, "must be positive"},
 		{[]string{"fit", "heat", "--polish-memory", "20"}, "polishes by gauss-newton"},
 		{[]string{"fit", "heat", "--foo"}, "unknown flag --foo"},
 		{[]string{"fit", "heat", "---epochs", "5"}, "---epochs is not a flag"},

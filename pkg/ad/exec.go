@@ -22,6 +22,7 @@ type Program struct {
 	live  []bool // materialized by the current plan
 	code  []instr
 	gen   int // plan generation, to rebuild Segments after a re-plan
+	phaseState
 }
 
 // Compile returns a Program computing outputs (and what they need).
@@ -136,8 +137,12 @@ func (p *Program) materialize(n *Node) {
 // Scalar returns the value of a 1x1 node.
 func (p *Program) Scalar(n *Node) float64 { return p.Value(n)[0] }
 
-// Run evaluates every node.
+// Run evaluates every node (on the threads of SetPool's pool, if any).
 func (p *Program) Run() {
+	if p.pool != nil {
+		p.runPooled()
+		return
+	}
 	for i := range p.code {
 		p.exec(&p.code[i])
 	}
@@ -245,15 +250,20 @@ func sign(x float64) float64 {
 }
 
 // eval computes node n's value into its buffer.
-//
-// Long because it is the dispatch on the op, one short case per kernel.
 func (p *Program) eval(n *Node) {
-	y := p.val[n.id]
-	var a, b []float64
-	a = p.val[n.in[0].id]
+	var b []float64
 	if len(n.in) > 1 {
 		b = p.val[n.in[1].id]
 	}
+	evalOn(n, p.val[n.id], p.val[n.in[0].id], b, n.shape.Rows)
+}
+
+// evalOn computes rows of node n's value into y from its operands a and b:
+// all of them, or (for an op whose rows do not mix, evalRows) a block of
+// rows, y and the operands aligned with it cut to that block.
+//
+// Long because it is the dispatch on the op, one short case per kernel.
+func evalOn(n *Node, y, a, b []float64, rows int) {
 	switch n.op {
 	case OpAdd:
 		b = b[:len(y)]
@@ -354,17 +364,15 @@ func (p *Program) eval(n *Node) {
 			y[r*k+j] = v
 		}
 	case OpMatMul:
-		sa := n.in[0].shape
-		matMul(y, a, b, sa.Rows, sa.Cols, n.shape.Cols)
+		matMul(y, a, b, rows, n.in[0].shape.Cols, n.shape.Cols)
 	case OpMatMulT:
-		sa := n.in[0].shape
-		matMulT(y, a, b, sa.Rows, sa.Cols, n.shape.Cols)
+		matMulT(y, a, b, rows, n.in[0].shape.Cols, n.shape.Cols)
 	case OpMatTMul:
 		sa := n.in[0].shape
 		matTMul(y, a, b, sa.Rows, sa.Cols, n.shape.Cols)
 	case OpRowOuter:
 		ka, kb := n.in[0].shape.Cols, n.in[1].shape.Cols
-		for r := 0; r < n.shape.Rows; r++ {
+		for r := 0; r < rows; r++ {
 			ar, br := a[r*ka:r*ka+ka], b[r*kb:r*kb+kb]
 			yr := y[r*ka*kb : (r+1)*ka*kb]
 			for i, ai := range ar {

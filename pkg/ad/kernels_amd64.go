@@ -2,16 +2,17 @@
 
 package ad
 
-import "math"
+import (
+	"math"
+
+	"github.com/evidence-pinn/bpinn/internal/cpu"
+)
 
 // Assembly kernels (kernels_amd64.s) for products with rows 8 or more wide,
 // used when the CPU has AVX2 and FMA. They use fused multiply-adds, so their last bits differ
 // from the pure-Go kernels; on one machine the choice is fixed, and a
 // Program gives the same bits every Run. Build with -tags purego to use the
 // Go kernels only.
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax uint32)
 
 //go:noescape
 func mulCols8(y, a, b *float64, n, k, m int)
@@ -27,6 +28,9 @@ func tMulCols1(y, a, b *float64, n, k, m, w int)
 
 //go:noescape
 func tanh8(y, a *float64, n int)
+
+//go:noescape
+func polyVec(y, a0, a1, a2, b0, b1, b2 *float64, na, nb int, ca, cb, c0 float64, mode, n int)
 
 // tanhK holds the constants of tanh8, 4 copies each (one YMM operand), in
 // the order of the K_ offsets of kernels_amd64.s.
@@ -47,21 +51,4 @@ var tanhK = func() (k [28][4]float64) {
 	return k
 }()
 
-var useAVX2 = detectAVX2()
-
-func detectAVX2() bool {
-	max, _, _, _ := cpuid(0, 0)
-	if max < 7 {
-		return false
-	}
-	_, _, c, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if c&fma == 0 || c&osxsave == 0 || c&avx == 0 {
-		return false
-	}
-	if xgetbv()&6 != 6 { // the OS saves the XMM and YMM registers
-		return false
-	}
-	_, b, _, _ := cpuid(7, 0)
-	return b&(1<<5) != 0
-}
+var useAVX2 = cpu.AVX2FMA

@@ -108,24 +108,6 @@
 	ADDQ R10, DI; \
 	DECQ R8
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv() (eax uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-4
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	RET
-
 // The product kernels work on a block of 8 or 4 columns of y (one or two
 // YMM registers per row) inside matrices of row stride m; the Go callers
 // (kernels.go) loop over the blocks. Each output is one chain of fused
@@ -428,5 +410,81 @@ tanhloop:
 	ADDQ         $64, DI
 	DECQ         CX
 	JNZ          tanhloop
+	VZEROUPPER
+	RET
+
+// func polyVec(y, a0, a1, a2, b0, b1, b2 *float64, na, nb int, ca, cb, c0 float64, mode, n int)
+//
+// The fused polynomials' terms (pair.go, plan.go) on n values (a multiple
+// of 4), 4 per YMM, by the Go kernels' operations in their order, none
+// fused: A = ((ca a0) a1) a2 over the first na factors, B likewise with
+// cb over nb, then by mode: 0 y = A + c0, 1 y = y + A, 2 y = (c0 + A) + B,
+// 3 y = y + (A + B).
+TEXT ·polyVec(SB), NOSPLIT, $0-112
+	MOVQ y+0(FP), DI
+	MOVQ a0+8(FP), R8
+	MOVQ a1+16(FP), R9
+	MOVQ a2+24(FP), R10
+	MOVQ b0+32(FP), R11
+	MOVQ b1+40(FP), R12
+	MOVQ b2+48(FP), R13
+	MOVQ na+56(FP), AX
+	MOVQ nb+64(FP), BX
+	VBROADCASTSD ca+72(FP), Y10
+	VBROADCASTSD cb+80(FP), Y11
+	VBROADCASTSD c0+88(FP), Y12
+	MOVQ mode+96(FP), DX
+	MOVQ n+104(FP), CX
+	XORQ SI, SI
+
+pvloop:
+	CMPQ SI, CX
+	JGE  pvdone
+	VMULPD (R8)(SI*8), Y10, Y0
+	CMPQ   AX, $2
+	JL     pvadone
+	VMULPD (R9)(SI*8), Y0, Y0
+	CMPQ   AX, $3
+	JL     pvadone
+	VMULPD (R10)(SI*8), Y0, Y0
+
+pvadone:
+	CMPQ DX, $2
+	JGE  pvpair
+	CMPQ DX, $1
+	JE   pvsingleadd
+	VADDPD Y12, Y0, Y0
+	JMP    pvstore
+
+pvsingleadd:
+	VADDPD (DI)(SI*8), Y0, Y0
+	JMP    pvstore
+
+pvpair:
+	VMULPD (R11)(SI*8), Y11, Y1
+	CMPQ   BX, $2
+	JL     pvbdone
+	VMULPD (R12)(SI*8), Y1, Y1
+	CMPQ   BX, $3
+	JL     pvbdone
+	VMULPD (R13)(SI*8), Y1, Y1
+
+pvbdone:
+	CMPQ   DX, $3
+	JE     pvpairadd
+	VADDPD Y12, Y0, Y0
+	VADDPD Y1, Y0, Y0
+	JMP    pvstore
+
+pvpairadd:
+	VADDPD Y1, Y0, Y0
+	VADDPD (DI)(SI*8), Y0, Y0
+
+pvstore:
+	VMOVUPD Y0, (DI)(SI*8)
+	ADDQ    $4, SI
+	JMP     pvloop
+
+pvdone:
 	VZEROUPPER
 	RET

@@ -9,3 +9,6 @@ func mulCols4(y, a, b *float64, n, k, m int)     { panic("ad: no assembly kernel
 func tMulCols4(y, a, b *float64, n, k, m, w int) { panic("ad: no assembly kernels") }
 func tMulCols1(y, a, b *float64, n, k, m, w int) { panic("ad: no assembly kernels") }
 func tanh8(y, a *float64, n int)                 { panic("ad: no assembly kernels") }
+func polyVec(y, a0, a1, a2, b0, b1, b2 *float64, na, nb int, ca, cb, c0 float64, mode, n int) {
+	panic("ad: no assembly kernels")
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -310,3 +311,64 @@ func benchTanh(b *testing.B, f func(y, a []float64)) {
 
 func BenchmarkTanhScalar_600(b *testing.B) { benchTanh(b, tanhToGo) }
 func BenchmarkTanhVec_600(b *testing.B)    { benchTanh(b, tanhTo) }
+
+// TestPolyVec checks the assembly of the fused polynomials against their
+// Go loops bit for bit: every pair of factor counts and every single term,
+// set and added, on lengths 0 to 13 (the last len%4 values by Go).
+func TestPolyVec(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	vec := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
+		}
+		return v
+	}
+	for n := range 14 {
+		var a, b [maxFactors][]float64
+		for f := range a {
+			a[f], b[f] = vec(n), vec(n)
+		}
+		y0 := vec(n)
+		c0, ca, cb := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+		for _, set := range []bool{true, false} {
+			for na := 1; na <= 3; na++ {
+				for nb := 1; nb <= 3; nb++ {
+					got, want := slices.Clone(y0), slices.Clone(y0)
+					polyPair(got, set, c0, ca, cb, &a, &b, na, nb)
+					polyPairGo(want, set, c0, ca, cb, &a, &b, na, nb)
+					sameBits(t, fmt.Sprintf("pair %d,%d set %v n %d", na, nb, set, n), got, want)
+				}
+				got, want := slices.Clone(y0), slices.Clone(y0)
+				polyTerm(nil, got, set, c0, ca, &a, na)
+				switch {
+				case set && na == 1:
+					polySet1(want, ca, c0, a[0])
+				case set && na == 2:
+					polySet2(want, ca, c0, a[0], a[1])
+				case set:
+					polySet3(want, ca, c0, a[0], a[1], a[2])
+				case na == 1:
+					polyAdd1(want, ca, a[0])
+				case na == 2:
+					polyAdd2(want, ca, a[0], a[1])
+				default:
+					polyAdd3(want, ca, a[0], a[1], a[2])
+				}
+				sameBits(t, fmt.Sprintf("term %d set %v n %d", na, set, n), got, want)
+			}
+		}
+	}
+}
+
+func sameBits(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("%s: [%d] = %v, Go %v", what, i, got[i], want[i])
+		}
+	}
+}

@@ -39,8 +39,9 @@ type instr struct {
 	kind  instrKind
 	reads []int // ids of the nodes whose buffers the instruction reads
 	poly  *poly
-	pad   *Node     // the PadCol operand of a kPad* instruction
-	tmp   []float64 // scratch: tiles of a poly, a column of a padMatMulT
+	pad   *Node       // the PadCol operand of a kPad* instruction
+	tmp   []float64   // scratch: tiles of a poly, a column of a padMatMulT
+	wtmp  [][]float64 // tmp for each thread of a pool (parallel.go)
 }
 
 // Broadcast modes of a polynomial factor.
@@ -118,6 +119,22 @@ func mulPoly(a, b *poly) (*poly, bool) {
 		return &poly{terms: []term{{coef: ta.coef * tb.coef, f: f}}}, true
 	}
 	return nil, false
+}
+
+// inPlace reports whether every factor is read in place (no tiles) and
+// every term fits the kernels (no product scratch).
+func (p *poly) inPlace() bool {
+	for _, t := range p.terms {
+		if len(t.f) > 3 {
+			return false
+		}
+		for _, f := range t.f {
+			if f.mode == modeRow || f.mode == modeCol || f.mode == modeStride {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (p *poly) fits() bool {
@@ -365,6 +382,11 @@ func (p *Program) lower(n *Node, q *poly) instr {
 		// place.
 		cols := n.shape.Cols
 		q.rows = max(1, chunkElems/cols)
+		if q.inPlace() && (len(q.terms) <= 2 || n.shape.Size() <= 8*chunkElems) {
+			// One pass over y, or all of it in L1: no chunks (fewer
+			// calls, the same operations on every value).
+			q.rows = n.shape.Rows
+		}
 		tile := 0
 		for t := range q.terms {
 			for f := range q.terms[t].f {
@@ -424,17 +446,21 @@ func (p *Program) exec(in *instr) {
 }
 
 // evalPoly evaluates a fused polynomial chunk by chunk.
-func (p *Program) evalPoly(in *instr) {
+func (p *Program) evalPoly(in *instr) { p.evalPolyRows(in, 0, in.n.shape.Rows, in.tmp) }
+
+// evalPolyRows evaluates rows [lo, hi) of a fused polynomial with the
+// scratch tmp (len(in.tmp), one per thread): every value by the same
+// operations wherever its chunk starts.
+func (p *Program) evalPolyRows(in *instr, lo, hi int, tmp []float64) {
 	q := in.poly
 	y := p.val[in.n.id]
 	cols := in.n.shape.Cols
-	rows := in.n.shape.Rows
 	// Row tiles do not depend on the chunk: fill them once.
 	for t := range q.terms {
 		for _, f := range q.terms[t].f {
 			if f.mode == modeRow {
 				src := p.val[f.id]
-				tile := in.tmp[f.tile : f.tile+q.rows*cols]
+				tile := tmp[f.tile : f.tile+q.rows*cols]
 				for k := range tile[:cols] {
 					tile[k] = src[f.off+k*f.stride]
 				}
@@ -451,8 +477,8 @@ func (p *Program) evalPoly(in *instr) {
 	var fs [maxTerms][maxFactors][]float64
 	var cs [maxTerms]float64
 	var nfs [maxTerms]int
-	for r0 := 0; r0 < rows; r0 += q.rows {
-		r1 := min(rows, r0+q.rows)
+	for r0 := lo; r0 < hi; r0 += q.rows {
+		r1 := min(hi, r0+q.rows)
 		m := (r1 - r0) * cols
 		yc := y[r0*cols : r0*cols+m]
 		if len(q.terms) == 0 {
@@ -470,15 +496,15 @@ func (p *Program) evalPoly(in *instr) {
 				case modeFull:
 					fs[t][nf] = v[r0*cols : r0*cols+m]
 				case modeRow:
-					fs[t][nf] = in.tmp[f.tile : f.tile+m]
+					fs[t][nf] = tmp[f.tile : f.tile+m]
 				case modeCol:
-					tile := in.tmp[f.tile : f.tile+m]
+					tile := tmp[f.tile : f.tile+m]
 					for i, x := range v[r0:r1] {
 						fill(tile[i*cols:i*cols+cols], x)
 					}
 					fs[t][nf] = tile
 				case modeStride:
-					tile := in.tmp[f.tile : f.tile+m]
+					tile := tmp[f.tile : f.tile+m]
 					for i := range tile {
 						tile[i] = v[(r0+i)*f.stride+f.off]
 					}
@@ -497,7 +523,7 @@ func (p *Program) evalPoly(in *instr) {
 				polyPair(yc, set, c0, cs[t], cs[t+1], &fs[t], &fs[t+1], nfs[t], nfs[t+1])
 				t += 2
 			} else {
-				p.polyTerm(in, yc, set, c0, cs[t], &fs[t], nfs[t])
+				polyTerm(tmp, yc, set, c0, cs[t], &fs[t], nfs[t])
 				t++
 			}
 			set = false
@@ -505,8 +531,21 @@ func (p *Program) evalPoly(in *instr) {
 	}
 }
 
-// polyTerm evaluates one term c*f0*f1*... into y (set: y = c0 + term).
-func (p *Program) polyTerm(in *instr, y []float64, set bool, c0, c float64, fs *[maxFactors][]float64, nf int) {
+// polyTerm evaluates one term c*f0*f1*... into y (set: y = c0 + term),
+// the end of scratch its product buffer.
+func polyTerm(scratch []float64, y []float64, set bool, c0, c float64, fs *[maxFactors][]float64, nf int) {
+	if nf >= 1 && nf <= 3 {
+		mode := vecAdd
+		if set {
+			mode = vecSet
+		}
+		k := polyVecHead(y, mode, c0, c, 0, fs, nil, nf, 0)
+		if k == len(y) {
+			return
+		}
+		t := tails(fs, nf, k)
+		y, fs = y[k:], &t
+	}
 	m := len(y)
 	switch nf {
 	case 0:
@@ -536,7 +575,7 @@ func (p *Program) polyTerm(in *instr, y []float64, set bool, c0, c float64, fs *
 			polyAdd3(y, c, fs[0], fs[1], fs[2])
 		}
 	default:
-		tmp := in.tmp[len(in.tmp)-m:]
+		tmp := scratch[len(scratch)-m:]
 		polySet3(tmp, c, 0, fs[0], fs[1], fs[2])
 		for _, f := range fs[3:nf] {
 			f = f[:m]

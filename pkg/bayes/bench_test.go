@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -13,7 +14,10 @@ import (
 // benchDataLoss times one evaluation of the data losses and their weight
 // gradient of a paper problem with its default net: the work of one Adam
 // epoch (and of one L-BFGS evaluation) apart from the update itself.
-func benchDataLoss(b *testing.B, name string) {
+func benchDataLoss(b *testing.B, name string) { benchDataLossOn(b, name, 1) }
+
+// benchDataLossOn is benchDataLoss on threads threads.
+func benchDataLossOn(b *testing.B, name string, threads int) {
 	p, err := problems.New(name, problems.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -25,6 +29,7 @@ func benchDataLoss(b *testing.B, name string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	m.startPool(threads)
 	beta := make([]float64, len(m.BetaNames))
 	for i := range beta {
 		beta[i] = 1
@@ -42,6 +47,14 @@ func BenchmarkDataLossWave(b *testing.B)    { benchDataLoss(b, "wave") }
 func BenchmarkDataLossBurgers(b *testing.B) { benchDataLoss(b, "burgers") }
 
 func BenchmarkDataLossBurgersWide(b *testing.B) { benchDataLoss(b, "burgers-wide") }
+
+// BenchmarkDataLossThreads is burgers-wide's epoch on 1, 2 and 4 threads
+// (docs/benchmarks.md: one fit on every core).
+func BenchmarkDataLossThreads(b *testing.B) {
+	for _, t := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("burgers-wide/threads=%d", t), func(b *testing.B) { benchDataLossOn(b, "burgers-wide", t) })
+	}
+}
 
 // benchInverse times whole fits (the problem's default schedule) of an
 // inverse problem and of the same problem with the coefficients known

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/evidence-pinn/bpinn/internal/dense"
+	"github.com/evidence-pinn/bpinn/internal/par"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 )
 
@@ -22,6 +24,8 @@ type Hessians struct {
 	W       []int       // W_i: weights per alpha group
 	N       []int       // N_t: residuals per beta group
 	Hidden  []int       // hidden layer sizes M_l (for comb)
+
+	pool *par.Pool // the threads of NewLaplace's products (nil: one)
 }
 
 // P is the number of weights.
@@ -46,6 +50,8 @@ type Laplace struct {
 	curv.Hyper
 
 	Comb float64 // sum_l (ln M_l! + M_l ln 2)
+
+	pool *par.Pool // the threads of VariancesTo (nil: one)
 }
 
 // Comb is the paper's symmetry term sum_l (ln M_l! + M_l ln 2).
@@ -98,7 +104,7 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 			return nil, curv.NotPositiveDefinite{Kind: curv.Dense, MinDiag: v, NonFinite: true}
 		}
 	}
-	l := &Laplace{Alpha: append([]float64(nil), alpha...), Beta: append([]float64(nil), beta...)}
+	l := &Laplace{Alpha: append([]float64(nil), alpha...), Beta: append([]float64(nil), beta...), pool: c.pool}
 	if ok := l.Chol.Factorize(a); !ok {
 		minDiag := math.Inf(1)
 		for i := 0; i < P; i++ {
@@ -111,9 +117,9 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 	if err := l.Chol.InverseTo(l.AInv); err != nil {
 		return nil, curv.NotPositiveDefinite{Kind: curv.Dense, MinDiag: math.NaN(), Cond: l.Chol.Cond()}
 	}
-	at := symAt(l.AInv)
-	trSqAlpha, flat := l.alphaTraces(c, at)
-	trSqBeta := l.betaTraces(c, at)
+	full := symFull(l.AInv)
+	trSqAlpha, flat := l.alphaTraces(c, full)
+	trSqBeta := l.betaTraces(c, full)
 
 	l.Comb = Comb(c.Hidden)
 	l.Hyper = curv.NewHyper(l.LogDetA, l.TrAlpha, l.TrBeta, trSqAlpha, trSqBeta, alpha, beta, c.loss(l.Comb))
@@ -123,22 +129,25 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 	return l, nil
 }
 
-// symAt reads a symmetric matrix from its upper triangle.
-func symAt(m *mat.SymDense) func(r, col int) float64 {
+// symFull is a symmetric matrix, row-major with both triangles, from its
+// upper triangle.
+func symFull(m *mat.SymDense) []float64 {
 	P := m.SymmetricDim()
 	data := m.RawSymmetric().Data // upper triangle valid, stride P
-	return func(r, col int) float64 {
-		if r > col {
-			r, col = col, r
+	full := make([]float64, P*P)
+	for r := 0; r < P; r++ {
+		copy(full[r*P+r:r*P+P], data[r*P+r:r*P+P])
+		for col := 0; col < r; col++ {
+			full[r*P+col] = data[col*P+r]
 		}
-		return data[r*P+col]
 	}
+	return full
 }
 
-// alphaTraces sets l.TrAlpha, tr(A^-1 P_i), from A^-1 (at) and returns
+// alphaTraces sets l.TrAlpha, tr(A^-1 P_i), from A^-1 (full) and returns
 // tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2 and the number of parameters
 // in no alpha group (flat-prior unknowns).
-func (l *Laplace) alphaTraces(c *Hessians, at func(r, col int) float64) (trSqAlpha []float64, flat int) {
+func (l *Laplace) alphaTraces(c *Hessians, full []float64) (trSqAlpha []float64, flat int) {
 	P := c.P()
 	l.TrAlpha = make([]float64, len(l.Alpha))
 	trSqAlpha = make([]float64, len(l.Alpha))
@@ -148,10 +157,10 @@ func (l *Laplace) alphaTraces(c *Hessians, at func(r, col int) float64) (trSqAlp
 			flat++
 			continue
 		}
-		l.TrAlpha[gi] += at(r, r)
+		l.TrAlpha[gi] += full[r*P+r]
 		for col := 0; col < P; col++ {
 			if c.AlphaOf[col] == gi {
-				v := at(r, col)
+				v := full[r*P+col]
 				trSqAlpha[gi] += v * v
 			}
 		}
@@ -159,22 +168,25 @@ func (l *Laplace) alphaTraces(c *Hessians, at func(r, col int) float64) (trSqAlp
 	return trSqAlpha, flat
 }
 
-// betaTraces sets l.TrBeta, tr(M_t) with M_t = A^-1 H_t, from A^-1 (at) and
-// returns tr(M_t^2).
-func (l *Laplace) betaTraces(c *Hessians, at func(r, col int) float64) (trSqBeta []float64) {
+// betaTraces sets l.TrBeta, tr(M_t) with M_t = A^-1 H_t, from A^-1 (full) and
+// returns tr(M_t^2). Rows of M_t go to the threads; the sums of its
+// entries run on one, in one order.
+func (l *Laplace) betaTraces(c *Hessians, full []float64) (trSqBeta []float64) {
 	P := c.P()
 	l.TrBeta = make([]float64, len(l.Beta))
 	trSqBeta = make([]float64, len(l.Beta))
-	full := mat.NewDense(P, P, nil)
-	for r := 0; r < P; r++ {
-		for col := 0; col < P; col++ {
-			full.Set(r, col, at(r, col))
-		}
-	}
-	prod := mat.NewDense(P, P, nil)
+	pr := make([]float64, P*P)
 	for t, h := range c.H {
-		prod.Mul(full, mat.NewDense(P, P, h))
-		pr := prod.RawMatrix().Data
+		c.pool.For(P, func(lo, hi int) {
+			clear(pr[lo*P : hi*P])
+			r := lo
+			for ; r+2 <= hi; r += 2 { // two rows per pass over H
+				dense.AddRows2(pr[r*P:r*P+P], pr[(r+1)*P:(r+1)*P+P], full[r*P:r*P+P], full[(r+1)*P:(r+1)*P+P], h, 0, P)
+			}
+			for ; r < hi; r++ {
+				dense.AddRows(pr[r*P:r*P+P], full[r*P:r*P+P], h, 0, P)
+			}
+		})
 		s, s2 := 0.0, 0.0
 		for r := 0; r < P; r++ {
 			s += pr[r*P+r]
@@ -212,7 +224,8 @@ func (l *Laplace) Sigmas(J []float64, n int) []float64 {
 // triangular solves L X = J^T, then the column norms. The points go in
 // blocks of varianceBlock columns, so that a block of X stays in the cache
 // through its solve (the whole X of the 100 x 100 grid at 921 weights is
-// 74 MB); each column is solved by the same operations either way.
+// 74 MB); each column is solved by the same operations either way, and the
+// blocks go to the threads in turn.
 func (l *Laplace) VariancesTo(dst, J []float64, n int) {
 	P := l.Chol.SymmetricDim()
 	if len(J) != n*P || len(dst) != n {
@@ -222,8 +235,19 @@ func (l *Laplace) VariancesTo(dst, J []float64, n int) {
 	l.Chol.LTo(&L)
 	lr := L.RawTriangular()
 	k := min(n, varianceBlock)
+	t := l.pool.Threads()
+	l.pool.Run(func(w int) {
+		if w*k < n {
+			solveBlocks(dst, J, lr, P, n, k, w*k, t*k)
+		}
+	})
+}
+
+// solveBlocks is VariancesTo's work on the blocks of k points that start
+// at c0, c0+step, ....
+func solveBlocks(dst, J []float64, lr blas64.Triangular, P, n, k, c0, step int) {
 	x := make([]float64, P*k)
-	for c0 := 0; c0 < n; c0 += k {
+	for ; c0 < n; c0 += step {
 		m := min(k, n-c0)
 		for i := range m {
 			g := J[(c0+i)*P : (c0+i+1)*P]

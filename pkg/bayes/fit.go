@@ -184,6 +184,7 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 		return mean, nil, nil
 	}
 	jac := ad.NewJacobian(u, ps)
+	jac.Prog.SetPool(m.pool)
 	if jac.Prog.Uses(x) {
 		jac.Prog.Set(x, flat)
 	}

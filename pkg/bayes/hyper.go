@@ -54,7 +54,7 @@ func (f *Fit) Hessians() *Hessians {
 	m := f.Model
 	P := m.NumWeights()
 	c := &Hessians{AlphaOf: m.AlphaOf, W: m.W(), N: m.N, Hidden: m.Net.Hidden(),
-		EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta))}
+		EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), pool: m.pool}
 	grad := make([]float64, P)
 	m.DataLoss(f.Beta, c.ED, grad)
 	m.WeightLoss(c.EW)

@@ -2,8 +2,11 @@ package bayes
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 
+	"github.com/evidence-pinn/bpinn/internal/dense"
+	"github.com/evidence-pinn/bpinn/internal/par"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -71,6 +74,31 @@ type Model struct {
 	jac  []*ad.Jacobian // per term (Gauss-Newton), built on first use
 	hess []*ad.Hessian  // per beta group (exact), built on first use
 	jbuf [][]float64
+	// gnTmp is one term's J^T J, kept between hyperparameter steps.
+	gnTmp []float64
+
+	pool *par.Pool // the threads of the row work; nil: the calling goroutine
+}
+
+// startPool gives the model (and the models built from it) a pool of
+// threads, closed when the model is no longer reachable.
+func (m *Model) startPool(threads int) {
+	pool := par.New(threads)
+	if pool == nil {
+		return
+	}
+	m.setPool(pool)
+	runtime.AddCleanup(m, func(p *par.Pool) { p.Close() }, pool)
+}
+
+// setPool runs the model's programs and dense products on pool's threads
+// (the same bits as on one).
+func (m *Model) setPool(pool *par.Pool) {
+	m.pool = pool
+	m.train.SetPool(pool)
+	for _, j := range m.jac {
+		j.Prog.SetPool(pool)
+	}
 }
 
 // NewModel compiles the model's training program. alphaMode is "single" or
@@ -198,6 +226,7 @@ func (m *Model) sibling(q *pde.Problem, alphaMode nn.AlphaMode, betaMode pde.Bet
 	if err != nil {
 		return nil, err
 	}
+	m2.setPool(m.pool)
 	if len(m2.Theta) != len(m.Theta) {
 		return nil, fmt.Errorf("problem %q: %d parameters, the model has %d", q.Name, len(m2.Theta), len(m.Theta))
 	}
@@ -300,9 +329,12 @@ func (m *Model) Hessians(kind HessianKind, hs [][]float64) {
 				hs[k][i] = 0
 			}
 		}
-		tmp := make([]float64, P*P)
+		if len(m.gnTmp) != P*P {
+			m.gnTmp = make([]float64, P*P)
+		}
+		tmp := m.gnTmp
 		for i, j := range m.jac {
-			nn.GaussNewtonTo(tmp, m.jbuf[i], j.Rows(), P)
+			dense.GaussNewton(m.pool, tmp, m.jbuf[i], j.Rows(), P)
 			h := hs[m.TermGroup[i]]
 			for k, v := range tmp {
 				h[k] += v
@@ -319,6 +351,7 @@ func (m *Model) buildJacobians() {
 	P := m.NumWeights()
 	for i, r := range m.res {
 		j := ad.NewJacobian(r, m.ps)
+		j.Prog.SetPool(m.pool)
 		m.feed(j.Prog)
 		m.jac = append(m.jac, j)
 		m.jbuf = append(m.jbuf, make([]float64, len(m.Problem.Terms[i].Points)*P))

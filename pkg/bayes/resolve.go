@@ -256,6 +256,8 @@ func (s *Settings) checkRanges(p *pde.Problem) error {
 		return fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
 	case s.RoundBetas == RoundBetasHeldOut && p.Fresh == nil:
 		return fmt.Errorf("held-out rounds: problem %q cannot draw fresh points (its Fresh is nil): set Problem.Fresh or drop them", p.Name)
+	case s.Threads < 0:
+		return fmt.Errorf("threads = %d: must be 0 (every core) or more", s.Threads)
 	case s.FinalHyper < 0:
 		return fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
 	case s.LRDecay < 0 || s.LRDecay > 1:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evidence-pinn/bpinn/internal/fault"
+	"github.com/evidence-pinn/bpinn/internal/par"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -31,7 +32,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 		return nil, err
 	}
 	start := time.Now()
-	f, err := newFit(p, s)
+	f, err := newFit(p, s, par.ForFit(ctx, s.Threads))
 	if err != nil {
 		return nil, err
 	}
@@ -69,9 +70,10 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	return f, nil
 }
 
-// newFit builds the network of s (seeded by s.Seed) and its model on p,
-// with the hyperparameters at their starting values.
-func newFit(p *pde.Problem, s Settings) (*Fit, error) {
+// newFit builds the network of s (seeded by s.Seed) and its model on p
+// (its row work on threads), with the hyperparameters at their starting
+// values.
+func newFit(p *pde.Problem, s Settings, threads int) (*Fit, error) {
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
 	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames()))
 	net := nn.New(sizes, s.Activation, rng)
@@ -85,6 +87,7 @@ func newFit(p *pde.Problem, s Settings) (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.startPool(threads)
 	f := &Fit{Model: m, Settings: s, Status: StatusOK}
 	f.Alpha = fillN(len(m.Alphas), s.Alpha0)
 	f.Beta = fillN(len(m.BetaNames), s.Beta0)

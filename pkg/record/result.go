@@ -50,8 +50,8 @@ type RunConfig struct {
 	FixedAlpha   float64            `json:"fixed_alpha"`
 	FixedBeta    float64            `json:"fixed_beta"`
 	PolishOn     bool               `json:"polish_requested"`
-	// Settings is every field of the resolved bayes.Settings except Seed
-	// and Progress, keyed by its Go name, so that settings added later are
+	// Settings is every field of the resolved bayes.Settings except Seed,
+	// Threads and the functions, keyed by its Go name, so that settings added later are
 	// recorded (and compared on resume and merge) without a schema change.
 	Settings map[string]any `json:"settings"`
 }
@@ -98,7 +98,8 @@ func outputsOf(p *pde.Problem) []string {
 var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15}
 
 // settingsMap lists the exported fields of s except Seed, Schedule (whose
-// effect the resolved fields hold) and functions;
+// effect the resolved fields hold), Threads (which changes no bit) and
+// functions;
 // non-finite floats become nil.
 func settingsMap(s bayes.Settings) map[string]any {
 	m := map[string]any{}
@@ -106,7 +107,7 @@ func settingsMap(s bayes.Settings) map[string]any {
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Type().Field(i)
 		fv := v.Field(i)
-		if !f.IsExported() || f.Name == "Seed" || f.Name == "Schedule" || fv.Kind() == reflect.Func || fv.Kind() == reflect.Chan {
+		if !f.IsExported() || f.Name == "Seed" || f.Name == "Schedule" || f.Name == "Threads" || fv.Kind() == reflect.Func || fv.Kind() == reflect.Chan {
 			continue
 		}
 		if f.Name == "PolishMemory" && fv.Int() == 0 {

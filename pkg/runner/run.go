@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+
+	"github.com/evidence-pinn/bpinn/internal/par"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/record"
@@ -71,7 +74,14 @@ func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
 	}
 	var firstErr error
 	ended := 0
-	Ensemble(keys, opt.Workers, func(key uint64) (o Outcome) {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// The fits running at once share the cores: each gets its part as
+	// threads (the same bits on any number).
+	ctx = par.WithThreads(ctx, runtime.GOMAXPROCS(0)/min(workers, len(keys)))
+	Ensemble(keys, workers, func(key uint64) (o Outcome) {
 		o.Key = key
 		defer func() { // a panic in one fit fails the run, not the process
 			if r := recover(); r != nil {

@@ -1,0 +1,119 @@
+package dense
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/par"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestAddRowsGonum checks AddRows against gonum's Dgemm and Dsyrk bit for
+// bit, with zeros in the coefficients (skipped by both) and sizes around
+// gonum's block of 64.
+func TestAddRowsGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	fillM := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			if rng.IntN(7) > 0 {
+				v[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
+			}
+		}
+		return v
+	}
+	for _, p := range []int{1, 3, 5, 63, 65, 130} {
+		a, b := fillM(p*p), fillM(p*p)
+		var c mat.Dense
+		c.Mul(mat.NewDense(p, p, a), mat.NewDense(p, p, b))
+		got := make([]float64, p)
+		for i := range p {
+			clear(got)
+			AddRows(got, a[i*p:i*p+p], b, 0, p)
+			for j, v := range got {
+				if w := c.At(i, j); math.Float64bits(v) != math.Float64bits(w) {
+					t.Fatalf("P %d: C[%d,%d] = %v, Dgemm %v", p, i, j, v, w)
+				}
+			}
+		}
+		// Two rows at once: with the zeros of a (which differ from row
+		// to row: one by one) and with every coefficient set.
+		full := fillM(p * p)
+		for i := range full {
+			if full[i] == 0 {
+				full[i] = 1
+			}
+		}
+		var c2 mat.Dense
+		for _, m := range [][]float64{a, full} {
+			c2.Mul(mat.NewDense(p, p, m), mat.NewDense(p, p, b))
+			pair := make([]float64, 2*p)
+			for i := 0; i+1 < p; i += 2 {
+				clear(pair)
+				AddRows2(pair[:p], pair[p:], m[i*p:i*p+p], m[(i+1)*p:(i+1)*p+p], b, 0, p)
+				for j, v := range pair {
+					if w := c2.At(i+j/p, j%p); math.Float64bits(v) != math.Float64bits(w) {
+						t.Fatalf("P %d: AddRows2: C[%d,%d] = %v, Dgemm %v", p, i+j/p, j%p, v, w)
+					}
+				}
+			}
+		}
+		n := 2*p + 3
+		j := fillM(n * p)
+		h := make([]float64, p*p)
+		blas64.Implementation().Dsyrk(blas.Upper, blas.Trans, p, n, 1, j, p, 0, h, p)
+		col := make([]float64, n)
+		for i := range p {
+			for l := range n {
+				col[l] = j[l*p+i]
+			}
+			got := make([]float64, p-i)
+			AddRows(got, col, j, i, p)
+			for c, v := range got {
+				if w := h[i*p+i+c]; math.Float64bits(v) != math.Float64bits(w) {
+					t.Fatalf("P %d: H[%d,%d] = %v, Dsyrk %v", p, i, i+c, v, w)
+				}
+			}
+		}
+	}
+}
+
+// TestGaussNewtonThreads checks GaussNewton on 1 to 4 threads against
+// gonum's Dsyrk (upper triangle, mirrored) bit for bit.
+func TestGaussNewtonThreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, zeros := range []bool{false, true} { // zeros: AddRows2 falls back to AddRows
+		for _, p := range []int{41, 44} {
+			gaussNewtonThreads(t, rng, 57, p, zeros)
+		}
+	}
+}
+
+func gaussNewtonThreads(t *testing.T, rng *rand.Rand, n, p int, zeros bool) {
+	j := make([]float64, n*p)
+	for i := range j {
+		if !zeros || rng.IntN(5) > 0 {
+			j[i] = rng.NormFloat64()
+		}
+	}
+	want := make([]float64, p*p)
+	blas64.Implementation().Dsyrk(blas.Upper, blas.Trans, p, n, 1, j, p, 0, want, p)
+	for threads := 1; threads <= 4; threads++ {
+		pool := par.New(threads)
+		h := make([]float64, p*p)
+		GaussNewton(pool, h, j, n, p)
+		pool.Close()
+		for r := range p {
+			for c := range p {
+				w := want[min(r, c)*p+max(r, c)]
+				if v := h[r*p+c]; math.Float64bits(v) != math.Float64bits(w) {
+					t.Fatalf("%d threads: H[%d,%d] = %v, Dsyrk %v", threads, r, c, v, w)
+				}
+			}
+		}
+	}
+}
