@@ -328,14 +328,19 @@ func TestPolishMemory(t *testing.T) {
 
 // TestResolveAgain: settings Resolve returned, and a fit's (a fixed fit's
 // hold Alpha0 and the paper recipe's hold the polish defaults, which the
-// checks of the settings as given refuse), resolve again to themselves.
+// checks of the settings as given refuse; a Resample of -1 under a
+// resampling schedule resolves to 0, which must stay never), resolve again
+// to themselves.
 func TestResolveAgain(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
+	resampling := poissonSchedule
+	resampling.Resample = 50
 	for _, in := range []Settings{
 		{Seed: 1, Schedule: poissonSchedule},
 		{Seed: 1, Schedule: poissonSchedule, Fixed: true, FixedMean: true},
 		{Seed: 1, Schedule: poissonSchedule, Recipe: RecipePaper},
+		{Seed: 1, Schedule: resampling, Resample: -1},
 	} {
 		s, err := in.Resolve(p)
 		if err != nil {

@@ -179,10 +179,13 @@ func (s *Settings) resolveFromSchedule(*pde.Problem) error {
 	if s.KnownNoise == nil && !s.Fixed && len(d.KnownNoise) > 0 {
 		s.KnownNoise = maps.Clone(d.KnownNoise)
 	}
-	if s.Resample == 0 {
+	// A resolved 0 is final: it may come from a negative Resample (never,
+	// where the schedule resamples), which a second Resolve must not read
+	// as "the schedule's".
+	if s.Resample == 0 && !s.resolved {
 		s.Resample = d.Resample
 	}
-	if s.Resample < 0 { // never, where the schedule resamples
+	if s.Resample < 0 {
 		s.Resample = 0
 	}
 	s.Curvature = cmp.Or(s.Curvature, curv.Kind(d.Curvature))

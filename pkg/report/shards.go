@@ -101,9 +101,8 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		if err != nil {
 			return err
 		}
-		if !want.Equal(r.RunConfig) {
-			return fmt.Errorf("seed %d was run with other settings than this study's (epochs %d, net %v; here %d, %v): give the flags of the sharded run (--quick, --recipe, --seed-base)",
-				r.Seed, r.EpochsPlan, r.Architecture, want.EpochsPlan, want.Architecture)
+		if d := r.RunConfig.Diff(want); d != "" {
+			return fmt.Errorf("seed %d was run with other settings than this study's (%s): give the flags of the sharded run (--quick, --recipe, --seed-base)", r.Seed, d)
 		}
 		var f *bayes.Fit
 		if r.Weights != nil {
