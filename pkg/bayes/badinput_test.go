@@ -129,6 +129,11 @@ func TestBadInput(t *testing.T) {
 		{"fixed alpha without fixed", func(p *pde.Problem, s *Settings) { s.FixedAlpha = 0.1 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{"fixed beta without fixed", func(p *pde.Problem, s *Settings) { s.FixedBeta = 2 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{"fixed mean without fixed", func(p *pde.Problem, s *Settings) { s.FixedMean = true }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
+		{"LR negative", func(p *pde.Problem, s *Settings) { s.LR = -1e-3 }, "setting LR = -0.001: must be positive"},
+		{"HyperLR negative", func(p *pde.Problem, s *Settings) { s.HyperLR = -0.05 }, "setting HyperLR = -0.05: must be positive"},
+		{"LR above 1", func(p *pde.Problem, s *Settings) { s.LR = 5 }, "setting LR = 5: above 1 Adam moves every weight"},
+		{"HyperLR above 1", func(p *pde.Problem, s *Settings) { s.HyperLR = 1.5 }, "setting HyperLR = 1.5: above 1 one step"},
+		{"Resample below -1", func(p *pde.Problem, s *Settings) { s.Resample = -100 }, "setting Resample = -100: give K > 0 epochs between redraws"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
