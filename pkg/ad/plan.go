@@ -424,6 +424,10 @@ func (p *Program) exec(in *instr) {
 }
 
 // evalPoly evaluates a fused polynomial chunk by chunk.
+//
+// Long because its steps (the row tiles, each chunk's factors, the terms in
+// pairs) share the factor arrays it keeps on its stack: split, they would
+// be passed by pointer through the hot loop.
 func (p *Program) evalPoly(in *instr) {
 	q := in.poly
 	y := p.val[in.n.id]
