@@ -164,7 +164,38 @@ func TestLoadFixedStudy(t *testing.T) {
 		t.Errorf("Load: study %s: %v", st.Name, st.Err)
 	}
 	name := cfg.Only[0]
-	if w, g := readSorted(t, filepath.Join(cfg.Out, name+".jsonl")), readSorted(t, filepath.Join(load.Out, name+".jsonl")); w != g {
+	path := filepath.Join(cfg.Out, name+".jsonl")
+	if w, g := readSorted(t, path), readSorted(t, filepath.Join(load.Out, name+".jsonl")); w != g {
 		t.Errorf("%s: the loaded records differ from the run's (seconds aside)", name)
+	}
+
+	// The records as earlier builds wrote them, with the schedule's
+	// Resample, still load; another Resample is refused, naming the field.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ resample, want string }{
+		{"100", ""},
+		{"7", "(settings.Resample 7, here 0)"},
+	} {
+		old := strings.ReplaceAll(string(b), `"Resample":0,`, `"Resample":`+c.resample+`,`)
+		if old == string(b) {
+			t.Fatal(`no "Resample":0 in the records`)
+		}
+		if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(ctx, load, []string{cfg.Out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := got.Studies[0]
+		switch {
+		case c.want == "" && st.Err != nil:
+			t.Errorf("Load of records with Resample %s: %v", c.resample, st.Err)
+		case c.want != "" && (st.Err == nil || !strings.Contains(st.Err.Error(), c.want)):
+			t.Errorf("Load of records with Resample %s: %v, want an error naming %q", c.resample, st.Err, c.want)
+		}
 	}
 }
