@@ -135,9 +135,9 @@ func settingsMap(s bayes.Settings) map[string]any {
 func (c RunConfig) Equal(o RunConfig) bool { return c.Diff(o) == "" }
 
 // Diff names the first field (by JSON name, alphabetically; a setting as
-// settings.Name) in which c and o differ, with c's value and then o's, or
-// returns "" when they are the same. Fields added to the records later compare as their older
-// value when absent.
+// settings.Name) in which c and o differ, as "name c's value, not o's", or
+// returns "" when they are the same. Fields added to the records later
+// compare as their older value when absent.
 func (c RunConfig) Diff(o RunConfig) string {
 	for _, r := range []*RunConfig{&c, &o} {
 		if r.Sampling == "" {
@@ -169,7 +169,7 @@ func (c RunConfig) Diff(o RunConfig) string {
 func jsonDiff(prefix string, a, b []byte) string {
 	var ma, mb map[string]json.RawMessage
 	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
-		return fmt.Sprintf("%s %s, here %s", strings.TrimSuffix(prefix, "."), a, b)
+		return fmt.Sprintf("%s %s, not %s", strings.TrimSuffix(prefix, "."), a, b)
 	}
 	keys := slices.Sorted(maps.Keys(ma))
 	for k := range mb {
@@ -182,11 +182,11 @@ func jsonDiff(prefix string, a, b []byte) string {
 		switch {
 		case bytes.Equal(va, vb):
 		case va == nil || vb == nil:
-			return fmt.Sprintf("%s%s %s, here %s", prefix, k, cmp.Or(string(va), "absent"), cmp.Or(string(vb), "absent"))
+			return fmt.Sprintf("%s%s %s, not %s", prefix, k, cmp.Or(string(va), "absent"), cmp.Or(string(vb), "absent"))
 		case k == "settings" && prefix == "":
 			return jsonDiff("settings.", va, vb)
 		default:
-			return fmt.Sprintf("%s%s %s, here %s", prefix, k, va, vb)
+			return fmt.Sprintf("%s%s %s, not %s", prefix, k, va, vb)
 		}
 	}
 	return ""

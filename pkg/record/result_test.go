@@ -290,9 +290,9 @@ func TestRunConfigDiff(t *testing.T) {
 		want string
 	}{
 		{"same", func(*record.RunConfig) {}, ""},
-		{"a column", func(c *record.RunConfig) { c.EpochsPlan = 200 }, "epochs_planned 200, here 100"},
-		{"a setting", func(c *record.RunConfig) { c.Settings["Resample"] = 100 }, "settings.Resample 100, here 0"},
-		{"a setting absent", func(c *record.RunConfig) { delete(c.Settings, "Epochs") }, "settings.Epochs absent, here 100"},
+		{"a column", func(c *record.RunConfig) { c.EpochsPlan = 200 }, "epochs_planned 200, not 100"},
+		{"a setting", func(c *record.RunConfig) { c.Settings["Resample"] = 100 }, "settings.Resample 100, not 0"},
+		{"a setting absent", func(c *record.RunConfig) { delete(c.Settings, "Epochs") }, "settings.Epochs absent, not 100"},
 		{"a setting added later", func(c *record.RunConfig) { delete(c.Settings, "Resample") }, ""},
 	} {
 		a, b := base(), base()

@@ -177,7 +177,7 @@ func TestLoadFixedStudy(t *testing.T) {
 	}
 	for _, c := range []struct{ resample, want string }{
 		{"100", ""},
-		{"7", "(settings.Resample 7, here 0)"},
+		{"7", "(settings.Resample 7, not 0)"},
 	} {
 		old := strings.ReplaceAll(string(b), `"Resample":0,`, `"Resample":`+c.resample+`,`)
 		if old == string(b) {
