@@ -97,17 +97,6 @@ func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error
 	if err != nil {
 		return s, asUsage(err)
 	}
-	if s.Resample < -1 {
-		return s, usagef("--resample %d: give K > 0 epochs between redraws, or -1 for never", s.Resample)
-	}
-	// Guards against a typo (5 for 5e-3); the library takes any rate, and a
-	// fit at 1e150 ends "ok" with weights near 1e152.
-	if s.LR > 1 {
-		return s, usagef("--lr %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", s.LR)
-	}
-	if s.HyperLR > 1 {
-		return s, usagef("--hyper-lr %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", s.HyperLR)
-	}
 	if ff.nanAt.Given && ff.nanAt.V > r.Epochs {
 		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.V, r.Epochs)
 	}

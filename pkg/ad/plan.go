@@ -451,6 +451,10 @@ func (p *Program) evalPoly(in *instr) { p.evalPolyRows(in, 0, in.n.shape.Rows, i
 // evalPolyRows evaluates rows [lo, hi) of a fused polynomial with the
 // scratch tmp (len(in.tmp), one per thread): every value by the same
 // operations wherever its chunk starts.
+//
+// Long because its steps (the row tiles, each chunk's factors, the terms in
+// pairs) share the factor arrays it keeps on its stack: split, they would
+// be passed by pointer through the hot loop.
 func (p *Program) evalPolyRows(in *instr, lo, hi int, tmp []float64) {
 	q := in.poly
 	y := p.val[in.n.id]

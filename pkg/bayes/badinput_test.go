@@ -129,6 +129,11 @@ func TestBadInput(t *testing.T) {
 		{"fixed alpha without fixed", func(p *pde.Problem, s *Settings) { s.FixedAlpha = 0.1 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{"fixed beta without fixed", func(p *pde.Problem, s *Settings) { s.FixedBeta = 2 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{"fixed mean without fixed", func(p *pde.Problem, s *Settings) { s.FixedMean = true }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
+		{"LR negative", func(p *pde.Problem, s *Settings) { s.LR = -1e-3 }, "setting LR = -0.001: must be positive"},
+		{"HyperLR negative", func(p *pde.Problem, s *Settings) { s.HyperLR = -0.05 }, "setting HyperLR = -0.05: must be positive"},
+		{"LR above 1", func(p *pde.Problem, s *Settings) { s.LR = 5 }, "setting LR = 5: above 1 Adam moves every weight"},
+		{"HyperLR above 1", func(p *pde.Problem, s *Settings) { s.HyperLR = 1.5 }, "setting HyperLR = 1.5: above 1 one step"},
+		{"Resample below -1", func(p *pde.Problem, s *Settings) { s.Resample = -100 }, "setting Resample = -100: give K > 0 epochs between redraws"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -328,14 +333,19 @@ func TestPolishMemory(t *testing.T) {
 
 // TestResolveAgain: settings Resolve returned, and a fit's (a fixed fit's
 // hold Alpha0 and the paper recipe's hold the polish defaults, which the
-// checks of the settings as given refuse), resolve again to themselves.
+// checks of the settings as given refuse; a Resample of -1 under a
+// resampling schedule resolves to 0, which must stay never), resolve again
+// to themselves.
 func TestResolveAgain(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
+	resampling := poissonSchedule
+	resampling.Resample = 50
 	for _, in := range []Settings{
 		{Seed: 1, Schedule: poissonSchedule},
 		{Seed: 1, Schedule: poissonSchedule, Fixed: true, FixedMean: true},
 		{Seed: 1, Schedule: poissonSchedule, Recipe: RecipePaper},
+		{Seed: 1, Schedule: resampling, Resample: -1},
 	} {
 		s, err := in.Resolve(p)
 		if err != nil {

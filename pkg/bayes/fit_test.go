@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
@@ -160,13 +161,28 @@ func TestFirstBad(t *testing.T) {
 }
 
 // A fit that really diverges (Adam steps of 1e153 overflow E_T within a few
-// epochs; measured: epoch 4 of 300) stops there as diverged, names the
-// value and the epoch, keeps a finite history up to the epoch before, and
-// has no Laplace approximation.
+// epochs) stops there as diverged, names the value and the epoch, keeps a
+// finite history up to the epoch before, and has no Laplace approximation.
+// Resolve refuses a rate above 1, so the rate is set on resolved settings
+// and the Adam phase run as Train runs it.
 func TestFitRealDivergence(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "wave", Settings{Seed: 1, Epochs: 300, HyperStart: 100, LR: 1e153,
-		Recipe: RecipePaper, HistoryEvery: 1})
+	p, err := problems.New("wave", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scheduled(p, Settings{Seed: 1, Epochs: 300, HyperStart: 100, Recipe: RecipePaper, HistoryEvery: 1}).Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LR = 1e153
+	f, err := newFit(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ended, err := f.adam(context.Background(), p, time.Now()); err != nil || !ended {
+		t.Fatalf("the Adam phase ended early: %v (%v), want it to stop at the divergence", ended, err)
+	}
 	if f.Status != StatusDiverged || f.Epochs >= 300 || f.Epochs < 2 || f.Laplace != nil {
 		t.Fatalf("status %s (%s) after %d epochs, Laplace %v: want diverged before epoch 300", f.Status, f.Reason, f.Epochs, f.Laplace != nil)
 	}

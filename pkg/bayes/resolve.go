@@ -176,13 +176,19 @@ func (s *Settings) resolveGroups(p *pde.Problem) error {
 // resampling, curvature, polish length, the final rounds' betas.
 func (s *Settings) resolveFromSchedule(*pde.Problem) error {
 	d := s.Schedule
+	if s.Resample < -1 {
+		return fmt.Errorf("setting Resample = %d: give K > 0 epochs between redraws, 0 for the schedule's or -1 for never", s.Resample)
+	}
 	if s.KnownNoise == nil && !s.Fixed && len(d.KnownNoise) > 0 {
 		s.KnownNoise = maps.Clone(d.KnownNoise)
 	}
-	if s.Resample == 0 {
+	// A resolved 0 is final: it may come from a negative Resample (never,
+	// where the schedule resamples), which a second Resolve must not read
+	// as "the schedule's".
+	if s.Resample == 0 && !s.resolved {
 		s.Resample = d.Resample
 	}
-	if s.Resample < 0 { // never, where the schedule resamples
+	if s.Resample < 0 {
 		s.Resample = 0
 	}
 	s.Curvature = cmp.Or(s.Curvature, curv.Kind(d.Curvature))
@@ -244,8 +250,16 @@ func (s *Settings) checkRanges(p *pde.Problem) error {
 		return fmt.Errorf("hyper-start = %d: must be positive", s.HyperStart)
 	case s.HyperStart > s.Epochs:
 		return fmt.Errorf("hyper-start = %d is beyond epochs = %d: lower it or raise epochs", s.HyperStart, s.Epochs)
-	case s.LR < 0 || s.HyperLR < 0:
-		return fmt.Errorf("learning rates must be positive")
+	case s.LR < 0:
+		return fmt.Errorf("setting LR = %g: must be positive", s.LR)
+	case s.HyperLR < 0:
+		return fmt.Errorf("setting HyperLR = %g: must be positive", s.HyperLR)
+	// The rate limits guard against a typo (5 for 5e-3): a fit at 1e150
+	// would end "ok" with weights near 1e152.
+	case s.LR > 1:
+		return fmt.Errorf("setting LR = %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", s.LR)
+	case s.HyperLR > 1:
+		return fmt.Errorf("setting HyperLR = %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", s.HyperLR)
 	case s.PolishIter < 0:
 		return fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
 	case s.PolishMemory < 0:

@@ -42,8 +42,8 @@ type Settings struct {
 	Updater    Updater       // "" means adam
 	Alpha0     float64       // initial alphas; 0 means 0.01 (the paper starts low)
 	Beta0      float64       // initial betas; 0 means 1
-	LR         float64       // Adam learning rate for weights; 0 means 1e-3 (2e-3 fits wave worse)
-	HyperLR    float64       // Adam learning rate on ln alpha, ln beta; 0 means 0.05
+	LR         float64       // Adam learning rate for weights, at most 1; 0 means 1e-3 (2e-3 fits wave worse)
+	HyperLR    float64       // Adam learning rate on ln alpha, ln beta, at most 1; 0 means 0.05
 	// Fixed keeps alpha and beta at FixedAlpha/FixedBeta (the paper's
 	// fixed-weight baseline of Table 3: 0.05 and 1).
 	Fixed      bool
@@ -121,7 +121,7 @@ type Settings struct {
 	// that Adam solves the PDE everywhere rather than at one set of points;
 	// the polish, the final rounds and the evidence use the problem's own
 	// points. 0 means the schedule's (never for most of the paper's
-	// problems); negative means never.
+	// problems); -1 means never (below -1 is an error).
 	Resample int
 	// Curvature is the structure of A (pkg/curv) at the hyperparameter
 	// steps of the Adam phase: "" means the schedule's, else curv.Dense

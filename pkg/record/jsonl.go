@@ -145,9 +145,9 @@ func MergeResults(sets ...[]Result) ([]Result, error) {
 			if cfg == nil {
 				c := r.RunConfig
 				cfg = &c
-			} else if !cfg.Equal(r.RunConfig) {
-				return nil, fmt.Errorf("seed %d was run with another configuration (%s) than seed %d (%s): results of different runs cannot be merged",
-					r.Seed, r.RunConfig.short(), bySeedFirst(bySeed), cfg.short())
+			} else if d := r.RunConfig.Diff(*cfg); d != "" {
+				return nil, fmt.Errorf("seed %d was run with another configuration than seed %d (%s): results of different runs cannot be merged",
+					r.Seed, bySeedFirst(bySeed), d)
 			}
 			if old, ok := bySeed[r.Seed]; ok {
 				if !SameApartFromSeconds(old, r) {
@@ -215,11 +215,6 @@ func bySeedFirst(m map[uint64]Result) uint64 {
 		}
 	}
 	return s
-}
-
-func (c RunConfig) short() string {
-	return fmt.Sprintf("problem %s, data seed %d, net %v, epochs %d, hyper %d/%d, %s, %s, alphas %s, betas %s",
-		c.Problem, c.DataSeed, c.Architecture, c.EpochsPlan, c.HyperStart, c.HyperEvery, c.Hessian, c.Updater, c.AlphaMode, c.BetaMode)
 }
 
 // HistBin is one bin of the relative-log-evidence histogram: fits with

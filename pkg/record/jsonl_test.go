@@ -107,8 +107,8 @@ func TestMergeResults(t *testing.T) {
 	}
 	other := jsonlFake(7, 1, 0.1)
 	other.EpochsPlan = 11
-	if _, err := record.MergeResults(a, []record.Result{other}); err == nil || !strings.Contains(err.Error(), "configuration") {
-		t.Errorf("other run config: error %v, want a configuration error", err)
+	if _, err := record.MergeResults(a, []record.Result{other}); err == nil || !strings.Contains(err.Error(), "configuration") || !strings.Contains(err.Error(), "(epochs_planned 11, not ") {
+		t.Errorf("other run config: error %v, want a configuration error naming epochs_planned", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -131,7 +133,13 @@ func settingsMap(s bayes.Settings) map[string]any {
 
 // Equal reports whether two configurations are the same (compared through
 // their JSON, so it is exact on every float).
-func (c RunConfig) Equal(o RunConfig) bool {
+func (c RunConfig) Equal(o RunConfig) bool { return c.Diff(o) == "" }
+
+// Diff names the first field (by JSON name, alphabetically; a setting as
+// settings.Name) in which c and o differ, as "name c's value, not o's", or
+// returns "" when they are the same. Fields added to the records later
+// compare as their older value when absent.
+func (c RunConfig) Diff(o RunConfig) string {
 	for _, r := range []*RunConfig{&c, &o} {
 		if r.Sampling == "" {
 			r.Sampling = string(pde.Uniform) // records older than the field
@@ -147,7 +155,42 @@ func (c RunConfig) Equal(o RunConfig) bool {
 	}
 	a, err1 := json.Marshal(c)
 	b, err2 := json.Marshal(o)
-	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+	if err := cmp.Or(err1, err2); err != nil {
+		return err.Error()
+	}
+	if bytes.Equal(a, b) {
+		return ""
+	}
+	return jsonDiff("", a, b)
+}
+
+// jsonDiff names the first key of the JSON objects a and b whose values
+// differ, descending into the settings object; a value that is not an
+// object is named whole.
+func jsonDiff(prefix string, a, b []byte) string {
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
+		return fmt.Sprintf("%s %s, not %s", strings.TrimSuffix(prefix, "."), a, b)
+	}
+	keys := slices.Sorted(maps.Keys(ma))
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		va, vb := ma[k], mb[k]
+		switch {
+		case bytes.Equal(va, vb):
+		case va == nil || vb == nil:
+			return fmt.Sprintf("%s%s %s, not %s", prefix, k, cmp.Or(string(va), "absent"), cmp.Or(string(vb), "absent"))
+		case k == "settings" && prefix == "":
+			return jsonDiff("settings.", va, vb)
+		default:
+			return fmt.Sprintf("%s%s %s, not %s", prefix, k, va, vb)
+		}
+	}
+	return ""
 }
 
 // GridErrors are the errors of a fit against the exact solution on a grid;

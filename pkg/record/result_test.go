@@ -275,3 +275,33 @@ func TestErrorsOf(t *testing.T) {
 		t.Errorf("no exact solution: %v, want an error naming the problem", err)
 	}
 }
+
+// TestRunConfigDiff: Diff names the field that differs with both values,
+// a setting by its key inside settings, and a setting added to the
+// records later compares as its older value when absent.
+func TestRunConfigDiff(t *testing.T) {
+	base := func() record.RunConfig {
+		return record.RunConfig{Problem: "heat", EpochsPlan: 100, Architecture: []int{2, 8, 1},
+			Settings: map[string]any{"Epochs": 100, "Resample": 0}}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(c *record.RunConfig)
+		want string
+	}{
+		{"same", func(*record.RunConfig) {}, ""},
+		{"a column", func(c *record.RunConfig) { c.EpochsPlan = 200 }, "epochs_planned 200, not 100"},
+		{"a setting", func(c *record.RunConfig) { c.Settings["Resample"] = 100 }, "settings.Resample 100, not 0"},
+		{"a setting absent", func(c *record.RunConfig) { delete(c.Settings, "Epochs") }, "settings.Epochs absent, not 100"},
+		{"a setting added later", func(c *record.RunConfig) { delete(c.Settings, "Resample") }, ""},
+	} {
+		a, b := base(), base()
+		c.edit(&a)
+		if got := a.Diff(b); got != c.want {
+			t.Errorf("%s: Diff %q, want %q", c.name, got, c.want)
+		}
+		if a.Equal(b) != (c.want == "") {
+			t.Errorf("%s: Equal %v, Diff %q", c.name, a.Equal(b), c.want)
+		}
+	}
+}

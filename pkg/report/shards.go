@@ -101,9 +101,8 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		if err != nil {
 			return err
 		}
-		if !want.Equal(r.RunConfig) {
-			return fmt.Errorf("seed %d was run with other settings than this study's (epochs %d, net %v; here %d, %v): give the flags of the sharded run (--quick, --recipe, --seed-base)",
-				r.Seed, r.EpochsPlan, r.Architecture, want.EpochsPlan, want.Architecture)
+		if d := r.RunConfig.Diff(want); d != "" && !r.RunConfig.Equal(withScheduleResample(want, s)) {
+			return fmt.Errorf("seed %d was run with other settings than this study's (%s): give the flags of the sharded run (--quick, --recipe, --seed-base)", r.Seed, d)
 		}
 		var f *bayes.Fit
 		if r.Weights != nil {
@@ -127,4 +126,18 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		return err
 	}
 	return atomicfile.Write(filepath.Join(cfg.Out, st.Name+".jsonl"), data)
+}
+
+// withScheduleResample is want as earlier builds recorded it for settings
+// s that turn off a resampling schedule (Resample -1): with the schedule's
+// Resample, though the fit never redrew its points (a second Resolve read
+// the resolved 0 as "the schedule's"). Such records still load.
+func withScheduleResample(want record.RunConfig, s bayes.Settings) record.RunConfig {
+	if s.Resample >= 0 || s.Schedule.Resample <= 0 || want.Settings == nil {
+		return want
+	}
+	old := want
+	old.Settings = maps.Clone(want.Settings)
+	old.Settings["Resample"] = s.Schedule.Resample
+	return old
 }

@@ -134,3 +134,68 @@ func readSorted(t *testing.T, path string) string {
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")
 }
+
+// TestLoadFixedStudy: the records of a study that turns off its
+// problem's resampling (poisson-holes-fixed: Resample -1 under a schedule
+// that redraws every 100 epochs) load back as those of its settings; they
+// once recorded the schedule's Resample, and Load refused them.
+func TestLoadFixedStudy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a study and loads it back")
+	}
+	ctx := context.Background()
+	plan := Tiny()
+	plan.WideFits, plan.WideEpochScale = 1, 0.01
+	cfg := Config{Plan: plan, Workers: 1, Only: []string{"poisson-holes-fixed"}, Out: filepath.Join(t.TempDir(), "run")}
+	rep, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range rep.Failed() {
+		t.Fatalf("Run: study %s: %v", st.Name, st.Err)
+	}
+	load := cfg
+	load.Out = filepath.Join(t.TempDir(), "load")
+	got, err := Load(ctx, load, []string{cfg.Out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range got.Failed() {
+		t.Errorf("Load: study %s: %v", st.Name, st.Err)
+	}
+	name := cfg.Only[0]
+	path := filepath.Join(cfg.Out, name+".jsonl")
+	if w, g := readSorted(t, path), readSorted(t, filepath.Join(load.Out, name+".jsonl")); w != g {
+		t.Errorf("%s: the loaded records differ from the run's (seconds aside)", name)
+	}
+
+	// The records as earlier builds wrote them, with the schedule's
+	// Resample, still load; another Resample is refused, naming the field.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ resample, want string }{
+		{"100", ""},
+		{"7", "(settings.Resample 7, not 0)"},
+	} {
+		old := strings.ReplaceAll(string(b), `"Resample":0,`, `"Resample":`+c.resample+`,`)
+		if old == string(b) {
+			t.Fatal(`no "Resample":0 in the records`)
+		}
+		if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(ctx, load, []string{cfg.Out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := got.Studies[0]
+		switch {
+		case c.want == "" && st.Err != nil:
+			t.Errorf("Load of records with Resample %s: %v", c.resample, st.Err)
+		case c.want != "" && (st.Err == nil || !strings.Contains(st.Err.Error(), c.want)):
+			t.Errorf("Load of records with Resample %s: %v, want an error naming %q", c.resample, st.Err, c.want)
+		}
+	}
+}

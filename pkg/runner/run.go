@@ -140,9 +140,8 @@ func Resume(path string, resume bool, cfg record.RunConfig) (f *os.File, kept []
 			return nil, nil, false, inputf("--resume: %v", err)
 		}
 		for _, r := range rs {
-			if !r.RunConfig.Equal(cfg) {
-				return nil, nil, false, inputf("--resume: %s holds seed %d of another run (problem %s, epochs %d, net %v): use the same flags or another --out",
-					path, r.Seed, r.Problem, r.EpochsPlan, r.Architecture)
+			if d := r.RunConfig.Diff(cfg); d != "" {
+				return nil, nil, false, inputf("--resume: %s holds seed %d of another run (%s): use the same flags or another --out", path, r.Seed, d)
 			}
 		}
 	}
