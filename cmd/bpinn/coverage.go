@@ -14,7 +14,8 @@ import (
 
 const coverageText = `Fits an inverse problem (one with unknown coefficients: heat-inverse,
 wave-inverse, burgers-inverse, burgers-wide-inverse, heat2-inverse,
-heat2-reaction, lotka-volterra-inverse) on N draws of its data:
+heat2-reaction, lotka-volterra-inverse, burgers-identify,
+burgers-identify-clean) on N draws of its data:
 draw i uses data seed --data-seed + i (new points and new measurement noise),
 every fit the same --seed. Prints each draw's estimates and, per unknown, the
 mean estimate, the mean relative error, and the coverage of the 95 %

@@ -43,7 +43,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"epochs", "Adam `epochs` (default: the problem's, see below)", into(&s.Epochs)},
 		{"hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)", into(&s.HyperStart)},
 		{"hyper-every", "`epochs` between hyperparameter steps (default 25)", into(&s.HyperEvery)},
-		{"curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default but burgers-wide's auto), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band stay dense up to 3000 weights", oneOf(&s.Curvature, "", bayes.Curvatures())},
+		{"curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default but burgers-wide's auto), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band stay dense up to " + fmt.Sprint(bayes.DenseLimit) + " weights", oneOf(&s.Curvature, "", bayes.Curvatures())},
 		{"hessian", "data Hessian in A and the evidence: Gauss-Newton (J^T J, always positive semi-definite) or exact (default gauss-newton)", oneOf(&s.Hessian, "", []bayes.HessianKind{bayes.GaussNewton, bayes.Exact})},
 		{"alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)", oneOf(&s.AlphaMode, "", []string{string(nn.AlphaSingle), string(nn.AlphaClasses)})},
 		{"betas", "single: one beta for all terms; split: one per term group, e.g. pde, boundary, data (default: the problem's)", oneOf(&s.BetaMode, "", []string{"single", "split"})},

@@ -59,12 +59,21 @@ on stderr (plain lines when stderr is not a terminal):
   lid-driven-fixed
                 the same with PINNacle's loss: every weight 1 on mean
                 squared residuals, no evidence
+  burgers-identify
+                Raissi et al.'s Burgers identification: l1, l2 of
+                u_t + l1 u u_x - l2 u_xx = 0 with their 95 % intervals from
+                2000 measurements (1 % noise), 2-20x8-1 net (3 fits; not
+                in --quick; docs/results/burgers-identify.md)
+  burgers-identify-fixed
+                the same with Raissi's loss: both mean squares weight 1,
+                no evidence
 
 Each fit is appended to DIR/<study>.jsonl as it ends; at the end
 DIR/report.html holds every figure and the paper's Tables 1-3 rebuilt
 beside the paper's numbers, DIR/figures/*.png the static figures and
-DIR/results.md the tables (also printed on stdout). The full run has 1159
-fits (100 per study; 10 of each burgers-wide and poisson-holes study);
+DIR/results.md the tables (also printed on stdout). The full run has 1165
+fits (100 per study; 10 of each burgers-wide and poisson-holes study, 3
+of each lid-driven and burgers-identify study);
 --quick has 12 per study, 3 of each burgers-wide and poisson-holes study,
 epochs cut 2x. docs/reproduction.md is the report of a full run, with its
 times.

@@ -111,6 +111,10 @@ func heatInverseSchedule(Options) schedule.Schedule {
 var lvSchedule = schedule.Schedule{Hidden: []int{10, 10}, Epochs: 10000, HyperStart: 3000, HyperEvery: 25,
 	AlphaMode: "single", BetaMode: "split", FinalHyper: 3, PolishIter: 500}
 
+// identifySchedule is burgers-identify's: Raissi's 2-20x8-1 tanh net.
+var identifySchedule = schedule.Schedule{Hidden: []int{20, 20, 20, 20, 20, 20, 20, 20}, Epochs: 10000, HyperStart: 9000, HyperEvery: 500,
+	AlphaMode: "single", BetaMode: "split", FinalHyper: 3, PolishIter: 2000}
+
 // entries lists the problems in the CLI's order.
 var entries = []Entry{
 	{Name: "regression", New: Regression, Schedule: fixed(regressionSchedule), Options: []string{"Noise", "NoiseIsVariance"}},
@@ -151,6 +155,8 @@ var entries = []Entry{
 	{Name: "poisson-holes-raw", New: PoissonHolesRaw, Schedule: fixed(holesSchedule)},
 	{Name: "lotka-volterra-inverse", New: LotkaVolterraInverse, Schedule: fixed(lvSchedule)},
 	{Name: "lid-driven", New: LidDriven, Schedule: fixed(lidSchedule)},
+	{Name: "burgers-identify", New: BurgersIdentify, Schedule: fixed(identifySchedule)},
+	{Name: "burgers-identify-clean", New: BurgersIdentifyClean, Schedule: fixed(identifySchedule)},
 }
 
 // Entries lists the paper's problems, in the CLI's order.

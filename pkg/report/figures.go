@@ -55,7 +55,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		}
 		addEnsemble(add, st, logZ, relErr)
 	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-inverse", "wave-inverse", "burgers-inverse",
-		"poisson-holes", "poisson-holes-fixed":
+		"poisson-holes", "poisson-holes-fixed", "burgers-identify", "burgers-identify-fixed":
 		if best != nil {
 			add("points", "Training points of the loss terms.", func() (viz.Chart, *viz.Figure, error) {
 				in := best.Model.Problem.Inputs // x, t; x, y on a plate
