@@ -241,7 +241,7 @@ func paperNote(study string) string {
 	case "scan", "heat-inverse", "wave-inverse", "burgers-inverse", "lotka-volterra-inverse":
 		return "(not in the paper)"
 	case "burgers-identify", "burgers-identify-fixed":
-		return "(not in the paper; Raissi et al. 2019, 1 % noise: l1 1.00042, l2 0.0032098, no interval)"
+		return "(not in the paper; Raissi et al.'s appendix table, 2000 points, 1 % noise: l1 off 0.039 %, l2 0.008 %, one run, no interval)"
 	case "poisson-holes", "poisson-holes-fixed":
 		return "(not in the paper; PINNacle's Poisson2d-C, best listed L2RE 1.23e-2)"
 	}
