@@ -342,7 +342,7 @@ func TestSchedules(t *testing.T) {
 		PolishIter: 2000, Curvature: "auto", Resample: 100, RoundBetas: "held-out"}
 	wideInverse.FinalHyper, wideInverse.Curvature, wideInverse.RoundBetas = 1, "", ""
 	identify := schedule.Schedule{Hidden: []int{20, 20, 20, 20, 20, 20, 20, 20}, Epochs: 10000, HyperStart: 9000, HyperEvery: 500,
-		AlphaMode: "single", BetaMode: "split", PolishIter: 2000}
+		AlphaMode: "single", BetaMode: "split", PolishIter: 2000, RoundBetas: "held-out"}
 	want := map[string]schedule.Schedule{
 		"regression": {Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
 		"heat":       {Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
