@@ -113,7 +113,7 @@ var lvSchedule = schedule.Schedule{Hidden: []int{10, 10}, Epochs: 10000, HyperSt
 
 // identifySchedule is burgers-identify's (docs/results/burgers-identify.md):
 // Raissi's 2-20x8-1 tanh net; 10000 Adam epochs at the starting alpha and
-// beta (his loss up to a scale), two dense hyperparameter steps at their
+// beta (his loss up to a scale), three dense hyperparameter steps at their
 // end (one costs about 25 s of CPU at 3023 parameters), then one final
 // round whose betas take the misfit at fresh points inside L-BFGS polishes
 // of 2000 iterations. Rounds on the training misfits raise beta_pde to
