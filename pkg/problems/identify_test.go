@@ -91,8 +91,15 @@ func TestBurgersIdentify(t *testing.T) {
 		t.Errorf("noise rms %g, want about %g", rms, std)
 	}
 
+	// A record's problem is rebuilt as drawn (bpinn predict, record.Restore).
+	q2 := BurgersIdentify(Options{DataSeed: 2})
+	r2, err := Rebuild("burgers-identify", 2, "uniform", q2.Params, map[string]float64{"l1": 1, "l2": BurgersNu()})
+	if err != nil || r2.Terms[1].Target[7] != q2.Terms[1].Target[7] || r2.Terms[0].Points[9][1] != q2.Terms[0].Points[9][1] {
+		t.Errorf("Rebuild of data seed 2: %v, or other data", err)
+	}
+
 	// A data seed draws new points; bad sampling is refused.
-	if q := BurgersIdentify(Options{DataSeed: 2}); q.Terms[0].Points[0][0] == p.Terms[0].Points[0][0] {
+	if q2.Terms[0].Points[0][0] == p.Terms[0].Points[0][0] {
 		t.Error("data seed 2 drew data seed 1's points")
 	}
 	if _, err := New("burgers-identify", Options{Sampling: pde.Halton}); err == nil {
