@@ -84,9 +84,10 @@ type Plan struct {
 // Full is the paper's run: 100 fits per study with the paper's schedules,
 // NUTS with bpinn hmc's defaults (the paper's HMC, 4 x 15000, did not
 // mix: docs/hmc.md); the scan has 20 fits per size, each burgers-wide
-// and poisson-holes study 10, each burgers-identify study 3. Heat's best fit is sampled with the settings that came closest
-// to converging on it (4 x 500 after 1500 warm-up, dense metric, target
-// 0.9, depth 10: about 150 s of CPU; not converged, docs/hmc.md).
+// and poisson-holes study 10, each lid-driven and burgers-identify study
+// 3. Heat's best fit is sampled with the settings that came closest to
+// converging on it (4 x 500 after 1500 warm-up, dense metric, target 0.9,
+// depth 10: about 150 s of CPU; not converged, docs/hmc.md).
 func Full() Plan {
 	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10, LidFits: 3, IdentifyFits: 3,
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 500, Warmup: 1500, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense}}
