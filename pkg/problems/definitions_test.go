@@ -341,6 +341,8 @@ func TestSchedules(t *testing.T) {
 	holes := schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 5000, HyperStart: 2500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
 		PolishIter: 2000, Curvature: "auto", Resample: 100, RoundBetas: "held-out"}
 	wideInverse.FinalHyper, wideInverse.Curvature, wideInverse.RoundBetas = 1, "", ""
+	identify := schedule.Schedule{Hidden: []int{20, 20, 20, 20, 20, 20, 20, 20}, Epochs: 10000, HyperStart: 9000, HyperEvery: 500,
+		AlphaMode: "single", BetaMode: "split", PolishIter: 2000, RoundBetas: "held-out"}
 	want := map[string]schedule.Schedule{
 		"regression": {Hidden: []int{6}, Epochs: 15000, HyperStart: 1000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
 		"heat":       {Hidden: []int{6}, Epochs: 15000, HyperStart: 5000, HyperEvery: 25, AlphaMode: "single", BetaMode: "single"},
@@ -372,6 +374,9 @@ func TestSchedules(t *testing.T) {
 		// PINNacle's NS2d-C (docs/results/lid-driven.md).
 		"lid-driven": {Hidden: []int{20, 20, 20}, Epochs: 3000, HyperStart: 1500, HyperEvery: 25, AlphaMode: "single", BetaMode: "split",
 			PolishIter: 1000, Curvature: "auto", KnownNoise: map[string]float64{"lid": 0.01, "walls": 0.01}},
+		// Raissi's net, the measured schedule (docs/results/burgers-identify.md).
+		"burgers-identify":       identify,
+		"burgers-identify-clean": identify,
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

@@ -9,8 +9,10 @@
 //     and [BurgersWide] (DeepXDE's net and point counts).
 //   - The inverse problems: [HeatInverse], [Heat2Inverse] and
 //     [Heat2Reaction] (a model choice), [BurgersInverse],
-//     [BurgersWideInverse], [WaveInverse]; [Known] holds their unknowns at
-//     the truths.
+//     [BurgersWideInverse], [WaveInverse]; [BurgersIdentify] and
+//     [BurgersIdentifyClean] (Raissi et al.'s identification of both
+//     coefficients of Burgers' equation from 2000 measurements); [Known]
+//     holds their unknowns at the truths.
 //   - The registry: an [Entry] per problem with its constructor, its
 //     schedule (bayes.Settings.Schedule) and the [Options] that change it;
 //     [New], [Lookup], [Names] and [Entries] read it.

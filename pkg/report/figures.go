@@ -60,7 +60,7 @@ func figures(st *Study) (figs []Figure, errs []figureError) {
 		}
 		addEnsemble(add, st, logZ, relErr)
 	case "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-inverse", "wave-inverse", "burgers-inverse",
-		"poisson-holes", "poisson-holes-fixed":
+		"poisson-holes", "poisson-holes-fixed", "burgers-identify", "burgers-identify-fixed":
 		pdeFigures(add, st, logZ, relErr)
 	case "lotka-volterra-inverse": // one input, two fields: the curves in time, not slices of u(x, t)
 		addEnsemble(add, st, logZ, relErr)

@@ -386,6 +386,42 @@ func TestLidStudies(t *testing.T) {
 	}
 }
 
+// The burgers-identify pair: IdentifyFits fits each of the problem's
+// unscaled schedule (the evidence), the baseline Raissi's loss (both mean
+// squares with weight 1, alpha at its least); only in the full plan.
+func TestIdentifyStudies(t *testing.T) {
+	t.Parallel()
+	cfg := Config{Plan: Full()}
+	cfg.EpochScale = 0.5
+	e, f := newStudy("burgers-identify", &cfg), newStudy("burgers-identify-fixed", &cfg)
+	if len(e.Seeds) != 3 || len(f.Seeds) != 3 || e.Problem != "burgers-identify" || f.Problem != "burgers-identify" {
+		t.Errorf("full: %d and %d fits of %s, %s; want 3 of burgers-identify each", len(e.Seeds), len(f.Seeds), e.Problem, f.Problem)
+	}
+	if e.Base.Fixed || !f.Base.Fixed || !f.Base.FixedMean || f.Base.FixedAlpha != bayes.MinHyper || f.Base.FixedBeta != 1 {
+		t.Errorf("settings %+v and %+v: want the evidence, and Raissi's loss", e.Base, f.Base)
+	}
+	for _, quick := range []Plan{Quick(), Tiny()} {
+		rep, err := Run(context.Background(), Config{Plan: quick, Out: t.TempDir(), Only: []string{"burgers-identify", "burgers-identify-fixed"}})
+		if err != nil || len(rep.Studies) != 0 {
+			t.Errorf("%s plan ran %d burgers-identify studies (%v), want none", quick.Name, len(rep.Studies), err)
+		}
+	}
+	// The unknowns' table: the evidence's fit by evidence, the baseline's
+	// by error, each against the truth.
+	truth, nu := 1.0, problems.BurgersNu()
+	fits := func(l1, l2 float64) []FitRecord {
+		return []FitRecord{{Seed: 1, LogEvidence: 1, RelL2: 0.01, Unknowns: []score.Unknown{
+			{Name: "l1", Value: l1, SD: 0.001, Lo95: l1 - 0.002, Hi95: l1 + 0.002, Truth: &truth},
+			{Name: "l2", Positive: true, Value: l2, SD: 0.01, Lo95: l2 * 0.98, Hi95: l2 * 1.02, Truth: &nu}}}}
+	}
+	r := &Report{Studies: []*Study{{Name: "burgers-identify", Fits: fits(1.001, nu)}, {Name: "burgers-identify-fixed", Base: bayes.Settings{Fixed: true}, Fits: fits(0.99, 2*nu)}}}
+	tab := r.inverseTable()
+	if len(tab.Rows) != 4 || tab.Rows[0][0].Text != "burgers-identify" || tab.Rows[3][0].Text != "burgers-identify-fixed" || tab.Rows[3][1].Text != "l2" ||
+		tab.Rows[1][9].Text != "1 of 1" || tab.Rows[3][9].Text != "0 of 1" {
+		t.Errorf("inverse table rows %+v: want l1, l2 of each study, the evidence's l2 interval holding the truth and the baseline's not", tab.Rows)
+	}
+}
+
 // TestInverseTableBias checks the inverse table's note: a study whose
 // intervals hold the truth in none of its three or more fits is named as
 // biased, one whose intervals hold it is not.

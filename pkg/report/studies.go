@@ -68,6 +68,10 @@ type Plan struct {
 	// problem's schedule (a 963-weight net on 3801 residuals, about a
 	// minute of CPU); 0 leaves those studies out.
 	LidFits int
+	// IdentifyFits is the number of fits of each burgers-identify study at
+	// the problem's schedule (Raissi's 3021-weight net on 4000 residuals,
+	// several minutes of CPU per fit); 0 leaves those studies out.
+	IdentifyFits int
 	// HMC are the sampler settings of the Laplace-vs-HMC study; zero
 	// fields take posterior.DefaultSampler's values (NUTS, 4 chains x 400 draws
 	// after 500 warm-up, target acceptance 0.98, depth 12).
@@ -81,11 +85,12 @@ type Plan struct {
 // Full is the paper's run: 100 fits per study with the paper's schedules,
 // NUTS with bpinn hmc's defaults (the paper's HMC, 4 x 15000, did not
 // mix: docs/hmc.md); the scan has 20 fits per size, each burgers-wide
-// and poisson-holes study 10. Heat's best fit is sampled with the settings that came closest
-// to converging on it (4 x 500 after 1500 warm-up, dense metric, target
-// 0.9, depth 10: about 150 s of CPU; not converged, docs/hmc.md).
+// and poisson-holes study 10, each lid-driven and burgers-identify study
+// 3. Heat's best fit is sampled with the settings that came closest to
+// converging on it (4 x 500 after 1500 warm-up, dense metric, target 0.9,
+// depth 10: about 150 s of CPU; not converged, docs/hmc.md).
 func Full() Plan {
-	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10, LidFits: 3,
+	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10, LidFits: 3, IdentifyFits: 3,
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 500, Warmup: 1500, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense}}
 }
 
@@ -95,7 +100,7 @@ func Full() Plan {
 // three fits of each burgers-wide and poisson-holes study at its full
 // schedule (burgers-wide's 1500 epochs, about 1 min of CPU each: issue
 // 23's target is about the best by evidence, so the quick run picks among
-// three).
+// three); no burgers-identify fit (several minutes of CPU each).
 func Quick() Plan {
 	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 3, WideEpochScale: 1, LidFits: 1,
 		HMC: mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
@@ -176,6 +181,16 @@ const lidText = "PINNacle's NS2d-C (steady Navier-Stokes in the lid-driven cavit
 // Plan.LidFits sizes and which run the problem's schedule unscaled.
 func isLid(name string) bool { return name == "lid-driven" || name == "lid-driven-fixed" }
 
+// identifyText describes the burgers-identify studies.
+const identifyText = "Burgers' equation, identification (Raissi et al. 2019): l1 and l2 of u_t + l1 u u_x - l2 u_xx = 0 (true 1, 0.01/pi) from 2000 measurements with 1 % noise, the equation at the same points, a 2-20x8-1 net"
+
+// isIdentify reports whether a study is one of the burgers-identify pair,
+// which Plan.IdentifyFits sizes and which run the problem's schedule
+// unscaled.
+func isIdentify(name string) bool {
+	return name == "burgers-identify" || name == "burgers-identify-fixed"
+}
+
 // inverseTitles are the titles of the inverse studies (docs/inverse.md).
 var inverseTitles = map[string]string{
 	"heat-inverse":           "Heat equation, inverse: the diffusivity kappa (true 0.1) from 30 noisy measurements",
@@ -191,7 +206,7 @@ const heatLHSText = "the same 50 + 50 points drawn as a Latin hypercube (stratif
 func Names() []string {
 	return []string{"hmc", "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-fixed", "wave-fixed", "scan",
 		"heat-inverse", "wave-inverse", "burgers-inverse", "lotka-volterra-inverse", "poisson-holes", "poisson-holes-fixed",
-		"lid-driven", "lid-driven-fixed"}
+		"lid-driven", "lid-driven-fixed", "burgers-identify", "burgers-identify-fixed"}
 }
 
 // FitRecord is one finished fit, as kept in memory for the report (the
@@ -314,7 +329,8 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 	}
 	rep := &Report{Config: cfg, Started: time.Now(), Version: record.Version()}
 	for _, name := range Names() {
-		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 || isLid(name) && cfg.LidFits == 0 {
+		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 || isLid(name) && cfg.LidFits == 0 ||
+			isIdentify(name) && cfg.IdentifyFits == 0 {
 			continue
 		}
 		st := newStudy(name, &cfg)
@@ -406,6 +422,14 @@ func (st *Study) describe(cfg *Config) (n int) {
 		st.Problem, st.Label, n = "lid-driven", name, cfg.LidFits
 		st.Title = lidText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
 		st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta, st.Base.FixedMean = true, bayes.MinHyper, 1, true
+	case "burgers-identify":
+		st.Title, n = identifyText+", weights by the evidence", cfg.IdentifyFits
+	case "burgers-identify-fixed":
+		// Raissi's loss: the two mean squares with weight 1, no weight
+		// decay, no evidence.
+		st.Problem, st.Label, n = "burgers-identify", name, cfg.IdentifyFits
+		st.Title = identifyText + ", every loss weight 1 on mean squared residuals and no evidence (Raissi's loss)"
+		unitWeights(st)
 	case "heat-fixed", "wave-fixed":
 		st.Problem = name[:len(name)-len("-fixed")]
 		st.Title = st.Problem + " equation, fixed alpha = 0.05, beta = 1 (Table 3 baseline)"
@@ -458,7 +482,7 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 	switch {
 	case isWide(st.Name) && cfg.WideEpochScale > 0:
 		scale = cfg.WideEpochScale
-	case isLid(st.Name):
+	case isLid(st.Name), isIdentify(st.Name):
 		scale = 1
 	}
 	if st.Name == "lotka-volterra-inverse" && scale >= 0.5 {
