@@ -143,11 +143,10 @@ func (n *noiseInto) Set(s string) error {
 	return nil
 }
 
-// OptInt, OptFloat and OptString fill an optional setting: *dst stays nil
-// until the flag is given (its default is then the setting owner's), and
-// points at the value once it is. Numbers parse as the flag package's own
-// (any sign; integers in any base); def is the default --help shows ("":
-// none).
+// OptInt fills an optional integer setting: *dst stays nil until the flag
+// is given (its default is then the setting owner's), and points at the
+// value once it is. Numbers parse as the flag package's own (any sign;
+// integers in any base); def is the default --help shows ("": none).
 func OptInt(dst **int, def string) flag.Value {
 	return &opt[int]{dst, def, func(s string) (int, error) {
 		v, err := strconv.ParseInt(s, 0, strconv.IntSize)
@@ -155,7 +154,7 @@ func OptInt(dst **int, def string) flag.Value {
 	}}
 }
 
-// OptFloat: see OptInt.
+// OptFloat is OptInt for a float64 setting.
 func OptFloat(dst **float64, def string) flag.Value {
 	return &opt[float64]{dst, def, func(s string) (float64, error) {
 		v, err := strconv.ParseFloat(s, 64)
@@ -163,7 +162,7 @@ func OptFloat(dst **float64, def string) flag.Value {
 	}}
 }
 
-// OptString: see OptInt.
+// OptString is OptInt for a setting of a string type.
 func OptString[T ~string](dst **T, def string) flag.Value {
 	return &opt[T]{dst, def, func(s string) (T, error) { return T(s), nil }}
 }
