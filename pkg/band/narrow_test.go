@@ -3,7 +3,6 @@ package band
 import (
 	"context"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
@@ -100,21 +99,7 @@ func TestCalibratedNarrowsBlind(t *testing.T) {
 		t.Errorf("warnings %q, want one saying the band is too wide", a.Warnings)
 	}
 
-	calls := 0
-	p.Exact = func(x []float64) float64 { calls++; return math.NaN() }
-	q.Exact = p.Exact
-	d2, err := NewFreshDraw(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g2, err := Calibrated(f, d2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, got, _ := g2.Predict(pts)
-	if calls != 0 || !slices.Equal(got, want) {
-		t.Errorf("the narrowing evaluated the exact solution %d times or changed with it", calls)
-	}
+	checkBlind(t, f, p, q, pts, want, "the narrowing")
 }
 
 // TestNarrowingNeedsEveryCheck: the same noise-free problem trained to
