@@ -29,7 +29,7 @@ func TrainNaN(t testing.TB, name string, s bayes.Settings, nanAt int) *bayes.Fit
 		t.Fatal(err)
 	}
 	if s.Epochs == 0 {
-		s.Epochs, s.HyperStart = 300, 100
+		s.Epochs, s.Hyper.Start = 300, 100
 	}
 	f, err := bayes.Train(fault.WithNaNAt(context.Background(), nanAt), p, Scheduled(p, s))
 	if err != nil {

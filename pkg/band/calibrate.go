@@ -134,7 +134,7 @@ func gateRMS(f *bayes.Fit, train []float64) (ref []float64, what string) {
 // heldOutRounds reports whether f's final rounds took the betas from the
 // misfit at fresh points (RoundBetasHeldOut).
 func heldOutRounds(f *bayes.Fit) bool {
-	return f.Settings.RoundBetas == bayes.RoundBetasHeldOut && f.Settings.FinalRounds()
+	return f.Settings.Final.Betas == bayes.RoundBetasHeldOut && f.Settings.RunsFinalRounds()
 }
 
 // calibrationBase is the precision the calibrated band starts from, the

@@ -30,7 +30,7 @@ import (
 // points (ratio 1) the calibrated band is the paper's.
 func TestCalibratedBetween(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "heat", bayes.Settings{Seed: 92, Epochs: 15000, HyperStart: 5000}) // the selected fit of docs/results.md
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 92, Epochs: 15000, Hyper: bayes.HyperSteps{Start: 5000}}) // the selected fit of docs/results.md
 	c, q, train, held := calibratedOnFresh(t, f)
 	h, err := band.HeldOut(f, drawOf(t, q))
 	if err != nil {
@@ -121,7 +121,7 @@ func TestCalibratedPieces(t *testing.T) {
 // record's calibrated fields are those of Calibrated's band.
 func TestCalibratedShares(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5, PolishIter: 20, FinalHyper: 2})
+	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 50, Every: 5}, Polish: bayes.PolishSettings{Iter: 20}, Final: bayes.FinalRounds{Rounds: 2}})
 	if f.Laplace == nil || len(f.Beta) < 2 {
 		t.Fatalf("burgers: %d beta groups, Laplace %v: want several and a band", len(f.Beta), f.Laplace != nil)
 	}
@@ -228,12 +228,12 @@ func overconfidentCount(warnings []string) int {
 func TestGateHeldOutRounds(t *testing.T) {
 	names := []string{"beta_pde", "beta_boundary"}
 	train, fresh := []float64{0.008, 0.0005}, []float64{0.077, 0.0006}
-	f := &bayes.Fit{Settings: bayes.Settings{RoundBetas: bayes.RoundBetasTraining, FinalHyper: 3}, Beta: []float64{162, 3.3e6}}
+	f := &bayes.Fit{Settings: bayes.Settings{Final: bayes.FinalRounds{Betas: bayes.RoundBetasTraining, Rounds: 3}}, Beta: []float64{162, 3.3e6}}
 	ref, what := band.GateRMS(f, train)
 	if w := band.OverconfidenceWarnings(names, f.Inferred, ref, fresh, what); len(w) != 1 || !strings.Contains(w[0], "beta_pde") || !strings.Contains(w[0], "training points") {
 		t.Errorf("training rounds: warnings %q, want one for beta_pde against the training points", w)
 	}
-	f.Settings.RoundBetas = bayes.RoundBetasHeldOut
+	f.Settings.Final.Betas = bayes.RoundBetasHeldOut
 	ref, what = band.GateRMS(f, train)
 	if want := 1 / math.Sqrt(162); math.Abs(ref[0]-want) > 1e-15 {
 		t.Errorf("held-out rounds: reference rms %g, want 1/sqrt(beta) = %g", ref[0], want)
@@ -247,7 +247,7 @@ func TestGateHeldOutRounds(t *testing.T) {
 	if w := band.OverconfidenceWarnings(names, f.Inferred, ref, fresh, what); len(w) != 1 || !strings.Contains(w[0], "beta states") {
 		t.Errorf("held-out rounds, beta 1e4: warnings %q, want one against the rms beta states", w)
 	}
-	f.Settings.FinalHyper = 0 // no rounds ran: the training misfit again
+	f.Settings.Final.Rounds = 0 // no rounds ran: the training misfit again
 	if _, what := band.GateRMS(f, train); !strings.Contains(what, "training") {
 		t.Errorf("no final rounds: gate %q, want the training points", what)
 	}
@@ -259,13 +259,13 @@ func TestGateHeldOutRounds(t *testing.T) {
 func TestCalibrationBase(t *testing.T) {
 	train := []float64{0.008, 1e-6, 0.02}
 	m := &bayes.Model{N: []int{2540, 240, 60}, BetaNames: []string{"beta_pde", "beta_boundary", "beta_data"}}
-	s := bayes.Settings{RoundBetas: bayes.RoundBetasTraining, FinalHyper: 3, KnownNoise: map[string]float64{"data": 0.02}} // beta_data held at 2500
+	s := bayes.Settings{Final: bayes.FinalRounds{Betas: bayes.RoundBetasTraining, Rounds: 3}, KnownNoise: map[string]float64{"data": 0.02}} // beta_data held at 2500
 	f := bayes.FitAt(m, s, nil, []float64{162, 3.3e6, 2500}, false)
 	f.Laplace = &bayes.Laplace{Hyper: curv.Hyper{GammaBeta: []float64{204, 50, 2}}}
 	if b := band.CalibrationBase(f, train); !slices.Equal(b, f.Beta) {
 		t.Errorf("training rounds: base %v, want the fit's betas %v", b, f.Beta)
 	}
-	f.Settings.RoundBetas = bayes.RoundBetasHeldOut
+	f.Settings.Final.Betas = bayes.RoundBetasHeldOut
 	b := band.CalibrationBase(f, train)
 	want := []float64{(2540 - 204) / (2540 * 0.008 * 0.008), bayes.MaxHyper, 2500}
 	for i := range want {
@@ -293,7 +293,7 @@ func mustFreshDraw(t *testing.T, q *pde.Problem) band.FreshDraw {
 // MacKay's betas of the training misfit.
 func TestCalibratedAfterHeldOutRounds(t *testing.T) {
 	t.Parallel()
-	held := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: bayes.RecipePaper, FinalHyper: 1, RoundBetas: bayes.RoundBetasHeldOut})
+	held := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}, Recipe: bayes.RecipePaper, Final: bayes.FinalRounds{Rounds: 1, Betas: bayes.RoundBetasHeldOut}})
 	if held.Hyper.FinalRounds != 1 {
 		t.Fatalf("%d final rounds, want 1", held.Hyper.FinalRounds)
 	}

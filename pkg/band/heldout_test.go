@@ -20,8 +20,7 @@ import (
 // restored from its record keeps its known beta too.
 func TestHeldOut(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5,
-		KnownNoise: map[string]float64{"data": 0.02}})
+	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 50, Every: 5}, KnownNoise: map[string]float64{"data": 0.02}})
 	p := f.Model.Problem
 	beta0, lnZ0 := slices.Clone(f.Beta), f.Laplace.LogEvidence
 	q, err := band.FreshDrawOf(p)

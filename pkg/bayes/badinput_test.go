@@ -51,7 +51,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"no schedule, no settings", func(p *pde.Problem, s *Settings) { s.Schedule = schedule.Schedule{} }, "no hidden layers: set Settings.Hidden or Settings.Schedule.Hidden"},
 		{"no epochs", func(p *pde.Problem, s *Settings) { s.Schedule = schedule.Schedule{Hidden: []int{4}} }, "no epochs: set Settings.Epochs or Settings.Schedule.Epochs"},
-		{"hyper-start beyond epochs", func(p *pde.Problem, s *Settings) { s.Epochs, s.HyperStart = 100, 200 }, "hyper-start = 200 is beyond epochs = 100"},
+		{"hyper-start beyond epochs", func(p *pde.Problem, s *Settings) { s.Epochs, s.Hyper.Start = 100, 200 }, "hyper-start = 200 is beyond epochs = 100"},
 		{"inputs nil", func(p *pde.Problem, s *Settings) { p.Inputs = nil }, "0 inputs; a problem has 1 to 4 inputs"},
 		{"five inputs", func(p *pde.Problem, s *Settings) { p.Inputs = []string{"a", "b", "c", "d", "e"} }, "5 inputs"},
 		{"infinite bound", func(p *pde.Problem, s *Settings) { p.Hi[0] = math.Inf(1) }, "need finite Lo < Hi"},
@@ -112,27 +112,27 @@ func TestBadInput(t *testing.T) {
 		// Seed 0 was once read as seed 1, so seeds {0, 1} trained one fit twice.
 		{"seed 0", func(p *pde.Problem, s *Settings) { s.Seed = 0 }, "seed 0: seeds start at 1; set Settings.Seed"},
 		{"LR NaN", func(p *pde.Problem, s *Settings) { s.LR = math.NaN() }, "setting LR = NaN: give a finite number"},
-		{"HyperLR infinite", func(p *pde.Problem, s *Settings) { s.HyperLR = math.Inf(1) }, "setting HyperLR = +Inf"},
-		{"Alpha0 NaN", func(p *pde.Problem, s *Settings) { s.Alpha0 = math.NaN() }, "setting Alpha0 = NaN"},
-		{"Beta0 infinite", func(p *pde.Problem, s *Settings) { s.Beta0 = math.Inf(-1) }, "setting Beta0 = -Inf"},
-		{"FixedAlpha NaN", func(p *pde.Problem, s *Settings) { s.Fixed, s.FixedAlpha = true, math.NaN() }, "setting FixedAlpha = NaN"},
-		{"FixedBeta infinite", func(p *pde.Problem, s *Settings) { s.Fixed, s.FixedBeta = true, math.Inf(1) }, "setting FixedBeta = +Inf"},
-		{"FinalTol NaN", func(p *pde.Problem, s *Settings) { s.FinalTol = math.NaN() }, "setting FinalTol = NaN"},
+		{"HyperLR infinite", func(p *pde.Problem, s *Settings) { s.Hyper.LR = math.Inf(1) }, "setting Hyper.LR = +Inf"},
+		{"Alpha0 NaN", func(p *pde.Problem, s *Settings) { s.Hyper.Alpha0 = math.NaN() }, "setting Hyper.Alpha0 = NaN"},
+		{"Beta0 infinite", func(p *pde.Problem, s *Settings) { s.Hyper.Beta0 = math.Inf(-1) }, "setting Hyper.Beta0 = -Inf"},
+		{"FixedAlpha NaN", func(p *pde.Problem, s *Settings) { s.Fixed.On, s.Fixed.Alpha = true, math.NaN() }, "setting Fixed.Alpha = NaN"},
+		{"FixedBeta infinite", func(p *pde.Problem, s *Settings) { s.Fixed.On, s.Fixed.Beta = true, math.Inf(1) }, "setting Fixed.Beta = +Inf"},
+		{"FinalTol NaN", func(p *pde.Problem, s *Settings) { s.Final.Tol = math.NaN() }, "setting Final.Tol = NaN"},
 		{"LRDecay NaN", func(p *pde.Problem, s *Settings) { s.LRDecay = math.NaN() }, "setting LRDecay = NaN"},
 		{"KnownNoise infinite", func(p *pde.Problem, s *Settings) {
 			s.KnownNoise = map[string]float64{"boundary": math.Inf(1)}
 		}, `setting KnownNoise["boundary"] = +Inf: give a finite standard deviation`},
-		{"polish settings without a polish", func(p *pde.Problem, s *Settings) { s.Recipe, s.PolishIter = RecipePaper, 10 }, "need polish in the paper's recipe"},
-		{"polish method without a polish", func(p *pde.Problem, s *Settings) { s.Recipe, s.PolishMethod = RecipePaper, PolishLBFGS }, "need polish in the paper's recipe"},
-		{"alpha0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed, s.Alpha0 = true, 0.1 }, "alpha0 and beta0 do not apply with fixed"},
-		{"beta0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed, s.Beta0 = true, 2 }, "alpha0 and beta0 do not apply with fixed"},
-		{"fixed alpha without fixed", func(p *pde.Problem, s *Settings) { s.FixedAlpha = 0.1 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
-		{"fixed beta without fixed", func(p *pde.Problem, s *Settings) { s.FixedBeta = 2 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
-		{"fixed mean without fixed", func(p *pde.Problem, s *Settings) { s.FixedMean = true }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
+		{"polish settings without a polish", func(p *pde.Problem, s *Settings) { s.Recipe, s.Polish.Iter = RecipePaper, 10 }, "need polish in the paper's recipe"},
+		{"polish method without a polish", func(p *pde.Problem, s *Settings) { s.Recipe, s.Polish.Method = RecipePaper, PolishLBFGS }, "need polish in the paper's recipe"},
+		{"alpha0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed.On, s.Hyper.Alpha0 = true, 0.1 }, "alpha0 and beta0 do not apply with fixed"},
+		{"beta0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed.On, s.Hyper.Beta0 = true, 2 }, "alpha0 and beta0 do not apply with fixed"},
+		{"fixed alpha without fixed", func(p *pde.Problem, s *Settings) { s.Fixed.Alpha = 0.1 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
+		{"fixed beta without fixed", func(p *pde.Problem, s *Settings) { s.Fixed.Beta = 2 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
+		{"fixed mean without fixed", func(p *pde.Problem, s *Settings) { s.Fixed.Mean = true }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{"LR negative", func(p *pde.Problem, s *Settings) { s.LR = -1e-3 }, "setting LR = -0.001: must be positive"},
-		{"HyperLR negative", func(p *pde.Problem, s *Settings) { s.HyperLR = -0.05 }, "setting HyperLR = -0.05: must be positive"},
+		{"HyperLR negative", func(p *pde.Problem, s *Settings) { s.Hyper.LR = -0.05 }, "setting Hyper.LR = -0.05: must be positive"},
 		{"LR above 1", func(p *pde.Problem, s *Settings) { s.LR = 5 }, "setting LR = 5: above 1 Adam moves every weight"},
-		{"HyperLR above 1", func(p *pde.Problem, s *Settings) { s.HyperLR = 1.5 }, "setting HyperLR = 1.5: above 1 one step"},
+		{"HyperLR above 1", func(p *pde.Problem, s *Settings) { s.Hyper.LR = 1.5 }, "setting Hyper.LR = 1.5: above 1 one step"},
 		{"Resample below -1", func(p *pde.Problem, s *Settings) { s.Resample = -100 }, "setting Resample = -100: give K > 0 epochs between redraws"},
 	}
 	for _, c := range cases {
@@ -171,12 +171,12 @@ func TestSettingsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.HyperStart != 100 || s.HyperEvery != 25 || s.BetaMode != "split" || s.AlphaMode != "single" {
-		t.Errorf("resolved start %d, every %d, betas %q, alphas %q; want 100, 25, split, single", s.HyperStart, s.HyperEvery, s.BetaMode, s.AlphaMode)
+	if s.Hyper.Start != 100 || s.Hyper.Every != 25 || s.BetaMode != "split" || s.AlphaMode != "single" {
+		t.Errorf("resolved start %d, every %d, betas %q, alphas %q; want 100, 25, split, single", s.Hyper.Start, s.Hyper.Every, s.BetaMode, s.AlphaMode)
 	}
 	sch = schedule.Schedule{Hidden: []int{4}, Epochs: 900} // no beta mode: split by the named groups
-	if s, err = (Settings{Seed: 1, Schedule: sch}).Resolve(p); err != nil || s.HyperStart != 300 {
-		t.Errorf("no start anywhere: got %d (%v), want a third of the epochs, 300", s.HyperStart, err)
+	if s, err = (Settings{Seed: 1, Schedule: sch}).Resolve(p); err != nil || s.Hyper.Start != 300 {
+		t.Errorf("no start anywhere: got %d (%v), want a third of the epochs, 300", s.Hyper.Start, err)
 	}
 	if s, err = (Settings{Seed: 1, Schedule: sch}).Resolve(p); err != nil || s.BetaMode != "split" {
 		t.Errorf("terms with groups: beta mode %q (%v), want split", s.BetaMode, err)
@@ -208,18 +208,18 @@ func TestSettingsProblemSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.PolishIter != 123 || s.Curvature != "diag" || s.Resample != 50 || s.KnownNoise["data"] != 0.02 || s.RoundBetas != RoundBetasHeldOut {
-		t.Errorf("resolved polish %d, curvature %q, resample %d, known noise %v, round betas %s; want the problem's 123, diag, 50, data 0.02, held-out", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, s.RoundBetas)
+	if s.Polish.Iter != 123 || s.Curvature != "diag" || s.Resample != 50 || s.KnownNoise["data"] != 0.02 || s.Final.Betas != RoundBetasHeldOut {
+		t.Errorf("resolved polish %d, curvature %q, resample %d, known noise %v, round betas %s; want the problem's 123, diag, 50, data 0.02, held-out", s.Polish.Iter, s.Curvature, s.Resample, s.KnownNoise, s.Final.Betas)
 	}
 	s.KnownNoise["data"] = 1 // the settings' own copy
 	if sch.KnownNoise["data"] != 0.02 {
 		t.Error("Resolve shares the schedule's KnownNoise map")
 	}
-	s, err = (Settings{Seed: 1, Schedule: sch, PolishIter: 7, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}, RoundBetas: RoundBetasTraining}).Resolve(p)
-	if err != nil || s.PolishIter != 7 || s.Curvature != "dense" || s.Resample != 0 || len(s.KnownNoise) != 0 || s.RoundBetas != RoundBetasTraining {
-		t.Errorf("given settings resolved to polish %d, curvature %q, resample %d, known noise %v, round betas %s (%v); want 7, dense, 0, none, training", s.PolishIter, s.Curvature, s.Resample, s.KnownNoise, s.RoundBetas, err)
+	s, err = (Settings{Seed: 1, Schedule: sch, Polish: PolishSettings{Iter: 7}, Curvature: "dense", Resample: -1, KnownNoise: map[string]float64{}, Final: FinalRounds{Betas: RoundBetasTraining}}).Resolve(p)
+	if err != nil || s.Polish.Iter != 7 || s.Curvature != "dense" || s.Resample != 0 || len(s.KnownNoise) != 0 || s.Final.Betas != RoundBetasTraining {
+		t.Errorf("given settings resolved to polish %d, curvature %q, resample %d, known noise %v, round betas %s (%v); want 7, dense, 0, none, training", s.Polish.Iter, s.Curvature, s.Resample, s.KnownNoise, s.Final.Betas, err)
 	}
-	if s, err = (Settings{Seed: 1, Schedule: sch, Fixed: true}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
+	if s, err = (Settings{Seed: 1, Schedule: sch, Fixed: FixedWeights{On: true}}).Resolve(p); err != nil || len(s.KnownNoise) != 0 {
 		t.Errorf("fixed fit: known noise %v (%v), want none", s.KnownNoise, err)
 	}
 }
@@ -229,7 +229,7 @@ func TestSettingsProblemSchedule(t *testing.T) {
 func TestUserProblemFits(t *testing.T) {
 	t.Parallel()
 	p := poisson1D()
-	f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000}))
+	f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: 3000, Hyper: HyperSteps{Start: 1000}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestUserProblemFits(t *testing.T) {
 // their cap are listed on a fit whose status is ok.
 func TestWarnings(t *testing.T) {
 	t.Parallel()
-	f, err := Train(context.Background(), poisson1D(), scheduled(poisson1D(), Settings{Seed: 1, Epochs: 200, HyperStart: 100, FinalHyper: 1, FinalTol: 1e-12}))
+	f, err := Train(context.Background(), poisson1D(), scheduled(poisson1D(), Settings{Seed: 1, Epochs: 200, Hyper: HyperSteps{Start: 100}, Final: FinalRounds{Rounds: 1, Tol: 1e-12}}))
 	if err != nil || f.Status != StatusOK {
 		t.Fatalf("fit: %v %v", f.Status, err)
 	}
@@ -285,7 +285,7 @@ func TestWarnings(t *testing.T) {
 func TestCancel(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := Settings{Seed: 1, Epochs: 1 << 30, HyperStart: 100}
+	s := Settings{Seed: 1, Epochs: 1 << 30, Hyper: HyperSteps{Start: 100}}
 	s.Progress = func(epoch, _ int) {
 		if epoch == 500 {
 			cancel()
@@ -315,18 +315,18 @@ func TestPolishMemory(t *testing.T) {
 		want    int
 		wantErr string
 	}{
-		{Settings{Seed: 1, PolishMethod: PolishLBFGS}, LBFGSMemory, ""},
-		{Settings{Seed: 1, PolishMethod: PolishLBFGS, PolishMemory: 7}, 7, ""},
+		{Settings{Seed: 1, Polish: PolishSettings{Method: PolishLBFGS}}, LBFGSMemory, ""},
+		{Settings{Seed: 1, Polish: PolishSettings{Method: PolishLBFGS, Memory: 7}}, 7, ""},
 		{Settings{Seed: 1}, 0, ""},
-		{Settings{Seed: 1, PolishMemory: 7}, 0, "polish-memory = 7"},
-		{Settings{Seed: 1, PolishMethod: PolishLBFGS, PolishMemory: -1}, 0, "polish-memory = -1"},
+		{Settings{Seed: 1, Polish: PolishSettings{Memory: 7}}, 0, "polish-memory = 7"},
+		{Settings{Seed: 1, Polish: PolishSettings{Method: PolishLBFGS, Memory: -1}}, 0, "polish-memory = -1"},
 	} {
 		s, err := scheduled(p, c.in).Resolve(p)
 		switch {
 		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
 			t.Errorf("%+v: error %v, want one naming %q", c.in, err, c.wantErr)
-		case c.wantErr == "" && (err != nil || s.PolishMemory != c.want):
-			t.Errorf("%+v: memory %d (%v), want %d", c.in, s.PolishMemory, err, c.want)
+		case c.wantErr == "" && (err != nil || s.Polish.Memory != c.want):
+			t.Errorf("%+v: memory %d (%v), want %d", c.in, s.Polish.Memory, err, c.want)
 		}
 	}
 }
@@ -343,7 +343,7 @@ func TestResolveAgain(t *testing.T) {
 	resampling.Resample = 50
 	for _, in := range []Settings{
 		{Seed: 1, Schedule: poissonSchedule},
-		{Seed: 1, Schedule: poissonSchedule, Fixed: true, FixedMean: true},
+		{Seed: 1, Schedule: poissonSchedule, Fixed: FixedWeights{On: true, Mean: true}},
 		{Seed: 1, Schedule: poissonSchedule, Recipe: RecipePaper},
 		{Seed: 1, Schedule: resampling, Resample: -1},
 	} {

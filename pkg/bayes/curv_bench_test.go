@@ -46,7 +46,7 @@ func wideFit(b *testing.B, h int, kind string) *Fit {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{h, h, h}, Epochs: 1, HyperStart: 1, Curvature: curv.Kind(kind), Recipe: RecipePaper}).Resolve(p)
+	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{h, h, h}, Epochs: 1, Hyper: HyperSteps{Start: 1}, Curvature: curv.Kind(kind), Recipe: RecipePaper}).Resolve(p)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func BenchmarkFit(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("P=%d/%s", P, kind), func(b *testing.B) {
 				reportCPU(b, func() {
-					f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, HyperStart: 25, Curvature: curv.Kind(kind), Recipe: RecipePaper,
+					f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Hidden: slices.Repeat([]int{h}, 3), Epochs: 100, Hyper: HyperSteps{Start: 25}, Curvature: curv.Kind(kind), Recipe: RecipePaper,
 						Resample: -1, KnownNoise: map[string]float64{}})) // as measured, before burgers-wide's own schedule
 					if err != nil || f.Status == StatusDiverged {
 						b.Fatal(err, f.Status)

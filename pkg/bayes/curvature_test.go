@@ -31,7 +31,7 @@ func TestSettingsCurvature(t *testing.T) {
 			t.Errorf("%+v: error %v, want one line", c, err)
 		}
 	}
-	base := Settings{Seed: 3, Epochs: 800, HyperStart: 200, HyperEvery: 25, Recipe: RecipePaper}
+	base := Settings{Seed: 3, Epochs: 800, Hyper: HyperSteps{Start: 200, Every: 25}, Recipe: RecipePaper}
 	dense, err := Train(context.Background(), p, scheduled(p, base))
 	if err != nil {
 		t.Fatal(err)
@@ -62,9 +62,9 @@ func TestPolishDefaultBySize(t *testing.T) {
 		method PolishMethod
 		want   PolishMethod
 	}{{[]int{20, 20, 20}, "", PolishLBFGS}, {[]int{6, 6, 6}, "", PolishGaussNewton}, {[]int{20, 20, 20}, PolishGaussNewton, PolishGaussNewton}} {
-		s, err := scheduled(p, Settings{Seed: 1, Hidden: c.hidden, PolishMethod: c.method}).Resolve(p)
-		if err != nil || s.PolishMethod != c.want {
-			t.Errorf("hidden %v, method %q: %q, %v; want %s", c.hidden, c.method, s.PolishMethod, err, c.want)
+		s, err := scheduled(p, Settings{Seed: 1, Hidden: c.hidden, Polish: PolishSettings{Method: c.method}}).Resolve(p)
+		if err != nil || s.Polish.Method != c.want {
+			t.Errorf("hidden %v, method %q: %q, %v; want %s", c.hidden, c.method, s.Polish.Method, err, c.want)
 		}
 	}
 }

@@ -42,6 +42,22 @@
 //   - pkg/score: a fit against the truth, the errors on a grid
 //     ([Fit.GridErrors]) and the unknowns' intervals ([Fit.Unknowns]).
 //
+// # Settings
+//
+// [Settings] holds at its top level what a user sets most (Schedule,
+// Recipe, Seed, Hidden, Epochs, LR, Hessian, Updater, the alpha and beta
+// groups, KnownNoise, Resample, Curvature, Threads) and one small struct
+// per step of the fit:
+//
+//	Hyper  HyperSteps      Start, Every, LR, Alpha0, Beta0, UntieAt: the steps during Adam
+//	Fixed  FixedWeights    On, Alpha, Beta, Mean: the fixed-weight baseline
+//	Polish PolishSettings  On, Iter, Method, Memory: the minimization after Adam
+//	Final  FinalRounds     Rounds, Tol, Betas: MacKay's rounds after the polish
+//
+// A zero field means the schedule's value, else the default written on it;
+// [Settings.Resolve] fills them and names a wrong one as the user writes
+// it (Hyper.LR).
+//
 // # Where things are
 //
 //   - settings.go, enums.go: Settings and its typed choices (Recipe,

@@ -36,10 +36,10 @@ const (
 	// best: hyperparameter groups move tied during the Adam phase, then a
 	// Gauss-Newton polish of w_MP, then rounds of MacKay's fixed point with
 	// the groups split, each followed by a re-polish, until the
-	// hyperparameters settle (FinalTol) or FinalHyper rounds are done.
+	// hyperparameters settle (Final.Tol) or Final.Rounds rounds are done.
 	RecipeTuned Recipe = "tuned"
 	// RecipePaper is the paper's recipe as written: Adam with hyperparameter
-	// steps, nothing after it unless Polish/FinalHyper/UntieAt say so.
+	// steps, nothing after it unless Polish.On, Final.Rounds or Hyper.UntieAt say so.
 	RecipePaper Recipe = "paper"
 )
 
@@ -67,7 +67,7 @@ func ParsePolishMethod(s string) (PolishMethod, error) {
 }
 
 // RoundBetas says where the final rounds take the misfit of an inferred
-// beta (Settings.RoundBetas).
+// beta (Settings.Final.Betas).
 type RoundBetas string
 
 // The final rounds' betas.
@@ -76,11 +76,11 @@ const (
 	RoundBetasHeldOut  RoundBetas = "held-out" // at fresh points where the misfit is larger
 )
 
-// RoundBetasChoices lists the choices of Settings.RoundBetas, the default
+// RoundBetasChoices lists the choices of Settings.Final.Betas, the default
 // first.
 var RoundBetasChoices = []RoundBetas{RoundBetasTraining, RoundBetasHeldOut}
 
-// ParseRoundBetas returns the choice of Settings.RoundBetas named s.
+// ParseRoundBetas returns the choice of Settings.Final.Betas named s.
 func ParseRoundBetas(s string) (RoundBetas, error) {
 	return choice.Parse("round betas", s, RoundBetasChoices)
 }

@@ -117,7 +117,7 @@ func TestGammaIdentities(t *testing.T) {
 // curvature, alphas and betas.
 func TestPredictSigmaDense(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat", Settings{Seed: 3, Epochs: 600, HyperStart: 300, Recipe: RecipePaper})
+	f := resultTestFit(t, "heat", Settings{Seed: 3, Epochs: 600, Hyper: HyperSteps{Start: 300}, Recipe: RecipePaper})
 	if f.Laplace == nil {
 		t.Fatalf("no Laplace approximation: %s %s", f.Status, f.Reason)
 	}
@@ -159,7 +159,7 @@ func TestCombLayers(t *testing.T) {
 	if got, want := Comb([]int{3, 8}), math.Log(6)+math.Log(40320)+11*math.Ln2; !scalar.EqualWithinAbsOrRel(got, want, 1e-13, 1e-13) {
 		t.Errorf("Comb([3 8]) = %.15g, want %.15g", got, want)
 	}
-	f := resultTestFit(t, "burgers", Settings{Seed: 1, Hidden: []int{8, 8}, Epochs: 40, HyperStart: 30, HyperEvery: 5, Recipe: RecipePaper})
+	f := resultTestFit(t, "burgers", Settings{Seed: 1, Hidden: []int{8, 8}, Epochs: 40, Hyper: HyperSteps{Start: 30, Every: 5}, Recipe: RecipePaper})
 	if f.Laplace == nil {
 		t.Fatalf("no Laplace approximation: %s %s", f.Status, f.Reason)
 	}

@@ -232,7 +232,7 @@ func TestNotPositiveDefinite(t *testing.T) {
 // the identity).
 func TestPredictOnePoint(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper})
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, Hyper: HyperSteps{Start: 100}, Recipe: RecipePaper})
 	pts := [][]float64{{0.3, 0.4}, {0.7, 0.1}}
 	m2, s2 := mustPredict(t, f, pts)
 	m1, s1 := mustPredict(t, f, pts[:1])

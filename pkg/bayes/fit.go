@@ -51,7 +51,7 @@ type HyperStats struct {
 	OccamBad int `json:"occam_bad"` // Occam argument <= 0 at a step (log evidence undefined there)
 	// FinalRounds is the number of MacKay rounds after training and
 	// FinalMove the largest relative change of a hyperparameter in the last
-	// one (at most FinalTol when the rounds converged).
+	// one (at most Settings.Final.Tol when the rounds converged).
 	FinalRounds int     `json:"final_rounds"`
 	FinalMove   float64 `json:"final_move"`
 	// FinalBackoff says why the fit is reported at an earlier round than

@@ -17,8 +17,8 @@ import (
 // or beta differ from the point before (the first point is compared with
 // the fit's initial values).
 func hyperChanges(f *Fit) []int {
-	prevA := fillN(len(f.Alpha), f.Settings.Alpha0)
-	prevB := fillN(len(f.Beta), f.Settings.Beta0)
+	prevA := fillN(len(f.Alpha), f.Settings.Hyper.Alpha0)
+	prevB := fillN(len(f.Beta), f.Settings.Hyper.Beta0)
 	var ch []int
 	for _, h := range f.History {
 		if !slices.Equal(h.Alpha, prevA) || !slices.Equal(h.Beta, prevB) {
@@ -76,7 +76,7 @@ func TestFitExactHessianNotPD(t *testing.T) {
 		{"adam-long", 15000, 1000, UpdaterAdam, true, false, StatusNotPD},
 		{"mackay", 8000, 4000, UpdaterMacKay, true, true, StatusOccamInvalid},
 	} {
-		f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: c.epochs, HyperStart: c.start, Hessian: Exact,
+		f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: 1, Epochs: c.epochs, Hyper: HyperSteps{Start: c.start}, Hessian: Exact,
 			Recipe: RecipePaper, Updater: c.up, HistoryEvery: 1}))
 		if err != nil {
 			t.Fatal(err)
@@ -117,15 +117,14 @@ func TestFitExactHessianNotPD(t *testing.T) {
 	}
 }
 
-// Epochs 300, HyperStart 100, HyperEvery 25: steps at 100, 125, ..., 300
+// Epochs 300, Hyper.Start 100, Hyper.Every 25: steps at 100, 125, ..., 300
 // (9 of them). In Train's loop the step at epoch e comes before the history
 // point of epoch e, so with HistoryEvery 1 alpha and beta first differ from
 // their initial values at the point of epoch 100 and change exactly there
 // (Gauss-Newton keeps A positive definite: no step is skipped).
 func TestFitHyperSchedule(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 300, HyperStart: 100, HyperEvery: 25,
-		Recipe: RecipePaper, HistoryEvery: 1})
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 300, Hyper: HyperSteps{Start: 100, Every: 25}, Recipe: RecipePaper, HistoryEvery: 1})
 	if f.Hyper.Steps != 9 || f.Hyper.NotPD != 0 || f.Hyper.Rejected != 0 || f.Hyper.FinalRounds != 0 {
 		t.Errorf("hyper %+v, want 9 steps, none skipped, no final rounds", f.Hyper)
 	}
@@ -171,7 +170,7 @@ func TestFitRealDivergence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := scheduled(p, Settings{Seed: 1, Epochs: 300, HyperStart: 100, Recipe: RecipePaper, HistoryEvery: 1}).Resolve(p)
+	s, err := scheduled(p, Settings{Seed: 1, Epochs: 300, Hyper: HyperSteps{Start: 100}, Recipe: RecipePaper, HistoryEvery: 1}).Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,22 +204,22 @@ func TestSettingsFinalRounds(t *testing.T) {
 		s    Settings
 		want bool
 	}{
-		{Settings{FinalHyper: 20}, true},
-		{Settings{FinalHyper: 0}, false},
-		{Settings{FinalHyper: 20, Fixed: true}, false},
+		{Settings{Final: FinalRounds{Rounds: 20}}, true},
+		{Settings{Final: FinalRounds{Rounds: 0}}, false},
+		{Settings{Final: FinalRounds{Rounds: 20}, Fixed: FixedWeights{On: true}}, false},
 	} {
-		if got := c.s.FinalRounds(); got != c.want {
-			t.Errorf("FinalHyper %d, Fixed %v: FinalRounds() = %v, want %v", c.s.FinalHyper, c.s.Fixed, got, c.want)
+		if got := c.s.RunsFinalRounds(); got != c.want {
+			t.Errorf("Final.Rounds %d, Fixed.On %v: RunsFinalRounds() = %v, want %v", c.s.Final.Rounds, c.s.Fixed.On, got, c.want)
 		}
 	}
 }
 
-// FixedMean holds beta_t = 2 FixedBeta / N_t (so that sum_t beta_t E_D^t is
-// FixedBeta times the sum of the groups' mean squared residuals) through
-// the whole fit; without Fixed it is an error.
+// Fixed.Mean holds beta_t = 2 Fixed.Beta / N_t (so that sum_t beta_t E_D^t is
+// Fixed.Beta times the sum of the groups' mean squared residuals) through
+// the whole fit; without Fixed.On it is an error.
 func TestFixedMeanBetas(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "burgers", Settings{Seed: 1, Epochs: 20, HyperStart: 10, Fixed: true, FixedBeta: 3, FixedMean: true, Polish: true, PolishIter: 2})
+	f := resultTestFit(t, "burgers", Settings{Seed: 1, Epochs: 20, Hyper: HyperSteps{Start: 10}, Fixed: FixedWeights{On: true, Beta: 3, Mean: true}, Polish: PolishSettings{On: true, Iter: 2}})
 	if len(f.Beta) != 3 {
 		t.Fatalf("betas %v %v, want pde, boundary, data", f.Model.BetaNames, f.Beta)
 	}
@@ -230,7 +229,7 @@ func TestFixedMeanBetas(t *testing.T) {
 		}
 	}
 	p, _ := problems.New("burgers", problems.Options{})
-	if _, err := scheduled(p, (Settings{Seed: 1, FixedMean: true})).Resolve(p); err == nil {
+	if _, err := scheduled(p, (Settings{Seed: 1, Fixed: FixedWeights{Mean: true}})).Resolve(p); err == nil {
 		t.Error("FixedMean without Fixed resolved, want an error")
 	}
 }
@@ -241,9 +240,9 @@ func TestFixedMeanBetas(t *testing.T) {
 // where the fresh misfit is larger; a problem without Fresh is an error.
 func TestRoundBetasHeldOut(t *testing.T) {
 	t.Parallel()
-	base := Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: RecipePaper, FinalHyper: 1}
+	base := Settings{Seed: 1, Epochs: 200, Hyper: HyperSteps{Start: 100}, Recipe: RecipePaper, Final: FinalRounds{Rounds: 1}}
 	plain := resultTestFit(t, "burgers", base)
-	base.RoundBetas = RoundBetasHeldOut
+	base.Final.Betas = RoundBetasHeldOut
 	held := resultTestFit(t, "burgers", base)
 	if !slices.Equal(plain.Model.Theta, held.Model.Theta) || held.Hyper.FinalRounds != 1 {
 		t.Fatalf("the weights differ or %d rounds: want the same weights after one round", held.Hyper.FinalRounds)
@@ -272,7 +271,7 @@ func TestRoundBetasHeldOut(t *testing.T) {
 	}
 	p := poisson1D()
 	p.Fresh = nil
-	if _, err := scheduled(p, (Settings{Seed: 1, Epochs: 10, Hidden: []int{4}, RoundBetas: RoundBetasHeldOut})).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
+	if _, err := scheduled(p, (Settings{Seed: 1, Epochs: 10, Hidden: []int{4}, Final: FinalRounds{Betas: RoundBetasHeldOut}})).Resolve(p); err == nil || !strings.Contains(err.Error(), "fresh") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("no Fresh: error %v, want one line about fresh points", err)
 	}
 }
@@ -292,7 +291,7 @@ func mustPredict(t testing.TB, f *Fit, pts [][]float64) (mean, sigma []float64) 
 func TestFitStages(t *testing.T) {
 	t.Parallel()
 	var events []string
-	s := Settings{Seed: 1, Epochs: 300, HyperStart: 100, HistoryEvery: 100}
+	s := Settings{Seed: 1, Epochs: 300, Hyper: HyperSteps{Start: 100}, HistoryEvery: 100}
 	s.Progress = func(epoch, epochs int) { events = append(events, "epoch "+strconv.Itoa(epoch)) }
 	s.Stage = func(stage string) { events = append(events, stage) }
 	f, err := Train(context.Background(), problems.Heat(problems.Options{}), scheduled(problems.Heat(problems.Options{}), s))
@@ -302,14 +301,14 @@ func TestFitStages(t *testing.T) {
 	rs, _ := scheduled(problems.Heat(problems.Options{}), s).Resolve(problems.Heat(problems.Options{}))
 	want := []string{"epoch 100", "epoch 200", "epoch 300", "polish"}
 	for r := 1; r <= f.Hyper.FinalRounds; r++ {
-		want = append(want, fmt.Sprintf("final round %d of at most %d", r, rs.FinalHyper))
+		want = append(want, fmt.Sprintf("final round %d of at most %d", r, rs.Final.Rounds))
 	}
-	if f.Hyper.FinalRounds < rs.FinalHyper && f.Hyper.FinalMove > rs.FinalTol { // a round that did not complete
-		want = append(want, fmt.Sprintf("final round %d of at most %d", f.Hyper.FinalRounds+1, rs.FinalHyper))
+	if f.Hyper.FinalRounds < rs.Final.Rounds && f.Hyper.FinalMove > rs.Final.Tol { // a round that did not complete
+		want = append(want, fmt.Sprintf("final round %d of at most %d", f.Hyper.FinalRounds+1, rs.Final.Rounds))
 	}
 	want = append(want, "Laplace")
-	if !rs.Polish || !rs.FinalRounds() || f.Hyper.FinalRounds == 0 {
-		t.Fatalf("the default recipe should polish and run final rounds: polish %v, rounds %d", rs.Polish, f.Hyper.FinalRounds)
+	if !rs.Polish.On || !rs.RunsFinalRounds() || f.Hyper.FinalRounds == 0 {
+		t.Fatalf("the default recipe should polish and run final rounds: polish %v, rounds %d", rs.Polish.On, f.Hyper.FinalRounds)
 	}
 	if !slices.Equal(events, want) {
 		t.Errorf("events\n%q\nwant\n%q", events, want)

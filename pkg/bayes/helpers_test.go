@@ -24,7 +24,7 @@ func nanTestFit(t *testing.T, name string, s Settings, nanAt int) *Fit {
 		t.Fatal(err)
 	}
 	if s.Epochs == 0 {
-		s.Epochs, s.HyperStart = 300, 100
+		s.Epochs, s.Hyper.Start = 300, 100
 	}
 	f, err := Train(fault.WithNaNAt(context.Background(), nanAt), p, scheduled(p, s))
 	if err != nil {

@@ -77,7 +77,7 @@ type hyperStepper struct {
 
 func newHyperStepper(m *Model, s Settings) *hyperStepper {
 	n := len(m.Alphas) + len(m.BetaNames)
-	return &hyperStepper{m: m, s: s, adam: nn.NewAdam(n, &nn.AdamSettings{LR: s.HyperLR}), logs: make([]float64, n), grad: make([]float64, n)}
+	return &hyperStepper{m: m, s: s, adam: nn.NewAdam(n, &nn.AdamSettings{LR: s.Hyper.LR}), logs: make([]float64, n), grad: make([]float64, n)}
 }
 
 // step returns E_hyp before the move and whether A was positive definite.

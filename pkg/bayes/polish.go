@@ -38,11 +38,11 @@ func (f *Fit) restore(st *fitState) {
 	f.Status, f.Reason = StatusOK, ""
 }
 
-// polish minimizes E_T over w (Gauss-Newton or L-BFGS, PolishMethod) at the
+// polish minimizes E_T over w (Gauss-Newton or L-BFGS, Settings.Polish.Method) at the
 // current hyperparameters.
 func (f *Fit) polish() {
-	ps := &nn.PolishSettings{MaxIter: f.Settings.PolishIter, Store: f.Settings.PolishMemory}
-	if f.Settings.PolishMethod == PolishGaussNewton {
+	ps := &nn.PolishSettings{MaxIter: f.Settings.Polish.Iter, Store: f.Settings.Polish.Memory}
+	if f.Settings.Polish.Method == PolishGaussNewton {
 		ps.Hessian = f.gaussNewtonMatrix()
 	}
 	r, err := nn.Polish(f.Model.Theta, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)

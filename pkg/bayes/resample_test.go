@@ -85,7 +85,7 @@ func TestResampleTrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := slices.Clone(p.Terms[0].Points)
-	s := Settings{Seed: 2, Epochs: 300, HyperStart: 100, FinalHyper: 2, Resample: 50}
+	s := Settings{Seed: 2, Epochs: 300, Hyper: HyperSteps{Start: 100}, Final: FinalRounds{Rounds: 2}, Resample: 50}
 	a, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestResampleTrain(t *testing.T) {
 		t.Errorf("E_D %g at the end, %g on the problem's points", a.ED[0], ed[0])
 	}
 
-	d, err := Train(fault.WithNaNAt(context.Background(), 120), p, scheduled(p, Settings{Seed: 2, Epochs: 300, HyperStart: 100, Resample: 50}))
+	d, err := Train(fault.WithNaNAt(context.Background(), 120), p, scheduled(p, Settings{Seed: 2, Epochs: 300, Hyper: HyperSteps{Start: 100}, Resample: 50}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,8 +60,8 @@ func (s *Settings) checkFinite() error {
 		name string
 		v    float64
 	}{
-		{"LR", s.LR}, {"HyperLR", s.HyperLR}, {"Alpha0", s.Alpha0}, {"Beta0", s.Beta0},
-		{"FixedAlpha", s.FixedAlpha}, {"FixedBeta", s.FixedBeta}, {"FinalTol", s.FinalTol}, {"LRDecay", s.LRDecay},
+		{"LR", s.LR}, {"Hyper.LR", s.Hyper.LR}, {"Hyper.Alpha0", s.Hyper.Alpha0}, {"Hyper.Beta0", s.Hyper.Beta0},
+		{"Fixed.Alpha", s.Fixed.Alpha}, {"Fixed.Beta", s.Fixed.Beta}, {"Final.Tol", s.Final.Tol}, {"LRDecay", s.LRDecay},
 	} {
 		if notFinite(f.v) {
 			return fmt.Errorf("setting %s = %v: give a finite number (0 for the default)", f.name, f.v)
@@ -80,14 +80,14 @@ func (s *Settings) checkFinite() error {
 // weights, a fixed weight without Fixed. The CLI, the notebooks and the
 // library all read these errors; the CLI's flags are named in them.
 func (s *Settings) checkAsGiven() error {
-	if s.Recipe == RecipePaper && !s.Polish && (s.PolishMethod != "" || s.PolishIter != 0 || s.PolishMemory != 0) {
-		return errors.New("polish-method, polish-iter and polish-memory need polish in the paper's recipe (the tuned recipe always polishes): set Polish or leave them unset")
+	if s.Recipe == RecipePaper && !s.Polish.On && (s.Polish.Method != "" || s.Polish.Iter != 0 || s.Polish.Memory != 0) {
+		return errors.New("polish-method, polish-iter and polish-memory need polish in the paper's recipe (the tuned recipe always polishes): set Polish.On or leave them unset")
 	}
-	if s.Fixed && (s.Alpha0 != 0 || s.Beta0 != 0) {
+	if s.Fixed.On && (s.Hyper.Alpha0 != 0 || s.Hyper.Beta0 != 0) {
 		return errors.New("alpha0 and beta0 do not apply with fixed, which holds alpha = 0.05 and beta = 1 (or fixed-alpha, fixed-beta)")
 	}
-	if !s.Fixed && (s.FixedAlpha != 0 || s.FixedBeta != 0 || s.FixedMean) {
-		return errors.New("fixed-alpha, fixed-beta and fixed-mean need fixed: set Fixed or leave them unset")
+	if !s.Fixed.On && (s.Fixed.Alpha != 0 || s.Fixed.Beta != 0 || s.Fixed.Mean) {
+		return errors.New("fixed-alpha, fixed-beta and fixed-mean need fixed: set Fixed.On or leave them unset")
 	}
 	return nil
 }
@@ -122,18 +122,18 @@ func (s *Settings) resolveEpochs(p *pde.Problem) error {
 	if s.Epochs == 0 {
 		return fmt.Errorf("problem %q: no epochs: set Settings.Epochs or Settings.Schedule.Epochs (the paper's problems train 15000 to 20000)", p.Name)
 	}
-	if s.HyperStart == 0 {
-		s.HyperStart = d.HyperStart
-		if userEpochs && d.Epochs > 0 && s.HyperStart > s.Epochs {
+	if s.Hyper.Start == 0 {
+		s.Hyper.Start = d.HyperStart
+		if userEpochs && d.Epochs > 0 && s.Hyper.Start > s.Epochs {
 			// Epochs set alone below the default start: the start keeps
 			// its share of the epochs (a start beyond them is refused).
-			s.HyperStart = max(1, int(int64(d.HyperStart)*int64(s.Epochs)/int64(d.Epochs)))
+			s.Hyper.Start = max(1, int(int64(d.HyperStart)*int64(s.Epochs)/int64(d.Epochs)))
 		}
 	}
-	if s.HyperStart == 0 {
-		s.HyperStart = max(1, s.Epochs/3)
+	if s.Hyper.Start == 0 {
+		s.Hyper.Start = max(1, s.Epochs/3)
 	}
-	s.HyperEvery = cmp.Or(s.HyperEvery, d.HyperEvery, 25)
+	s.Hyper.Every = cmp.Or(s.Hyper.Every, d.HyperEvery, 25)
 	return nil
 }
 
@@ -143,10 +143,10 @@ func (s *Settings) resolveRecipe(*pde.Problem) error {
 	switch s.Recipe {
 	case "", RecipeTuned:
 		s.Recipe = RecipeTuned
-		s.Polish = true
-		s.FinalHyper = cmp.Or(s.FinalHyper, s.Schedule.FinalHyper, 20)
-		if s.UntieAt == 0 {
-			s.UntieAt = s.Epochs + 1
+		s.Polish.On = true
+		s.Final.Rounds = cmp.Or(s.Final.Rounds, s.Schedule.FinalHyper, 20)
+		if s.Hyper.UntieAt == 0 {
+			s.Hyper.UntieAt = s.Epochs + 1
 		}
 	case RecipePaper:
 	default:
@@ -179,7 +179,7 @@ func (s *Settings) resolveFromSchedule(*pde.Problem) error {
 	if s.Resample < -1 {
 		return fmt.Errorf("setting Resample = %d: give K > 0 epochs between redraws, 0 for the schedule's or -1 for never", s.Resample)
 	}
-	if s.KnownNoise == nil && !s.Fixed && len(d.KnownNoise) > 0 {
+	if s.KnownNoise == nil && !s.Fixed.On && len(d.KnownNoise) > 0 {
 		s.KnownNoise = maps.Clone(d.KnownNoise)
 	}
 	// A resolved 0 is final: it may come from a negative Resample (never,
@@ -192,48 +192,48 @@ func (s *Settings) resolveFromSchedule(*pde.Problem) error {
 		s.Resample = 0
 	}
 	s.Curvature = cmp.Or(s.Curvature, curv.Kind(d.Curvature))
-	s.PolishIter = cmp.Or(s.PolishIter, d.PolishIter)
-	s.RoundBetas = cmp.Or(s.RoundBetas, RoundBetas(d.RoundBetas), RoundBetasTraining)
+	s.Polish.Iter = cmp.Or(s.Polish.Iter, d.PolishIter)
+	s.Final.Betas = cmp.Or(s.Final.Betas, RoundBetas(d.RoundBetas), RoundBetasTraining)
 	return nil
 }
 
 // resolveDefaults fills the toolkit's defaults of the remaining numbers.
 func (s *Settings) resolveDefaults(*pde.Problem) error {
-	if s.FixedMean && !s.Fixed {
-		return fmt.Errorf("FixedMean scales the held betas of a fixed fit: set Fixed too")
+	if s.Fixed.Mean && !s.Fixed.On {
+		return fmt.Errorf("Fixed.Mean scales the held betas of a fixed fit: set Fixed.On too")
 	}
 	if s.Updater == "" {
 		s.Updater = UpdaterAdam
 	}
-	setDefault(&s.Alpha0, 0.01)
-	setDefault(&s.Beta0, 1)
+	setDefault(&s.Hyper.Alpha0, 0.01)
+	setDefault(&s.Hyper.Beta0, 1)
 	setDefault(&s.LR, 1e-3)
-	setDefault(&s.HyperLR, 0.05)
+	setDefault(&s.Hyper.LR, 0.05)
 	setDefault(&s.LRDecay, 1)
-	setDefault(&s.FixedAlpha, 0.05)
-	setDefault(&s.FixedBeta, 1)
-	setDefault(&s.FinalTol, 1e-3)
+	setDefault(&s.Fixed.Alpha, 0.05)
+	setDefault(&s.Fixed.Beta, 1)
+	setDefault(&s.Final.Tol, 1e-3)
 	s.HistoryEvery = cmp.Or(s.HistoryEvery, 25)
 	return nil
 }
 
 // resolvePolish fills the polish's length, method and memory.
 func (s *Settings) resolvePolish(p *pde.Problem) error {
-	s.PolishIter = cmp.Or(s.PolishIter, 2000)
-	if s.PolishMethod == "" {
-		s.PolishMethod = PolishGaussNewton
+	s.Polish.Iter = cmp.Or(s.Polish.Iter, 2000)
+	if s.Polish.Method == "" {
+		s.Polish.Method = PolishGaussNewton
 		if numWeights(p, s.Hidden) > GaussNewtonPolishLimit {
-			s.PolishMethod = PolishLBFGS
+			s.Polish.Method = PolishLBFGS
 		}
 	}
-	if _, err := ParsePolishMethod(string(s.PolishMethod)); err != nil {
+	if _, err := ParsePolishMethod(string(s.Polish.Method)); err != nil {
 		return err
 	}
-	if s.PolishMethod == PolishLBFGS && s.PolishMemory == 0 {
-		s.PolishMemory = LBFGSMemory
+	if s.Polish.Method == PolishLBFGS && s.Polish.Memory == 0 {
+		s.Polish.Memory = LBFGSMemory
 	}
-	if s.PolishMethod == PolishGaussNewton && s.PolishMemory != 0 {
-		return fmt.Errorf("polish-memory = %d is the L-BFGS polish's, and this fit polishes by %s: choose polish method %s or leave the memory unset", s.PolishMemory, s.PolishMethod, PolishLBFGS)
+	if s.Polish.Method == PolishGaussNewton && s.Polish.Memory != 0 {
+		return fmt.Errorf("polish-memory = %d is the L-BFGS polish's, and this fit polishes by %s: choose polish method %s or leave the memory unset", s.Polish.Memory, s.Polish.Method, PolishLBFGS)
 	}
 	return nil
 }
@@ -244,42 +244,42 @@ func (s *Settings) checkRanges(p *pde.Problem) error {
 	switch {
 	case s.Epochs < 0:
 		return fmt.Errorf("epochs = %d: must be positive", s.Epochs)
-	case s.HyperEvery < 0:
-		return fmt.Errorf("hyper-every = %d: must be positive", s.HyperEvery)
-	case s.HyperStart < 0:
-		return fmt.Errorf("hyper-start = %d: must be positive", s.HyperStart)
-	case s.HyperStart > s.Epochs:
-		return fmt.Errorf("hyper-start = %d is beyond epochs = %d: lower it or raise epochs", s.HyperStart, s.Epochs)
+	case s.Hyper.Every < 0:
+		return fmt.Errorf("hyper-every = %d: must be positive", s.Hyper.Every)
+	case s.Hyper.Start < 0:
+		return fmt.Errorf("hyper-start = %d: must be positive", s.Hyper.Start)
+	case s.Hyper.Start > s.Epochs:
+		return fmt.Errorf("hyper-start = %d is beyond epochs = %d: lower it or raise epochs", s.Hyper.Start, s.Epochs)
 	case s.LR < 0:
 		return fmt.Errorf("setting LR = %g: must be positive", s.LR)
-	case s.HyperLR < 0:
-		return fmt.Errorf("setting HyperLR = %g: must be positive", s.HyperLR)
+	case s.Hyper.LR < 0:
+		return fmt.Errorf("setting Hyper.LR = %g: must be positive", s.Hyper.LR)
 	// The rate limits guard against a typo (5 for 5e-3): a fit at 1e150
 	// would end "ok" with weights near 1e152.
 	case s.LR > 1:
 		return fmt.Errorf("setting LR = %g: above 1 Adam moves every weight by about that much per epoch and the net runs away; the default is 1e-3", s.LR)
-	case s.HyperLR > 1:
-		return fmt.Errorf("setting HyperLR = %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", s.HyperLR)
-	case s.PolishIter < 0:
-		return fmt.Errorf("polish-iter = %d: must be positive", s.PolishIter)
-	case s.PolishMemory < 0:
-		return fmt.Errorf("polish-memory = %d: must be positive", s.PolishMemory)
-	case s.FinalTol < 0:
-		return fmt.Errorf("final-tol = %g: must be positive", s.FinalTol)
+	case s.Hyper.LR > 1:
+		return fmt.Errorf("setting Hyper.LR = %g: above 1 one step can change alpha or beta by more than a factor e; the default is 0.05", s.Hyper.LR)
+	case s.Polish.Iter < 0:
+		return fmt.Errorf("polish-iter = %d: must be positive", s.Polish.Iter)
+	case s.Polish.Memory < 0:
+		return fmt.Errorf("polish-memory = %d: must be positive", s.Polish.Memory)
+	case s.Final.Tol < 0:
+		return fmt.Errorf("final-tol = %g: must be positive", s.Final.Tol)
 	case s.Resample > 0 && p.Redraw == nil:
 		return fmt.Errorf("resample: problem %q cannot draw new points (its Redraw is nil): set Problem.Redraw or drop resample", p.Name)
-	case s.RoundBetas == RoundBetasHeldOut && p.Fresh == nil:
+	case s.Final.Betas == RoundBetasHeldOut && p.Fresh == nil:
 		return fmt.Errorf("held-out rounds: problem %q cannot draw fresh points (its Fresh is nil): set Problem.Fresh or drop them", p.Name)
 	case s.Threads < 0:
 		return fmt.Errorf("threads = %d: must be 0 (every core) or more", s.Threads)
-	case s.FinalHyper < 0:
-		return fmt.Errorf("final-hyper = %d: must be non-negative", s.FinalHyper)
+	case s.Final.Rounds < 0:
+		return fmt.Errorf("final-hyper = %d: must be non-negative", s.Final.Rounds)
 	case s.LRDecay < 0 || s.LRDecay > 1:
 		return fmt.Errorf("lr-decay = %g: must lie in (0, 1]", s.LRDecay)
-	case s.Alpha0 < MinHyper || s.Alpha0 > MaxHyper || s.Beta0 < MinHyper || s.Beta0 > MaxHyper:
+	case s.Hyper.Alpha0 < MinHyper || s.Hyper.Alpha0 > MaxHyper || s.Hyper.Beta0 < MinHyper || s.Hyper.Beta0 > MaxHyper:
 		return fmt.Errorf("alpha0/beta0 must lie in [%g, %g]", MinHyper, MaxHyper)
 	}
-	if _, err := ParseRoundBetas(string(s.RoundBetas)); err != nil {
+	if _, err := ParseRoundBetas(string(s.Final.Betas)); err != nil {
 		return err
 	}
 	_, err := ParseUpdater(string(s.Updater))
@@ -324,7 +324,7 @@ func (s *Settings) resolveCurvature(p *pde.Problem) error {
 		// flat-prior unknown is in none.
 		return fmt.Errorf("curvature %s: problem %q has unknown coefficients (%s), which only the dense curvature handles; use curvature dense", s.Curvature, p.Name, p.Unknowns[0].Name)
 	}
-	if P > DenseLimit && s.Polish && s.PolishMethod == PolishGaussNewton {
+	if P > DenseLimit && s.Polish.On && s.Polish.Method == PolishGaussNewton {
 		return fmt.Errorf("%d weights: the Gauss-Newton polish factors the %d x %d matrix (limit %d weights); use polish-method lbfgs", P, P, P, DenseLimit)
 	}
 	return nil
@@ -335,7 +335,7 @@ func (s Settings) checkKnownNoise(p *pde.Problem) error {
 	if len(s.KnownNoise) == 0 {
 		return nil
 	}
-	if s.Fixed {
+	if s.Fixed.On {
 		return fmt.Errorf("known noise and fixed weights: the baseline holds every beta at 1; use one of them")
 	}
 	names, _, err := p.BetaGroups(s.BetaMode)

@@ -19,87 +19,45 @@ const (
 
 // Settings configures a fit. A zero field takes the value of the
 // Schedule's field of that name, else the toolkit's default written on it;
-// the paper's problems register their schedules in pkg/problems.
+// the paper's problems register their schedules in pkg/problems. The
+// fields a user sets most sit at the top level; the settings of one step
+// of the fit are grouped: Hyper (the hyperparameter steps of the Adam
+// phase), Fixed (the fixed-weight baseline), Polish (the minimization after
+// Adam) and Final (the MacKay rounds after it).
 type Settings struct {
 	// Schedule is the problem's training schedule: the net, the epochs and
 	// the hyperparameter steps its author measured to work. Resolve fills
 	// the fields below that are left zero from it.
 	Schedule schedule.Schedule
 	// Recipe is RecipeTuned ("" means tuned) or RecipePaper. Under the tuned
-	// recipe Polish is always on, FinalHyper 0 means the schedule's
-	// (20 where it sets none) and UntieAt 0 means Epochs+1 (tied until the
-	// final rounds).
+	// recipe Polish.On is always set, Final.Rounds 0 means the schedule's
+	// (20 where it sets none) and Hyper.UntieAt 0 means Epochs+1 (tied
+	// until the final rounds).
 	Recipe     Recipe
 	Seed       uint64        // network initialization, from 1 (0 is an error)
 	Hidden     []int         // hidden layers; nil means the schedule's
 	Activation nn.Activation // "" means tanh
 	Epochs     int           // 0 means the schedule's; none is an error
-	HyperStart int           // 0 means the schedule's (scaled to Epochs when Epochs alone is set below it), else Epochs/3
-	HyperEvery int           // 0 means the schedule's, else 25
-	Hessian    HessianKind   // "" means gauss-newton (positive semi-definite, so A factorizes)
-	AlphaMode  nn.AlphaMode  // "" means the schedule's, else single
-	BetaMode   pde.BetaMode  // "" means the schedule's, else split when the problem's terms name groups
-	Updater    Updater       // "" means adam
-	Alpha0     float64       // initial alphas; 0 means 0.01 (the paper starts low)
-	Beta0      float64       // initial betas; 0 means 1
 	LR         float64       // Adam learning rate for weights, at most 1; 0 means 1e-3 (2e-3 fits wave worse)
-	HyperLR    float64       // Adam learning rate on ln alpha, ln beta, at most 1; 0 means 0.05
-	// Fixed keeps alpha and beta at FixedAlpha/FixedBeta (the paper's
-	// fixed-weight baseline of Table 3: 0.05 and 1).
-	Fixed      bool
-	FixedAlpha float64 // 0 means 0.05
-	FixedBeta  float64 // 0 means 1
-	// FixedMean divides each group's held beta by N_t/2, so that the loss
-	// sum_t beta_t E_D^t is FixedBeta times the sum over groups of their
-	// mean squared residuals: DeepXDE's loss, where a weight 1 weighs a
-	// term of 80 points as much as one of 2540.
-	FixedMean bool
-	// Polish minimizes E_T over w after Adam with the hyperparameters held
-	// (PolishMethod says how).
-	Polish bool
-	// PolishIter is the iteration limit of each polish (Newton steps or
-	// L-BFGS iterations); 0 means the schedule's, else 2000 (the
-	// L-BFGS polishes of heat and wave reach it).
-	PolishIter int
-	// PolishMethod is PolishGaussNewton or PolishLBFGS; "" means
-	// Gauss-Newton (more accurate and cheaper on small nets) up to
-	// GaussNewtonPolishLimit weights, L-BFGS above.
-	PolishMethod PolishMethod
-	// PolishMemory is the L-BFGS polish's memory, the number of recent
-	// steps its curvature model keeps; 0 means LBFGSMemory (and none for
-	// a Gauss-Newton polish).
-	PolishMemory int
 	// LRDecay is the factor by which the Adam learning rate has decayed at
 	// the last epoch (exponential decay, LR * LRDecay^(epoch/Epochs)); 0
 	// means 1 (constant rate, the paper; LR 3e-3 with decay 0.03 fits wave
 	// worse).
-	LRDecay float64
-	// UntieAt is the epoch from which the alpha groups and the beta groups
-	// move separately; before it all alphas share one value and all betas
-	// share one (the single-hyperparameter model), which keeps a split beta
-	// from running away while the network is still far from any minimum.
-	// 0 means never tied; beyond Epochs means tied through the Adam phase
-	// and split only in the FinalHyper rounds.
-	UntieAt int
-	// FinalHyper is the most rounds, after the last epoch (and the polish),
-	// of a MacKay fixed-point step on the hyperparameters at the current w,
-	// each followed by a re-polish when Polish is set, so that the Laplace
-	// approximation is taken at a w_MP consistent with its alpha and beta
-	// (the joint fixed point of the evidence framework). The paper recipe's
-	// 0 means none.
-	FinalHyper int
-	// FinalTol ends the final rounds once a round moves no alpha and no
-	// beta by more than this relative amount; 0 means 1e-3.
-	FinalTol float64
-	// RoundBetas is where each final round's MacKay update of an inferred
-	// beta takes its terms' misfit: RoundBetasTraining (MacKay's, at the
-	// training points) or RoundBetasHeldOut, at fresh points of the same
-	// terms (Problem.Fresh) where that is larger: beta_t = (N_t - gamma_t)
-	// / (N_t rms_fresh^2). The polish fits the equation at its own points
-	// 10x closer than between them (burgers-wide), and the training-point
-	// rounds then raise beta_pde until the fit lets the initial condition
-	// go. Not the paper's method. "" means the schedule's, else training.
-	RoundBetas RoundBetas
+	LRDecay   float64
+	Hessian   HessianKind  // "" means gauss-newton (positive semi-definite, so A factorizes)
+	AlphaMode nn.AlphaMode // "" means the schedule's, else single
+	BetaMode  pde.BetaMode // "" means the schedule's, else split when the problem's terms name groups
+	Updater   Updater      // "" means adam
+	// Hyper says when and how the hyperparameters move during the Adam
+	// epochs.
+	Hyper HyperSteps
+	// Fixed holds alpha and beta instead of inferring them: the paper's
+	// fixed-weight baseline.
+	Fixed FixedWeights
+	// Polish minimizes E_T over w after Adam with the hyperparameters held.
+	Polish PolishSettings
+	// Final is the MacKay rounds after the Adam epochs and the polish.
+	Final FinalRounds
 	// KnownNoise holds the beta of a group at 1/std^2 for a term whose
 	// noise standard deviation is known (e.g. {"data": 0.02}: measurements
 	// with a stated error); the evidence then sets only the other
@@ -143,6 +101,80 @@ type Settings struct {
 	resolved bool
 }
 
+// HyperSteps are the hyperparameter steps of the Adam phase (Settings.Hyper):
+// from which epoch alpha and beta move, how often, by how much, and from
+// where.
+type HyperSteps struct {
+	Start  int     // first epoch with a step; 0 means the schedule's (scaled to Epochs when Epochs alone is set below it), else Epochs/3
+	Every  int     // epochs between steps; 0 means the schedule's, else 25
+	LR     float64 // Adam learning rate on ln alpha, ln beta, at most 1; 0 means 0.05
+	Alpha0 float64 // initial alphas; 0 means 0.01 (the paper starts low)
+	Beta0  float64 // initial betas; 0 means 1
+	// UntieAt is the epoch from which the alpha groups and the beta groups
+	// move separately; before it all alphas share one value and all betas
+	// share one (the single-hyperparameter model), which keeps a split beta
+	// from running away while the network is still far from any minimum.
+	// 0 means never tied; beyond Epochs means tied through the Adam phase
+	// and split only in the final rounds.
+	UntieAt int
+}
+
+// FixedWeights is the paper's fixed-weight baseline of Table 3
+// (Settings.Fixed): alpha and beta held at Alpha and Beta, 0.05 and 1 by
+// default, instead of set by the evidence.
+type FixedWeights struct {
+	On    bool
+	Alpha float64 // 0 means 0.05
+	Beta  float64 // 0 means 1
+	// Mean divides each group's held beta by N_t/2, so that the loss
+	// sum_t beta_t E_D^t is Beta times the sum over groups of their mean
+	// squared residuals: DeepXDE's loss, where a weight 1 weighs a term of
+	// 80 points as much as one of 2540.
+	Mean bool
+}
+
+// PolishSettings is the polish (Settings.Polish): a minimization of E_T
+// over w after Adam, with the hyperparameters held, so that the Laplace
+// approximation is taken at a minimum.
+type PolishSettings struct {
+	On bool // always on in the tuned recipe
+	// Iter is the iteration limit of each polish (Newton steps or L-BFGS
+	// iterations); 0 means the schedule's, else 2000 (the L-BFGS polishes
+	// of heat and wave reach it).
+	Iter int
+	// Method is PolishGaussNewton or PolishLBFGS; "" means Gauss-Newton
+	// (more accurate and cheaper on small nets) up to
+	// GaussNewtonPolishLimit weights, L-BFGS above.
+	Method PolishMethod
+	// Memory is the L-BFGS polish's memory, the number of recent steps its
+	// curvature model keeps; 0 means LBFGSMemory (and none for a
+	// Gauss-Newton polish).
+	Memory int
+}
+
+// FinalRounds are the MacKay rounds after the last epoch and the polish
+// (Settings.Final): each is a MacKay fixed-point step on the
+// hyperparameters at the current w, followed by a re-polish when
+// Polish.On is set, so that the Laplace approximation is taken at a w_MP
+// consistent with its alpha and beta (the joint fixed point of the
+// evidence framework).
+type FinalRounds struct {
+	// Rounds is the most rounds; the paper recipe's 0 means none.
+	Rounds int
+	// Tol ends the rounds once a round moves no alpha and no beta by more
+	// than this relative amount; 0 means 1e-3.
+	Tol float64
+	// Betas is where each round's MacKay update of an inferred beta takes
+	// its terms' misfit: RoundBetasTraining (MacKay's, at the training
+	// points) or RoundBetasHeldOut, at fresh points of the same terms
+	// (Problem.Fresh) where that is larger: beta_t = (N_t - gamma_t) /
+	// (N_t rms_fresh^2). The polish fits the equation at its own points 10x
+	// closer than between them (burgers-wide), and the training-point
+	// rounds then raise beta_pde until the fit lets the initial condition
+	// go. Not the paper's method. "" means the schedule's, else training.
+	Betas RoundBetas
+}
+
 // DenseLimit is the most weights for which a fit computes the dense A
 // (P x P, O(P^3)) after the Adam phase. Measured at 3023 parameters
 // (burgers-identify: Raissi's 2-20x8-1 net and two unknowns, 4000
@@ -181,9 +213,10 @@ func setDefault(x *float64, d float64) {
 	}
 }
 
-// FinalRounds reports whether Train runs MacKay rounds after the Adam epochs
-// (and the polish): FinalHyper > 0 and the hyperparameters are not fixed.
-func (s Settings) FinalRounds() bool { return s.FinalHyper > 0 && !s.Fixed }
+// RunsFinalRounds reports whether Train runs MacKay rounds after the Adam
+// epochs (and the polish): Final.Rounds > 0 and the hyperparameters are not
+// fixed.
+func (s Settings) RunsFinalRounds() bool { return s.Final.Rounds > 0 && !s.Fixed.On }
 
 // KnownBetas returns, for beta groups of these names, 1/std^2 of the
 // group's KnownNoise, or NaN for a group the evidence infers.

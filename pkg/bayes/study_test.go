@@ -24,7 +24,7 @@ const (
 // A heat fit with a reduced schedule reaches a small error with a calibrated
 // enough band and a valid evidence.
 func TestStudyHeatReduced(t *testing.T) {
-	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 6000, HyperStart: 2000})
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 6000, Hyper: HyperSteps{Start: 2000}})
 	if f.Status != StatusOK {
 		t.Fatalf("status %s: %s", f.Status, f.Reason)
 	}
@@ -57,7 +57,7 @@ func TestStudyEvidenceRanking(t *testing.T) {
 	fit := func(hidden []int) best {
 		b := best{lnZ: math.Inf(-1)}
 		for seed := uint64(1); seed <= 3; seed++ {
-			f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, HyperStart: 1000}))
+			f, err := Train(context.Background(), p, scheduled(p, Settings{Seed: seed, Hidden: hidden, Epochs: 6000, Hyper: HyperSteps{Start: 1000}}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestStudyEvidenceRanking(t *testing.T) {
 
 // The fixed-weight baseline of Table 3 keeps alpha = 0.05 and beta = 1.
 func TestStudyFixedBaseline(t *testing.T) {
-	f := resultTestFit(t, "heat", Settings{Seed: 2, Epochs: 1500, HyperStart: 500, Fixed: true})
+	f := resultTestFit(t, "heat", Settings{Seed: 2, Epochs: 1500, Hyper: HyperSteps{Start: 500}, Fixed: FixedWeights{On: true}})
 	if f.Hyper.Steps != 0 {
 		t.Errorf("%d hyperparameter steps in a fixed fit", f.Hyper.Steps)
 	}
@@ -109,7 +109,7 @@ func TestStudyFixedBaseline(t *testing.T) {
 
 // A NaN injected at an epoch ends the fit as diverged, naming the epoch.
 func TestStudyNaNInjection(t *testing.T) {
-	f := nanTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, HyperStart: 50}, 77)
+	f := nanTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, Hyper: HyperSteps{Start: 50}}, 77)
 	if f.Status != StatusDiverged || f.Epochs != 77 || !strings.Contains(f.Reason, "epoch 77") {
 		t.Errorf("status %q epochs %d reason %q; want diverged at epoch 77", f.Status, f.Epochs, f.Reason)
 	}
@@ -124,7 +124,7 @@ func TestStudyDeterminism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Settings{Seed: 5, Epochs: 300, HyperStart: 100, Polish: true, FinalHyper: 1}
+	s := Settings{Seed: 5, Epochs: 300, Hyper: HyperSteps{Start: 100}, Polish: PolishSettings{On: true}, Final: FinalRounds{Rounds: 1}}
 	a, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
@@ -160,32 +160,32 @@ func TestStudyDeterminism(t *testing.T) {
 	}
 }
 
-// The final rounds stop when the hyperparameters settle (FinalTol) and
+// The final rounds stop when the hyperparameters settle (Final.Tol) and
 // leave them at MacKay's fixed point of the final w_MP (to the accuracy of
-// one more step); a cap of FinalHyper rounds is respected.
+// one more step); a cap of Final.Rounds rounds is respected.
 func TestStudyFinalHyperFixedPoint(t *testing.T) {
-	f := resultTestFit(t, "regression", Settings{Seed: 1, Epochs: 3000, HyperStart: 1000})
+	f := resultTestFit(t, "regression", Settings{Seed: 1, Epochs: 3000, Hyper: HyperSteps{Start: 1000}})
 	if f.Status != StatusOK {
 		t.Fatalf("status %s: %s", f.Status, f.Reason)
 	}
 	t.Logf("%d final rounds, last move %.3g", f.Hyper.FinalRounds, f.Hyper.FinalMove)
-	if f.Hyper.FinalRounds >= f.Settings.FinalHyper || f.Hyper.FinalMove > f.Settings.FinalTol {
+	if f.Hyper.FinalRounds >= f.Settings.Final.Rounds || f.Hyper.FinalMove > f.Settings.Final.Tol {
 		t.Errorf("final rounds %d of at most %d, last move %.3g: want them to end on the tolerance %g",
-			f.Hyper.FinalRounds, f.Settings.FinalHyper, f.Hyper.FinalMove, f.Settings.FinalTol)
+			f.Hyper.FinalRounds, f.Settings.Final.Rounds, f.Hyper.FinalMove, f.Settings.Final.Tol)
 	}
 	c := f.Hessians()
 	alpha, beta := f.Laplace.MacKay(c)
 	for i := range alpha {
-		if r := alpha[i] / f.Alpha[i]; math.Abs(r-1) > 5*f.Settings.FinalTol {
+		if r := alpha[i] / f.Alpha[i]; math.Abs(r-1) > 5*f.Settings.Final.Tol {
 			t.Errorf("alpha %.6g, MacKay's fixed point %.6g", f.Alpha[i], alpha[i])
 		}
 	}
 	for i := range beta {
-		if r := beta[i] / f.Beta[i]; math.Abs(r-1) > 5*f.Settings.FinalTol {
+		if r := beta[i] / f.Beta[i]; math.Abs(r-1) > 5*f.Settings.Final.Tol {
 			t.Errorf("beta %.6g, MacKay's fixed point %.6g", f.Beta[i], beta[i])
 		}
 	}
-	capped := resultTestFit(t, "regression", Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, FinalHyper: 2, FinalTol: 1e-12})
+	capped := resultTestFit(t, "regression", Settings{Seed: 1, Epochs: 3000, Hyper: HyperSteps{Start: 1000}, Final: FinalRounds{Rounds: 2, Tol: 1e-12}})
 	if capped.Hyper.FinalRounds != 2 {
 		t.Errorf("FinalHyper 2 with a tolerance never met: %d rounds", capped.Hyper.FinalRounds)
 	}
@@ -200,7 +200,7 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Settings{Seed: 1, Epochs: 1000, HyperStart: 500, AlphaMode: "classes", FinalHyper: 6}
+	s := Settings{Seed: 1, Epochs: 1000, Hyper: HyperSteps{Start: 500}, AlphaMode: "classes", Final: FinalRounds{Rounds: 6}}
 	f, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestStudyFinalRoundsStepBack(t *testing.T) {
 	if f.Hyper.FinalRounds != 5 || !strings.Contains(f.Hyper.FinalBackoff, "after round 6: ") {
 		t.Fatalf("rounds %d, backoff %q: want reported at round 5 after round 6 failed", f.Hyper.FinalRounds, f.Hyper.FinalBackoff)
 	}
-	s.FinalHyper = 5
+	s.Final.Rounds = 5
 	g, err := Train(context.Background(), p, scheduled(p, s))
 	if err != nil {
 		t.Fatal(err)
@@ -238,13 +238,13 @@ func TestStudyKnownNoise(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, up := range []Updater{UpdaterAdam, UpdaterMacKay} {
-		s := Settings{Seed: 1, Epochs: 1500, HyperStart: 500, BetaMode: "split", Updater: up, Recipe: RecipePaper,
+		s := Settings{Seed: 1, Epochs: 1500, Hyper: HyperSteps{Start: 500}, BetaMode: "split", Updater: up, Recipe: RecipePaper,
 			KnownNoise: map[string]float64{"boundary": 1e-3}}
 		f, err := Train(context.Background(), p, scheduled(p, s))
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.UntieAt = s.Epochs + 1
+		s.Hyper.UntieAt = s.Epochs + 1
 		g, err := Train(context.Background(), p, scheduled(p, s))
 		if err != nil {
 			t.Fatal(err)
@@ -255,7 +255,7 @@ func TestStudyKnownNoise(t *testing.T) {
 				t.Fatalf("%s: beta_boundary %g at epoch %d: want it held at 1/0.001^2", up, h.Beta[b], h.Epoch)
 			}
 		}
-		if f.Beta[1-b] == s.Beta0 || f.Hyper.Steps == 0 {
+		if f.Beta[1-b] == s.Hyper.Beta0 || f.Hyper.Steps == 0 {
 			t.Errorf("%s: beta_pde never moved (%g)", up, f.Beta[1-b])
 		}
 		if !slices.Equal(f.Model.Net.W, g.Model.Net.W) || !slices.Equal(f.Alpha, g.Alpha) || !slices.Equal(f.Beta, g.Beta) {
@@ -266,7 +266,7 @@ func TestStudyKnownNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Train(context.Background(), r, scheduled(r, Settings{Seed: 1, Epochs: 3000, HyperStart: 1000, KnownNoise: map[string]float64{"beta": 0.05}}))
+	f, err := Train(context.Background(), r, scheduled(r, Settings{Seed: 1, Epochs: 3000, Hyper: HyperSteps{Start: 1000}, KnownNoise: map[string]float64{"beta": 0.05}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestStudyKnownNoise(t *testing.T) {
 	}
 	c := f.Hessians()
 	alpha, _ := f.Laplace.MacKay(c)
-	if r := alpha[0] / f.Alpha[0]; math.Abs(r-1) > 5*f.Settings.FinalTol {
+	if r := alpha[0] / f.Alpha[0]; math.Abs(r-1) > 5*f.Settings.Final.Tol {
 		t.Errorf("alpha %.6g, MacKay's fixed point with beta held %.6g", f.Alpha[0], alpha[0])
 	}
 }
@@ -290,9 +290,9 @@ func TestStudyGaussNewtonPolish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Settings{Seed: 2, Epochs: 3000, HyperStart: 1000, Recipe: RecipePaper, Polish: true}
+	base := Settings{Seed: 2, Epochs: 3000, Hyper: HyperSteps{Start: 1000}, Recipe: RecipePaper, Polish: PolishSettings{On: true}}
 	gnS, lbS := base, base
-	gnS.PolishMethod, lbS.PolishMethod = PolishGaussNewton, PolishLBFGS
+	gnS.Polish.Method, lbS.Polish.Method = PolishGaussNewton, PolishLBFGS
 	gn, err := Train(context.Background(), p, scheduled(p, gnS))
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 )
 
 // Train builds a network and runs the paper's training: Adam on E_T, and from
-// HyperStart every HyperEvery epochs a hyperparameter step on E_hyp. A fit
+// Hyper.Start every Hyper.Every epochs a hyperparameter step on E_hyp. A fit
 // that diverges stops at that epoch with status "diverged"; a fit whose
 // context ends stops at the next epoch (or final round) with status
 // "cancelled" and what it has so far. Only an invalid problem or settings
@@ -48,7 +48,7 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 			s.Stage(name)
 		}
 	}
-	if s.Polish {
+	if s.Polish.On {
 		stage("polish")
 		f.polish()
 	}
@@ -89,19 +89,19 @@ func newFit(p *pde.Problem, s Settings, threads int) (*Fit, error) {
 	}
 	m.startPool(threads)
 	f := &Fit{Model: m, Settings: s, Status: StatusOK}
-	f.Alpha = fillN(len(m.Alphas), s.Alpha0)
-	f.Beta = fillN(len(m.BetaNames), s.Beta0)
-	if s.Fixed {
-		f.Alpha = fillN(len(m.Alphas), s.FixedAlpha)
-		f.Beta = fillN(len(m.BetaNames), s.FixedBeta)
-		if s.FixedMean {
+	f.Alpha = fillN(len(m.Alphas), s.Hyper.Alpha0)
+	f.Beta = fillN(len(m.BetaNames), s.Hyper.Beta0)
+	if s.Fixed.On {
+		f.Alpha = fillN(len(m.Alphas), s.Fixed.Alpha)
+		f.Beta = fillN(len(m.BetaNames), s.Fixed.Beta)
+		if s.Fixed.Mean {
 			for g, n := range m.N {
 				f.Beta[g] /= float64(n) / 2
 			}
 		}
 	}
 	f.known = s.KnownBetas(m.BetaNames)
-	if s.RoundBetas == RoundBetasHeldOut && s.FinalRounds() {
+	if s.Final.Betas == RoundBetasHeldOut && s.RunsFinalRounds() {
 		q, err := p.Fresh()
 		if err == nil {
 			f.fresh, err = f.ModelOn(q) // compiled once; each round copies the weights in
@@ -153,8 +153,8 @@ func (f *Fit) adam(ctx context.Context, p *pde.Problem, start time.Time) (ended 
 				return true, err
 			}
 		}
-		if !s.Fixed && epoch >= s.HyperStart && (epoch-s.HyperStart)%s.HyperEvery == 0 {
-			if e, ok := hyper.step(f, epoch < s.UntieAt); ok {
+		if !s.Fixed.On && epoch >= s.Hyper.Start && (epoch-s.Hyper.Start)%s.Hyper.Every == 0 {
+			if e, ok := hyper.step(f, epoch < s.Hyper.UntieAt); ok {
 				lastEHyp = e
 			}
 		}
@@ -177,16 +177,16 @@ func (f *Fit) adam(ctx context.Context, p *pde.Problem, start time.Time) (ended 
 // the context ended the fit.
 func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, stage func(string)) (good *fitState, ended bool) {
 	s := f.Settings
-	if !s.FinalRounds() {
+	if !s.RunsFinalRounds() {
 		return nil, false
 	}
 	done := ctx.Done()
-	for round := 0; round < s.FinalHyper && f.Status == StatusOK; round++ {
+	for round := 0; round < s.Final.Rounds && f.Status == StatusOK; round++ {
 		if cancelled(done) {
 			f.cancel(p, s.Epochs, start, ctx)
 			return good, true
 		}
-		stage(fmt.Sprintf("final round %d of at most %d", round+1, s.FinalHyper))
+		stage(fmt.Sprintf("final round %d of at most %d", round+1, s.Final.Rounds))
 		before := f.state()
 		move, ok := f.finalHyperStep()
 		if !ok {
@@ -194,10 +194,10 @@ func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, 
 		}
 		good = before
 		f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
-		if s.Polish {
+		if s.Polish.On {
 			f.polish()
 		}
-		if move <= s.FinalTol {
+		if move <= s.Final.Tol {
 			break
 		}
 	}
@@ -227,7 +227,7 @@ func (f *Fit) cancel(p *pde.Problem, epochs int, start time.Time, ctx context.Co
 // warn lists what an ok fit's status does not say: hyperparameters at the
 // clamp, final rounds that hit their cap before settling.
 func (f *Fit) warn() {
-	if f.Status != StatusOK || f.Settings.Fixed {
+	if f.Status != StatusOK || f.Settings.Fixed.On {
 		return
 	}
 	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
@@ -248,8 +248,10 @@ func (f *Fit) warn() {
 	at("alpha", alphaNames, f.Alpha, func(int) bool { return true })
 	at("beta", f.Model.BetaNames, f.Beta, f.Inferred)
 	s := f.Settings
-	if s.FinalRounds() && f.Hyper.FinalBackoff == "" && f.Hyper.FinalRounds >= s.FinalHyper && f.Hyper.FinalMove > s.FinalTol {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("the final rounds did not settle: %d rounds (the cap) ended moving a hyperparameter by %.3g (tolerance %g); raise FinalHyper or read the evidence as approximate", f.Hyper.FinalRounds, f.Hyper.FinalMove, s.FinalTol))
+	if s.RunsFinalRounds() && f.Hyper.FinalBackoff == "" && f.Hyper.FinalRounds >= s.Final.Rounds && f.Hyper.FinalMove > s.Final.Tol {
+		// The text names Final.Rounds by its record key FinalHyper (the
+		// CLI's --final-hyper): records carry it, so it keeps that name.
+		f.Warnings = append(f.Warnings, fmt.Sprintf("the final rounds did not settle: %d rounds (the cap) ended moving a hyperparameter by %.3g (tolerance %g); raise FinalHyper or read the evidence as approximate", f.Hyper.FinalRounds, f.Hyper.FinalMove, s.Final.Tol))
 	}
 }
 

@@ -89,7 +89,7 @@ func smallHeatFit(t *testing.T) *bayes.Fit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := bayes.Train(context.Background(), p, testfit.Scheduled(p, bayes.Settings{Seed: 2, Epochs: 600, HyperStart: 300}))
+	f, err := bayes.Train(context.Background(), p, testfit.Scheduled(p, bayes.Settings{Seed: 2, Epochs: 600, Hyper: bayes.HyperSteps{Start: 300}}))
 	if err != nil || f.Laplace == nil {
 		t.Fatalf("fit: %v %v", err, f.Status)
 	}

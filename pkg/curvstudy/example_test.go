@@ -19,7 +19,7 @@ func ExampleCompare() {
 		panic(err)
 	}
 	p := heat.New(problems.Options{})
-	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Seed: 1, Epochs: 300, HyperStart: 100}
+	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Seed: 1, Epochs: 300, Hyper: bayes.HyperSteps{Start: 100}}
 	f, err := bayes.Train(context.Background(), p, s)
 	if err != nil {
 		panic(err)

@@ -28,7 +28,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Seed: 1, Epochs: 200, HyperStart: 100}
+	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Seed: 1, Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}}
 	f, err := bayes.Train(context.Background(), heat.New(problems.Options{}), s)
 	if err != nil {
 		panic(err)

@@ -18,7 +18,7 @@ import (
 
 // short is a fit of a few hundred epochs: enough for a history with
 // hyperparameter steps and a Laplace approximation, in well under a second.
-var short = bayes.Settings{Seed: 3, Epochs: 200, HyperStart: 100, Recipe: bayes.RecipePaper}
+var short = bayes.Settings{Seed: 3, Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}, Recipe: bayes.RecipePaper}
 
 // heatFit is one short fit of the heat problem (one alpha, one beta).
 var heatFit = sync.OnceValues(func() (*bayes.Fit, error) {

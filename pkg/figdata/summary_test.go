@@ -154,8 +154,7 @@ func TestSummaryHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := bayes.Train(context.Background(), p, scheduled("burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5,
-		KnownNoise: map[string]float64{"data": 0.02}}))
+	f, err := bayes.Train(context.Background(), p, scheduled("burgers", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 50, Every: 5}, KnownNoise: map[string]float64{"data": 0.02}}))
 	if err != nil {
 		t.Fatal(err)
 	}

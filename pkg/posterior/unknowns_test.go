@@ -19,7 +19,7 @@ import (
 // sample.
 func TestSampleUnknowns(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "heat-inverse", bayes.Settings{Seed: 1, Epochs: 1000, HyperStart: 300, Hidden: []int{6}})
+	f := testfit.Train(t, "heat-inverse", bayes.Settings{Seed: 1, Epochs: 1000, Hyper: bayes.HyperSteps{Start: 300}, Hidden: []int{6}})
 	su, res, err := SampleUnknowns(context.Background(), f, &mcmc.Settings{Chains: 2, Samples: 300, Warmup: 200, MaxDepth: 10, Seed: 1}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestSampleUnknowns(t *testing.T) {
 	if !(s.RHat < 1.02 && s.ESS > 100 && s.TailESS > 100) || res.Divergences() > 0 {
 		t.Errorf("sampled %v, %d divergent: want R-hat < 1.02, bulk and tail ESS > 100, none divergent", s, res.Divergences())
 	}
-	g := testfit.Train(t, "heat", bayes.Settings{Seed: 1, Epochs: 200, HyperStart: 100})
+	g := testfit.Train(t, "heat", bayes.Settings{Seed: 1, Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}})
 	if _, _, err := SampleUnknowns(context.Background(), g, nil, ""); err == nil || !strings.Contains(err.Error(), "no unknown coefficients") {
 		t.Errorf("a forward problem: %v", err)
 	}
@@ -49,7 +49,7 @@ func TestSampleUnknowns(t *testing.T) {
 // ±1 wherever H's curvature is above the prior's.
 func TestExactWhitening(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "heat-inverse", bayes.Settings{Seed: 1, Epochs: 1000, HyperStart: 300, Hidden: []int{6}})
+	f := testfit.Train(t, "heat-inverse", bayes.Settings{Seed: 1, Epochs: 1000, Hyper: bayes.HyperSteps{Start: 300}, Hidden: []int{6}})
 	L, lambda, err := exactPrecision(f)
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func benchRecord(b *testing.B, name, what string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := bayes.Train(context.Background(), p, testfit.Scheduled(p, bayes.Settings{Seed: 1, Epochs: 600, HyperStart: 300}))
+	f, err := bayes.Train(context.Background(), p, testfit.Scheduled(p, bayes.Settings{Seed: 1, Epochs: 600, Hyper: bayes.HyperSteps{Start: 300}}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -110,15 +109,9 @@ func Restore(p *pde.Problem, r *Result) (*bayes.Fit, error) {
 // RunConfig.Settings records, and the network and hyperparameter layout
 // from r's own columns.
 func (r *Result) settings() (bayes.Settings, error) {
-	var s bayes.Settings
-	if r.RunConfig.Settings != nil {
-		b, err := json.Marshal(r.RunConfig.Settings)
-		if err == nil {
-			err = json.Unmarshal(b, &s)
-		}
-		if err != nil {
-			return s, fmt.Errorf("the recorded settings: %v", err)
-		}
+	s, err := readSettings(r.RunConfig.Settings)
+	if err != nil {
+		return s, err
 	}
 	s.Seed = r.Seed
 	if n := len(r.Architecture); n >= 2 {

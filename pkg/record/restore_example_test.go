@@ -34,7 +34,7 @@ func ExampleRestore() {
 	if err != nil {
 		panic(err)
 	}
-	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Epochs: 200, HyperStart: 100}
+	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}}
 	run, err := runner.TrainEnsemble(context.Background(), p, s, []uint64{1, 2, 3}, runner.EnsembleOptions{Out: out})
 	out.Close()
 	if err != nil {

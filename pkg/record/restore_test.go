@@ -38,8 +38,8 @@ func TestRestore(t *testing.T) {
 		problem string
 		s       bayes.Settings
 	}{
-		{"heat", bayes.Settings{Seed: 2}},                                   // the tuned recipe: polish and final rounds
-		{"wave-full", bayes.Settings{Seed: 1, Epochs: 120, HyperStart: 50}}, // 4 alphas, 2 betas
+		{"heat", bayes.Settings{Seed: 2}}, // the tuned recipe: polish and final rounds
+		{"wave-full", bayes.Settings{Seed: 1, Epochs: 120, Hyper: bayes.HyperSteps{Start: 50}}}, // 4 alphas, 2 betas
 		{"regression", bayes.Settings{Seed: 3, Recipe: bayes.RecipePaper, AlphaMode: "classes"}},
 	} {
 		t.Run(c.problem, func(t *testing.T) {
@@ -144,7 +144,7 @@ func TestRestoreWithoutEvidence(t *testing.T) {
 		nanAt   int
 		status  bayes.Status
 	}{
-		{"heat", bayes.Settings{Seed: 1, Epochs: 100, HyperStart: 50}, 80, bayes.StatusDiverged},
+		{"heat", bayes.Settings{Seed: 1, Epochs: 100, Hyper: bayes.HyperSteps{Start: 50}}, 80, bayes.StatusDiverged},
 		{"regression", bayes.Settings{Seed: 3, Recipe: bayes.RecipePaper, Hessian: bayes.Exact}, 0, bayes.StatusNotPD},
 	} {
 		f := testfit.TrainNaN(t, c.problem, c.s, c.nanAt)
@@ -182,7 +182,7 @@ func TestBestResult(t *testing.T) {
 func TestTrainEnsemble(t *testing.T) {
 	t.Parallel()
 	p := problems.Heat(problems.Options{})
-	s := bayes.Settings{Epochs: 100, HyperStart: 50, HistoryEvery: 10, Recipe: bayes.RecipePaper}
+	s := bayes.Settings{Epochs: 100, Hyper: bayes.HyperSteps{Start: 50}, HistoryEvery: 10, Recipe: bayes.RecipePaper}
 	seeds := []uint64{3, 1, 2}
 	path := filepath.Join(t.TempDir(), "heat.jsonl")
 	out, err := os.Create(path)
@@ -233,7 +233,7 @@ func TestTrainEnsemble(t *testing.T) {
 	}
 
 	// Invalid settings: every fit fails, nothing is written.
-	s.HyperStart = s.Epochs + 1
+	s.Hyper.Start = s.Epochs + 1
 	run, err = runner.TrainEnsemble(context.Background(), p, testfit.Scheduled(p, s), seeds, runner.EnsembleOptions{})
 	if err == nil || run != nil {
 		t.Errorf("got run %v, error %v; want nil and an error", run, err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -53,8 +52,11 @@ type RunConfig struct {
 	FixedBeta    float64            `json:"fixed_beta"`
 	PolishOn     bool               `json:"polish_requested"`
 	// Settings is every field of the resolved bayes.Settings except Seed,
-	// Threads and the functions, keyed by its Go name, so that settings added later are
-	// recorded (and compared on resume and merge) without a schema change.
+	// Threads and the functions, under one flat key each as settingsKeys
+	// lists them (a grouped field as HyperStart for Hyper.Start, Polish for
+	// Polish.On, FinalHyper for Final.Rounds), so that settings added later
+	// are recorded (and compared on resume and merge) without a schema
+	// change.
 	Settings map[string]any `json:"settings"`
 }
 
@@ -77,10 +79,10 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		Architecture: append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames())),
 		Activation:   string(s.Activation), Hessian: string(s.Hessian), Updater: string(s.Updater),
 		AlphaMode: string(s.AlphaMode), BetaMode: string(s.BetaMode),
-		EpochsPlan: s.Epochs, HyperStart: s.HyperStart, HyperEvery: s.HyperEvery, HistoryEvery: s.HistoryEvery,
-		LR: s.LR, HyperLR: s.HyperLR, Alpha0: s.Alpha0, Beta0: s.Beta0,
-		Fixed: s.Fixed, FixedAlpha: s.FixedAlpha, FixedBeta: s.FixedBeta,
-		PolishOn: s.Polish,
+		EpochsPlan: s.Epochs, HyperStart: s.Hyper.Start, HyperEvery: s.Hyper.Every, HistoryEvery: s.HistoryEvery,
+		LR: s.LR, HyperLR: s.Hyper.LR, Alpha0: s.Hyper.Alpha0, Beta0: s.Hyper.Beta0,
+		Fixed: s.Fixed.On, FixedAlpha: s.Fixed.Alpha, FixedBeta: s.Fixed.Beta,
+		PolishOn: s.Polish.On,
 		Settings: settingsMap(s),
 	}, nil
 }
@@ -92,43 +94,6 @@ func outputsOf(p *pde.Problem) []string {
 		return slices.Clone(names)
 	}
 	return nil
-}
-
-// settingsAddedLater are the Settings fields added after the first
-// records were written, with the value that reproduces those records, so
-// that older ensemble files still resume and merge.
-var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15}
-
-// settingsMap lists the exported fields of s except Seed, Schedule (whose
-// effect the resolved fields hold), Threads (which changes no bit) and
-// functions;
-// non-finite floats become nil.
-func settingsMap(s bayes.Settings) map[string]any {
-	m := map[string]any{}
-	v := reflect.ValueOf(s)
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Type().Field(i)
-		fv := v.Field(i)
-		if !f.IsExported() || f.Name == "Seed" || f.Name == "Schedule" || f.Name == "Threads" || fv.Kind() == reflect.Func || fv.Kind() == reflect.Chan {
-			continue
-		}
-		if f.Name == "PolishMemory" && fv.Int() == 0 {
-			continue // a Gauss-Newton polish has none: its records keep comparing equal to older ones
-		}
-		if fv.Kind() == reflect.Float64 || fv.Kind() == reflect.Float32 {
-			if x := Num(fv.Float()); x != nil {
-				m[f.Name] = *x
-			} else {
-				m[f.Name] = nil
-			}
-			continue
-		}
-		m[f.Name] = fv.Interface()
-	}
-	// Settings once had a test hook NaNAt, 0 in every real fit; keeping the
-	// key keeps records byte-identical and comparable with older files.
-	m["NaNAt"] = 0
-	return m
 }
 
 // Equal reports whether two configurations are the same (compared through
@@ -439,7 +404,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 		LogPConvention: LogPConvention,
 		Hyper:          f.Hyper, Seconds: f.Seconds, Version: Version(),
 		Warnings: slices.Clone(f.Warnings),
-		EvidenceAtClamp: f.Laplace != nil && !f.Settings.Fixed &&
+		EvidenceAtClamp: f.Laplace != nil && !f.Settings.Fixed.On &&
 			(slices.ContainsFunc(f.Alpha, atClamp) || slices.ContainsFunc(f.Beta, atClamp)),
 	}
 	nTotal := 0

@@ -34,7 +34,7 @@ func TestNewResultSchema(t *testing.T) {
 	}{
 		{"heat", bayes.Settings{Seed: 1}},
 		{"regression", bayes.Settings{Seed: 1, AlphaMode: "classes"}},
-		{"burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5}},
+		{"burgers", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 50, Every: 5}}},
 	} {
 		f := testfit.Train(t, c.problem, c.s)
 		r := record.NewResult(f, 10)
@@ -89,7 +89,7 @@ func TestNewResultSchema(t *testing.T) {
 // fresh points it differs; a problem with other beta groups is an error.
 func TestResidualCheck(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 50, HyperEvery: 5})
+	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 50, Every: 5}})
 	p := f.Model.Problem
 	train, held, err := band.ResidualCheck(f, fresh(t, p))
 	if err != nil {
@@ -221,8 +221,8 @@ func TestSettingsMapPolishMemory(t *testing.T) {
 		in   bayes.Settings
 		want bool
 	}{
-		{bayes.Settings{Seed: 1, PolishMethod: bayes.PolishLBFGS}, true},
-		{bayes.Settings{Seed: 1, PolishMethod: bayes.PolishLBFGS, PolishMemory: 7}, true},
+		{bayes.Settings{Seed: 1, Polish: bayes.PolishSettings{Method: bayes.PolishLBFGS}}, true},
+		{bayes.Settings{Seed: 1, Polish: bayes.PolishSettings{Method: bayes.PolishLBFGS, Memory: 7}}, true},
 		{bayes.Settings{Seed: 1}, false},
 	} {
 		s, err := testfit.Scheduled(p, c.in).Resolve(p)

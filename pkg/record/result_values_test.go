@@ -211,7 +211,7 @@ func rvTanhMLP(t *testing.T, weights rvRecord, x []float64) float64 {
 // tests but not these.
 func TestResultValuesHeat(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "heat", bayes.Settings{Seed: 1, Epochs: 600, HyperStart: 300})
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 1, Epochs: 600, Hyper: bayes.HyperSteps{Start: 300}})
 	if f.Status != bayes.StatusOK {
 		t.Fatalf("status %q: %s", f.Status, f.Reason)
 	}
@@ -326,7 +326,7 @@ func TestResultValuesHeat(t *testing.T) {
 func TestResultValuesBurgers(t *testing.T) {
 	t.Parallel()
 	// The paper recipe: the tuned one's Gauss-Newton polish takes seconds here.
-	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Recipe: bayes.RecipePaper, Epochs: 50, HyperStart: 25, HyperEvery: 5})
+	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1, Recipe: bayes.RecipePaper, Epochs: 50, Hyper: bayes.HyperSteps{Start: 25, Every: 5}})
 	if f.Status != bayes.StatusOK {
 		t.Fatalf("status %q: %s", f.Status, f.Reason)
 	}

@@ -18,11 +18,11 @@ var threadsCases = []struct {
 	name string
 	s    bayes.Settings
 }{
-	{"heat", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 20, HyperEvery: 10, FinalHyper: 1, PolishIter: 20}},
-	{"burgers", bayes.Settings{Seed: 1, Epochs: 60, HyperStart: 20, HyperEvery: 10, FinalHyper: 1, PolishIter: 20}},
+	{"heat", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 20, Every: 10}, Final: bayes.FinalRounds{Rounds: 1}, Polish: bayes.PolishSettings{Iter: 20}}},
+	{"burgers", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 20, Every: 10}, Final: bayes.FinalRounds{Rounds: 1}, Polish: bayes.PolishSettings{Iter: 20}}},
 	// burgers-wide (921 weights): the paper recipe, whose one dense Laplace
 	// approximation at the end is most of its time.
-	{"burgers-wide", bayes.Settings{Seed: 1, Recipe: bayes.RecipePaper, Epochs: 8, HyperStart: 4, HyperEvery: 4, Polish: true, PolishIter: 5}},
+	{"burgers-wide", bayes.Settings{Seed: 1, Recipe: bayes.RecipePaper, Epochs: 8, Hyper: bayes.HyperSteps{Start: 4, Every: 4}, Polish: bayes.PolishSettings{On: true, Iter: 5}}},
 }
 
 // recordJSON is the record of the fit of c on threads threads, its time

@@ -21,7 +21,7 @@ import (
 func TestInverseFitRestore(t *testing.T) {
 	t.Parallel()
 	p := problems.HeatInverse(problems.Options{})
-	f, err := bayes.Train(context.Background(), p, testfit.Scheduled(p, bayes.Settings{Seed: 1, Epochs: 1500, HyperStart: 500, Hidden: []int{6}}))
+	f, err := bayes.Train(context.Background(), p, testfit.Scheduled(p, bayes.Settings{Seed: 1, Epochs: 1500, Hyper: bayes.HyperSteps{Start: 500}, Hidden: []int{6}}))
 	if err != nil {
 		t.Fatal(err)
 	}

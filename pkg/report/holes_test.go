@@ -32,7 +32,7 @@ func TestPoissonHolesStudies(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Base.Seed = 1 // a study's Base leaves the seed to each fit
-	if fs, err := f.Base.Resolve(p); err != nil || !fs.Fixed || !fs.FixedMean || fs.FixedAlpha != bayes.MinHyper || fs.FixedBeta != 1 || fs.Resample != 0 {
+	if fs, err := f.Base.Resolve(p); err != nil || !fs.Fixed.On || !fs.Fixed.Mean || fs.Fixed.Alpha != bayes.MinHyper || fs.Fixed.Beta != 1 || fs.Resample != 0 {
 		t.Errorf("poisson-holes-fixed settings %+v (%v)", fs, err)
 	}
 	if rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: t.TempDir(), Only: []string{"poisson-holes"}}); err != nil || len(rep.Studies) != 0 {

@@ -296,7 +296,7 @@ func TestTable3(t *testing.T) {
 	}
 	bayesFits = append(bayesFits, FitRecord{Seed: 9, RelL2: 0.001, MAD: 0.001, LogEvidence: math.NaN()})
 	r := &Report{Studies: []*Study{
-		{Name: "heat-fixed", Base: bayes.Settings{Fixed: true}, Fits: fixed},
+		{Name: "heat-fixed", Base: bayes.Settings{Fixed: bayes.FixedWeights{On: true}}, Fits: fixed},
 		{Name: "heat", Fits: bayesFits},
 	}}
 	tb := r.table3()
@@ -351,11 +351,11 @@ func TestWideStudies(t *testing.T) {
 	}
 	w.Base.Seed, f.Base.Seed = 1, 1 // a study's Base leaves the seed to each fit
 	ws, err := w.Base.Resolve(p)
-	if err != nil || ws.Curvature != "diag" || ws.KnownNoise["data"] != 0.02 || ws.Resample == 0 || ws.Fixed {
+	if err != nil || ws.Curvature != "diag" || ws.KnownNoise["data"] != 0.02 || ws.Resample == 0 || ws.Fixed.On {
 		t.Errorf("burgers-wide settings %+v (%v)", ws, err)
 	}
 	fs, err := f.Base.Resolve(p)
-	if err != nil || !fs.Fixed || !fs.FixedMean || fs.FixedAlpha != bayes.MinHyper || fs.FixedBeta != 1 || len(fs.KnownNoise) != 0 || fs.Resample != 0 {
+	if err != nil || !fs.Fixed.On || !fs.Fixed.Mean || fs.Fixed.Alpha != bayes.MinHyper || fs.Fixed.Beta != 1 || len(fs.KnownNoise) != 0 || fs.Resample != 0 {
 		t.Errorf("burgers-wide-fixed settings %+v (%v)", fs, err)
 	}
 	rep, err := Run(context.Background(), Config{Plan: Tiny(), Out: t.TempDir(), Only: []string{"burgers-wide", "burgers-wide-fixed"}})
@@ -374,7 +374,7 @@ func TestLidStudies(t *testing.T) {
 	if len(l.Seeds) != 1 || len(f.Seeds) != 1 || l.Problem != "lid-driven" || f.Problem != "lid-driven" {
 		t.Errorf("quick: %d and %d fits of %s, %s; want 1 of lid-driven each", len(l.Seeds), len(f.Seeds), l.Problem, f.Problem)
 	}
-	if l.Base.Fixed || !f.Base.Fixed || !f.Base.FixedMean || f.Base.FixedAlpha != bayes.MinHyper || f.Base.FixedBeta != 1 {
+	if l.Base.Fixed.On || !f.Base.Fixed.On || !f.Base.Fixed.Mean || f.Base.Fixed.Alpha != bayes.MinHyper || f.Base.Fixed.Beta != 1 {
 		t.Errorf("settings %+v and %+v: want the evidence, and PINNacle's loss", l.Base, f.Base)
 	}
 	if full := newStudy("lid-driven", &Config{Plan: Full()}); len(full.Seeds) != 3 {
@@ -397,7 +397,7 @@ func TestIdentifyStudies(t *testing.T) {
 	if len(e.Seeds) != 3 || len(f.Seeds) != 3 || e.Problem != "burgers-identify" || f.Problem != "burgers-identify" {
 		t.Errorf("full: %d and %d fits of %s, %s; want 3 of burgers-identify each", len(e.Seeds), len(f.Seeds), e.Problem, f.Problem)
 	}
-	if e.Base.Fixed || !f.Base.Fixed || !f.Base.FixedMean || f.Base.FixedAlpha != bayes.MinHyper || f.Base.FixedBeta != 1 {
+	if e.Base.Fixed.On || !f.Base.Fixed.On || !f.Base.Fixed.Mean || f.Base.Fixed.Alpha != bayes.MinHyper || f.Base.Fixed.Beta != 1 {
 		t.Errorf("settings %+v and %+v: want the evidence, and Raissi's loss", e.Base, f.Base)
 	}
 	for _, quick := range []Plan{Quick(), Tiny()} {
@@ -414,7 +414,7 @@ func TestIdentifyStudies(t *testing.T) {
 			{Name: "l1", Value: l1, SD: 0.001, Lo95: l1 - 0.002, Hi95: l1 + 0.002, Truth: &truth},
 			{Name: "l2", Positive: true, Value: l2, SD: 0.01, Lo95: l2 * 0.98, Hi95: l2 * 1.02, Truth: &nu}}}}
 	}
-	r := &Report{Studies: []*Study{{Name: "burgers-identify", Fits: fits(1.001, nu)}, {Name: "burgers-identify-fixed", Base: bayes.Settings{Fixed: true}, Fits: fits(0.99, 2*nu)}}}
+	r := &Report{Studies: []*Study{{Name: "burgers-identify", Fits: fits(1.001, nu)}, {Name: "burgers-identify-fixed", Base: bayes.Settings{Fixed: bayes.FixedWeights{On: true}}, Fits: fits(0.99, 2*nu)}}}
 	tab := r.inverseTable()
 	if len(tab.Rows) != 4 || tab.Rows[0][0].Text != "burgers-identify" || tab.Rows[3][0].Text != "burgers-identify-fixed" || tab.Rows[3][1].Text != "l2" ||
 		tab.Rows[1][9].Text != "1 of 1" || tab.Rows[3][9].Text != "0 of 1" {

@@ -421,7 +421,7 @@ func (st *Study) describe(cfg *Config) (n int) {
 		// weight decay, no evidence.
 		st.Problem, st.Label, n = "lid-driven", name, cfg.LidFits
 		st.Title = lidText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
-		st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta, st.Base.FixedMean = true, bayes.MinHyper, 1, true
+		st.Base.Fixed = bayes.FixedWeights{On: true, Alpha: bayes.MinHyper, Beta: 1, Mean: true}
 	case "burgers-identify":
 		st.Title, n = identifyText+", weights by the evidence", cfg.IdentifyFits
 	case "burgers-identify-fixed":
@@ -433,7 +433,7 @@ func (st *Study) describe(cfg *Config) (n int) {
 	case "heat-fixed", "wave-fixed":
 		st.Problem = name[:len(name)-len("-fixed")]
 		st.Title = st.Problem + " equation, fixed alpha = 0.05, beta = 1 (Table 3 baseline)"
-		st.Base.Fixed = true
+		st.Base.Fixed.On = true
 	case "scan":
 		st.Title, st.Problem = "Architecture scan by evidence (heat, one hidden layer)", "heat"
 		n = cfg.ScanFits * len(cfg.ScanHidden)
@@ -448,11 +448,11 @@ func (st *Study) describe(cfg *Config) (n int) {
 
 // unitWeights makes st the unit-weight baseline of DeepXDE and PINNacle:
 // every loss weight 1 on a sum of per-term mean squared residuals
-// (FixedMean: beta_t = 2/N_t), no weight decay (alpha at its least), no
+// (Fixed.Mean: beta_t = 2/N_t), no weight decay (alpha at its least), no
 // evidence, the points fixed; the problem's epochs and one polish of its
 // length.
 func unitWeights(st *Study) {
-	st.Base.Fixed, st.Base.FixedAlpha, st.Base.FixedBeta, st.Base.FixedMean = true, bayes.MinHyper, 1, true
+	st.Base.Fixed = bayes.FixedWeights{On: true, Alpha: bayes.MinHyper, Beta: 1, Mean: true}
 	st.Base.Resample = -1
 }
 
@@ -492,7 +492,7 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 		scale = 1
 	}
 	st.Base.Epochs = max(1, int(math.Round(float64(d.Epochs)*scale)))
-	st.Base.HyperStart = max(1, int(math.Round(float64(d.HyperStart)*scale)))
+	st.Base.Hyper.Start = max(1, int(math.Round(float64(d.HyperStart)*scale)))
 	first := st.Base // every fit's settings but its seed: resolved at the first
 	first.Seed = cfg.SeedBase
 	if st.Resolved, err = first.Resolve(p); err != nil {

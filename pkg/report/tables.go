@@ -105,7 +105,7 @@ func sortedBy(fits []FitRecord, key func(FitRecord) float64) []FitRecord {
 // ranked is how a study picks its best fits: by evidence, or for the fixed
 // baseline (no evidence worth the name) by the lowest error, as the paper.
 func ranked(st *Study) []FitRecord {
-	if st.Base.Fixed {
+	if st.Base.Fixed.On {
 		return byError(st.Fits)
 	}
 	return byEvidence(st.Fits)
@@ -440,19 +440,19 @@ func (r *Report) settingsTable() Table {
 			seeds = fmt.Sprintf("%d-%d", st.Seeds[0], st.Seeds[len(st.Seeds)-1])
 		}
 		modes := string(s.AlphaMode) + " / " + string(s.BetaMode)
-		if s.Fixed {
-			modes = fmt.Sprintf("fixed %g / %g", s.FixedAlpha, s.FixedBeta)
-			if s.FixedMean {
+		if s.Fixed.On {
+			modes = fmt.Sprintf("fixed %g / %g", s.Fixed.Alpha, s.Fixed.Beta)
+			if s.Fixed.Mean {
 				modes += " on mean squares"
 			}
 		}
 		recipe := string(s.Recipe)
-		if s.Polish {
-			recipe += ", " + string(s.PolishMethod) + " polish"
+		if s.Polish.On {
+			recipe += ", " + string(s.Polish.Method) + " polish"
 		}
-		if s.FinalRounds() {
-			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.FinalHyper)
-			if s.RoundBetas == bayes.RoundBetasHeldOut {
+		if s.RunsFinalRounds() {
+			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.Final.Rounds)
+			if s.Final.Betas == bayes.RoundBetasHeldOut {
 				recipe += " (betas from held-out misfits)"
 			}
 		}
@@ -467,7 +467,7 @@ func (r *Report) settingsTable() Table {
 			status = "FAILED"
 		}
 		t.Rows = append(t.Rows, []Cell{txt(st.Name), txt(st.Problem), integer(len(st.Fits)), txt(seeds), txt(hidden),
-			integer(s.Epochs), txt(fmt.Sprintf("%d / %d", s.HyperStart, s.HyperEvery)), txt(modes), txt(recipe), txt(status), num(st.Seconds, 4)})
+			integer(s.Epochs), txt(fmt.Sprintf("%d / %d", s.Hyper.Start, s.Hyper.Every)), txt(modes), txt(recipe), txt(status), num(st.Seconds, 4)})
 	}
 	sampler := func(s mcmc.Settings) string {
 		hs := posterior.DefaultSampler(s)

@@ -22,7 +22,7 @@ import (
 func TestRunFile(t *testing.T) {
 	t.Parallel()
 	p := problems.Heat(problems.Options{})
-	s := testfit.Scheduled(p, bayes.Settings{Seed: 1, Epochs: 200, HyperStart: 100, Recipe: bayes.RecipePaper})
+	s := testfit.Scheduled(p, bayes.Settings{Seed: 1, Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}, Recipe: bayes.RecipePaper})
 	cfg, err := record.NewRunConfig(p, s, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ func TestOccamInvalidFit(t *testing.T) {
 	// The same state in a fit: a short heat fit whose curvature has N_t = 0
 	// in its first beta group, so that group's Occam argument is
 	// -1/2 beta_t^2 tr((A^-1 H_t)^2) < 0 while A is unchanged.
-	f := testfit.Train(t, "heat", bayes.Settings{Seed: 2, Epochs: 300, HyperStart: 100, Recipe: bayes.RecipePaper})
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 2, Epochs: 300, Hyper: bayes.HyperSteps{Start: 100}, Recipe: bayes.RecipePaper})
 	if f.Laplace == nil || !f.Laplace.OccamOK {
 		t.Fatalf("the reference fit needs a defined evidence: %s %s", f.Status, f.Reason)
 	}

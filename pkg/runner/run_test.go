@@ -22,7 +22,7 @@ import (
 func TestRunCancelKeepsEndedFits(t *testing.T) {
 	t.Parallel()
 	p := problems.Heat(problems.Options{})
-	s := testfit.Scheduled(p, bayes.Settings{Epochs: 100, HyperStart: 50, Recipe: bayes.RecipePaper})
+	s := testfit.Scheduled(p, bayes.Settings{Epochs: 100, Hyper: bayes.HyperSteps{Start: 50}, Recipe: bayes.RecipePaper})
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	out, err := os.Create(path)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 func TestBadInput(t *testing.T) {
 	t.Parallel()
 	p := problems.Heat(problems.Options{})
-	s := bayes.Settings{Epochs: 10, HyperStart: 5}
+	s := bayes.Settings{Epochs: 10, Hyper: bayes.HyperSteps{Start: 5}}
 	never := func(context.Context, uint64) (*bayes.Fit, error) {
 		t.Error("a job ran on bad input")
 		return nil, nil

@@ -305,23 +305,17 @@ func envInt(t testing.TB, k string, d int) int {
 // studySettings reads the knobs of the study from the environment.
 func studySettings(t testing.TB) (bayes.Settings, problems.Options) {
 	s := bayes.Settings{
-		Hessian:    bayes.HessianKind(studyEnv("BPINN_STUDY_HESSIAN")),
-		Updater:    bayes.Updater(studyEnv("BPINN_STUDY_UPDATER")),
-		Fixed:      studyEnv("BPINN_STUDY_FIXED") == "1",
-		Polish:     studyEnv("BPINN_STUDY_POLISH") == "1",
-		LR:         envFloat(t, "BPINN_STUDY_LR"),
-		HyperLR:    envFloat(t, "BPINN_STUDY_HYPERLR"),
-		Alpha0:     envFloat(t, "BPINN_STUDY_ALPHA0"),
-		Beta0:      envFloat(t, "BPINN_STUDY_BETA0"),
-		Epochs:     envInt(t, "BPINN_STUDY_EPOCHS", 0),
-		FinalHyper: envInt(t, "BPINN_STUDY_FINAL", 0),
-		LRDecay:    envFloat(t, "BPINN_STUDY_DECAY"),
-		FixedAlpha: envFloat(t, "BPINN_STUDY_FIXEDALPHA"),
-		FixedBeta:  envFloat(t, "BPINN_STUDY_FIXEDBETA"),
-		Recipe:     bayes.Recipe(studyEnv("BPINN_STUDY_RECIPE")),
-		Hidden:     envInts(t, "BPINN_STUDY_HIDDEN"),
-		HyperStart: envInt(t, "BPINN_STUDY_HYPERSTART", 0),
-		UntieAt:    envInt(t, "BPINN_STUDY_UNTIE", 0),
+		Hessian: bayes.HessianKind(studyEnv("BPINN_STUDY_HESSIAN")),
+		Updater: bayes.Updater(studyEnv("BPINN_STUDY_UPDATER")),
+		Fixed:   bayes.FixedWeights{On: studyEnv("BPINN_STUDY_FIXED") == "1", Alpha: envFloat(t, "BPINN_STUDY_FIXEDALPHA"), Beta: envFloat(t, "BPINN_STUDY_FIXEDBETA")},
+		Polish:  bayes.PolishSettings{On: studyEnv("BPINN_STUDY_POLISH") == "1"},
+		LR:      envFloat(t, "BPINN_STUDY_LR"),
+		Hyper:   bayes.HyperSteps{LR: envFloat(t, "BPINN_STUDY_HYPERLR"), Alpha0: envFloat(t, "BPINN_STUDY_ALPHA0"), Beta0: envFloat(t, "BPINN_STUDY_BETA0"), Start: envInt(t, "BPINN_STUDY_HYPERSTART", 0), UntieAt: envInt(t, "BPINN_STUDY_UNTIE", 0)},
+		Epochs:  envInt(t, "BPINN_STUDY_EPOCHS", 0),
+		Final:   bayes.FinalRounds{Rounds: envInt(t, "BPINN_STUDY_FINAL", 0)},
+		LRDecay: envFloat(t, "BPINN_STUDY_DECAY"),
+		Recipe:  bayes.Recipe(studyEnv("BPINN_STUDY_RECIPE")),
+		Hidden:  envInts(t, "BPINN_STUDY_HIDDEN"),
 	}
 	o := problems.Options{NoiseIsVariance: studyEnv("BPINN_STUDY_NOISEVAR") == "1",
 		Sampling: pde.Sampler(studyEnv("BPINN_STUDY_SAMPLING"))}
@@ -413,7 +407,7 @@ func TestStudy(t *testing.T) {
 		defer out.Close()
 	}
 	checkStudyEnv(t)
-	s.PolishIter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
+	s.Polish.Iter = envInt(t, "BPINN_STUDY_POLISHITER", 0)
 	s.Resample = envInt(t, "BPINN_STUDY_RESAMPLE", 0)
 	seeds, err := runner.Seeds(first, n)
 	if err != nil {

@@ -9,7 +9,9 @@
 // fills what the settings leave zero from it, then the toolkit's defaults:
 // an explicit setting wins over the schedule, the schedule over the
 // defaults. The fields' meanings are those of the bayes.Settings fields of
-// the same names.
+// the same names, where Settings groups them: HyperStart and HyperEvery
+// are Settings.Hyper.Start and Hyper.Every, FinalHyper and RoundBetas
+// Settings.Final.Rounds and Final.Betas, PolishIter Settings.Polish.Iter.
 package schedule
 
 import (

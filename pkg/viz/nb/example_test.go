@@ -50,7 +50,7 @@ func Example() {
 // its band. Under go test it displays nothing.
 func ExampleSummary() {
 	p := problems.Heat(problems.Options{})
-	f := nb.Must(nb.Train(context.Background(), "", p, bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 150, HyperStart: 100}))
+	f := nb.Must(nb.Train(context.Background(), "", p, bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 150, Hyper: bayes.HyperSteps{Start: 100}}))
 	nb.Summary(f)
 	nb.Field(f, 30)
 	nb.Slices(f, 0, 0.5, 1)

@@ -212,7 +212,7 @@ func heat() (*pde.Problem, schedule.Schedule) {
 func TestTrainProgress(t *testing.T) {
 	r := fakeNotebook(t, true)
 	p, sch := heat()
-	f, err := Train(context.Background(), "", p, bayes.Settings{Schedule: sch, Seed: 1, Epochs: 200, HyperStart: 100})
+	f, err := Train(context.Background(), "", p, bayes.Settings{Schedule: sch, Seed: 1, Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}})
 	if err != nil || f.Status != bayes.StatusOK {
 		t.Fatalf("fit %v, error %v", f, err)
 	}
@@ -249,7 +249,7 @@ func TestTrainProgress(t *testing.T) {
 func TestTrainEnsembleProgress(t *testing.T) {
 	r := fakeNotebook(t, true)
 	p, sch := heat()
-	run, err := TrainEnsemble(context.Background(), "", p, bayes.Settings{Schedule: sch, Epochs: 100, HyperStart: 50}, []uint64{1, 2}, runner.EnsembleOptions{Workers: 2})
+	run, err := TrainEnsemble(context.Background(), "", p, bayes.Settings{Schedule: sch, Epochs: 100, Hyper: bayes.HyperSteps{Start: 50}}, []uint64{1, 2}, runner.EnsembleOptions{Workers: 2})
 	if err != nil || run.Best == nil {
 		t.Fatalf("run %v, error %v", run, err)
 	}
