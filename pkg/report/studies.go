@@ -363,6 +363,9 @@ func newStudy(name string, cfg *Config) *Study {
 // name with the problem's schedule, its problem, label and settings; it
 // returns the number of fits of the full study.
 func (st *Study) describe(cfg *Config) (n int) {
+	if n, ok := st.describeBaseline(cfg); ok {
+		return n
+	}
 	n = cfg.Fits
 	name := st.Name
 	switch name {
@@ -397,43 +400,14 @@ func (st *Study) describe(cfg *Config) (n int) {
 		// polishes of 1000 iterations, three held-out final rounds.
 		st.Title = "Burgers' equation, " + burgersWideText + ", weights by the evidence"
 		n = cfg.WideFits
-	case "burgers-wide-fixed":
-		// DeepXDE's default loss on DeepXDE's fixed points.
-		st.Problem, st.Label = "burgers-wide", name
-		st.Title = "Burgers' equation, " + burgersWideText + ", every loss weight 1 on mean squared residuals and no evidence (DeepXDE's default)"
-		unitWeights(st)
-		n = cfg.WideFits
 	case "poisson-holes":
 		// The problem's measured schedule (docs/results/poisson-holes.md).
 		st.Title = poissonHolesText + ", weights by the evidence"
 		n = cfg.WideFits
-	case "poisson-holes-fixed":
-		// PINNacle's loss: the mean squares of the equation's residual,
-		// unscaled, and the conditions', summed with unit weights.
-		st.Problem, st.Label = "poisson-holes-raw", name
-		st.Title = poissonHolesText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
-		unitWeights(st)
-		n = cfg.WideFits
 	case "lid-driven":
 		st.Title, n = lidText+", a beta per equation and per condition by the evidence", cfg.LidFits
-	case "lid-driven-fixed":
-		// PINNacle's loss: every term's mean square with weight 1, no
-		// weight decay, no evidence.
-		st.Problem, st.Label, n = "lid-driven", name, cfg.LidFits
-		st.Title = lidText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
-		st.Base.Fixed = bayes.FixedWeights{On: true, Alpha: bayes.MinHyper, Beta: 1, Mean: true}
 	case "burgers-identify":
 		st.Title, n = identifyText+", weights by the evidence", cfg.IdentifyFits
-	case "burgers-identify-fixed":
-		// Raissi's loss: the two mean squares with weight 1, no weight
-		// decay, no evidence.
-		st.Problem, st.Label, n = "burgers-identify", name, cfg.IdentifyFits
-		st.Title = identifyText + ", every loss weight 1 on mean squared residuals and no evidence (Raissi's loss)"
-		unitWeights(st)
-	case "heat-fixed", "wave-fixed":
-		st.Problem = name[:len(name)-len("-fixed")]
-		st.Title = st.Problem + " equation, fixed alpha = 0.05, beta = 1 (Table 3 baseline)"
-		st.Base.Fixed.On = true
 	case "scan":
 		st.Title, st.Problem = "Architecture scan by evidence (heat, one hidden layer)", "heat"
 		n = cfg.ScanFits * len(cfg.ScanHidden)
@@ -444,6 +418,47 @@ func (st *Study) describe(cfg *Config) (n int) {
 		n = max(1, cfg.Fits/3)
 	}
 	return n
+}
+
+// describeBaseline describes the fixed-weight baselines, the studies that
+// fit a problem of another study with hand-set weights and no evidence;
+// ok is false for every other study.
+func (st *Study) describeBaseline(cfg *Config) (n int, ok bool) {
+	n, name := cfg.Fits, st.Name
+	switch name {
+	case "burgers-wide-fixed":
+		// DeepXDE's default loss on DeepXDE's fixed points.
+		st.Problem, st.Label = "burgers-wide", name
+		st.Title = "Burgers' equation, " + burgersWideText + ", every loss weight 1 on mean squared residuals and no evidence (DeepXDE's default)"
+		unitWeights(st)
+		n = cfg.WideFits
+	case "poisson-holes-fixed":
+		// PINNacle's loss: the mean squares of the equation's residual,
+		// unscaled, and the conditions', summed with unit weights.
+		st.Problem, st.Label = "poisson-holes-raw", name
+		st.Title = poissonHolesText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
+		unitWeights(st)
+		n = cfg.WideFits
+	case "lid-driven-fixed":
+		// PINNacle's loss: every term's mean square with weight 1, no
+		// weight decay, no evidence.
+		st.Problem, st.Label, n = "lid-driven", name, cfg.LidFits
+		st.Title = lidText + ", every loss weight 1 on mean squared residuals and no evidence (PINNacle's loss)"
+		st.Base.Fixed = bayes.FixedWeights{On: true, Alpha: bayes.MinHyper, Beta: 1, Mean: true}
+	case "burgers-identify-fixed":
+		// Raissi's loss: the two mean squares with weight 1, no weight
+		// decay, no evidence.
+		st.Problem, st.Label, n = "burgers-identify", name, cfg.IdentifyFits
+		st.Title = identifyText + ", every loss weight 1 on mean squared residuals and no evidence (Raissi's loss)"
+		unitWeights(st)
+	case "heat-fixed", "wave-fixed":
+		st.Problem = name[:len(name)-len("-fixed")]
+		st.Title = st.Problem + " equation, fixed alpha = 0.05, beta = 1 (Table 3 baseline)"
+		st.Base.Fixed.On = true
+	default:
+		return 0, false
+	}
+	return n, true
 }
 
 // unitWeights makes st the unit-weight baseline of DeepXDE and PINNacle:
