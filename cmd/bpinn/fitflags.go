@@ -61,6 +61,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"fixed-mean", "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss)", cliflag.Bool(&s.FixedMean)},
 		{"known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; lid=0.01,walls=0.01 for lid-driven; none for the others)", cliflag.NoiseInto(&s.KnownNoise)},
 		{"lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)", cliflag.Into(&s.LR)},
+		{"lr-decay", "`factor` by which the Adam learning rate has decayed at the last epoch, exponentially, in (0, 1] (default 1: constant, the paper)", cliflag.Into(&s.LRDecay)},
 		{"hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)", cliflag.Into(&s.HyperLR)},
 		{"alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)", cliflag.Into(&s.Alpha0)},
 		{"beta0", "initial `beta` (default 1)", cliflag.Into(&s.Beta0)},
