@@ -74,12 +74,12 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 		fs.Var(f.value, f.name, f.usage)
 	}
 	ff.dataSeed = cliflag.Seed{V: 1}
-	ff.sampling = cliflag.Choice{V: string(pde.Uniform), Choices: []string{string(pde.Uniform), string(pde.LatinHypercube)}} // what the paper's problems draw
+	ff.sampling = cliflag.Choice{Choices: []string{string(pde.Uniform), string(pde.LatinHypercube)}} // "": the problem's
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (the heat problems only; default 0.1; of the inverse ones, the truth that makes the data)")
 	fs.StringVar(&ff.dataFile, "data", "", "your measurements, `FILE.csv`: a header with the problem's inputs, u and optionally std, then one row per point; they replace the problem's measured term or are added as a term \"data\" (docs/inverse.md)")
 	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat2-inverse and heat2-reaction: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
-	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
+	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes) (default: the problem's, lhs for lid-driven, uniform for the others)")
 	fs.Var(&ff.init, "init", "start the problem's unknown coefficients at these `values` (natural scale), e.g. nu=0.002 (default: the problem's)")
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }
