@@ -22,7 +22,7 @@ const (
 // walls (each both velocity components); the gauge, one point, shares the
 // walls' beta, since one residual cannot set a precision. The points are
 // drawn as Options.Sampling says, by default as a Latin hypercube: on
-// seeds 1-3 its stratified points leave about 0.75x the error of
+// seeds 1-3 its stratified points leave 0.75-0.83x the error of
 // independent ones (docs/results/lid-driven.md). The reference is the
 // project's own solver (refsol.DefaultLidDriven, 9e-4 joint L2RE from
 // PINNacle's COMSOL export).
