@@ -61,6 +61,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"fixed-mean", "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss)", cliflag.Bool(&s.Fixed.Mean)},
 		{"known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; lid=0.01,walls=0.01 for lid-driven; none for the others)", cliflag.NoiseInto(&s.KnownNoise)},
 		{"lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)", cliflag.Into(&s.LR)},
+		{"lr-decay", "`factor` by which the Adam learning rate has decayed at the last epoch, exponentially, in (0, 1] (default 1: constant, the paper)", cliflag.Into(&s.LRDecay)},
 		{"hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)", cliflag.Into(&s.Hyper.LR)},
 		{"alpha0", "initial `alpha`, held until the hyperparameter steps start (default 0.01: the paper starts low)", cliflag.Into(&s.Hyper.Alpha0)},
 		{"beta0", "initial `beta` (default 1)", cliflag.Into(&s.Hyper.Beta0)},
@@ -73,12 +74,12 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 		fs.Var(f.value, f.name, f.usage)
 	}
 	ff.dataSeed = cliflag.Seed{V: 1}
-	ff.sampling = cliflag.Choice{V: string(pde.Uniform), Choices: []string{string(pde.Uniform), string(pde.LatinHypercube)}} // what the paper's problems draw
+	ff.sampling = cliflag.Choice{Choices: []string{string(pde.Uniform), string(pde.LatinHypercube)}} // "": the problem's
 	fs.Var(&ff.kappa, "kappa", "heat diffusivity `K` (the heat problems only; default 0.1; of the inverse ones, the truth that makes the data)")
 	fs.StringVar(&ff.dataFile, "data", "", "your measurements, `FILE.csv`: a header with the problem's inputs, u and optionally std, then one row per point; they replace the problem's measured term or are added as a term \"data\" (docs/inverse.md)")
 	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat2-inverse and heat2-reaction: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
-	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes)")
+	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes) (default: the problem's, lhs for lid-driven, uniform for the others)")
 	fs.Var(&ff.init, "init", "start the problem's unknown coefficients at these `values` (natural scale), e.g. nu=0.002 (default: the problem's)")
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }

@@ -87,6 +87,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--fixed", "--alpha0", "0.1"}, "alpha0 and beta0 do not apply with fixed"},
 		{[]string{"fit", "heat", "--fixed-beta", "2"}, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{[]string{"fit", "heat", "--recipe", "paper", "--polish-iter", "20"}, "need polish in the paper's recipe"},
+		{[]string{"fit", "heat", "--lr-decay", "2"}, "lr-decay = 2: must lie in (0, 1]"},
+		{[]string{"fit", "heat", "--lr-decay", "0"}, "--lr-decay 0: must be positive"},
 		{[]string{"fit", "heat", "--hyper-lr", "1.5"}, "setting Hyper.LR = 1.5: above 1"},
 		{[]string{"fit", "heat", "--hyper-lr", "inf"}, "--hyper-lr inf: not a finite number"},
 		{[]string{"fit", "heat", "--resample", "-100"}, "setting Resample = -100: give K > 0 epochs between redraws, 0 for the schedule's or -1 for never"},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/refsol"
@@ -73,6 +74,34 @@ func TestLidDrivenTerms(t *testing.T) {
 		if len(got) != 3 || got[0] != ref[0] || got[1] != ref[1] || got[2] != ref[2] {
 			t.Errorf("exact at %v: %v, want the cavity's %v", x, got, ref)
 		}
+	}
+}
+
+// lid-driven draws a Latin hypercube unless told otherwise, and its
+// redraws too; uniform when asked, as every other problem by default.
+func TestLidDrivenSampling(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		sampling, want pde.Sampler
+	}{{"", pde.LatinHypercube}, {pde.LatinHypercube, pde.LatinHypercube}, {pde.Uniform, pde.Uniform}} {
+		p, err := problems.New("lid-driven", problems.Options{Sampling: c.sampling})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := p.Redraw(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Sampling != c.want || q.Sampling != c.want {
+			t.Errorf("sampling %q: drawn %q, redrawn %q; want %q", c.sampling, p.Sampling, q.Sampling, c.want)
+		}
+	}
+	p, err := problems.New("heat", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Sampling != pde.Uniform {
+		t.Errorf("heat by default: sampling %q, want uniform", p.Sampling)
 	}
 }
 

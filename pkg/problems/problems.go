@@ -27,10 +27,12 @@ type Options struct {
 	// BurgersNoise is the standard deviation of the measured Burgers data;
 	// 0 means 0.02.
 	BurgersNoise float64
-	// Sampling is how the training points are drawn: pde.Uniform ("" means
-	// uniform) or pde.LatinHypercube, which stratifies: n points of a box
-	// take one value in each of n equal strata of every coordinate, and
-	// points on a line or on the boundary one in each of n equal pieces.
+	// Sampling is how the training points are drawn: pde.Uniform or
+	// pde.LatinHypercube, which stratifies: n points of a box take one
+	// value in each of n equal strata of every coordinate, and points on a
+	// line or on the boundary one in each of n equal pieces. "" is the
+	// problem's own: Latin hypercube for lid-driven, uniform (the paper's)
+	// for the others.
 	Sampling pde.Sampler
 	// Reaction is the reaction rate r of the data of heat2-inverse and
 	// heat2-reaction (u_t = kappa u_xx - r u); 0 means none

@@ -52,14 +52,17 @@ var (
 )
 
 // lidSchedule is lid-driven's: a 2-20-20-20-3 net (963 weights), a beta
-// per group, the cheap curvature during Adam, L-BFGS polishes of 1000
-// iterations around three final rounds; about 1 minute of CPU. The
-// conditions' betas are held at 1/0.01^2: they are exact, and inferred,
-// the evidence trusts the equations, which the resting flow satisfies,
-// over the lid (joint L2RE 0.78 against 0.085; docs/results/lid-driven.md).
+// per group, 3000 Adam epochs on points redrawn every 100 under the cheap
+// curvature, then one final round, its betas from the misfit at fresh
+// points, between two L-BFGS polishes of 10000 iterations; about 2.5
+// minutes of CPU. The conditions' betas are held at 1/0.01^2: they are
+// exact, and inferred, the evidence trusts the equations, which the
+// resting flow satisfies, over the lid. More rounds swing the balance of
+// equations and conditions further each time (a beta moves 10x a round)
+// and leave 1.5x the error (docs/results/lid-driven.md).
 var lidSchedule = schedule.Schedule{Hidden: []int{20, 20, 20}, Epochs: 3000, HyperStart: 1500, HyperEvery: 25,
-	AlphaMode: "single", BetaMode: "split", FinalHyper: 3, PolishIter: 1000, Curvature: "auto",
-	KnownNoise: map[string]float64{"lid": 0.01, "walls": 0.01}}
+	AlphaMode: "single", BetaMode: "split", FinalHyper: 1, PolishIter: 10000, Curvature: "auto", Resample: 100,
+	RoundBetas: "held-out", KnownNoise: map[string]float64{"lid": 0.01, "walls": 0.01}}
 
 // wideSchedule is burgers-wide's: 1500 Adam epochs on points redrawn
 // every 100, the evidence from the middle on under the cheap `auto`

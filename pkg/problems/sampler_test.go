@@ -90,25 +90,30 @@ func TestLatinHypercube(t *testing.T) {
 var firstHeatPoint = []float64{0.13030761241961586, 0.3688546391070602}
 
 // Uniform sampling keeps the points of the first release (data seed 1), so
-// that earlier results and records stay reproducible; "" means uniform.
+// that earlier results and records stay reproducible; "" means uniform,
+// but for lid-driven, whose own is the Latin hypercube.
 func TestUniformSamplingStable(t *testing.T) {
 	for _, name := range Names() {
+		own := pde.Uniform
+		if name == "lid-driven" {
+			own = pde.LatinHypercube
+		}
 		a, err := New(name, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := New(name, Options{Sampling: pde.Uniform})
+		b, err := New(name, Options{Sampling: own})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Sampling != pde.Uniform || b.Sampling != pde.Uniform {
-			t.Errorf("%s: Sampling %q and %q, want %q", name, a.Sampling, b.Sampling, pde.Uniform)
+		if a.Sampling != own || b.Sampling != own {
+			t.Errorf("%s: Sampling %q and %q, want %q", name, a.Sampling, b.Sampling, own)
 		}
 		for i := range a.Terms {
 			for j, x := range a.Terms[i].Points {
 				for d := range x {
 					if x[d] != b.Terms[i].Points[j][d] {
-						t.Fatalf("%s: \"\" and %q sampling differ", name, pde.Uniform)
+						t.Fatalf("%s: \"\" and %q sampling differ", name, own)
 					}
 				}
 			}
