@@ -212,8 +212,9 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 
 // TestHMCHeatQuick samples a PDE posterior in the quick mode: heat, with
 // the hyperparameters sampled too, in whitened coordinates, a few draws of
-// one chain; the grid is 21 x 21 and the hyperparameters' marginals are
-// printed and recorded.
+// one chain; the grid is 21 x 21, the hyperparameters' marginals are
+// printed and recorded, and so is the calibrated band beside the Laplace
+// one (heat has fresh points).
 func TestHMCHeatQuick(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "heat.json")
@@ -223,7 +224,8 @@ func TestHMCHeatQuick(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma", "whitened by the fit's A"} {
+	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma", "whitened by the fit's A",
+		"sigma ratio calibrated/sampled", "2-sigma coverage calibrated"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
@@ -241,6 +243,10 @@ func TestHMCHeatQuick(t *testing.T) {
 			Hyper struct {
 				Alpha, Beta []map[string]any
 			} `json:"hyper"`
+			Calibrated struct {
+				Sigma []float64 `json:"sigma"`
+			} `json:"calibrated"`
+			CoverageCalibrated map[string]float64 `json:"coverage_calibrated"`
 		} `json:"comparison"`
 	}
 	if err := json.Unmarshal(b, &rep); err != nil {
@@ -249,5 +255,8 @@ func TestHMCHeatQuick(t *testing.T) {
 	if c := rep.Comparison; len(c.Points) != 441 || len(c.Hyper.Alpha) == 0 || len(c.Hyper.Beta) == 0 || !c.Settings.Whiten {
 		t.Errorf("got %d grid points, %d alpha and %d beta marginals, whiten %v; want 441, at least 1 each, true",
 			len(c.Points), len(c.Hyper.Alpha), len(c.Hyper.Beta), c.Settings.Whiten)
+	}
+	if c := rep.Comparison; len(c.Calibrated.Sigma) != 441 || c.CoverageCalibrated["all"] <= 0 {
+		t.Errorf("calibrated band: %d sigmas, coverage %v; want 441 and a coverage above 0", len(c.Calibrated.Sigma), c.CoverageCalibrated)
 	}
 }

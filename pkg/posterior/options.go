@@ -105,7 +105,9 @@ func (o Options) Resolve(p *pde.Problem) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{Fit: fit, Sampler: s, Compare: CompareOptions{SampleHyper: o.SampleHyper, Whiten: o.Whiten}}, nil
+	// The calibrated band comes beside the Laplace one wherever a record
+	// has it: where the problem has fresh points.
+	return Plan{Fit: fit, Sampler: s, Compare: CompareOptions{SampleHyper: o.SampleHyper, Whiten: o.Whiten, Calibrated: p.Fresh != nil}}, nil
 }
 
 // check checks the sampler's settings s resolved from o, in the order of

@@ -86,6 +86,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	row("sigma ratio Laplace/sampled", c.WidthRatio)
 	row("2-sigma coverage Laplace", c.CoverageLaplace)
 	row("2-sigma coverage sampled", c.CoverageHMC)
+	if c.WidthRatioCalibrated != nil {
+		row("sigma ratio calibrated/sampled", *c.WidthRatioCalibrated)
+	}
+	if c.CoverageCalibrated != nil {
+		row("2-sigma coverage calibrated", *c.CoverageCalibrated)
+	}
 	tw.Flush()
 	fmt.Fprintf(&b, "|mean Laplace - mean sampled| / sd sampled: max %s, mean %s\n\n", optNum(c.MaxGap), optNum(c.MeanGap))
 
