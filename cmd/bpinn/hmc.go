@@ -18,8 +18,9 @@ import (
 )
 
 const hmcText = `Trains the Laplace fit of PROBLEM and samples the same posterior (alpha and
-beta held at the fit's values) from its mode, then compares the two
-predictive bands on a grid; for an inverse problem (heat-inverse, ...) it
+beta held at the fit's values) from its mode, then compares its band with
+the Laplace band and the calibrated one (where the problem has fresh
+points) on a grid; for an inverse problem (heat-inverse, ...) it
 samples the weights and the unknowns jointly and sets each unknown's
 marginal beside its Laplace interval. Details: docs/hmc.md, docs/inverse.md
 and docs/cli.md.`
