@@ -98,9 +98,9 @@ func slicesClose(a, b []float64, tol float64) bool {
 // raw and in canonical form, the sign flips of hidden units within each
 // chain, and each chain's mean ln p by quarters, which shows the rare
 // excursions that keep the chains from agreeing. It samples for minutes:
-// set BPINN_HEAT_NUTS=SAMPLES (draws per chain; the docs' run is
-// BPINN_HEAT_NUTS=8000 with BPINN_HEAT_NUTS_CHAINS=6). The band comparison
-// of the same run is bpinn hmc's (the sampler's draws are the same).
+// set BPINN_HEAT_NUTS=SAMPLES (draws per chain) and BPINN_HEAT_NUTS_CHAINS
+// (default 4); 500 and 8 are the closest run of docs/hmc.md. The band
+// comparison of the same run is bpinn hmc's (the same draws).
 func TestHeatNUTSReference(t *testing.T) {
 	n := envInt(t, "BPINN_HEAT_NUTS", 0)
 	if n == 0 {
