@@ -195,6 +195,9 @@ type HMCRun struct {
 	// Whiten: the sampler ran in the fit's Laplace-whitened coordinates
 	// (CompareOptions.Whiten).
 	Whiten bool `json:"whiten,omitempty"`
+	// Temperatures is the ladder of parallel tempering, if any
+	// (mcmc.Settings.Temperatures).
+	Temperatures []float64 `json:"temperatures,omitempty"`
 }
 
 // Band is a predictive mean with its standard deviation, per grid point.
@@ -261,6 +264,9 @@ type Diagnostics struct {
 	AtMaxDepth      []int      `json:"at_max_depth,omitempty"`
 	Leapfrog        []float64  `json:"leapfrog"`
 	EBFMI           []*float64 `json:"ebfmi"`
+	// SwapAccept is, with tempering, per chain the accepted fraction of
+	// the exchanges proposed between adjacent temperatures.
+	SwapAccept [][]float64 `json:"swap_accept,omitempty"`
 	// MinESS, MinTailESS and MaxRHat are the smallest bulk and tail ESS
 	// and the largest R-hat of the predictive over the grid. The weights'
 	// own R-hat is not reported: the tanh network's sign and permutation
@@ -400,7 +406,7 @@ func newComparison(f *bayes.Fit, rs mcmc.Settings, o *CompareOptions, points [][
 		Beta:    slices.Clone(f.Beta),
 		HMC: HMCRun{Sampler: string(rs.Sampler), Metric: string(rs.Metric), Samples: rs.Samples,
 			BurnIn: rs.Warmup, Chains: rs.Chains, TargetAccept: rs.TargetAccept, Seed: rs.Seed,
-			SampleHyper: o.SampleHyper, Whiten: o.Whiten},
+			SampleHyper: o.SampleHyper, Whiten: o.Whiten, Temperatures: rs.Temperatures},
 		Points: points,
 	}
 	if rs.Sampler == mcmc.HMC {
@@ -570,6 +576,9 @@ func diagnostics(res *mcmc.Result, pred []mcmc.Summary, secs, predSecs float64) 
 		}
 		d.Leapfrog = append(d.Leapfrog, lf)
 		d.EBFMI = append(d.EBFMI, record.Num(ch.EBFMI()))
+		if ch.SwapAccept != nil {
+			d.SwapAccept = append(d.SwapAccept, ch.SwapAccept)
+		}
 		if nuts {
 			d.TreeDepth = append(d.TreeDepth, ch.MeanTreeDepth())
 			d.AtMaxDepth = append(d.AtMaxDepth, ch.AtMaxDepth(slices.Max(ch.TreeDepth)))
