@@ -98,15 +98,27 @@ func slicesClose(a, b []float64, tol float64) bool {
 // raw and in canonical form, the sign flips of hidden units within each
 // chain, and each chain's mean ln p by quarters, which shows the rare
 // excursions that keep the chains from agreeing. It samples for minutes:
-// set BPINN_HEAT_NUTS=SAMPLES (draws per chain) and BPINN_HEAT_NUTS_CHAINS
-// (default 4); 500 and 8 are the closest run of docs/hmc.md. The band
-// comparison of the same run is bpinn hmc's (the same draws).
+// set BPINN_HEAT_NUTS=SAMPLES (draws per chain), BPINN_HEAT_NUTS_CHAINS
+// (default 4), BPINN_HEAT_NUTS_WARMUP (default 1500) and, for parallel
+// tempering, BPINN_HEAT_NUTS_TEMPS (a ladder such as 1,1.3,1.69,2.2). The
+// band comparison of the same run is bpinn hmc's (the same draws).
 func TestHeatNUTSReference(t *testing.T) {
 	n := envInt(t, "BPINN_HEAT_NUTS", 0)
 	if n == 0 {
 		t.Skip("set BPINN_HEAT_NUTS=SAMPLES to run (minutes)")
 	}
 	chains := envInt(t, "BPINN_HEAT_NUTS_CHAINS", 4)
+	warmup := envInt(t, "BPINN_HEAT_NUTS_WARMUP", 1500)
+	var temps []float64
+	if v := os.Getenv("BPINN_HEAT_NUTS_TEMPS"); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			var x float64
+			if _, err := fmt.Sscan(f, &x); err != nil {
+				t.Fatalf("BPINN_HEAT_NUTS_TEMPS=%q: want numbers like 1,1.3,1.69,2.2", v)
+			}
+			temps = append(temps, x)
+		}
+	}
 	p, err := problems.New("heat", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +127,7 @@ func TestHeatNUTSReference(t *testing.T) {
 	if err != nil || f.Laplace == nil {
 		t.Fatalf("fit: %v", err)
 	}
-	s := DefaultSampler(mcmc.Settings{Metric: mcmc.Dense, Warmup: 1500, Samples: n, Chains: chains, TargetAccept: 0.9, MaxDepth: 10, Seed: 1})
+	s := DefaultSampler(mcmc.Settings{Metric: mcmc.Dense, Warmup: warmup, Samples: n, Chains: chains, TargetAccept: 0.9, MaxDepth: 10, Seed: 1, Temperatures: temps})
 	res, secs, err := sampleFit(t.Context(), f, &s, &CompareOptions{Whiten: true})
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +148,9 @@ func TestHeatNUTSReference(t *testing.T) {
 		fmt.Fprintf(&b, "\n  chain %d: step %.3g, mean ln p by quarters", c, res.Chains[c].StepSize)
 		for k := range 4 {
 			fmt.Fprintf(&b, " %.1f", stat.Mean(lp[c][k*q:(k+1)*q], nil))
+		}
+		if a := res.Chains[c].SwapAccept; a != nil {
+			fmt.Fprintf(&b, ", exchanges accepted %.3v", a)
 		}
 	}
 	raw, canon, flips := weightRHats(f.Model.Net, res)
