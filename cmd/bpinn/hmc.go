@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
@@ -18,8 +19,9 @@ import (
 )
 
 const hmcText = `Trains the Laplace fit of PROBLEM and samples the same posterior (alpha and
-beta held at the fit's values) from its mode, then compares the two
-predictive bands on a grid; for an inverse problem (heat-inverse, ...) it
+beta held at the fit's values) from its mode, then compares its band with
+the Laplace band and the calibrated one (where the problem has fresh
+points) on a grid; for an inverse problem (heat-inverse, ...) it
 samples the weights and the unknowns jointly and sets each unknown's
 marginal beside its Laplace interval. Details: docs/hmc.md, docs/inverse.md
 and docs/cli.md.`
@@ -51,6 +53,7 @@ func newHMCFlags(fs *flag.FlagSet) *hmcFlags {
 	fs.Var(cliflag.OptString(&o.Metric, string(mcmc.Diag)), "metric", "`M`: diag (inverse problems: dense), dense or unit: the inverse metric that warm-up estimates")
 	fs.Var(cliflag.OptFloat(&o.TargetAccept, ""), "target-accept", "`D`, the mean acceptance statistic that warm-up aims for (default 0.98; hmc: 0.8; lower is faster, with more divergent draws)")
 	fs.Var(cliflag.OptInt(&o.MaxDepth, ""), "max-depth", "NUTS: at most 2^`D` leapfrog steps per draw (default 12)")
+	fs.Var((*temperatures)(&o.Temperatures), "temperatures", "parallel tempering: a comma-separated ladder `T,...` from 1 up (e.g. 1,1.3,1.7,2.2), a replica per temperature in each chain, exchanging states; costs one chain's gradients per temperature (default: none)")
 	fs.Var(cliflag.OptInt(&o.Leapfrog, ""), "leapfrog", "hmc: `L` leapfrog steps per iteration (default 20; giving it selects --sampler hmc)")
 	fs.Var(cliflag.Bool(&o.SampleHyper), "sample-hyper", "sample ln alpha and ln beta jointly with the weights (flat priors on the logs) and compare their marginals with the evidence's optimum and Occam widths")
 	fs.Var(cliflag.Bool(&o.Whiten), "whiten", "sample in coordinates whitened by the fit's Laplace precision A: z = L^T (w - w_MP), A = L L^T (the warm-up's metric then starts from A^-1)")
@@ -70,6 +73,34 @@ func (h *hmcFlags) options(entry problems.Entry) posterior.Options {
 	o.Sampler, o.Seed = mcmc.Sampler(h.sampler), h.seed.V
 	o.Fit = bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: h.fitSeed.V, Recipe: bayes.Recipe(h.recipe.V), Hidden: h.hidden.V}
 	return o
+}
+
+// temperatures is the --temperatures flag: comma-separated numbers (the
+// ladder itself is checked with the other options).
+type temperatures []float64
+
+func (t *temperatures) String() string {
+	if t == nil {
+		return ""
+	}
+	s := make([]string, len(*t))
+	for i, v := range *t {
+		s[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+func (t *temperatures) Set(s string) error {
+	var v []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number: give temperatures like 1,1.3,1.7,2.2", f)
+		}
+		v = append(v, x)
+	}
+	*t = v
+	return nil
 }
 
 // setupHMC registers bpinn hmc's flags.

@@ -43,6 +43,9 @@ func TestHMCBadInput(t *testing.T) {
 		{"bad whitening", []string{"heat-inverse", "--whitening", "fisher"}, `--whitening is "fisher": use exact or gauss-newton`},
 		{"whitening of a forward problem", []string{"heat", "--whitening", "exact"}, `--whitening is for inverse problems`},
 		{"bad hidden", []string{"heat-inverse", "--hidden", "6,0"}, "want positive layer sizes"},
+		{"ladder without 1", []string{"regression", "--temperatures", "2,3"}, "--temperatures is [2 3]: give 1 first"},
+		{"ladder not increasing", []string{"regression", "--temperatures", "1,2,2"}, "--temperatures is [1 2 2]"},
+		{"ladder not numbers", []string{"regression", "--temperatures", "1,hot"}, `"hot" is not a number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -73,7 +76,7 @@ func TestHMCHelp(t *testing.T) {
 			t.Errorf("%s: exit code %d, want 0", arg, code)
 		}
 		for _, want := range []string{"usage: bpinn hmc PROBLEM", "--sampler", "--samples", "--burn-in", "--chains",
-			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--whiten", "--whitening", "--recipe", "--seed", "--fit-seed", "--epochs", "--json"} {
+			"--metric", "--target-accept", "--max-depth", "--leapfrog", "--sample-hyper", "--whiten", "--whitening", "--temperatures", "--recipe", "--seed", "--fit-seed", "--epochs", "--json"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%s: usage lacks %q", arg, want)
 			}
@@ -212,8 +215,9 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 
 // TestHMCHeatQuick samples a PDE posterior in the quick mode: heat, with
 // the hyperparameters sampled too, in whitened coordinates, a few draws of
-// one chain; the grid is 21 x 21 and the hyperparameters' marginals are
-// printed and recorded.
+// one chain; the grid is 21 x 21, the hyperparameters' marginals are
+// printed and recorded, and so is the calibrated band beside the Laplace
+// one (heat has fresh points).
 func TestHMCHeatQuick(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "heat.json")
@@ -223,7 +227,8 @@ func TestHMCHeatQuick(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma", "whitened by the fit's A"} {
+	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma", "whitened by the fit's A",
+		"sigma ratio calibrated/sampled", "2-sigma coverage calibrated"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
@@ -241,6 +246,10 @@ func TestHMCHeatQuick(t *testing.T) {
 			Hyper struct {
 				Alpha, Beta []map[string]any
 			} `json:"hyper"`
+			Calibrated struct {
+				Sigma []float64 `json:"sigma"`
+			} `json:"calibrated"`
+			CoverageCalibrated map[string]float64 `json:"coverage_calibrated"`
 		} `json:"comparison"`
 	}
 	if err := json.Unmarshal(b, &rep); err != nil {
@@ -249,5 +258,46 @@ func TestHMCHeatQuick(t *testing.T) {
 	if c := rep.Comparison; len(c.Points) != 441 || len(c.Hyper.Alpha) == 0 || len(c.Hyper.Beta) == 0 || !c.Settings.Whiten {
 		t.Errorf("got %d grid points, %d alpha and %d beta marginals, whiten %v; want 441, at least 1 each, true",
 			len(c.Points), len(c.Hyper.Alpha), len(c.Hyper.Beta), c.Settings.Whiten)
+	}
+	if c := rep.Comparison; len(c.Calibrated.Sigma) != 441 || c.CoverageCalibrated["all"] <= 0 {
+		t.Errorf("calibrated band: %d sigmas, coverage %v; want 441 and a coverage above 0", len(c.Calibrated.Sigma), c.CoverageCalibrated)
+	}
+}
+
+// TestHMCTempered runs a small comparison with parallel tempering: the
+// JSON records the ladder and each chain's exchange rates, the summary
+// prints them.
+func TestHMCTempered(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "hmc.json")
+	var stdout, stderr bytes.Buffer
+	code := cmdWith("hmc", []string{"regression", "--samples", "50", "--burn-in", "50", "--chains", "2", "--max-depth", "6",
+		"--target-accept", "0.8", "--epochs", "3000", "--temperatures", "1,1.5,2.25", "--json", path}, nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "parallel tempering at T = 1, 1.5, 2.25") {
+		t.Errorf("stdout lacks the tempering line:\n%s", stdout.String())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Comparison struct {
+			Settings struct {
+				Temperatures []float64 `json:"temperatures"`
+			} `json:"hmc_settings"`
+			Diagnostics struct {
+				SwapAccept [][]float64 `json:"swap_accept"`
+			} `json:"diagnostics"`
+		} `json:"comparison"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Comparison
+	if len(c.Settings.Temperatures) != 3 || len(c.Diagnostics.SwapAccept) != 2 || len(c.Diagnostics.SwapAccept[0]) != 2 {
+		t.Errorf("temperatures %v, swap rates %v; want 3 temperatures and 2 rates for each of 2 chains", c.Settings.Temperatures, c.Diagnostics.SwapAccept)
 	}
 }

@@ -308,6 +308,10 @@ func TestSettingsErrors(t *testing.T) {
 		{"target", Settings{TargetAccept: 1}, x0, "TargetAccept"},
 		{"target negative", Settings{TargetAccept: -0.5}, x0, "TargetAccept"},
 		{"jitter", Settings{Jitter: math.NaN()}, x0, "Jitter"},
+		{"ladder without 1", Settings{Temperatures: []float64{2, 4}}, x0, "Temperatures"},
+		{"ladder not increasing", Settings{Temperatures: []float64{1, 3, 2}}, x0, "Temperatures"},
+		{"ladder infinite", Settings{Temperatures: []float64{1, math.Inf(1)}}, x0, "Temperatures"},
+		{"ladder NaN", Settings{Temperatures: []float64{1, math.NaN()}}, x0, "Temperatures"},
 		{"empty x0", Settings{}, nil, "x0"},
 	} {
 		_, err := Sample(t.Context(), newF, test.x0, &test.s)

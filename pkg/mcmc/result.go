@@ -52,9 +52,15 @@ type Chain struct {
 	// the step size is tuned are harmless; ThinnedDivergent those of
 	// iterations that Thin dropped.
 	WarmupDivergent, ThinnedDivergent int
-	// Gradients counts evaluations of the LogDensity, warm-up included;
-	// WarmupGradients those of warm-up.
+	// Gradients counts evaluations of the LogDensity, warm-up included
+	// (with Temperatures, every replica's); WarmupGradients those of
+	// warm-up.
 	Gradients, WarmupGradients int
+	// SwapAccept is, with Temperatures, the fraction of the exchanges
+	// proposed between replicas k and k+1 after warm-up that were
+	// accepted: near 0 a pair does not exchange, and the ladder needs a
+	// temperature between them.
+	SwapAccept []float64
 }
 
 // Divergences returns the number of divergent kept draws.

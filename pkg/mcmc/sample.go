@@ -43,21 +43,30 @@ func run(ctx context.Context, newDensity func() LogDensity, x0 []float64, cfg *c
 		dim:        len(x0),
 		n:          cfg.samples,
 	}
-	chains := make([]*chain, cfg.chains)
-	for c := range chains {
+	runs := make([]func() error, cfg.chains)
+	for c := range runs {
+		if cfg.temps != nil {
+			t, err := newTempered(c, newDensity, x0, cfg)
+			if err != nil {
+				return nil, err
+			}
+			runs[c] = func() error { return t.run(ctx, r) }
+			continue
+		}
 		f := newDensity()
 		if f == nil {
-			return nil, fmt.Errorf("mcmc: newDensity returned nil for chain %d", c)
+			return nil, errNilDensity(c)
 		}
-		chains[c] = newChain(c, f, x0, cfg)
+		ch := newChain(c, f, x0, cfg)
+		runs[c] = func() error { return ch.run(ctx, r) }
 	}
 	errs := make([]error, cfg.chains)
 	var wg sync.WaitGroup
-	for c, ch := range chains {
+	for c, run := range runs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[c] = ch.run(ctx, r)
+			errs[c] = run()
 		}()
 	}
 	wg.Wait()
@@ -100,6 +109,9 @@ type chain struct {
 	m     *metric
 	eps   float64
 	grads int
+	// temp is the temperature T of a tempered replica, which samples
+	// p^(1/T) (1 otherwise): its f is ln p / T, its z.u -ln p / T.
+	temp float64
 
 	z    point     // the current state
 	prop point     // HMC's proposal
@@ -108,10 +120,15 @@ type chain struct {
 }
 
 func newChain(id int, f LogDensity, x0 []float64, cfg *config) *chain {
+	return newChainRNG(id, rand.New(rand.NewPCG(cfg.seed, uint64(id))), f, x0, cfg)
+}
+
+// newChainRNG is newChain with its own random stream.
+func newChainRNG(id int, rng *rand.Rand, f LogDensity, x0 []float64, cfg *config) *chain {
 	dim := len(x0)
 	ch := &chain{
-		id: id, f: f, cfg: cfg,
-		rng:  rand.New(rand.NewPCG(cfg.seed, uint64(id))),
+		id: id, f: f, cfg: cfg, temp: 1,
+		rng:  rng,
 		m:    newMetric(dim, cfg.metric == Dense),
 		z:    newPoint(dim),
 		prop: newPoint(dim),
@@ -261,27 +278,42 @@ func (ch *chain) hmc() transitionStats {
 	return st
 }
 
-// run runs warm-up and sampling and writes the chain's slot of r.
-func (ch *chain) run(ctx context.Context, r *Result) error {
-	cfg, c := ch.cfg, ch.id
+func errNilDensity(c int) error {
+	return fmt.Errorf("mcmc: newDensity returned nil for chain %d", c)
+}
+
+// start evaluates the density at the chain's start and finds the first
+// step size unless one is given.
+func (ch *chain) start() error {
 	ch.potential(&ch.z)
 	if math.IsInf(ch.z.u, 1) {
-		return fmt.Errorf("mcmc: chain %d: ln p is not finite at the start; start where the density is positive (lower Jitter?)", c)
+		return fmt.Errorf("mcmc: chain %d: ln p is not finite at the start; start where the density is positive (lower Jitter?)", ch.id)
 	}
-	ch.eps = cfg.step
+	ch.eps = ch.cfg.step
 	if ch.eps == 0 {
 		ch.eps = 1
-		if err := ch.initStepSize(); err != nil {
-			return err
-		}
+		return ch.initStepSize()
 	}
-	total := cfg.warmup + cfg.samples*cfg.thin
+	return nil
+}
+
+// progressOf reports chain c's progress to cfg.progress about 100 times.
+func progressOf(cfg *config, c, total int) func(done int) {
 	every := max(1, total/100)
-	progress := func(done int) {
+	return func(done int) {
 		if cfg.progress != nil && (done%every == 0 || done == total) {
 			cfg.progress(c, done, total)
 		}
 	}
+}
+
+// run runs warm-up and sampling and writes the chain's slot of r.
+func (ch *chain) run(ctx context.Context, r *Result) error {
+	cfg, c := ch.cfg, ch.id
+	if err := ch.start(); err != nil {
+		return err
+	}
+	progress := progressOf(cfg, c, cfg.warmup+cfg.samples*cfg.thin)
 	out := &r.Chains[c]
 	if err := ch.warmup(ctx, out, progress); err != nil {
 		return err
@@ -292,87 +324,137 @@ func (ch *chain) run(ctx context.Context, r *Result) error {
 // warmup runs Stan's windowed adaptation: the step by dual averaging, the
 // metric from the draws of each window.
 func (ch *chain) warmup(ctx context.Context, out *Chain, progress func(done int)) error {
-	cfg, dim := ch.cfg, len(ch.z.q)
-	da := dualAveraging{target: cfg.target, gamma: gammaNUTS}
-	if cfg.sampler == HMC {
-		da.gamma = gammaHMC
-	}
-	da.restart(ch.eps)
-	var (
-		start  int
-		ends   []int
-		window []float64 // the draws of the current window, row-major
-	)
-	if cfg.metric != Unit {
-		start, ends = metricWindows(cfg.warmup)
-	}
-	// After a metric window the step is found anew for the new metric,
-	// unless the user fixed it.
-	restep := cfg.adaptStep || cfg.step == 0
-	for it := 0; it < cfg.warmup; it++ {
+	w := ch.newWarmer()
+	for it := 0; it < ch.cfg.warmup; it++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st := ch.transition()
-		if st.divergent {
-			out.WarmupDivergent++
-		}
-		if cfg.adaptStep {
-			ch.eps = da.update(st.accept)
-		}
-		if len(ends) > 0 && it >= start {
-			window = append(window, ch.z.q...)
-			if it+1 == ends[0] {
-				ch.m.set(window, len(window)/dim)
-				window, ends = window[:0], ends[1:]
-				if restep {
-					if err := ch.initStepSize(); err != nil {
-						return err
-					}
-				}
-				da.restart(ch.eps)
-			}
+		if err := w.step(it, out); err != nil {
+			return err
 		}
 		progress(it + 1)
 	}
-	if cfg.adaptStep && cfg.warmup > 0 {
-		ch.eps = da.final()
+	w.finish(out)
+	return nil
+}
+
+// warmer is the state of a chain's warm-up between its iterations: the
+// dual averaging of the step and the metric's current window.
+type warmer struct {
+	ch     *chain
+	da     dualAveraging
+	start  int
+	ends   []int
+	window []float64 // the draws of the current window, row-major
+	// restep: after a metric window the step is found anew for the new
+	// metric, unless the user fixed it.
+	restep bool
+}
+
+func (ch *chain) newWarmer() *warmer {
+	cfg := ch.cfg
+	w := &warmer{ch: ch, da: dualAveraging{target: cfg.target, gamma: gammaNUTS}, restep: cfg.adaptStep || cfg.step == 0}
+	if cfg.sampler == HMC {
+		w.da.gamma = gammaHMC
+	}
+	w.da.restart(ch.eps)
+	if cfg.metric != Unit {
+		w.start, w.ends = metricWindows(cfg.warmup)
+	}
+	return w
+}
+
+// step runs warm-up iteration it.
+func (w *warmer) step(it int, out *Chain) error {
+	ch := w.ch
+	st := ch.transition()
+	if st.divergent {
+		out.WarmupDivergent++
+	}
+	if ch.cfg.adaptStep {
+		ch.eps = w.da.update(st.accept)
+	}
+	if len(w.ends) > 0 && it >= w.start {
+		dim := len(ch.z.q)
+		w.window = append(w.window, ch.z.q...)
+		if it+1 == w.ends[0] {
+			ch.m.set(w.window, len(w.window)/dim)
+			w.window, w.ends = w.window[:0], w.ends[1:]
+			if w.restep {
+				if err := ch.initStepSize(); err != nil {
+					return err
+				}
+			}
+			w.da.restart(ch.eps)
+		}
+	}
+	return nil
+}
+
+// finish sets the step size that warm-up adapted.
+func (w *warmer) finish(out *Chain) {
+	ch := w.ch
+	if ch.cfg.adaptStep && ch.cfg.warmup > 0 {
+		ch.eps = w.da.final()
 	}
 	out.WarmupGradients = ch.grads
-	return nil
 }
 
 // sample draws the samples, keeping every thin-th, and writes the chain's
 // slot of r.
 func (ch *chain) sample(ctx context.Context, r *Result, out *Chain, progress func(done int)) error {
-	cfg, c, dim := ch.cfg, ch.id, len(ch.z.q)
-	n := cfg.samples
-	draws := make([]float64, n*dim)
-	lp := make([]float64, n)
+	cfg := ch.cfg
+	k := ch.newKeeper(out)
+	for i := 0; i < cfg.samples*cfg.thin; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		k.keep(i, ch.transition())
+		progress(cfg.warmup + i + 1)
+	}
+	k.done(r)
+	return nil
+}
+
+// keeper records a chain's kept draws and their statistics.
+type keeper struct {
+	ch        *chain
+	out       *Chain
+	draws, lp []float64
+}
+
+func (ch *chain) newKeeper(out *Chain) *keeper {
+	n := ch.cfg.samples
 	out.AcceptStat = make([]float64, n)
 	out.TreeDepth = make([]int, n)
 	out.Leapfrog = make([]int, n)
 	out.Divergent = make([]bool, n)
 	out.Energy = make([]float64, n)
-	for k := 0; k < n*cfg.thin; k++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		st := ch.transition()
-		if (k+1)%cfg.thin == 0 {
-			i := k / cfg.thin
-			copy(draws[i*dim:(i+1)*dim], ch.z.q)
-			lp[i] = -ch.z.u
-			out.AcceptStat[i], out.TreeDepth[i], out.Leapfrog[i] = st.accept, st.depth, st.leapfrog
-			out.Divergent[i], out.Energy[i] = st.divergent, st.energy
-		} else if st.divergent {
+	return &keeper{ch: ch, out: out, draws: make([]float64, n*len(ch.z.q)), lp: make([]float64, n)}
+}
+
+// keep records the chain's state after sampling iteration k, whose
+// transition was st, if k is kept.
+func (kp *keeper) keep(k int, st transitionStats) {
+	ch, out, dim := kp.ch, kp.out, len(kp.ch.z.q)
+	if (k+1)%ch.cfg.thin != 0 {
+		if st.divergent {
 			out.ThinnedDivergent++
 		}
-		progress(cfg.warmup + k + 1)
+		return
 	}
-	r.Draws[c], r.LogDensity[c] = draws, lp
+	i := k / ch.cfg.thin
+	copy(kp.draws[i*dim:(i+1)*dim], ch.z.q)
+	kp.lp[i] = -ch.z.u * ch.temp
+	out.AcceptStat[i], out.TreeDepth[i], out.Leapfrog[i] = st.accept, st.depth, st.leapfrog
+	out.Divergent[i], out.Energy[i] = st.divergent, st.energy
+}
+
+// done writes the chain's draws and final state into r.
+func (kp *keeper) done(r *Result) {
+	ch, out := kp.ch, kp.out
+	r.Draws[ch.id], r.LogDensity[ch.id] = kp.draws, kp.lp
 	out.StepSize = ch.eps
 	out.InvMetric = ch.m.inv
 	out.Gradients = ch.grads
-	return nil
 }

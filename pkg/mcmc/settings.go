@@ -3,6 +3,7 @@ package mcmc
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Sampler names a transition kernel.
@@ -75,6 +76,16 @@ type Settings struct {
 	// Jitter is the standard deviation of the Gaussian noise added to each
 	// coordinate of x0 to start each chain (default 0.01; negative: none).
 	Jitter float64
+	// Temperatures, if it has more than the 1 it starts with, runs each
+	// chain as parallel tempering: one replica per temperature T sampling
+	// p^(1/T), each with its own warm-up, and after every iteration a
+	// proposed exchange of the states of two adjacent replicas, accepted
+	// with the Metropolis probability that keeps each replica's density.
+	// Only the T = 1 replica's draws are kept. The hotter replicas cross
+	// regions of low density that the cold one crosses rarely, and the
+	// exchanges bring those states down; the cost is one replica's
+	// gradients per temperature. nil or {1}: no tempering.
+	Temperatures []float64
 	// Seed seeds the chains: chain c draws from rand.NewPCG(Seed, c), so
 	// the same Seed gives the same draws whatever the scheduling.
 	Seed uint64
@@ -108,6 +119,7 @@ type config struct {
 	metric                                            Metric
 	samples, warmup, chains, leapfrog, maxDepth, thin int
 	step, target, jitter                              float64
+	temps                                             []float64 // nil: no tempering
 	adaptStep                                         bool
 	seed                                              uint64
 	progress                                          func(chain, done, total int)
@@ -147,6 +159,8 @@ func (s *Settings) config() (config, error) {
 		return config{}, fmt.Errorf("mcmc: Settings.TargetAccept is %g; use a probability in (0,1), or 0 for the default %g", s.TargetAccept, DefaultTarget)
 	case math.IsNaN(s.Jitter) || math.IsInf(s.Jitter, 0):
 		return config{}, fmt.Errorf("mcmc: Settings.Jitter is %g; use a finite value, 0 for the default %g, or negative for none", s.Jitter, defaultJitter)
+	case !ladder(s.Temperatures):
+		return config{}, fmt.Errorf("mcmc: Settings.Temperatures is %v; use 1 first, then increasing finite temperatures (e.g. 1, 1.5, 2.2), or nil for none", s.Temperatures)
 	}
 	c := config{
 		sampler:   s.Sampler,
@@ -172,6 +186,9 @@ func (s *Settings) config() (config, error) {
 	}
 	if s.NoWarmup {
 		c.warmup = 0
+	}
+	if len(s.Temperatures) > 1 {
+		c.temps = slices.Clone(s.Temperatures)
 	}
 	if c.target == 0 {
 		c.target = DefaultTarget
@@ -208,6 +225,23 @@ func (s *Settings) Resolved() Settings {
 	out.Leapfrog, out.MaxDepth, out.Thin = c.leapfrog, c.maxDepth, c.thin
 	out.TargetAccept = c.target
 	return out
+}
+
+// ladder reports whether t is nil or a tempering ladder: 1, then strictly
+// increasing finite temperatures.
+func ladder(t []float64) bool {
+	if len(t) == 0 {
+		return true
+	}
+	if t[0] != 1 {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		if !(t[i] > t[i-1]) || math.IsInf(t[i], 1) {
+			return false
+		}
+	}
+	return true
 }
 
 func orInt(v, def int) int {

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -162,6 +163,15 @@ type Comparison struct {
 	// exact solution).
 	CoverageLaplace Regions `json:"coverage_laplace"`
 	CoverageHMC     Regions `json:"coverage_hmc"`
+	// Calibrated is the record's calibrated band (band.Calibrated at the
+	// problem's fresh draw, which never reads the exact solution) around
+	// the fit's mean, with its WidthRatioCalibrated (sigma_calibrated /
+	// sd_sampled) and CoverageCalibrated beside the Laplace band's: the
+	// sampled posterior is the reference both bands approximate. Nil
+	// unless CompareOptions.Calibrated.
+	Calibrated           *Band    `json:"calibrated,omitempty"`
+	WidthRatioCalibrated *Regions `json:"width_ratio_calibrated,omitempty"`
+	CoverageCalibrated   *Regions `json:"coverage_calibrated,omitempty"`
 
 	// Hyper compares the sampled ln alpha and ln beta with the evidence's
 	// optimum (with SampleHyper only).
@@ -185,6 +195,9 @@ type HMCRun struct {
 	// Whiten: the sampler ran in the fit's Laplace-whitened coordinates
 	// (CompareOptions.Whiten).
 	Whiten bool `json:"whiten,omitempty"`
+	// Temperatures is the ladder of parallel tempering, if any
+	// (mcmc.Settings.Temperatures).
+	Temperatures []float64 `json:"temperatures,omitempty"`
 }
 
 // Band is a predictive mean with its standard deviation, per grid point.
@@ -251,6 +264,9 @@ type Diagnostics struct {
 	AtMaxDepth      []int      `json:"at_max_depth,omitempty"`
 	Leapfrog        []float64  `json:"leapfrog"`
 	EBFMI           []*float64 `json:"ebfmi"`
+	// SwapAccept is, with tempering, per chain the accepted fraction of
+	// the exchanges proposed between adjacent temperatures.
+	SwapAccept [][]float64 `json:"swap_accept,omitempty"`
 	// MinESS, MinTailESS and MaxRHat are the smallest bulk and tail ESS
 	// and the largest R-hat of the predictive over the grid. The weights'
 	// own R-hat is not reported: the tanh network's sign and permutation
@@ -290,6 +306,10 @@ type CompareOptions struct {
 	// to the Laplace Gaussian it is about a standard normal in z. The
 	// hyperparameters of SampleHyper are not transformed.
 	Whiten bool
+	// Calibrated, if true, sets the calibrated band beside the Laplace one
+	// (Comparison.Calibrated); the problem must have fresh points
+	// (pde.Problem.Fresh).
+	Calibrated bool
 }
 
 // CompareHMC samples the posterior exp(-E_T(w)) with alpha and beta fixed
@@ -330,6 +350,11 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 	c, inside := newComparison(f, rs, o, points)
 	if c.Laplace.Mean, c.Laplace.Sigma, err = f.Predict(points); err != nil {
 		return nil, err
+	}
+	if o.Calibrated {
+		if c.Calibrated, err = calibratedBand(f, points); err != nil {
+			return nil, err
+		}
 	}
 	res, secs, err := sampleFit(ctx, f, s, o)
 	if err != nil {
@@ -381,7 +406,7 @@ func newComparison(f *bayes.Fit, rs mcmc.Settings, o *CompareOptions, points [][
 		Beta:    slices.Clone(f.Beta),
 		HMC: HMCRun{Sampler: string(rs.Sampler), Metric: string(rs.Metric), Samples: rs.Samples,
 			BurnIn: rs.Warmup, Chains: rs.Chains, TargetAccept: rs.TargetAccept, Seed: rs.Seed,
-			SampleHyper: o.SampleHyper, Whiten: o.Whiten},
+			SampleHyper: o.SampleHyper, Whiten: o.Whiten, Temperatures: rs.Temperatures},
 		Points: points,
 	}
 	if rs.Sampler == mcmc.HMC {
@@ -475,6 +500,42 @@ func (c *Comparison) compareBands(pred []mcmc.Summary, inside []bool) {
 		c.CoverageLaplace = regionMeans(covL, inside)
 		c.CoverageHMC = regionMeans(covH, inside)
 	}
+	if c.Calibrated == nil {
+		return
+	}
+	ratioC := make([]float64, len(pred))
+	for i, ps := range pred {
+		ratioC[i] = c.Calibrated.Sigma[i] / ps.SD // NaN or Inf where SD is 0: left out
+	}
+	r := regionMeans(ratioC, inside)
+	c.WidthRatioCalibrated = &r
+	if c.Truth != nil {
+		covC := make([]float64, len(pred))
+		for i, u := range c.Truth {
+			covC[i] = within(u, c.Calibrated.Mean[i], 2*c.Calibrated.Sigma[i])
+		}
+		r := regionMeans(covC, inside)
+		c.CoverageCalibrated = &r
+	}
+}
+
+// calibratedBand is the calibrated band of f at points, around the fit's
+// mean (the calibrated band changes sigma only): band.Calibrated at the
+// problem's own fresh draw, as a record computes it.
+func calibratedBand(f *bayes.Fit, points [][]float64) (*Band, error) {
+	fresh, err := band.FreshDrawOf(f.Model.Problem)
+	if err != nil {
+		return nil, fmt.Errorf("bayes: CompareHMC: no calibrated band: %w", err)
+	}
+	cf, err := band.Calibrated(f, fresh)
+	if err != nil {
+		return nil, fmt.Errorf("bayes: CompareHMC: no calibrated band: %w", err)
+	}
+	mean, sigma, err := cf.Predict(points)
+	if err != nil {
+		return nil, err
+	}
+	return &Band{Mean: mean, Sigma: sigma}, nil
 }
 
 // mapDraws applies to, in place, to every draw of res.
@@ -515,6 +576,9 @@ func diagnostics(res *mcmc.Result, pred []mcmc.Summary, secs, predSecs float64) 
 		}
 		d.Leapfrog = append(d.Leapfrog, lf)
 		d.EBFMI = append(d.EBFMI, record.Num(ch.EBFMI()))
+		if ch.SwapAccept != nil {
+			d.SwapAccept = append(d.SwapAccept, ch.SwapAccept)
+		}
 		if nuts {
 			d.TreeDepth = append(d.TreeDepth, ch.MeanTreeDepth())
 			d.AtMaxDepth = append(d.AtMaxDepth, ch.AtMaxDepth(slices.Max(ch.TreeDepth)))

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -506,5 +507,81 @@ func TestCompareWhiten(t *testing.T) {
 		if !(math.Abs(mL-mH) <= 2*sH) || !(sH < 1) {
 			t.Errorf("x = %.3f: Laplace mean %.4g, sampled %.4g ± %.3g: want within 2 sd and sd < 1", x[0], mL, mH, sH)
 		}
+	}
+}
+
+// TestCompareCalibrated sets the record's calibrated band beside the
+// Laplace one: the same sigma as band.Calibrated at the problem's fresh
+// draw, its width ratio and coverage computed as the Laplace band's; a
+// run without the option has none (the reproduction's records). The
+// sampler never reads the exact solution: with Exact returning NaN the
+// sampled predictive is the same, bit for bit.
+func TestCompareCalibrated(t *testing.T) {
+	t.Parallel()
+	f := mustRegressionFit(t)
+	grid := [][]float64{{-0.9}, {-0.5}, {0}, {0.5}, {0.9}}
+	s := mcmc.Settings{Chains: 1, Samples: 40, Warmup: 40, TargetAccept: 0.8, MaxDepth: 5, Seed: 2}
+	c, err := CompareHMC(t.Context(), f, &s, &CompareOptions{Grid: grid, Calibrated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := band.FreshDrawOf(f.Model.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := band.Calibrated(f, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, err := cf.Predict(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Calibrated == nil || !slices.Equal(c.Calibrated.Sigma, want) || !slices.Equal(c.Calibrated.Mean, c.Laplace.Mean) {
+		t.Fatalf("calibrated band %+v, want sigma %v around the Laplace mean %v", c.Calibrated, want, c.Laplace.Mean)
+	}
+	var ratio, cover float64
+	for i, u := range c.Truth {
+		ratio += want[i] / c.Sampled.Std[i] / float64(len(grid))
+		cover += within(u, c.Laplace.Mean[i], 2*want[i]) / float64(len(grid))
+	}
+	if c.WidthRatioCalibrated == nil || c.CoverageCalibrated == nil ||
+		!scalar.EqualWithinAbsOrRel(*c.WidthRatioCalibrated.All, ratio, 1e-12, 1e-12) || *c.CoverageCalibrated.All != cover {
+		t.Errorf("calibrated: width ratio %+v, coverage %+v; want all = %.6g and %.6g", c.WidthRatioCalibrated, c.CoverageCalibrated, ratio, cover)
+	}
+	var b strings.Builder
+	if err := NewReport(f, c).WriteText(&b); err != nil || !strings.Contains(b.String(), "2-sigma coverage calibrated") {
+		t.Errorf("text report (err %v) lacks the calibrated band:\n%s", err, b.String())
+	}
+
+	plain, err := CompareHMC(t.Context(), f, &s, &CompareOptions{Grid: grid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Calibrated != nil || plain.WidthRatioCalibrated != nil || plain.CoverageCalibrated != nil {
+		t.Error("a comparison without CompareOptions.Calibrated has a calibrated band")
+	}
+
+	blind := *f
+	model := *f.Model
+	p := *f.Model.Problem
+	p.Exact = func([]float64) float64 { return math.NaN() }
+	model.Problem, blind.Model = &p, &model
+	nb, err := CompareHMC(t.Context(), &blind, &s, &CompareOptions{Grid: grid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(nb.Sampled.Mean, plain.Sampled.Mean) || !slices.Equal(nb.Sampled.Std, plain.Sampled.Std) {
+		t.Errorf("the sampled predictive depends on the exact solution: %v ± %v, with NaN truth %v ± %v",
+			plain.Sampled.Mean, plain.Sampled.Std, nb.Sampled.Mean, nb.Sampled.Std)
+	}
+
+	noFresh := *f
+	m2 := *f.Model
+	p2 := *f.Model.Problem
+	p2.Fresh = nil
+	m2.Problem, noFresh.Model = &p2, &m2
+	if _, err := CompareHMC(t.Context(), &noFresh, &s, &CompareOptions{Grid: grid, Calibrated: true}); err == nil || !strings.Contains(err.Error(), "no fresh points") {
+		t.Errorf("no fresh draw: got %v, want an error saying the problem has no fresh points", err)
 	}
 }

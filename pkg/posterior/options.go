@@ -24,6 +24,8 @@ type Options struct {
 	TargetAccept *float64
 	MaxDepth     *int // NUTS
 	Leapfrog     *int // HMC
+	// Temperatures is mcmc.Settings.Temperatures (nil: no tempering).
+	Temperatures []float64
 	Seed         uint64
 
 	// Fit holds the fit's schedule, seed, hidden sizes and recipe; Epochs
@@ -80,7 +82,7 @@ func (o Options) Resolve(p *pde.Problem) (Plan, error) {
 	}
 	s := mcmc.Settings{Sampler: o.Sampler, Metric: metric, Samples: or(o.Samples, ds.Samples),
 		Warmup: or(o.Warmup, ds.Warmup), Chains: or(o.Chains, mcmc.DefaultChains), Leapfrog: or(o.Leapfrog, 0),
-		MaxDepth: or(o.MaxDepth, ds.MaxDepth), TargetAccept: target, Seed: o.Seed}
+		MaxDepth: or(o.MaxDepth, ds.MaxDepth), TargetAccept: target, Temperatures: o.Temperatures, Seed: o.Seed}
 	s.NoWarmup = s.Warmup == 0
 	if err := o.check(&s); err != nil {
 		return Plan{}, err
@@ -105,7 +107,9 @@ func (o Options) Resolve(p *pde.Problem) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{Fit: fit, Sampler: s, Compare: CompareOptions{SampleHyper: o.SampleHyper, Whiten: o.Whiten}}, nil
+	// The calibrated band comes beside the Laplace one wherever a record
+	// has it: where the problem has fresh points.
+	return Plan{Fit: fit, Sampler: s, Compare: CompareOptions{SampleHyper: o.SampleHyper, Whiten: o.Whiten, Calibrated: p.Fresh != nil}}, nil
 }
 
 // check checks the sampler's settings s resolved from o, in the order of
@@ -130,6 +134,8 @@ func (o Options) check(s *mcmc.Settings) error {
 		return fmt.Errorf("--target-accept is %g: need a probability in (0, 1), e.g. 0.9", s.TargetAccept)
 	case s.MaxDepth < 1 || s.MaxDepth > 20:
 		return fmt.Errorf("--max-depth is %d: need 1 to 20", s.MaxDepth)
+	case (&mcmc.Settings{Temperatures: s.Temperatures}).Validate() != nil:
+		return fmt.Errorf("--temperatures is %v: give 1 first, then increasing finite temperatures, e.g. 1,1.3,1.7,2.2", s.Temperatures)
 	case o.Epochs != nil && *o.Epochs < o.Fit.Schedule.HyperStart:
 		return fmt.Errorf("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *o.Epochs, o.Fit.Schedule.HyperStart)
 	}

@@ -86,6 +86,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	row("sigma ratio Laplace/sampled", c.WidthRatio)
 	row("2-sigma coverage Laplace", c.CoverageLaplace)
 	row("2-sigma coverage sampled", c.CoverageHMC)
+	if c.WidthRatioCalibrated != nil {
+		row("sigma ratio calibrated/sampled", *c.WidthRatioCalibrated)
+	}
+	if c.CoverageCalibrated != nil {
+		row("2-sigma coverage calibrated", *c.CoverageCalibrated)
+	}
 	tw.Flush()
 	fmt.Fprintf(&b, "|mean Laplace - mean sampled| / sd sampled: max %s, mean %s\n\n", optNum(c.MaxGap), optNum(c.MeanGap))
 
@@ -112,6 +118,13 @@ func (r *Report) WriteText(w io.Writer) error {
 			depth, atMax, optNum(d.EBFMI[i]), d.Divergent[i], d.BurnInDivergent[i])
 	}
 	tw.Flush()
+	if d.SwapAccept != nil {
+		fmt.Fprintf(&b, "parallel tempering at T = %s: exchanges accepted between adjacent temperatures, per chain:", groupValues(h.Temperatures))
+		for _, a := range d.SwapAccept {
+			fmt.Fprintf(&b, " [%s]", groupValues(a))
+		}
+		fmt.Fprintln(&b)
+	}
 	fmt.Fprintf(&b, "predictive: min bulk ESS %s, min tail ESS %s, max R-hat %s\n", optNum(d.MinESS), optNum(d.MinTailESS), optNum(d.MaxRHat))
 	fmt.Fprintf(&b, "%s: %.3g s, %d gradients, %.4g samples/s, ESS/s %s, ESS per 1000 gradients %s (predictive %.3g s, fit %.3g s)\n",
 		h.Sampler, d.Seconds, d.Gradients, d.SamplesPerSecond, optNum(d.ESSPerSecond), optNum(d.ESSPerKGradient), d.PredictiveSeconds, r.Fit.Seconds)
