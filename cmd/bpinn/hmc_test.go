@@ -89,18 +89,12 @@ func TestHMCHelp(t *testing.T) {
 // temporary file left behind.
 func TestHMCRun(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "hmc.json")
-	var stdout, stderr bytes.Buffer
-	code := cmdWith("hmc", []string{"regression", "--samples", "200", "--burn-in", "200", "--chains", "2",
-		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--hidden", "5", "--json", path}, nil, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
-	}
+	path, stdout := hmcOK(t, "regression", "--samples", "200", "--burn-in", "200", "--chains", "2",
+		"--max-depth", "8", "--target-accept", "0.8", "--epochs", "3000", "--seed", "2", "--hidden", "5")
 	for _, want := range []string{"Laplace vs nuts on regression", "sigma ratio Laplace/sampled",
 		"2-sigma coverage sampled", "max R-hat", "E-BFMI", "tree depth", "ESS per 1000 gradients", "predictive", "wrote " + path} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 	b, err := os.ReadFile(path)
@@ -156,7 +150,7 @@ func TestHMCRun(t *testing.T) {
 	if len(diag.Accept) != 2 || len(diag.StepSize) != 2 || len(diag.Divergent) != 2 || len(diag.TreeDepth) != 2 || len(diag.EBFMI) != 2 {
 		t.Errorf("diagnostics: got %+v, want 2 chains of accept, step size, divergent, tree depth, E-BFMI", diag)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Errorf("output directory holds %d files, want only hmc.json", len(entries))
 	}
 }
@@ -220,17 +214,12 @@ func TestHMCJSONLostAfterRun(t *testing.T) {
 // one (heat has fresh points).
 func TestHMCHeatQuick(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "heat.json")
-	var stdout, stderr bytes.Buffer
-	code := cmdWith("hmc", []string{"heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
-		"--target-accept", "0.8", "--sample-hyper", "--whiten", "--epochs", "5000", "--json", path}, nil, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
-	}
+	path, stdout := hmcOK(t, "heat", "--samples", "60", "--burn-in", "60", "--chains", "1", "--max-depth", "5",
+		"--target-accept", "0.8", "--sample-hyper", "--whiten", "--epochs", "5000")
 	for _, want := range []string{"Laplace vs nuts on heat", "2-sigma coverage sampled", "ln alpha", "ln beta", "Occam sigma", "whitened by the fit's A",
 		"sigma ratio calibrated/sampled", "2-sigma coverage calibrated"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 	b, err := os.ReadFile(path)
@@ -269,15 +258,10 @@ func TestHMCHeatQuick(t *testing.T) {
 // prints them.
 func TestHMCTempered(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "hmc.json")
-	var stdout, stderr bytes.Buffer
-	code := cmdWith("hmc", []string{"regression", "--samples", "50", "--burn-in", "50", "--chains", "2", "--max-depth", "6",
-		"--target-accept", "0.8", "--epochs", "3000", "--temperatures", "1,1.5,2.25", "--json", path}, nil, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "parallel tempering at T = 1, 1.5, 2.25") {
-		t.Errorf("stdout lacks the tempering line:\n%s", stdout.String())
+	path, stdout := hmcOK(t, "regression", "--samples", "50", "--burn-in", "50", "--chains", "2", "--max-depth", "6",
+		"--target-accept", "0.8", "--epochs", "3000", "--temperatures", "1,1.5,2.25")
+	if !strings.Contains(stdout, "parallel tempering at T = 1, 1.5, 2.25") {
+		t.Errorf("stdout lacks the tempering line:\n%s", stdout)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -300,4 +284,16 @@ func TestHMCTempered(t *testing.T) {
 	if len(c.Settings.Temperatures) != 3 || len(c.Diagnostics.SwapAccept) != 2 || len(c.Diagnostics.SwapAccept[0]) != 2 {
 		t.Errorf("temperatures %v, swap rates %v; want 3 temperatures and 2 rates for each of 2 chains", c.Settings.Temperatures, c.Diagnostics.SwapAccept)
 	}
+}
+
+// hmcOK runs bpinn hmc with args and --json into a temporary file, fails
+// the test on a non-zero exit, and returns the file's path and stdout.
+func hmcOK(t *testing.T, args ...string) (path, stdout string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "hmc.json")
+	var out, stderr bytes.Buffer
+	if code := cmdWith("hmc", append(args, "--json", path), nil, &out, &stderr); code != 0 {
+		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
+	}
+	return path, out.String()
 }
