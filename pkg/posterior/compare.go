@@ -476,47 +476,47 @@ func sampleFit(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareOp
 // and the coverage of the truth, inside the data and outside.
 func (c *Comparison) compareBands(pred []mcmc.Summary, inside []bool) {
 	var gaps []float64
-	ratio := make([]float64, len(pred))
 	for i, ps := range pred {
 		if ps.SD > 0 {
 			gaps = append(gaps, math.Abs(c.Laplace.Mean[i]-ps.Mean)/ps.SD)
-			ratio[i] = c.Laplace.Sigma[i] / ps.SD
-		} else {
-			ratio[i] = math.NaN()
 		}
 	}
 	if len(gaps) > 0 {
 		c.MaxGap = record.Num(slices.Max(gaps))
 		c.MeanGap = record.Num(stat.Mean(gaps, nil))
 	}
-	c.WidthRatio = regionMeans(ratio, inside)
+	var covL *Regions
+	c.WidthRatio, covL = c.against(c.Laplace, pred, inside)
 	if c.Truth != nil {
-		covL := make([]float64, len(pred))
 		covH := make([]float64, len(pred))
 		for i, u := range c.Truth {
-			covL[i] = within(u, c.Laplace.Mean[i], 2*c.Laplace.Sigma[i])
 			covH[i] = within(u, pred[i].Mean, 2*pred[i].SD)
 		}
-		c.CoverageLaplace = regionMeans(covL, inside)
-		c.CoverageHMC = regionMeans(covH, inside)
+		c.CoverageLaplace, c.CoverageHMC = *covL, regionMeans(covH, inside)
 	}
-	if c.Calibrated == nil {
-		return
+	if c.Calibrated != nil {
+		ratio, cov := c.against(*c.Calibrated, pred, inside)
+		c.WidthRatioCalibrated, c.CoverageCalibrated = &ratio, cov
 	}
-	ratioC := make([]float64, len(pred))
+}
+
+// against compares band b with the sampled predictive pred: b's sigma over
+// the sampled sd and, where the truth is known, b's 2-sigma coverage of
+// it (else nil), each averaged by region.
+func (c *Comparison) against(b Band, pred []mcmc.Summary, inside []bool) (ratio Regions, coverage *Regions) {
+	r := make([]float64, len(pred))
 	for i, ps := range pred {
-		ratioC[i] = c.Calibrated.Sigma[i] / ps.SD // NaN or Inf where SD is 0: left out
+		r[i] = b.Sigma[i] / ps.SD // NaN or Inf where SD is 0: regionMeans leaves it out
 	}
-	r := regionMeans(ratioC, inside)
-	c.WidthRatioCalibrated = &r
-	if c.Truth != nil {
-		covC := make([]float64, len(pred))
-		for i, u := range c.Truth {
-			covC[i] = within(u, c.Calibrated.Mean[i], 2*c.Calibrated.Sigma[i])
-		}
-		r := regionMeans(covC, inside)
-		c.CoverageCalibrated = &r
+	if c.Truth == nil {
+		return regionMeans(r, inside), nil
 	}
+	cov := make([]float64, len(pred))
+	for i, u := range c.Truth {
+		cov[i] = within(u, b.Mean[i], 2*b.Sigma[i])
+	}
+	rc := regionMeans(cov, inside)
+	return regionMeans(r, inside), &rc
 }
 
 // calibratedBand is the calibrated band of f at points, around the fit's
