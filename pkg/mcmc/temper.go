@@ -64,21 +64,20 @@ func (t *tempered) run(ctx context.Context, r *Result) error {
 	total := cfg.warmup + cfg.samples*cfg.thin
 	progress := progressOf(cfg, c, total)
 	out := &r.Chains[c]
-	outs := make([]Chain, len(t.reps)) // the hot replicas' counts, not kept
+	// Each replica's counts: the cold one's are the chain's, the hot
+	// ones' are not kept.
+	outs := make([]*Chain, len(t.reps))
 	warmers := make([]*warmer, len(t.reps))
 	for k, ch := range t.reps {
-		warmers[k] = ch.newWarmer()
+		outs[k], warmers[k] = new(Chain), ch.newWarmer()
 	}
+	outs[0] = out
 	for it := 0; it < cfg.warmup; it++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		for k, w := range warmers {
-			o := &outs[k]
-			if k == 0 {
-				o = out
-			}
-			if err := w.step(it, o); err != nil {
+			if err := w.step(it, outs[k]); err != nil {
 				return err
 			}
 		}
@@ -86,11 +85,7 @@ func (t *tempered) run(ctx context.Context, r *Result) error {
 		progress(it + 1)
 	}
 	for k, w := range warmers {
-		o := &outs[k]
-		if k == 0 {
-			o = out
-		}
-		w.finish(o)
+		w.finish(outs[k])
 	}
 	kp := cold.newKeeper(out)
 	for i := 0; i < cfg.samples*cfg.thin; i++ {
