@@ -524,6 +524,7 @@ func (r *Report) inverseTable() Table {
 			continue
 		}
 		rk := ranked(st)
+		fixed := st.Base.Fixed.On // weights by hand: no interval to show
 		var all [][]score.Unknown
 		for _, f := range st.Fits {
 			if f.Unknowns != nil {
@@ -541,13 +542,13 @@ func (r *Report) inverseTable() Table {
 					truth = *u.Truth
 				}
 				sd, interval := num(u.SD, 3), txt(fmt.Sprintf("[%.5g, %.5g]", u.Lo95, u.Hi95))
-				if st.Base.Fixed.On {
+				if fixed {
 					sd, interval = txt("none"), txt("none")
 				}
 				row = append(row, num(truth, 4), num(u.Value, 5), sd, interval, num(u.RelErr(), 3))
 			}
 			holding := txt(fmt.Sprintf("%d of %d", s.Covered, s.Fits))
-			if st.Base.Fixed.On {
+			if fixed {
 				holding = txt("n/a")
 			}
 			row = append(row, integer(s.Fits), num(s.Mean, 5), holding)
