@@ -230,8 +230,15 @@ func TestNotebooks(t *testing.T) {
 					t.Errorf("%s: %s: %v", name, c.desc, err)
 				}
 			}
-			if err := nb.checkStatedTime(); err != nil && name != smoke {
+			if name == smoke {
+				return
+			}
+			note, err := nb.checkStatedTime()
+			if err != nil {
 				t.Errorf("%s: %v", name, err)
+			}
+			if note != "" {
+				t.Logf("%s: %s", name, note)
 			}
 		})
 	}
@@ -613,13 +620,15 @@ func (nb *notebook) statedTime() (time.Duration, error) {
 // idle machine a notebook takes about its wall time; a loaded one stretches
 // the wall time but not the CPU time, which is at most the wall time times
 // the cores the notebook uses. So a run says the statement is too low when
-// both its wall and its CPU time exceed timeTolerance times it, and too high
-// when even the (possibly stretched) wall time is below a timeTolerance-th
-// of it.
-func (nb *notebook) checkStatedTime() error {
+// both its wall and its CPU time exceed timeTolerance times it: an error,
+// since a student would wait far longer than told. A run far faster than
+// stated only says this machine is faster than the one measured (or the
+// notebook got faster): the note comes back for the log, not as a failure,
+// so no test hangs on a machine's speed.
+func (nb *notebook) checkStatedTime() (note string, err error) {
 	stated, err := nb.statedTime()
 	if err != nil {
-		return err
+		return "", err
 	}
 	short := min(nb.elapsed, nb.cpu)
 	if nb.cpu == 0 { // no CPU accounting
@@ -627,11 +636,11 @@ func (nb *notebook) checkStatedTime() error {
 	}
 	switch {
 	case short.Seconds() > timeTolerance*stated.Seconds():
-		return fmt.Errorf("says quick mode runs in about %v; it ran in %v with %v of CPU (more than %dx either way): measure it again and correct the text", stated, nb.elapsed, nb.cpu, timeTolerance)
+		return "", fmt.Errorf("says quick mode runs in about %v; it ran in %v with %v of CPU (more than %dx either way): measure it again and correct the text", stated, nb.elapsed, nb.cpu, timeTolerance)
 	case nb.elapsed.Seconds() < stated.Seconds()/timeTolerance:
-		return fmt.Errorf("says quick mode runs in about %v; it ran in %v (less than a %dth): measure it again and correct the text", stated, nb.elapsed, timeTolerance)
+		return fmt.Sprintf("says quick mode runs in about %v; it ran in %v (less than a %dth): if this machine is like the one measured, correct the text", stated, nb.elapsed, timeTolerance), nil
 	}
-	return nil
+	return "", nil
 }
 
 // output is one output of a code cell, flattened.
