@@ -444,6 +444,12 @@ func TestInverseTableBias(t *testing.T) {
 	if !strings.Contains(tb.Note, "burgers-inverse: at most one fit in ten has an interval that holds the truth") || strings.Contains(tb.Note, "wave-inverse:") {
 		t.Errorf("note %q: want burgers-inverse named as biased, wave-inverse not", tb.Note)
 	}
+	// A fixed-weight baseline shows no interval, so its hidden ones are
+	// not counted as the model's bias.
+	fixed := &Report{Studies: []*Study{{Name: "burgers-identify-fixed", Base: bayes.Settings{Fixed: bayes.FixedWeights{On: true}}, Fits: fits(1.5, 1.6)}}}
+	if note := fixed.inverseTable().Note; strings.Contains(note, "burgers-identify-fixed:") {
+		t.Errorf("note %q names the fixed-weight baseline, whose intervals the table does not show", note)
+	}
 	if r.Studies = r.Studies[:1]; strings.Contains(r.inverseTable().Note, "bias") {
 		t.Errorf("a study that covers is called biased: %q", r.inverseTable().Note)
 	}

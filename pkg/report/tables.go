@@ -552,7 +552,7 @@ func (r *Report) inverseTable() Table {
 				holding = txt("n/a")
 			}
 			row = append(row, integer(s.Fits), num(s.Mean, 5), holding)
-			if 10*s.Covered <= s.Fits && s.Fits >= 3 && !slices.Contains(biased, name) {
+			if !fixed && 10*s.Covered <= s.Fits && s.Fits >= 3 && !slices.Contains(biased, name) {
 				biased = append(biased, name)
 			}
 			t.Rows = append(t.Rows, row)
