@@ -472,7 +472,11 @@ func (r *Report) settingsTable() Table {
 	sampler := func(s mcmc.Settings) string {
 		hs := posterior.DefaultSampler(s)
 		rs := hs.Resolved()
-		return fmt.Sprintf("%s %d chains x %d samples after %d warm-up", rs.Sampler, rs.Chains, rs.Samples, rs.Warmup)
+		text := fmt.Sprintf("%s %d chains x %d samples after %d warm-up", rs.Sampler, rs.Chains, rs.Samples, rs.Warmup)
+		if len(rs.Temperatures) > 1 {
+			text += fmt.Sprintf(", tempered over %d temperatures", len(rs.Temperatures))
+		}
+		return text
 	}
 	heat := "no sampling on heat"
 	if r.Config.HeatHMC != nil {
