@@ -192,7 +192,7 @@ type Traces struct {
 // positive definite (MinDiag its least diagonal entry, NaN where the
 // structure does not form A), or it factorized but is too ill-conditioned
 // to invert in double precision (Cond, a condition number estimate, not
-// 0). pkg/bayes's dense Laplace reports its failures with it too.
+// 0). Every structure reports its failures with it, NewLaplace too.
 type NotPositiveDefinite struct {
 	Kind      Kind
 	MinDiag   float64
@@ -233,7 +233,7 @@ func Compute(s *System, o Options) (*Traces, error) {
 	var err error
 	switch o.Kind {
 	case Dense:
-		err = dense(s, tr)
+		err = denseTraces(s, tr)
 	case Dual:
 		err = dual(s, tr)
 	case Diag:
