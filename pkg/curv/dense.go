@@ -25,7 +25,7 @@ func denseTraces(s *System, tr *Traces) error {
 			impl.Dsyrk(blas.Upper, blas.Trans, P, n, s.Beta[t], j, P, 1, raw.Data, raw.Stride)
 		}
 	}
-	l, _, trSqAlpha, err := factor(a, s.AlphaOf, s.Alpha, s.Beta)
+	l, trSqAlpha, err := factor(a, s.AlphaOf, s.Alpha, s.Beta)
 	if err != nil {
 		return err
 	}

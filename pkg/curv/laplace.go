@@ -84,12 +84,12 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 	}
 	a := mat.NewSymDense(P, nil)
 	BuildA(c, alpha, beta, a)
-	l, full, trSqAlpha, err := factor(a, c.AlphaOf, alpha, beta)
+	l, trSqAlpha, err := factor(a, c.AlphaOf, alpha, beta)
 	if err != nil {
 		return nil, err
 	}
 	l.pool = c.Pool
-	trSqBeta := l.betaTraces(c, full)
+	trSqBeta := l.betaTraces(c, symFull(l.AInv))
 	l.Comb = c.Comb
 	l.Hyper = NewHyper(l.LogDetA, l.TrAlpha, l.TrBeta, trSqAlpha, trSqBeta, alpha, beta, c.Loss)
 	for _, g := range c.AlphaOf {
@@ -102,13 +102,12 @@ func NewLaplace(c *Hessians, alpha, beta []float64) (*Laplace, error) {
 
 // factor is the part of the dense Laplace that does not depend on how A
 // was formed: it factorizes A (the upper triangle of a), takes ln|A| and
-// A^-1 (also returned row-major with both triangles, for the products of
-// the beta traces) and sets TrAlpha, returning tr((A^-1 P_i)^2).
-func factor(a *mat.SymDense, alphaOf []int, alpha, beta []float64) (l *Laplace, full, trSqAlpha []float64, err error) {
+// A^-1 and sets TrAlpha, returning tr((A^-1 P_i)^2).
+func factor(a *mat.SymDense, alphaOf []int, alpha, beta []float64) (l *Laplace, trSqAlpha []float64, err error) {
 	P := a.SymmetricDim()
 	for _, v := range a.RawSymmetric().Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, nil, nil, NotPositiveDefinite{Kind: Dense, MinDiag: v, NonFinite: true}
+			return nil, nil, NotPositiveDefinite{Kind: Dense, MinDiag: v, NonFinite: true}
 		}
 	}
 	l = &Laplace{Alpha: append([]float64(nil), alpha...), Beta: append([]float64(nil), beta...)}
@@ -117,15 +116,14 @@ func factor(a *mat.SymDense, alphaOf []int, alpha, beta []float64) (l *Laplace, 
 		for i := 0; i < P; i++ {
 			minDiag = math.Min(minDiag, a.At(i, i))
 		}
-		return nil, nil, nil, NotPositiveDefinite{Kind: Dense, MinDiag: minDiag}
+		return nil, nil, NotPositiveDefinite{Kind: Dense, MinDiag: minDiag}
 	}
 	l.LogDetA = l.Chol.LogDet()
 	l.AInv = mat.NewSymDense(P, nil)
 	if err := l.Chol.InverseTo(l.AInv); err != nil {
-		return nil, nil, nil, NotPositiveDefinite{Kind: Dense, MinDiag: math.NaN(), Cond: l.Chol.Cond()}
+		return nil, nil, NotPositiveDefinite{Kind: Dense, MinDiag: math.NaN(), Cond: l.Chol.Cond()}
 	}
-	full = symFull(l.AInv)
-	return l, full, l.alphaTraces(alphaOf, full), nil
+	return l, l.alphaTraces(alphaOf), nil
 }
 
 // symFull is a symmetric matrix, row-major with both triangles, from its
@@ -143,11 +141,14 @@ func symFull(m *mat.SymDense) []float64 {
 	return full
 }
 
-// alphaTraces sets l.TrAlpha, tr(A^-1 P_i), from A^-1 (full) and returns
-// tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2; parameters in no group
+// alphaTraces sets l.TrAlpha, tr(A^-1 P_i), from l.AInv and returns
+// tr((A^-1 P_i)^2) = sum_{a,b in i} Ainv_ab^2, each sum over whole rows of
+// A^-1 in turn (read from its upper triangle); parameters in no group
 // (alphaOf -1) are left out of both.
-func (l *Laplace) alphaTraces(alphaOf []int, full []float64) (trSqAlpha []float64) {
+func (l *Laplace) alphaTraces(alphaOf []int) (trSqAlpha []float64) {
 	P := len(alphaOf)
+	inv := l.AInv.RawSymmetric()
+	at := func(r, c int) float64 { return inv.Data[min(r, c)*inv.Stride+max(r, c)] }
 	l.TrAlpha = make([]float64, len(l.Alpha))
 	trSqAlpha = make([]float64, len(l.Alpha))
 	for r := 0; r < P; r++ {
@@ -155,10 +156,10 @@ func (l *Laplace) alphaTraces(alphaOf []int, full []float64) (trSqAlpha []float6
 		if gi < 0 {
 			continue
 		}
-		l.TrAlpha[gi] += full[r*P+r]
+		l.TrAlpha[gi] += at(r, r)
 		for col := 0; col < P; col++ {
 			if alphaOf[col] == gi {
-				v := full[r*P+col]
+				v := at(r, col)
 				trSqAlpha[gi] += v * v
 			}
 		}
