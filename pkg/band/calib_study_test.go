@@ -16,6 +16,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
@@ -133,7 +134,7 @@ func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64
 		for k := range bg {
 			bg[k] = math.Sqrt(f.Beta[k] * bh[k])
 		}
-		if lg, err := bayes.NewLaplace(f.Hessians(), f.Alpha, bg); err == nil {
+		if lg, err := curv.NewLaplace(f.Hessians(), f.Alpha, bg); err == nil {
 			out["geo"] = lg.Sigmas(J, n)
 		}
 	}
@@ -161,7 +162,7 @@ func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64
 		}
 		var ch mat.Cholesky
 		if ch.Factorize(A) {
-			l := &bayes.Laplace{Chol: ch}
+			l := &curv.Laplace{Chol: ch}
 			out["geo-term"] = l.Sigmas(J, n)
 		}
 	}
@@ -195,7 +196,7 @@ func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64
 	// A_tot = A + A_f
 	var Atot mat.SymDense
 	Ad := mat.NewSymDense(P, nil)
-	bayes.BuildA(f.Hessians(), f.Alpha, f.Beta, Ad)
+	curv.BuildA(f.Hessians(), f.Alpha, f.Beta, Ad)
 	Atot.AddSym(Ad, Af)
 	for name, A := range map[string]*mat.SymDense{"erreq-fresh": Af2, "erreq-both": &Atot} {
 		var ch mat.Cholesky
@@ -588,7 +589,7 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 			bc[tt] = math.Min(bc[tt], f.Beta[tt])
 		}
 		out["clampbase"] = out["paper"]
-		if l, err := bayes.NewLaplace(c, f.Alpha, bc); err == nil && gated {
+		if l, err := curv.NewLaplace(c, f.Alpha, bc); err == nil && gated {
 			s := l.Sigmas(J, n)
 			if cal != nil && calw.Local != nil {
 				calw.Local(pts, s) // calibrated's local widening
@@ -606,7 +607,7 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 			}
 		}
 		out[name] = out["paper"]
-		if l, err := bayes.NewLaplace(c, f.Alpha, bp); err == nil && gated {
+		if l, err := curv.NewLaplace(c, f.Alpha, bp); err == nil && gated {
 			out[name] = l.Sigmas(J, n)
 		}
 	}
@@ -625,7 +626,7 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 			}
 		}
 		out["bshare0.50"] = out["paper"]
-		if l, err := bayes.NewLaplace(c, f.Alpha, bs); err == nil && gated {
+		if l, err := curv.NewLaplace(c, f.Alpha, bs); err == nil && gated {
 			out["bshare0.50"] = l.Sigmas(J, n)
 		}
 		if testing.Verbose() && os.Getenv("BPINN_CALIB_SHARES") != "" {
@@ -668,7 +669,7 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 		}
 		var ch mat.Cholesky
 		if ch.Factorize(A) {
-			l := &bayes.Laplace{Chol: ch}
+			l := &curv.Laplace{Chol: ch}
 			s := l.Sigmas(J, n)
 			out["region20"] = out["paper"]
 			if gated {

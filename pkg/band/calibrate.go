@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -171,7 +172,7 @@ func calibrated(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held [
 
 // calibration is the calibrated band's betas, Laplace approximation and
 // widening (see calibrated).
-func calibration(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held []float64) ([]float64, *bayes.Laplace, *widening, error) {
+func calibration(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
 	l, beta, err := calibratedLaplace(f, train, held)
 	if err != nil {
 		return nil, nil, nil, err
@@ -211,7 +212,7 @@ func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
 
 // calibratedLaplace is Calibrated's Laplace approximation and betas, given
 // the rms residual of each beta group at the training and the fresh points.
-func calibratedLaplace(f *bayes.Fit, train, held []float64) (*bayes.Laplace, []float64, error) {
+func calibratedLaplace(f *bayes.Fit, train, held []float64) (*curv.Laplace, []float64, error) {
 	if f.Laplace == nil {
 		return nil, nil, fmt.Errorf("calibrated band: the fit has no Laplace approximation (status %s)", f.Status)
 	}

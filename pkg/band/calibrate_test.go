@@ -149,7 +149,7 @@ func TestCalibratedShares(t *testing.T) {
 	if lowered < 2 {
 		t.Fatalf("%d groups lowered, want several (rho per group from %v)", lowered, held)
 	}
-	lg, err := bayes.NewLaplace(f.Hessians(), f.Alpha, geo)
+	lg, err := curv.NewLaplace(f.Hessians(), f.Alpha, geo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestCalibrationBase(t *testing.T) {
 	m := &bayes.Model{N: []int{2540, 240, 60}, BetaNames: []string{"beta_pde", "beta_boundary", "beta_data"}}
 	s := bayes.Settings{Final: bayes.FinalRounds{Betas: bayes.RoundBetasTraining, Rounds: 3}, KnownNoise: map[string]float64{"data": 0.02}} // beta_data held at 2500
 	f := bayes.FitAt(m, s, nil, []float64{162, 3.3e6, 2500}, false)
-	f.Laplace = &bayes.Laplace{Hyper: curv.Hyper{GammaBeta: []float64{204, 50, 2}}}
+	f.Laplace = &curv.Laplace{Hyper: curv.Hyper{GammaBeta: []float64{204, 50, 2}}}
 	if b := band.CalibrationBase(f, train); !slices.Equal(b, f.Beta) {
 		t.Errorf("training rounds: base %v, want the fit's betas %v", b, f.Beta)
 	}

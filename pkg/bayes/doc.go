@@ -1,7 +1,7 @@
 // Package bayes is the evidence framework of the paper for physics-informed
 // networks: the model, its training with the hyperparameters set by the
 // evidence, and the Laplace approximation of the posterior over the
-// weights.
+// weights at the end (a pkg/curv Laplace, from the fit's data Hessians).
 //
 // # Data flow
 //
@@ -16,9 +16,10 @@
 //	  │                          steps on the evidence, polish, MacKay's final rounds
 //	  ▼
 //	Fit                         the trained model, α, β, history, status, warnings
-//	  │ Fit.Hessians,  NewLaplace A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
-//	  ▼                          the log evidence
-//	Laplace
+//	  │ Fit.Hessians,            A = Σ β_t H_t + diag(α): ln|A|, γ, Occam factors,
+//	  │ curv.NewLaplace          the log evidence
+//	  ▼
+//	curv.Laplace                Fit.Laplace
 //	  │ Fit.Predict, PredictOutput(s), PredictQuantity
 //	  ▼
 //	mean and σ = sqrt(gᵀ A⁻¹ g) at any points, of u, of each field of a
@@ -64,10 +65,10 @@
 //     PolishMethod, RoundBetas, Updater, the beta grouping, the curvature
 //     structure) with their Parse functions; resolve.go: Resolve, in named
 //     steps.
-//   - model.go: Model, E_D, gradients, H_t; evidence.go: Hessians, Laplace,
-//     NewLaplace (the dense A).
+//   - model.go: Model, E_D, gradients, H_t.
 //   - train.go: Train (the Adam epochs, the final rounds, the end);
-//     hyper.go: the hyperparameter steps and the evidence under a structure;
+//     hyper.go: the hyperparameter steps, the evidence under a structure,
+//     Fit.Hessians (the dense Laplace's input) and Comb;
 //     polish.go: the polish and the state a final round can undo.
 //   - fit.go: Fit, its status, Predict and GridErrors; outputs.go: the
 //     same for each field of a system; unknowns.go: the unknowns'

@@ -7,6 +7,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/internal/choice"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
@@ -68,7 +69,7 @@ type Fit struct {
 	Alpha    []float64
 	Beta     []float64
 	EW, ED   []float64
-	Laplace  *Laplace // nil unless A is positive definite at the end
+	Laplace  *curv.Laplace // nil unless A is positive definite at the end
 	Status   Status
 	Reason   string // what went wrong and where, empty when ok
 	Epochs   int    // epochs run (less than Settings.Epochs when diverged)

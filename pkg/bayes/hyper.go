@@ -49,21 +49,37 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	return move, true
 }
 
-// Hessians evaluates the loss parts and data Hessians at the current weights.
-func (f *Fit) Hessians() *Hessians {
+// Hessians evaluates the loss parts and data Hessians (Settings.Hessian)
+// at the current weights: the dense Laplace's input (curv.NewLaplace).
+func (f *Fit) Hessians() *curv.Hessians {
 	m := f.Model
 	P := m.NumWeights()
-	c := &Hessians{AlphaOf: m.AlphaOf, W: m.W(), N: m.N, Hidden: m.Net.Hidden(),
-		EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), pool: m.pool}
-	grad := make([]float64, P)
-	m.DataLoss(f.Beta, c.ED, grad)
-	m.WeightLoss(c.EW)
-	c.H = make([][]float64, len(f.Beta))
+	c := &curv.Hessians{AlphaOf: m.AlphaOf, Loss: f.loss(), Pool: m.pool, H: make([][]float64, len(f.Beta))}
 	for t := range c.H {
 		c.H[t] = make([]float64, P*P)
 	}
 	m.Hessians(f.Settings.Hessian, c.H)
 	return c
+}
+
+// loss evaluates the loss parts at the current weights.
+func (f *Fit) loss() curv.Loss {
+	m := f.Model
+	l := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: Comb(m.Net.Hidden())}
+	m.DataLoss(f.Beta, l.ED, make([]float64, m.NumWeights()))
+	m.WeightLoss(l.EW)
+	return l
+}
+
+// Comb is the paper's symmetry term sum_l (ln M_l! + M_l ln 2) of a network
+// with hidden layer sizes M_l.
+func Comb(hidden []int) float64 {
+	s := 0.0
+	for _, m := range hidden {
+		lg, _ := math.Lgamma(float64(m) + 1)
+		s += lg + float64(m)*math.Ln2
+	}
+	return s
 }
 
 // hyperStepper moves the hyperparameters at one epoch.
@@ -154,23 +170,20 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 }
 
 // evidence evaluates the evidence at the current weights and
-// hyperparameters with A under kind: the dense kind through NewLaplace
+// hyperparameters with A under kind: the dense kind through curv.NewLaplace
 // (H_t from Settings.Hessian, Occam factors included), the others through
-// pkg/curv from the residual Jacobians (the Occam factors only with
+// curv.Compute from the residual Jacobians (the Occam factors only with
 // squares). seed varies the stochastic structures between steps.
 func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
 	if kind == curv.Dense {
 		c := f.Hessians()
-		l, err := NewLaplace(c, f.Alpha, f.Beta)
+		l, err := curv.NewLaplace(c, f.Alpha, f.Beta)
 		if err != nil {
 			return nil, curv.Loss{}, err
 		}
-		return &l.Hyper, c.loss(l.Comb), nil
+		return &l.Hyper, c.Loss, nil
 	}
-	m := f.Model
-	loss := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: Comb(m.Net.Hidden())}
-	m.DataLoss(f.Beta, loss.ED, make([]float64, m.NumWeights()))
-	m.WeightLoss(loss.EW)
+	loss := f.loss()
 	tr, err := curv.Compute(f.system(), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
 	if err != nil {
 		return nil, loss, err

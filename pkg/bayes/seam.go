@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -83,8 +84,8 @@ func AtClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
 // LaplaceAt is the Laplace approximation at f's weights and alphas with
 // the betas beta: the posterior another precision of the residuals gives
 // (the bands of pkg/band).
-func (f *Fit) LaplaceAt(beta []float64) (*Laplace, error) {
-	return NewLaplace(f.Hessians(), f.Alpha, beta)
+func (f *Fit) LaplaceAt(beta []float64) (*curv.Laplace, error) {
+	return curv.NewLaplace(f.Hessians(), f.Alpha, beta)
 }
 
 // WithBand returns a copy of f whose Predict gives another band around the
@@ -93,7 +94,7 @@ func (f *Fit) LaplaceAt(beta []float64) (*Laplace, error) {
 // copy's predictions are meaningful: its log evidence is that of beta, and
 // it shares f's model, alphas and history, so it must not be trained or
 // ranked.
-func (f *Fit) WithBand(beta []float64, l *Laplace, widen func(points [][]float64, sigma []float64)) *Fit {
+func (f *Fit) WithBand(beta []float64, l *curv.Laplace, widen func(points [][]float64, sigma []float64)) *Fit {
 	g := *f
 	g.Beta, g.Laplace, g.widening, g.widenOutput = beta, l, widen, nil
 	return &g
@@ -103,7 +104,7 @@ func (f *Fit) WithBand(beta []float64, l *Laplace, widen func(points [][]float64
 // widen(k, points, sigma) for output k (Problem.OutputNames), and
 // widen(0, ...) for the first output and every other quantity
 // (PredictQuantity).
-func (f *Fit) WithOutputBand(beta []float64, l *Laplace, widen func(k int, points [][]float64, sigma []float64)) *Fit {
+func (f *Fit) WithOutputBand(beta []float64, l *curv.Laplace, widen func(k int, points [][]float64, sigma []float64)) *Fit {
 	g := f.WithBand(beta, l, func(points [][]float64, sigma []float64) { widen(0, points, sigma) })
 	g.widenOutput = widen
 	return g

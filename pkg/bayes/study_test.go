@@ -174,7 +174,7 @@ func TestStudyFinalHyperFixedPoint(t *testing.T) {
 			f.Hyper.FinalRounds, f.Settings.Final.Rounds, f.Hyper.FinalMove, f.Settings.Final.Tol)
 	}
 	c := f.Hessians()
-	alpha, beta := f.Laplace.MacKay(c)
+	alpha, beta := f.Laplace.MacKay(c.Loss)
 	for i := range alpha {
 		if r := alpha[i] / f.Alpha[i]; math.Abs(r-1) > 5*f.Settings.Final.Tol {
 			t.Errorf("alpha %.6g, MacKay's fixed point %.6g", f.Alpha[i], alpha[i])
@@ -274,7 +274,7 @@ func TestStudyKnownNoise(t *testing.T) {
 		t.Fatalf("status %s, beta %g: want ok and beta held at 400", f.Status, f.Beta[0])
 	}
 	c := f.Hessians()
-	alpha, _ := f.Laplace.MacKay(c)
+	alpha, _ := f.Laplace.MacKay(c.Loss)
 	if r := alpha[0] / f.Alpha[0]; math.Abs(r-1) > 5*f.Settings.Final.Tol {
 		t.Errorf("alpha %.6g, MacKay's fixed point with beta held %.6g", f.Alpha[0], alpha[0])
 	}

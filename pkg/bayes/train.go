@@ -311,7 +311,7 @@ func (f *Fit) finish() {
 	c := f.Hessians()
 	copy(f.EW, c.EW)
 	copy(f.ED, c.ED)
-	l, err := NewLaplace(c, f.Alpha, f.Beta)
+	l, err := curv.NewLaplace(c, f.Alpha, f.Beta)
 	var npd curv.NotPositiveDefinite
 	switch {
 	case errors.As(err, &npd):

@@ -3,7 +3,7 @@ package curv
 import "math"
 
 // blockDiag adds the traces of the block-diagonal part of A: every range
-// of blocks dense and exact (dense), every other weight its own 1 x 1 block
+// of blocks dense and exact (denseTraces), every other weight its own 1 x 1 block
 // alpha_k + sum_t beta_t (H_t)_kk. With no blocks it is the diagonal of A.
 func blockDiag(s *System, blocks [][2]int, tr *Traces) error {
 	P := s.P
@@ -58,7 +58,7 @@ func blockDiag(s *System, blocks [][2]int, tr *Traces) error {
 			}
 			sub.J[t] = c
 		}
-		if err := dense(sub, tr); err != nil {
+		if err := denseTraces(sub, tr); err != nil {
 			return err
 		}
 		solves[i] = tr.Solve

@@ -1,5 +1,6 @@
-// Package curv computes what a hyperparameter step of the evidence framework
-// needs from the posterior precision
+// Package curv holds the posterior precision of the evidence framework: the
+// dense Laplace approximation of a fit (Laplace), and what a hyperparameter
+// step needs from
 //
 //	A = sum_t beta_t J_t^T J_t + diag(alpha_g(k))
 //
@@ -9,6 +10,21 @@
 // the Occam factors of the log evidence tr((A^-1 H_t)^2) and tr((A^-1 P_i)^2).
 // Hyper turns these into E_hyp, its gradient, the effective parameters,
 // MacKay's update and the log evidence.
+//
+// # The dense Laplace
+//
+// Laplace is A factorized and inverted with every quantity of the evidence
+// and the band's variances g^T A^-1 g. NewLaplace builds it for a fit from
+// the data Hessians H_t themselves (Hessians: exact ones too, and
+// parameters in no alpha group), and the Dense structure below from the
+// J_t; the two differ only in how A and tr(A^-1 H_t) are formed (A^-1 H_t
+// from the H_t, or W = L^-1 J_t^T, cheaper while N_t < P), and share the
+// factorization, A^-1, ln|A|, the alpha traces and NotPositiveDefinite.
+// A and the beta traces are summed in other orders, so the two agree to
+// round-off (about 1e-9 relative at a fit), not to the bit; a fit's records
+// come from NewLaplace.
+//
+// # Structures
 //
 // Structures (Kind), by cost for N residuals, P weights:
 //
@@ -192,7 +208,7 @@ type Traces struct {
 // positive definite (MinDiag its least diagonal entry, NaN where the
 // structure does not form A), or it factorized but is too ill-conditioned
 // to invert in double precision (Cond, a condition number estimate, not
-// 0). pkg/bayes's dense Laplace reports its failures with it too.
+// 0). Every structure reports its failures with it, NewLaplace too.
 type NotPositiveDefinite struct {
 	Kind      Kind
 	MinDiag   float64
@@ -233,7 +249,7 @@ func Compute(s *System, o Options) (*Traces, error) {
 	var err error
 	switch o.Kind {
 	case Dense:
-		err = dense(s, tr)
+		err = denseTraces(s, tr)
 	case Dual:
 		err = dual(s, tr)
 	case Diag:

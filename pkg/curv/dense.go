@@ -8,52 +8,40 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// dense forms A, factorizes it and adds its traces to tr (blockDiag calls
-// it on one block at a time, hence the sums).
-func dense(s *System, tr *Traces) error {
+// denseTraces forms A from the J_t and factorizes it as NewLaplace does
+// (factor), adding its traces to tr (blockDiag calls it on one block at a
+// time, hence the sums). Only the beta traces differ: through W = L^-1 J_t^T,
+// cheaper than A^-1 H_t while N_t < P.
+func denseTraces(s *System, tr *Traces) error {
 	P := s.P
-	a := make([]float64, P*P)
+	a := mat.NewSymDense(P, nil)
+	raw := a.RawSymmetric()
 	for k, d := range s.alphaDiag() {
-		a[k*P+k] = d
+		raw.Data[k*raw.Stride+k] = d
 	}
 	impl := blas64.Implementation()
 	for t, j := range s.J {
 		if n := s.Rows(t); n > 0 {
-			impl.Dsyrk(blas.Upper, blas.Trans, P, n, s.Beta[t], j, P, 1, a, P)
+			impl.Dsyrk(blas.Upper, blas.Trans, P, n, s.Beta[t], j, P, 1, raw.Data, raw.Stride)
 		}
 	}
-	var ch mat.Cholesky
-	if !finite(a) || !ch.Factorize(mat.NewSymDense(P, a)) {
-		return notPD(Dense)
+	l, trSqAlpha, err := factor(a, s.AlphaOf, s.Alpha, s.Beta)
+	if err != nil {
+		return err
 	}
-	tr.LogDet += ch.LogDet()
+	tr.LogDet += l.LogDetA
+	for g, v := range l.TrAlpha {
+		tr.TrAlpha[g] += v
+		if tr.TrSqAlpha != nil {
+			tr.TrSqAlpha[g] += trSqAlpha[g]
+		}
+	}
 	tr.Solve = func(dst, b []float64) {
 		x := mat.NewVecDense(P, dst)
-		_ = ch.SolveVecTo(x, mat.NewVecDense(P, b)) // A factorized: cannot fail
-	}
-	var inv mat.SymDense
-	if err := ch.InverseTo(&inv); err != nil {
-		return notPD(Dense)
-	}
-	raw := inv.RawSymmetric() // upper triangle
-	for r := 0; r < P; r++ {
-		g := s.AlphaOf[r]
-		tr.TrAlpha[g] += raw.Data[r*raw.Stride+r]
-		if tr.TrSqAlpha == nil {
-			continue
-		}
-		for c := r; c < P; c++ {
-			if s.AlphaOf[c] == g {
-				v := raw.Data[r*raw.Stride+c]
-				if c != r {
-					v *= math.Sqrt2
-				}
-				tr.TrSqAlpha[g] += v * v
-			}
-		}
+		_ = l.Chol.SolveVecTo(x, mat.NewVecDense(P, b)) // A factorized: cannot fail
 	}
 	var L mat.TriDense
-	ch.LTo(&L)
+	l.Chol.LTo(&L)
 	lr := L.RawTriangular()
 	for t, j := range s.J {
 		n := s.Rows(t)

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/score"
 )
@@ -175,13 +176,13 @@ func whitenedBy(f *bayes.Fit, L *mat.TriDense, newLP func() mcmc.LogDensity) (ne
 func exactPrecision(f *bayes.Fit) (*mat.TriDense, []float64, error) {
 	m := f.Model
 	P := m.NumWeights()
-	c := &bayes.Hessians{AlphaOf: m.AlphaOf, H: make([][]float64, len(f.Beta))}
+	c := &curv.Hessians{AlphaOf: m.AlphaOf, H: make([][]float64, len(f.Beta))}
 	for t := range c.H {
 		c.H[t] = make([]float64, P*P)
 	}
 	m.Hessians(bayes.Exact, c.H)
 	h := mat.NewSymDense(P, nil)
-	bayes.BuildA(c, f.Alpha, f.Beta, h)
+	curv.BuildA(c, f.Alpha, f.Beta, h)
 	var eig mat.EigenSym
 	if !eig.Factorize(h, true) {
 		return nil, nil, errors.New("the exact Hessian of E_T at the fit's parameters has no eigen-decomposition (not finite?)")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
@@ -432,7 +433,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 }
 
 // setLaplace records the Laplace approximation's evidence terms.
-func (r *Result) setLaplace(l *bayes.Laplace) {
+func (r *Result) setLaplace(l *curv.Laplace) {
 	alphaNames, betaNames := r.AlphaNames, r.BetaNames
 	r.EHyp, r.LogP, r.LogDetA = Num(l.EHyp), Num(l.LogP), Num(l.LogDetA)
 	r.Comb, r.Gamma = Num(l.Comb), Num(l.Gamma)

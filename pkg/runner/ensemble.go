@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -176,7 +177,7 @@ func firstReason(fits []*bayes.Fit) string {
 
 // laplaceOK returns the fit's Laplace approximation if its log evidence is
 // defined, else nil (for a nil fit too).
-func laplaceOK(f *bayes.Fit) *bayes.Laplace {
+func laplaceOK(f *bayes.Fit) *curv.Laplace {
 	if f == nil || f.Laplace == nil || !f.Laplace.OccamOK {
 		return nil
 	}

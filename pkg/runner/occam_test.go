@@ -7,6 +7,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
@@ -26,7 +27,7 @@ func TestOccamInvalidFit(t *testing.T) {
 	cf := f.Hessians()
 	cf.N = append([]int(nil), cf.N...)
 	cf.N[0] = 0
-	bad, err := bayes.NewLaplace(cf, f.Alpha, f.Beta)
+	bad, err := curv.NewLaplace(cf, f.Alpha, f.Beta)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,24 +1,22 @@
-package bayes
+package curv
 
 import (
 	"fmt"
-	"slices"
-	"strings"
-
-	"github.com/evidence-pinn/bpinn/pkg/curv"
-	"gonum.org/v1/gonum/floats"
-
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
 
 // randomCurvature returns a curvature with PSD data Hessians H_t = J_t^T J_t.
 func randomCurvature(rng *rand.Rand, P int, alphaOf []int, nAlpha int, N []int) *Hessians {
-	c := &Hessians{AlphaOf: alphaOf, W: make([]int, nAlpha), N: N, Hidden: []int{3}}
+	c := &Hessians{AlphaOf: alphaOf, Loss: Loss{W: make([]int, nAlpha), N: N, Comb: math.Log(6) + 3*math.Ln2}} // a hidden layer of 3
 	for _, g := range alphaOf {
 		if g >= 0 { // -1: a flat-prior parameter, in no group
 			c.W[g]++
@@ -145,9 +143,6 @@ func ehypGradientAndOccam(t *testing.T, alphaOf []int) {
 	if got, want := l.LogEvidence, l.LogP+l.Comb+floats.Sum(l.LnSigmaAlpha)+floats.Sum(l.LnSigmaBeta); got != want {
 		t.Errorf("LogEvidence %g != parts %g", got, want)
 	}
-	if got, want := Comb([]int{3}), math.Log(6)+3*math.Ln2; !scalar.EqualWithinAbsOrRel(got, want, 1e-14, 1e-14) {
-		t.Errorf("Comb = %g, want %g", got, want)
-	}
 }
 
 // Iterating MacKay's updates at fixed curvature converges to a stationary
@@ -163,7 +158,7 @@ func TestMacKayFixedPoint(t *testing.T) {
 		if l, err = NewLaplace(c, alpha, beta); err != nil {
 			t.Fatal(err)
 		}
-		alpha, beta = l.MacKay(c)
+		alpha, beta = l.MacKay(c.Loss)
 	}
 	l, _ = NewLaplace(c, alpha, beta)
 	for i, g := range append(l.GradLogAlpha, l.GradLogBeta...) {
@@ -207,37 +202,173 @@ func TestVarianceDense(t *testing.T) {
 
 func TestNotPositiveDefinite(t *testing.T) {
 	t.Parallel()
-	c := &Hessians{EW: []float64{1}, ED: []float64{1}, H: [][]float64{{-5, 0, 0, 1}}, AlphaOf: []int{0, 0}, W: []int{2}, N: []int{1}}
+	c := &Hessians{H: [][]float64{{-5, 0, 0, 1}}, AlphaOf: []int{0, 0}, Loss: Loss{EW: []float64{1}, ED: []float64{1}, W: []int{2}, N: []int{1}}}
 	_, err := NewLaplace(c, []float64{1}, []float64{1})
-	if _, ok := err.(curv.NotPositiveDefinite); !ok {
-		t.Fatalf("got %v, want curv.NotPositiveDefinite", err)
+	if _, ok := err.(NotPositiveDefinite); !ok {
+		t.Fatalf("got %v, want NotPositiveDefinite", err)
 	}
 	c.H[0][3] = math.NaN()
 	c.H[0][0] = 5
 	_, err = NewLaplace(c, []float64{1}, []float64{1})
-	if e, ok := err.(curv.NotPositiveDefinite); !ok || !e.NonFinite {
-		t.Fatalf("NaN in H: got %v, want a non-finite curv.NotPositiveDefinite", err)
+	if e, ok := err.(NotPositiveDefinite); !ok || !e.NonFinite {
+		t.Fatalf("NaN in H: got %v, want a non-finite NotPositiveDefinite", err)
 	}
 	// Positive definite but beyond double precision: reported with its
 	// condition number, not as a NaN.
 	c.H[0] = []float64{1e17, 0, 0, 0}
 	_, err = NewLaplace(c, []float64{1}, []float64{1})
-	if e, ok := err.(curv.NotPositiveDefinite); !ok || !(e.Cond > 1e16) || !strings.Contains(e.Error(), "numerically singular") {
-		t.Fatalf("condition 1e17: got %v, want a numerically singular curv.NotPositiveDefinite", err)
+	if e, ok := err.(NotPositiveDefinite); !ok || !(e.Cond > 1e16) || !strings.Contains(e.Error(), "numerically singular") {
+		t.Fatalf("condition 1e17: got %v, want a numerically singular NotPositiveDefinite", err)
 	}
 }
 
-// Predictions at one point equal those at the same point within a batch
-// (one point used to trip the per-row Jacobian: a broadcast of one row is
-// the identity).
-func TestPredictOnePoint(t *testing.T) {
+// denseAInv builds A = sum_t beta_t H_t + diag(alpha of each weight) entry by
+// entry (not with BuildA) and inverts it by LU (not Cholesky), so that checks
+// against it share no code with NewLaplace.
+func denseAInv(t *testing.T, c *Hessians, alpha, beta []float64) *mat.Dense {
+	t.Helper()
+	P := c.P()
+	a := mat.NewDense(P, P, nil)
+	for t2, h := range c.H {
+		for k, v := range h {
+			a.Set(k/P, k%P, a.At(k/P, k%P)+beta[t2]*v)
+		}
+	}
+	for k := 0; k < P; k++ {
+		a.Set(k, k, a.At(k, k)+alpha[c.AlphaOf[k]])
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(a); err != nil {
+		t.Fatalf("dense inverse of A: %v", err)
+	}
+	return &inv
+}
+
+// Gamma, the effective number of parameters, from its definitions:
+// gamma_i = W_i - alpha_i tr_i(A^-1) per alpha group, and since
+// A - diag(alpha) = sum_t beta_t H_t, sum_i gamma_i = tr(A^-1 sum_t beta_t H_t)
+// = sum_t beta_t tr(A^-1 H_t). With one alpha, MacKay's eigenvalue form
+// gamma = sum_k lambda_k/(lambda_k + alpha) (lambda_k of sum_t beta_t H_t).
+func TestGammaIdentities(t *testing.T) {
 	t.Parallel()
-	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 200, Hyper: HyperSteps{Start: 100}, Recipe: RecipePaper})
-	pts := [][]float64{{0.3, 0.4}, {0.7, 0.1}}
-	m2, s2 := mustPredict(t, f, pts)
-	m1, s1 := mustPredict(t, f, pts[:1])
-	if m1[0] != m2[0] || !scalar.EqualWithinAbsOrRel(s1[0], s2[0], 1e-12, 1e-9) {
-		t.Errorf("one point: mean %g sigma %g, in a batch: mean %g sigma %g", m1[0], s1[0], m2[0], s2[0])
+	rng := rand.New(rand.NewPCG(11, 7))
+	alphaOf := []int{0, 1, 0, 2, 2, 1, 0, 2, 1}
+	P := len(alphaOf)
+	c := randomCurvature(rng, P, alphaOf, 3, []int{6, 4})
+	alpha, beta := []float64{0.4, 2.5, 0.08}, []float64{1.7, 0.3}
+	l, err := NewLaplace(c, alpha, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := denseAInv(t, c, alpha, beta)
+	trI := make([]float64, len(alpha)) // tr_i(A^-1) from the dense inverse
+	for k, g := range alphaOf {
+		trI[g] += inv.At(k, k)
+	}
+	for i := range alpha {
+		want := float64(c.W[i]) - alpha[i]*trI[i]
+		if !scalar.EqualWithinAbsOrRel(l.GammaAlpha[i], want, 1e-10, 1e-10) {
+			t.Errorf("GammaAlpha[%d] = %.12g, want W_i - alpha_i tr_i(A^-1) = %.12g", i, l.GammaAlpha[i], want)
+		}
+	}
+	// tr(A^-1 B), B = sum_t beta_t H_t, and each beta_t tr(A^-1 H_t).
+	trB := 0.0
+	for t2, h := range c.H {
+		var m mat.Dense
+		m.Mul(inv, mat.NewDense(P, P, h))
+		gb := beta[t2] * mat.Trace(&m)
+		trB += gb
+		if !scalar.EqualWithinAbsOrRel(l.GammaBeta[t2], gb, 1e-10, 1e-10) {
+			t.Errorf("GammaBeta[%d] = %.12g, want beta_t tr(A^-1 H_t) = %.12g", t2, l.GammaBeta[t2], gb)
+		}
+	}
+	if !scalar.EqualWithinAbsOrRel(l.Gamma, trB, 1e-10, 1e-10) {
+		t.Errorf("Gamma = %.12g, want tr(A^-1 sum beta H) = %.12g", l.Gamma, trB)
+	}
+	if s := floats.Sum(l.GammaBeta); !scalar.EqualWithinAbsOrRel(l.Gamma, s, 1e-10, 1e-10) {
+		t.Errorf("Gamma = %.12g, sum of GammaBeta %.12g", l.Gamma, s)
+	}
+	if s := floats.Sum(l.GammaAlpha); !scalar.EqualWithinAbsOrRel(l.Gamma, s, 1e-12, 1e-12) {
+		t.Errorf("Gamma = %.12g, sum of GammaAlpha %.12g", l.Gamma, s)
+	}
+	if !(l.Gamma > 0 && l.Gamma < float64(P)) {
+		t.Errorf("Gamma = %g, want in (0, %d) with PSD data Hessians", l.Gamma, P)
+	}
+
+	// One alpha: the eigenvalue form.
+	one := make([]int, P)
+	c1 := randomCurvature(rng, P, one, 1, []int{5, 3})
+	a1, b1 := []float64{0.6}, []float64{0.9, 2.2}
+	l1, err := NewLaplace(c1, a1, b1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bsum := mat.NewSymDense(P, nil)
+	for r := 0; r < P; r++ {
+		for col := r; col < P; col++ {
+			bsum.SetSym(r, col, b1[0]*c1.H[0][r*P+col]+b1[1]*c1.H[1][r*P+col])
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(bsum, false) {
+		t.Fatal("eigendecomposition failed")
+	}
+	want := 0.0
+	for _, lam := range es.Values(nil) {
+		want += lam / (lam + a1[0])
+	}
+	if !scalar.EqualWithinAbsOrRel(l1.Gamma, want, 1e-10, 1e-10) {
+		t.Errorf("one alpha: Gamma = %.12g, want sum lambda/(lambda+alpha) = %.12g", l1.Gamma, want)
+	}
+}
+
+// nonFiniteFields lists the float64 fields and slice entries of l that are
+// NaN or infinite (the matrices are not exported numbers).
+func nonFiniteFields(l *Laplace) []string {
+	var bad []string
+	v := reflect.ValueOf(l).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch {
+		case f.Kind() == reflect.Float64:
+			if math.IsNaN(f.Float()) || math.IsInf(f.Float(), 0) {
+				bad = append(bad, name)
+			}
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Float64:
+			for k := 0; k < f.Len(); k++ {
+				if x := f.Index(k).Float(); math.IsNaN(x) || math.IsInf(x, 0) {
+					bad = append(bad, name)
+				}
+			}
+		}
+	}
+	return bad
+}
+
+// A positive definite A can still leave an Occam argument negative (an
+// indefinite exact Hessian): P=1, H=-0.8, alpha=beta=1, N=1 gives A=0.2,
+// A^-1=5, so the beta argument is 1/2 - 1/2 (5*0.8)^2 = -7.5 and the alpha
+// argument 1/2 - 1/2 5^2 = -12. The log evidence is then undefined: OccamOK
+// false, ln sigma 0 where its argument is not positive (hyper.go), no
+// NaN; a Result writes null and ranks the fit last.
+func TestOccamInvalid(t *testing.T) {
+	t.Parallel()
+	c := &Hessians{H: [][]float64{{-0.8}}, AlphaOf: []int{0}, Loss: Loss{EW: []float64{0.3}, ED: []float64{0.2}, W: []int{1}, N: []int{1}, Comb: 2 * math.Ln2}} // a hidden layer of 1
+	l, err := NewLaplace(c, []float64{1}, []float64{1})
+	if err != nil {
+		t.Fatalf("A = 0.2 is positive definite: %v", err)
+	}
+	if l.OccamOK {
+		t.Error("OccamOK with negative Occam arguments")
+	}
+	if !scalar.EqualWithinAbsOrRel(l.OccamArgBeta[0], -7.5, 1e-12, 1e-12) || !scalar.EqualWithinAbsOrRel(l.OccamArgAlpha[0], -12, 1e-12, 1e-12) {
+		t.Errorf("Occam arguments alpha %g beta %g, want -12 and -7.5", l.OccamArgAlpha[0], l.OccamArgBeta[0])
+	}
+	if l.LnSigmaBeta[0] != 0 || l.LnSigmaAlpha[0] != 0 {
+		t.Errorf("ln sigma alpha %g beta %g, want 0 where the argument <= 0", l.LnSigmaAlpha[0], l.LnSigmaBeta[0])
+	}
+	if bad := nonFiniteFields(l); len(bad) > 0 {
+		t.Errorf("non-finite exported numbers: %v", bad)
 	}
 }
 
