@@ -35,7 +35,8 @@ type sandwichTally struct {
 // the fresh residuals tempered (sandwichModes: "swAstated", ...), each
 // alone, through the calibrated band's value check ("+v"), and the larger
 // ("max") and the geometric mean ("gm") of it and the calibrated band. It
-// returns the line of coverage / q95 it prints and adds to tally.
+// returns the line of coverage / q95 / median sigma over the paper's it
+// prints and adds to tally.
 func sandwichScores(t *testing.T, f *bayes.Fit, tally *sandwichTally) string {
 	q, err := f.Model.Problem.Fresh()
 	if err != nil {
@@ -57,15 +58,16 @@ func sandwichScores(t *testing.T, f *bayes.Fit, tally *sandwichTally) string {
 	}
 	calSigma := cal.Laplace.Sigmas(J, n)
 	cal.Widen(pts, calSigma)
+	paper := f.Laplace.Sigmas(J, n)
 	var line strings.Builder
 	add := func(name string, sigma []float64) {
-		cov, q95, _ := bandStats(mean, sigma, exact, sigma)
+		cov, q95, wider := bandStats(mean, sigma, exact, paper)
 		ok := meetsBoth(cov, q95)
 		if !slices.Contains(tally.names, name) {
 			tally.names = append(tally.names, name)
 		}
 		tally.met[name] += ok
-		fmt.Fprintf(&line, " %s %.3f/%.2f%s", name, cov, q95, map[int]string{0: "", 1: "*"}[ok])
+		fmt.Fprintf(&line, " %s %.3f/%.2f/x%.2g%s", name, cov, q95, wider, map[int]string{0: "", 1: "*"}[ok])
 	}
 	for _, sp := range sandwichPriors {
 		modes := sandwichModes

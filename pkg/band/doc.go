@@ -12,6 +12,9 @@
 //     itself (docs/calibration.md).
 //   - Assess: all a record keeps of them, with the warning of a band
 //     likely too narrow or too wide.
+//   - Sandwich: the misspecification-robust (Huber-White) band A^-1 B A^-1,
+//     B from the fresh residuals' gradients; an experiment, far too wide on
+//     the paper's problems, so not the calibrated band (docs/calibration.md).
 //
 // Each returns a copy of the fit (bayes.Fit.WithBand) whose Predict gives
 // the band; only its predictions are meaningful.
