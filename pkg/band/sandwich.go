@@ -1,6 +1,7 @@
 package band
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -31,24 +32,31 @@ const (
 // and B = sum_t (N_t / n_t) beta_t^2 sum_i r_i^2 j_i j_i^T over the fresh
 // points i of each beta group t (r_i the residual, j_i = dr_i/dw, n_t the
 // group's fresh points, N_t its training points), plus the prior's part
-// (SandwichPrior). Where the fresh residuals are as beta states, B is
-// about the data part of A and the band is the Laplace band; where they
-// are larger in the directions that move u (Burgers' shock) it widens
-// there, where smaller it narrows. It reads the fit and the fresh draw's
-// points and measurements, never an exact solution. It is an experiment,
-// not the calibrated band (docs/calibration.md says how it scored); as
-// with HeldOut, only the copy's predictions are meaningful.
+// (SandwichPrior). Where the fresh residuals are what beta states and the
+// fresh points' gradients are those of the training points, B is A and
+// the band the Laplace band; residuals larger in the directions that move
+// u widen it there. It reads the fit and the fresh draw's points and
+// measurements, never an exact solution. It is an experiment, not the
+// calibrated band: on the paper's problems it is tens to thousands of
+// times wider than the errors (docs/calibration.md). As with HeldOut, only
+// the copy's predictions are meaningful.
 func Sandwich(f *bayes.Fit, fresh FreshDraw, prior SandwichPrior) (*bayes.Fit, error) {
 	m2, err := fresh.model(f)
 	if err != nil {
 		return nil, err
 	}
 	l, err := sandwichLaplace(f, freshB(f, m2, prior))
+	if errors.Is(err, errBNotPD) && prior != SandwichPriorCurvature {
+		return nil, fmt.Errorf("%w (fewer independent fresh residuals than weights); add the prior's curvature, SandwichPriorCurvature", err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return f.WithBand(f.Beta, l, nil), nil
 }
+
+// errBNotPD is the error of a sandwich B that does not factorize.
+var errBNotPD = errors.New("sandwich band: B is not positive definite")
 
 // sandwichLaplace is a Laplace approximation whose Cholesky factor is that
 // of the sandwich precision A B^-1 A (so that its Sigmas give
@@ -63,7 +71,7 @@ func sandwichLaplace(f *bayes.Fit, B []float64) (*bayes.Laplace, error) {
 	b := mat.NewSymDense(P, B)
 	var lb mat.Cholesky
 	if !lb.Factorize(b) {
-		return nil, fmt.Errorf("sandwich band: B is not positive definite (fewer fresh residuals than weights, or a prior part left out); use SandwichPriorCurvature")
+		return nil, errBNotPD
 	}
 	var a mat.SymDense
 	f.Laplace.Chol.ToSym(&a)

@@ -3,6 +3,7 @@ package band
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
@@ -83,4 +84,38 @@ func medianOf(a, b []float64) float64 {
 	}
 	slices.Sort(r)
 	return r[len(r)/2]
+}
+
+// TestSandwichFewPoints: with fewer fresh residuals than weights, B of the
+// residuals alone is singular; the error says so in one line and names
+// the prior part that makes it factorize, with which the band is defined.
+func TestSandwichFewPoints(t *testing.T) {
+	t.Parallel()
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 2})
+	q, err := f.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	few := *q
+	few.Terms = slices.Clone(q.Terms)
+	for k := range few.Terms {
+		tm := &few.Terms[k]
+		tm.Points = tm.Points[:3]
+		if tm.Target != nil {
+			tm.Target = tm.Target[:3]
+		}
+	}
+	d, err := NewFreshDraw(&few)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prior := range []SandwichPrior{SandwichNoPrior, SandwichPriorScore} {
+		_, err := Sandwich(f, d, prior)
+		if err == nil || !strings.Contains(err.Error(), "not positive definite") || !strings.Contains(err.Error(), "SandwichPriorCurvature") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("prior %d on %d fresh points: error %v; want one line naming SandwichPriorCurvature", prior, 3*len(few.Terms), err)
+		}
+	}
+	if _, err := Sandwich(f, d, SandwichPriorCurvature); err != nil {
+		t.Errorf("with the prior's curvature: %v", err)
+	}
 }
