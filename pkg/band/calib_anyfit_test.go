@@ -56,6 +56,7 @@ func TestCalibAnyFit(t *testing.T) {
 		}
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		var paper, cal int
+		tally := &sandwichTally{met: map[string]int{}}
 		best := record.BestResult(rs)
 		for i := range rs {
 			r := &rs[i]
@@ -89,8 +90,14 @@ func TestCalibAnyFit(t *testing.T) {
 			fmt.Printf("%-20s%s seed %3d  rel_l2 %.3g  paper %.4f/%.3f  calibrated %.4f/%.3f x%.2f %s  ratio %.2f value %.2f%s%s\n",
 				name, sel, r.Seed, e.RelL2, e.Coverage2S, e.Q95, e.Coverage2SCalibrated, e.Q95Calibrated, e.SigmaRatioCalibrated,
 				mark(meetsBoth(e.Coverage2SCalibrated, e.Q95Calibrated)), ratio, value, stale, detail)
+			if os.Getenv("BPINN_CALIB_SANDWICH") != "" {
+				fmt.Printf("      sandwich:%s\n", sandwichScores(t, f, tally))
+			}
 		}
 		fmt.Printf("%-20s fits %d  meet both: paper %d, calibrated %d\n", name, len(rs), paper, cal)
+		if len(tally.names) > 0 {
+			fmt.Printf("%-20s sandwich meet both:%s\n", name, tally)
+		}
 	}
 }
 

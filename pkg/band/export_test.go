@@ -1,6 +1,8 @@
 package band
 
 import (
+	"math"
+
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 )
 
@@ -44,4 +46,54 @@ func CalibratedWidening(f *bayes.Fit, fresh FreshDraw) (Widening, error) {
 // check's factors scale (pooled) and scales (per output), no local one.
 func NewWidening(scale float64, scales []float64) func(k int, points [][]float64, sigma []float64) {
 	return (&widening{scale: scale, scales: scales}).applyOutput
+}
+
+// SandwichValued is the sandwich band (Sandwich with prior) through the
+// calibrated band's value check: the sandwich's sigma in place of the
+// Laplace sigma of the calibrated band. mode is how B takes the fresh
+// residuals (temper): "" as they are.
+func SandwichValued(f *bayes.Fit, fresh FreshDraw, prior SandwichPrior, mode string) (*bayes.Fit, error) {
+	m2, err := fresh.model(f)
+	if err != nil {
+		return nil, err
+	}
+	sq, jac, scale := freshResiduals(f, m2)
+	if mode != "" {
+		temper(f, m2, sq, mode)
+	}
+	l, err := sandwichLaplace(f, sandwichB(f, sq, jac, m2.TermGroup, scale, prior))
+	if err != nil {
+		return nil, err
+	}
+	res := m2.Residuals()
+	train, held := f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta)
+	_, at := overconfident(f.Inferred, train, held)
+	w := &widening{}
+	w.scale, w.scales = valueCheck(f.WithOutputBand(f.Beta, l, w.applyOutput), m2, res, at < 0 && heldOutAgrees(f, held))
+	return f.WithOutputBand(f.Beta, l, w.applyOutput), nil
+}
+
+// temper replaces each fresh residual r_i of group t (res, of f's model
+// on the fresh points) by one sized by the rms s_t = 1/sqrt(beta_t) beta
+// states: "stated" s_t (the fresh Jacobians alone), "geometric"
+// sqrt(|r_i| s_t) (the geometric mean of the two squares), "shape"
+// r_i s_t / rms_t (the residuals' shape at beta's size).
+func temper(f *bayes.Fit, fresh *bayes.Model, res [][]float64, mode string) {
+	rms := fresh.GroupRMS(f.Beta)
+	for k, r := range res {
+		t := fresh.TermGroup[k]
+		st := 1 / math.Sqrt(f.Beta[t])
+		for i, ri := range r {
+			switch mode {
+			case "stated":
+				r[i] = st
+			case "geometric":
+				r[i] = math.Sqrt(math.Abs(ri) * st)
+			case "shape":
+				r[i] = ri * st / rms[t]
+			default:
+				panic("temper: mode " + mode)
+			}
+		}
+	}
 }

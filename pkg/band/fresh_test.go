@@ -70,6 +70,12 @@ func TestCalibratedBlind(t *testing.T) {
 // counts its calls and returns NaN, never calls it and is want bit for bit.
 func checkBlind(t *testing.T, f *bayes.Fit, p, q *pde.Problem, pts [][]float64, want []float64, what string) {
 	t.Helper()
+	checkBlindBand(t, p, q, pts, want, what, func(d FreshDraw) (*bayes.Fit, error) { return Calibrated(f, d) })
+}
+
+// checkBlindBand is checkBlind for the band build makes of a fresh draw.
+func checkBlindBand(t *testing.T, p, q *pde.Problem, pts [][]float64, want []float64, what string, build func(FreshDraw) (*bayes.Fit, error)) {
+	t.Helper()
 	pExact, qExact := p.Exact, q.Exact
 	defer func() { p.Exact, q.Exact = pExact, qExact }()
 	calls := 0
@@ -79,7 +85,7 @@ func checkBlind(t *testing.T, f *bayes.Fit, p, q *pde.Problem, pts [][]float64, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := Calibrated(f, d)
+	g, err := build(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,6 +130,7 @@ func TestBandBadInput(t *testing.T) {
 		"HeldOut":       func(d FreshDraw) error { _, err := HeldOut(f, d); return err },
 		"ResidualCheck": func(d FreshDraw) error { _, _, err := ResidualCheck(f, d); return err },
 		"Assess":        func(d FreshDraw) error { _, err := Assess(f, d); return err },
+		"Sandwich":      func(d FreshDraw) error { _, err := Sandwich(f, d, SandwichPriorCurvature); return err },
 	}
 	for _, c := range []struct {
 		name string
