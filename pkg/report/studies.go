@@ -89,8 +89,8 @@ type Plan struct {
 // 3. Heat's best fit is sampled with the settings that converge on heat's
 // 2-6-1 posterior (4 chains x 3000 draws after 1000 warm-up, dense metric,
 // target 0.9, depth 10, tempered over five temperatures 1-2.1: R-hat of u
-// 1.0075 on `bpinn fit heat --seed 1`'s fit, about 25 min of CPU;
-// docs/hmc.md).
+// 1.0075 on `bpinn fit heat --seed 1`'s fit, 1.001 on the full run's best,
+// 11-25 min of CPU; docs/hmc.md).
 func Full() Plan {
 	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10, LidFits: 3, IdentifyFits: 3,
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 3000, Warmup: 1000, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense, Temperatures: []float64{1, 1.2, 1.45, 1.75, 2.1}}}
