@@ -100,20 +100,13 @@ func TestPeriodicTerms(t *testing.T) {
 }
 
 // TestHardConstraint trains u” = -pi^2 sin(pi x) on [0, 1] with u(0) =
-// u(1) = 0 met by a transform, u = x(1-x) N: the conditions leave the loss
+// u(1) = 0 met by a transform, u = 4x(1-x) N (hardPoisson): the conditions leave the loss
 // (Sample), the fit is the transformed field, and on the boundary the mean
 // is the condition's value and the Laplace sigma zero (the band sees the
 // transform), inside both are the fit's.
 func TestHardConstraint(t *testing.T) {
 	t.Parallel()
-	p, err := (&pde.Problem{Name: "hard", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
-		Transforms: []pde.Transform{{D: "x*(1-x)", Meets: []string{"dirichlet_x"}}},
-		Terms: []pde.Term{
-			pde.PDE("u_xx = -pi^2*sin(pi*x)", 40),
-			pde.Dirichlet(pde.Faces("x"), 2, 0),
-		},
-		Exact: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) },
-	}).Sample(1)
+	p, err := hardPoisson().Sample(1) // docs/problems.md's
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,6 +138,11 @@ func (p *Problem) TransformOutput(k int, n, x *ad.Node) (*ad.Node, error) {
 	return outs[k], nil
 }
 
+// Transformed reports whether output k has a Transform.
+func (p *Problem) Transformed(k int) bool {
+	return slices.ContainsFunc(p.Transforms, func(tr Transform) bool { return p.OutputIndex(tr.Output) == k })
+}
+
 func (p *Problem) noTransformOutput(tr Transform) error {
 	return fmt.Errorf("problem %q: a transform of output %q; the outputs are %s", p.Name, tr.Output, strings.Join(p.OutputNames(), ", "))
 }
