@@ -41,8 +41,8 @@ type Transform struct {
 const transformTol = 1e-9
 
 // transformVars is what an expression of a transform reads at the points
-// x: the inputs, the Params and the constants; placeholder is an N x 1
-// node of x's graph (the Vars' U, which a failed name returns).
+// x: the inputs, the Params and the constants. Its U, which a failed name
+// returns, is a column of x: a node of x's graph with one row per point.
 func (p *Problem) transformVars(x *ad.Node, tr Transform) *Vars {
 	return &Vars{U: ad.SliceCol(x, 0), p: p, term: "transform of " + p.outputName(tr.Output), jet: ad.NewJet(ad.SliceCol(x, 0), x), inputsOnly: true}
 }
@@ -92,19 +92,19 @@ func (p *Problem) transformOutputs(outs []*ad.Node, x *ad.Node) ([]*ad.Node, err
 	if len(p.Transforms) == 0 {
 		return outs, nil
 	}
-	outs = slices.Clone(outs)
 	for _, tr := range p.Transforms {
-		k := p.OutputIndex(tr.Output)
-		if k < 0 {
+		if p.OutputIndex(tr.Output) < 0 {
 			return nil, p.noTransformOutput(tr)
 		}
-		g, d, err := p.transformValues(x, tr)
-		if err != nil {
+	}
+	fields := make([]*ad.Node, len(outs))
+	for k, n := range outs {
+		var err error
+		if fields[k], err = p.TransformOutput(k, n, x); err != nil {
 			return nil, err
 		}
-		outs[k] = transformed(outs[k], g, d)
 	}
-	return outs, nil
+	return fields, nil
 }
 
 // transformed is g + d*n, numbers folded as an equation folds them.
@@ -124,18 +124,20 @@ func transformed(n *ad.Node, g, d value) *ad.Node {
 	return dn
 }
 
-// TransformOutput is output k's field from the network's raw output n at
-// the points x (N x D): its Transform applied, or n itself without one.
+// TransformOutput is output k's field from the network's raw output n
+// (N x 1) at the points x (N x D): its Transform applied, or n itself
+// without one.
 func (p *Problem) TransformOutput(k int, n, x *ad.Node) (*ad.Node, error) {
-	outs := make([]*ad.Node, len(p.OutputNames()))
-	for i := range outs {
-		outs[i] = n
+	for _, tr := range p.Transforms {
+		if p.OutputIndex(tr.Output) == k {
+			g, d, err := p.transformValues(x, tr)
+			if err != nil {
+				return nil, err
+			}
+			return transformed(n, g, d), nil
+		}
 	}
-	outs, err := p.transformOutputs(outs, x)
-	if err != nil {
-		return nil, err
-	}
-	return outs[k], nil
+	return n, nil
 }
 
 // Transformed reports whether output k has a Transform.
