@@ -1,12 +1,15 @@
 package band_test
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // TestValueCheckPerOutput: with two fields, the value check's factor is
@@ -103,6 +106,44 @@ func TestWideningPerOutput(t *testing.T) {
 			if sigma[0] != want || sigma[1] != 2*want {
 				t.Errorf("factors %v, %v, output %d: sigma %v, want %v", c.scale, c.scales, k, sigma, []float64{want, 2 * want})
 			}
+		}
+	}
+}
+
+// TestValueCheckTransformed: a field whose condition a transform meets
+// (pde.Transform; the condition left out) has no value terms and keeps its
+// band (factor 1), whatever the other field's value terms say; the other
+// field's factor is its own.
+func TestValueCheckTransformed(t *testing.T) {
+	t.Parallel()
+	osc := testfit.Oscillator(t)
+	p := *osc
+	p.Transforms = []pde.Transform{{Output: "u", G: "0", D: "x", Meets: []string{"u0"}}}
+	p.Terms = slices.Clone(osc.Terms)
+	for i := range p.Terms {
+		p.Terms[i].Points, p.Terms[i].Target = nil, nil // Sample draws them anew, u0 met and left out
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: testfit.OscillatorSchedule.Clone()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := q.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := f.ModelOn(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := m2.Residuals()
+	for _, narrow := range []bool{false, true} {
+		factor, per := band.ValueCheck(f, m2, res, narrow)
+		if len(per) != 2 || per[0] != 1 || !(per[1] > 0) || per[1] != factor {
+			t.Errorf("narrow %v: factors %v, pooled %v; want 1 for u and v's own, the pooled one", narrow, per, factor)
 		}
 	}
 }

@@ -107,6 +107,21 @@ func TestBadInput(t *testing.T) {
 		{"positive unknown at zero", func(p *pde.Problem, s *Settings) {
 			p.Unknowns = []pde.Unknown{{Name: "k", Positive: true}}
 		}, `unknown "k": initial value 0 for a positive unknown`},
+		{"transform of no field", func(p *pde.Problem, s *Settings) {
+			p.Transforms = []pde.Transform{{Output: "w", D: "x*(1-x)"}}
+		}, `problem "poisson-1d": a transform of output "w"; the outputs are u`},
+		{"transform reads an unknown name", func(p *pde.Problem, s *Settings) {
+			p.Transforms = []pde.Transform{{D: "x*(1-y)"}}
+		}, `problem "poisson-1d" transform of "u": D: equation "x*(1-y)": col 6: y: unknown name; a transform reads inputs x`},
+		{"transform not finite", func(p *pde.Problem, s *Settings) {
+			p.Transforms = []pde.Transform{{G: "log(x)", D: "x*(1-x)"}}
+		}, `problem "poisson-1d" transform of "u": G = -Inf, D = 0 at [0] (term "boundary"); give expressions finite on the domain`},
+		{"transform D not vanishing at a met term", func(p *pde.Problem, s *Settings) {
+			p.Transforms = []pde.Transform{{D: "x", Meets: []string{"boundary"}}}
+		}, `problem "poisson-1d" transform of "u": D = 1 at [1], a point of term "boundary"; D must vanish where the term states the value`},
+		{"transform met term kept", func(p *pde.Problem, s *Settings) {
+			p.Transforms = []pde.Transform{{D: "x*(1-x)", Meets: []string{"boundary"}}}
+		}, `problem "poisson-1d" term "boundary": met exactly by the transform of "u" (residual zero, no beta); draw the problem with Sample, which leaves it out, or remove the term`},
 		{"beta mode", func(p *pde.Problem, s *Settings) { s.BetaMode = "each" }, `unknown beta mode "each": use single or split`},
 		{"alpha mode", func(p *pde.Problem, s *Settings) { s.AlphaMode = "layers" }, `unknown alpha mode "layers": use single or classes`},
 		// Seed 0 was once read as seed 1, so seeds {0, 1} trained one fit twice.

@@ -168,7 +168,7 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 		unknowns[uk.Name] = g.Param("unknown_"+uk.Name, 1, 1)
 		ps = append(ps, unknowns[uk.Name])
 	}
-	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Outputs: p.Outputs, Params: p.Params, Unknowns: p.Unknowns, // an equation reads them by name
+	qp := &pde.Problem{Name: p.Name, Inputs: p.Inputs, Outputs: p.Outputs, Transforms: p.Transforms, Params: p.Params, Unknowns: p.Unknowns, // an equation reads them by name
 		Terms: []pde.Term{{Name: "prediction", Residual: q}}}
 	u, err := qp.BuildResidual(0, pde.ResidualInputs{U: m.Net.Apply(netPs, x), X: x, Unknowns: unknowns})
 	if err != nil {

@@ -98,3 +98,42 @@ func TestPeriodicTerms(t *testing.T) {
 	}
 	t.Logf("rel L2 %.3g, periodic residuals %.3g %.3g", e.RelL2, res[1][0], res[2][0])
 }
+
+// TestHardConstraint trains u” = -pi^2 sin(pi x) on [0, 1] with u(0) =
+// u(1) = 0 met by a transform, u = 4x(1-x) N (hardPoisson): the conditions leave the loss
+// (Sample), the fit is the transformed field, and on the boundary the mean
+// is the condition's value and the Laplace sigma zero (the band sees the
+// transform), inside both are the fit's.
+func TestHardConstraint(t *testing.T) {
+	t.Parallel()
+	p, err := hardPoisson().Sample(1) // docs/problems.md's
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Terms) != 1 {
+		t.Fatalf("terms %v, want the equation alone", p.Terms)
+	}
+	f, err := bayes.Train(context.Background(), p, bayes.Settings{Seed: 1,
+		Schedule: schedule.Schedule{Hidden: []int{8}, Epochs: 1500, HyperStart: 750}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Laplace == nil {
+		t.Fatalf("no Laplace approximation: %s %s", f.Status, f.Reason)
+	}
+	mean, sigma, err := f.Predict([][]float64{{0}, {1}, {0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mean[0] != 0 || mean[1] != 0 || sigma[0] != 0 || sigma[1] != 0 {
+		t.Errorf("on the boundary: mean %v, sigma %v; want exactly 0", mean[:2], sigma[:2])
+	}
+	if !(sigma[2] > 0) || !(math.Abs(mean[2]-1) < 0.01) {
+		t.Errorf("at x = 0.5: mean %g, sigma %g; want 1 within 0.01 and sigma > 0", mean[2], sigma[2])
+	}
+	e, err := f.GridErrors(100)
+	if err != nil || !(e.RelL2 < 0.01) {
+		t.Errorf("rel L2 %g (%v), want < 0.01", e.RelL2, err)
+	}
+	t.Logf("rel L2 %.3g, sigma(0.5) %.3g", e.RelL2, sigma[2])
+}

@@ -153,6 +153,23 @@ func oscillator() *pde.Problem {
 
 // problems.md:end
 
+// problems.md:begin hard
+// hardPoisson is u” = -pi^2 sin(pi x) on [0, 1] with u(0) = u(1) = 0 met
+// exactly: u = 4x(1-x) N for any weights, the two conditions checked at
+// their points and left out by Sample.
+func hardPoisson() *pde.Problem {
+	return &pde.Problem{Name: "hard", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Transforms: []pde.Transform{{Output: "u", G: "0", D: "4*x*(1-x)", Meets: []string{"dirichlet_x"}}},
+		Terms: []pde.Term{
+			pde.PDE("u_xx = -pi^2*sin(pi*x)", 40),
+			pde.Dirichlet(pde.Faces("x"), 2, 0),
+		},
+		Exact: func(x []float64) float64 { return math.Sin(math.Pi * x[0]) },
+	}
+}
+
+// problems.md:end
+
 func TestProblemsDoc(t *testing.T) {
 	t.Parallel()
 	src, err := os.ReadFile("problems_doc_test.go")
@@ -164,8 +181,8 @@ func TestProblemsDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile(`(?s)// problems\.md:begin (\w+)\n(.*?)// problems\.md:end`).FindAllStringSubmatch(string(src), -1)
-	if len(blocks) != 5 {
-		t.Fatalf("%d marked blocks, want 5", len(blocks))
+	if len(blocks) != 6 {
+		t.Fatalf("%d marked blocks, want 6", len(blocks))
 	}
 	for _, b := range blocks {
 		want := strings.TrimSuffix(b[2], "\n")

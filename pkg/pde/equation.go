@@ -237,7 +237,7 @@ func (q *equation) name(v *Vars, e *eqtext.Expr) (value, error) {
 		out = a
 	}
 	outputs := v.p.OutputNames()
-	if slices.Contains(outputs, e.Name) {
+	if !v.inputsOnly && slices.Contains(outputs, e.Name) {
 		u, _ := v.output(e.Name)
 		see("the output", value{n: u})
 	}
@@ -247,7 +247,7 @@ func (q *equation) name(v *Vars, e *eqtext.Expr) (value, error) {
 	if c, ok := v.p.Params[e.Name]; ok {
 		see("a parameter", value{c: c})
 	}
-	if slices.ContainsFunc(v.p.Unknowns, func(u Unknown) bool { return u.Name == e.Name }) {
+	if !v.inputsOnly && slices.ContainsFunc(v.p.Unknowns, func(u Unknown) bool { return u.Name == e.Name }) {
 		see("an unknown", value{n: v.Unknown(e.Name)})
 	}
 	if f, ok := v.fields[e.Name]; ok {
@@ -259,7 +259,7 @@ func (q *equation) name(v *Vars, e *eqtext.Expr) (value, error) {
 	case len(found) > 1:
 		return fail("the name of %s; rename one", strings.Join(found, " and "))
 	}
-	if field, subs, ok := strings.Cut(e.Name, "_"); ok && slices.Contains(outputs, field) {
+	if field, subs, ok := strings.Cut(e.Name, "_"); ok && !v.inputsOnly && slices.Contains(outputs, field) {
 		return q.derivative(v, e, field, subs, fail)
 	}
 	if c, ok := eqtext.Constants[e.Name]; ok {
@@ -312,6 +312,12 @@ func (q *equation) known(v *Vars) string {
 		if len(names) > 0 {
 			parts = append(parts, kind+" "+strings.Join(names, ", "))
 		}
+	}
+	if v.inputsOnly { // a Transform's expression
+		add("inputs", v.p.Inputs)
+		add("parameters", slices.Sorted(maps.Keys(v.p.Params)))
+		add("constants", slices.Sorted(maps.Keys(eqtext.Constants)))
+		return "a transform reads " + strings.Join(parts, "; ")
 	}
 	add("outputs", v.p.OutputNames())
 	add("inputs", v.p.Inputs)

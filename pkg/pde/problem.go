@@ -54,6 +54,9 @@ type Problem struct {
 	// (u, v, p of a flow); empty is the one field "u". Residuals read
 	// them by name (Vars.Out, DOut, D2Out; equations as text: v, p_x).
 	Outputs []string
+	// Transforms make fields meet Dirichlet conditions exactly: field =
+	// G + D*N (hard constraints; Transform).
+	Transforms []Transform
 	// Lo, Hi are the domain box: the domain itself when Domain is nil, its
 	// bounding box otherwise (nil there until Sample sets them).
 	Lo, Hi []float64
@@ -93,6 +96,8 @@ type Problem struct {
 	// uses it to move the collocation points during training while the
 	// Measured terms stay; k = 0 is the problem's own draw.
 	Redraw func(k uint64) (*Problem, error)
+	// met names the terms Sample left out as met by a Transform.
+	met []string
 }
 
 // Dim is the number of inputs.
@@ -207,6 +212,9 @@ func (p *Problem) Validate() error {
 		if err := p.validateTerm(t); err != nil {
 			return err
 		}
+	}
+	if err := p.validateTransforms(); err != nil {
+		return err
 	}
 	return p.validateResiduals()
 }

@@ -111,7 +111,9 @@ const drawStream = 0xd7a3
 // is the scheme the draws used ("+"-joined when they differ). Errors name
 // the term and what to change. A problem without Draw terms is returned as
 // a copy with its Fresh and Redraw unchanged. With a Domain and Lo/Hi nil,
-// the copy's Lo/Hi are the domain's bounding box.
+// the copy's Lo/Hi are the domain's bounding box. The terms a Transform
+// Meets are checked at their points and left out of the copy (and of its
+// Fresh and Redraw draws).
 func (p *Problem) Sample(seed uint64) (*Problem, error) {
 	tmpl := *p
 	tmpl.Terms = slices.Clone(p.Terms)
@@ -138,17 +140,26 @@ func (p *Problem) Sample(seed uint64) (*Problem, error) {
 		}
 	}
 	if used == nil {
-		return &tmpl, nil
+		return tmpl.meet()
 	}
 	tmpl.Sampling = Sampler(strings.Join(used, "+"))
-	q, err := tmpl.drawTerms(seed, nil)
+	// The terms are drawn, then those a transform meets left out (meet):
+	// the others keep the points they have without a transform.
+	all, err := tmpl.drawTerms(seed, nil)
+	if err != nil {
+		return nil, err
+	}
+	q, err := all.meet()
 	if err != nil {
 		return nil, err
 	}
 	q.Fresh = func() (*Problem, error) { return tmpl.Sample(seed + FreshSeedOffset) }
 	q.Redraw = func(k uint64) (*Problem, error) {
-		r, err := tmpl.drawTerms(seed+k*RedrawSeedStride, q)
+		r, err := tmpl.drawTerms(seed+k*RedrawSeedStride, all)
 		if err != nil {
+			return nil, err
+		}
+		if r, err = r.meet(); err != nil {
 			return nil, err
 		}
 		r.Fresh, r.Redraw = q.Fresh, q.Redraw

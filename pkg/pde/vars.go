@@ -29,7 +29,7 @@ type Residual func(v *Vars) *ad.Node
 // end, and Problem.Validate (or BuildResidual) returns an error naming the
 // term and the name.
 type Vars struct {
-	U      *ad.Node // the network's (first) output u
+	U      *ad.Node // the (first) field u: the network's output, transformed (Problem.Transforms)
 	Target *ad.Node // the term's targets; nil for a term without Target
 
 	p         *Problem
@@ -42,7 +42,10 @@ type Vars struct {
 	unknowns  map[string]*ad.Node // 1 x 1 Params on the inferred scale
 	used      map[string]bool     // unknowns read
 	pair      *Vars               // u at the term's Pairs; nil without
-	err       error
+	// inputsOnly marks a Transform's expressions, which read the inputs,
+	// the Params and the constants only.
+	inputsOnly bool
+	err        error
 }
 
 // N is the number of points of the term.
@@ -229,6 +232,9 @@ func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[
 	if err != nil {
 		return nil, nil, fmt.Errorf("problem %q term %q: %v", p.Name, t.Name, err)
 	}
+	if outs, err = p.transformOutputs(outs, in.X); err != nil {
+		return nil, nil, err
+	}
 	v := &Vars{U: outs[0], Target: in.Target, p: p, term: t.Name, termIndex: i, jet: ad.NewJet(outs[0], in.X), outs: outs,
 		fields: in.Fields, unknowns: in.Unknowns, used: map[string]bool{}}
 	n := in.U.Shape().Rows
@@ -246,6 +252,9 @@ func (p *Problem) buildResidual(i int, in ResidualInputs) (r *ad.Node, used map[
 		pouts, err := outputNodes(in.PairU, in.pairOutputs, len(p.OutputNames()))
 		if err != nil {
 			return nil, nil, fmt.Errorf("problem %q term %q: at the pairs: %v", p.Name, t.Name, err)
+		}
+		if pouts, err = p.transformOutputs(pouts, in.PairX); err != nil {
+			return nil, nil, err
 		}
 		v.pair = &Vars{U: pouts[0], Target: in.Target, p: p, term: t.Name, termIndex: i, jet: ad.NewJet(pouts[0], in.PairX), outs: pouts,
 			fields: fields, unknowns: in.Unknowns, used: v.used}

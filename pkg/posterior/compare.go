@@ -651,6 +651,11 @@ func newGridEval(f *bayes.Fit, points [][]float64) func(w, out []float64) {
 	x := g.Input("x", len(points), len(points[0]))
 	ps := net.Params(g)
 	u := net.Apply(ps, x)
+	if u.Shape().Cols == 1 { // the field, as Predict gives it (the transforms were checked when the model was built)
+		if t, err := f.Model.Problem.TransformOutput(0, u, x); err == nil {
+			u = t
+		}
+	}
 	prog := g.Compile(u)
 	prog.Set(x, slices.Concat(points...))
 	ps.Bind(prog, net.W)

@@ -3,6 +3,7 @@ package problems_test
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -73,6 +74,34 @@ func TestLidDrivenTerms(t *testing.T) {
 		ref, _ := c.Values(x[0], x[1])
 		if len(got) != 3 || got[0] != ref[0] || got[1] != ref[1] || got[2] != ref[2] {
 			t.Errorf("exact at %v: %v, want the cavity's %v", x, got, ref)
+		}
+	}
+}
+
+// lid-driven-hard is lid-driven with the lid and the walls met by
+// transforms of u and v: the equations and the gauge are left, at
+// lid-driven's points.
+func TestLidDrivenHard(t *testing.T) {
+	t.Parallel()
+	soft, err := problems.New("lid-driven", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := problems.New("lid-driven-hard", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"momentum_x", "momentum_y", "continuity", "gauge"}
+	if len(p.Terms) != len(names) || len(p.Transforms) != 2 {
+		t.Fatalf("%d terms and %d transforms, want %v and two", len(p.Terms), len(p.Transforms), names)
+	}
+	for i, term := range p.Terms {
+		s := soft.Terms[slices.IndexFunc(soft.Terms, func(t pde.Term) bool { return t.Name == term.Name })]
+		if term.Name != names[i] || !slices.EqualFunc(term.Points, s.Points, slices.Equal) {
+			t.Errorf("term %d: %s, want %s at lid-driven's points", i, term.Name, names[i])
 		}
 	}
 }
