@@ -42,10 +42,7 @@ func sandwichScores(t *testing.T, f *bayes.Fit, tally *sandwichTally) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := band.NewFreshDraw(q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := drawOf(t, q)
 	pts, exact := calibGrid(f.Model.Problem)
 	mean, J, err := f.Jacobian(pts)
 	if err != nil {

@@ -169,7 +169,7 @@ func TestCalibratedShares(t *testing.T) {
 	gp, exact := f.Model.Problem.Grid(20)
 	mean, sr, _ := c.Predict(gp)
 	_, gJ, _ := f.Jacobian(gp)
-	w, err := band.CalibratedWidening(f, mustFreshDraw(t, q))
+	w, err := band.CalibratedWidening(f, drawOf(t, q))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,16 +277,6 @@ func TestCalibrationBase(t *testing.T) {
 	if f.Beta[0] != 162 {
 		t.Errorf("calibrationBase changed the fit's betas: %v", f.Beta)
 	}
-}
-
-// mustFreshDraw is band.NewFreshDraw(q); an error ends the test.
-func mustFreshDraw(t *testing.T, q *pde.Problem) band.FreshDraw {
-	t.Helper()
-	d, err := band.NewFreshDraw(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 // After held-out rounds (RoundBetasHeldOut) the calibrated band starts from

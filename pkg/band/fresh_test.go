@@ -18,14 +18,7 @@ func TestCalibratedBlind(t *testing.T) {
 	t.Parallel()
 	f := testfit.Train(t, "heat", bayes.Settings{Seed: 2})
 	p := f.Model.Problem
-	q, err := p.Fresh()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := NewFreshDraw(q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, d := freshOf(t, p)
 	if d.p.Exact != nil || d.p.Fresh != nil || d.p.Redraw != nil || q.Exact == nil {
 		t.Fatalf("NewFreshDraw kept the exact solution or the draws, or changed its argument")
 	}
@@ -152,4 +145,19 @@ func TestBandBadInput(t *testing.T) {
 			}
 		}
 	}
+}
+
+// freshOf is p drawn anew (Problem.Fresh) and its FreshDraw; an error ends
+// the test.
+func freshOf(t *testing.T, p *pde.Problem) (*pde.Problem, FreshDraw) {
+	t.Helper()
+	q, err := p.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewFreshDraw(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, d
 }

@@ -51,14 +51,7 @@ func trainPoisson1D(t *testing.T, epochs int) (*bayes.Fit, *pde.Problem) {
 func TestCalibratedNarrowsBlind(t *testing.T) {
 	t.Parallel()
 	f, p := trainPoisson1D(t, 4000)
-	q, err := p.Fresh()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := NewFreshDraw(q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, d := freshOf(t, p)
 	m2, err := f.ModelOn(q)
 	if err != nil {
 		t.Fatal(err)

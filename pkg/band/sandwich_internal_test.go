@@ -53,14 +53,7 @@ func TestSandwichBlind(t *testing.T) {
 	t.Parallel()
 	f := testfit.Train(t, "heat", bayes.Settings{Seed: 2})
 	p := f.Model.Problem
-	q, err := p.Fresh()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := NewFreshDraw(q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, d := freshOf(t, p)
 	pts, _ := p.Grid(12)
 	for _, prior := range []SandwichPrior{SandwichNoPrior, SandwichPriorCurvature, SandwichPriorScore} {
 		g, err := Sandwich(f, d, prior)

@@ -68,7 +68,7 @@ func TestValueCheck(t *testing.T) {
 		if q, ok := band.ValueQ95(noBand, m2, res); ok {
 			t.Errorf("%s without a band: value q95 %g, want none", c.problem, q)
 		}
-		w, err := band.CalibratedWidening(f, mustFreshDraw(t, q))
+		w, err := band.CalibratedWidening(f, drawOf(t, q))
 		if err != nil {
 			t.Fatal(err)
 		}
