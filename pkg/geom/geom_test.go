@@ -441,7 +441,7 @@ func TestBadInputs(t *testing.T) {
 		{"named slash", func() error { _, err := geom.Named("a/b", sq); return err }, `part name "a/b"`},
 		{"n = 0", func() error { _, err := geom.SampleInterior(sq, 0, geom.Uniform, src(1)); return err }, "0 points asked for"},
 		{"n < 0 boundary", func() error { _, err := geom.SampleBoundary(sq, -3, geom.Uniform, src(1)); return err }, "-3 points asked for"},
-		{"unknown scheme", func() error { _, err := geom.SampleInterior(sq, 3, geom.Scheme("sobol"), src(1)); return err }, `unknown scheme "sobol"`},
+		{"unknown scheme", func() error { _, err := geom.SampleInterior(sq, 3, geom.Scheme("sobol"), src(1)); return err }, `unknown sampler "sobol"`},
 		{"disjoint intersection interior", func() error {
 			_, err := geom.SampleInterior(must(geom.Intersection(sq, far)), 10, geom.Uniform, src(1))
 			return err

@@ -16,8 +16,8 @@ import (
 type Source = rand.Source
 
 // UnitSampler draws n points of the unit cube [0,1]^d from src, the same
-// points for the same source state. Scheme implements it, and so does any
-// type with the same method (pkg/pde's Sampler).
+// points for the same source state. Scheme implements it (pkg/pde's
+// Sampler is Scheme), and so does any type with the same method.
 type UnitSampler interface {
 	Unit(src Source, n, d int) ([][]float64, error)
 }
@@ -40,12 +40,35 @@ const (
 
 var _ UnitSampler = Uniform
 
-// Unit returns n points of [0,1]^d drawn by the scheme from src.
+// Schemes lists the schemes a Scheme can name.
+func Schemes() []Scheme { return []Scheme{Uniform, LatinHypercube, Halton} }
+
+// ParseScheme returns the scheme of a name: uniform, lhs or halton.
+func ParseScheme(name string) (Scheme, error) {
+	s := Scheme(name)
+	if !slices.Contains(Schemes(), s) {
+		return "", fmt.Errorf("unknown sampler %q: use uniform, lhs or halton", name)
+	}
+	return s, nil
+}
+
+// Unit returns n points of [0,1]^d drawn by the scheme from src: the same
+// source state gives the same points. d = 0 gives n empty points (the one
+// point of a 0-dimensional face).
 func (s Scheme) Unit(src Source, n, d int) ([][]float64, error) {
-	if n <= 0 || d <= 0 {
-		return nil, fmt.Errorf("geom: %d points of dimension %d; give n >= 1 and d >= 1", n, d)
+	if _, err := ParseScheme(string(s)); err != nil {
+		return nil, err
+	}
+	if n < 0 || d < 0 {
+		return nil, fmt.Errorf("sampler %s: %d points of dimension %d; need n >= 0 and d >= 0", s, n, d)
 	}
 	pts := make([][]float64, n)
+	if n == 0 || d == 0 {
+		for i := range pts {
+			pts[i] = []float64{}
+		}
+		return pts, nil
+	}
 	switch s {
 	case Uniform:
 		rng := rand.New(src)
@@ -55,7 +78,6 @@ func (s Scheme) Unit(src Source, n, d int) ([][]float64, error) {
 				pts[i][k] = rng.Float64()
 			}
 		}
-		return pts, nil
 	case LatinHypercube, Halton:
 		batch := mat.NewDense(n, d, nil)
 		q := distmv.NewUnitUniform(d, nil)
@@ -67,9 +89,8 @@ func (s Scheme) Unit(src Source, n, d int) ([][]float64, error) {
 		for i := range pts {
 			pts[i] = batch.RawRowView(i)
 		}
-		return pts, nil
 	}
-	return nil, fmt.Errorf("geom: unknown scheme %q; use uniform, lhs or halton", string(s))
+	return pts, nil
 }
 
 // Rejection gives up when, after rejectMinDraws candidates, fewer than a

@@ -12,62 +12,36 @@ import (
 )
 
 // Sampler names a scheme that draws points of the unit cube [0,1]^d:
-// Uniform, LatinHypercube or Halton. Problem.Sampling and Draw.Sampler are
-// both Samplers, so the same name says how the points of a problem were
-// drawn wherever it is recorded.
-type Sampler string
+// Uniform, LatinHypercube or Halton. It is pkg/geom's Scheme, so a box and
+// a geometric domain fill the cube alike, and Problem.Sampling and
+// Draw.Sampler say with one name how the points of a problem were drawn
+// wherever it is recorded.
+type Sampler = geom.Scheme
 
 // The sampling schemes. Every one gives each point a uniform marginal
 // distribution; they differ in how the points of a set relate.
 const (
 	// Uniform draws every coordinate of every point independently (the
 	// paper's "randomly drawn from the uniform distribution").
-	Uniform Sampler = "uniform"
+	Uniform = geom.Uniform
 	// LatinHypercube stratifies: n points take one value in each of n
 	// equal strata of every coordinate (strata paired by random
 	// permutations, the value uniform in its stratum), so the set has no
 	// large holes, which a PINN's collocation set needs (Raissi et al. draw
 	// theirs by Latin hypercube sampling).
-	LatinHypercube Sampler = "lhs"
+	LatinHypercube = geom.LatinHypercube
 	// Halton draws a randomized Halton sequence (a low-discrepancy,
 	// quasi-Monte Carlo set): gonum's Owen scrambling with fresh random
 	// digit permutations per draw, so every draw is a new set with the
 	// sequence's even spread.
-	Halton Sampler = "halton"
+	Halton = geom.Halton
 )
 
 // Samplers lists the schemes a Sampler can name.
-func Samplers() []Sampler { return []Sampler{Uniform, LatinHypercube, Halton} }
+func Samplers() []Sampler { return geom.Schemes() }
 
 // ParseSampler returns the sampler of a name: uniform, lhs or halton.
-func ParseSampler(name string) (Sampler, error) {
-	s := Sampler(name)
-	if !slices.Contains(Samplers(), s) {
-		return "", fmt.Errorf("unknown sampler %q: use uniform, lhs or halton", name)
-	}
-	return s, nil
-}
-
-// Unit returns n points of the unit cube [0,1]^d drawn from src: the same
-// source state gives the same points. d = 0 gives n empty points (the one
-// point of a 0-dimensional face). The points are pkg/geom's Scheme of the
-// same name, so a box and a geometric domain fill the cube alike.
-func (s Sampler) Unit(src rand.Source, n, d int) ([][]float64, error) {
-	if _, err := ParseSampler(string(s)); err != nil {
-		return nil, err
-	}
-	if n < 0 || d < 0 {
-		return nil, fmt.Errorf("sampler %s: %d points of dimension %d; need n >= 0 and d >= 0", s, n, d)
-	}
-	if n == 0 || d == 0 {
-		pts := make([][]float64, n)
-		for i := range pts {
-			pts[i] = []float64{}
-		}
-		return pts, nil
-	}
-	return geom.Scheme(s).Unit(src, n, d)
-}
+func ParseSampler(name string) (Sampler, error) { return geom.ParseScheme(name) }
 
 // Draw says how Problem.Sample fills a term: N points of a region drawn by a
 // sampler, and the targets (and noise) at them.
