@@ -30,8 +30,8 @@ func LidDriven(o Options) *pde.Problem { return lidDriven(o, "lid-driven", nil) 
 
 // LidDrivenHard is LidDriven with u and v hard on the walls and the lid
 // (pde.Transform): u = 4x(1-x)y + D N_u, v = D N_v, so every wall and lid
-// value holds exactly and the equations and the gauge (p soft, in the
-// walls' group) are the loss, at LidDriven's points for the terms left.
+// value holds exactly and the equations and the gauge (p soft, a group of
+// its own) are the loss, at LidDriven's points for the terms left.
 // D = 8 x(1-x) y(1-y) / (x(1-x) + y(1-y)) is about the distance to the
 // nearest wall (1 at the centre): it vanishes to first order on the whole
 // boundary, corners included, where the product x(1-x)y(1-y) vanishes to
@@ -51,6 +51,10 @@ func lidDriven(o Options, name string, transforms []pde.Transform) *pde.Problem 
 		o.Sampling = pde.LatinHypercube
 	}
 	smp := o.mustSampler().name
+	gaugeGroup := "walls"
+	if transforms != nil {
+		gaugeGroup = "gauge" // alone: the walls' terms are met and left out
+	}
 	field := func(name, group, output string, r pde.Region, n int, value func([]float64) float64) pde.Term {
 		return pde.Term{Name: name, Group: group, Output: output, Residual: pde.DataResidual,
 			Draw: &pde.Draw{Region: r, N: n, Value: value}}
@@ -71,7 +75,7 @@ func lidDriven(o Options, name string, transforms []pde.Transform) *pde.Problem 
 			field("sides_v", "walls", "v", pde.Faces("x"), 2*lidWallPoints, zero),
 			field("bottom_u", "walls", "u", pde.Face("y", pde.Lo), lidWallPoints, zero),
 			field("bottom_v", "walls", "v", pde.Face("y", pde.Lo), lidWallPoints, zero),
-			{Name: "gauge", Group: "walls", Output: "p", Points: [][]float64{{0, 0}}, Target: []float64{0}, Residual: pde.DataResidual},
+			{Name: "gauge", Group: gaugeGroup, Output: "p", Points: [][]float64{{0, 0}}, Target: []float64{0}, Residual: pde.DataResidual},
 		},
 		ExactOutputs: lidExact,
 	}

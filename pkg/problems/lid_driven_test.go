@@ -79,8 +79,8 @@ func TestLidDrivenTerms(t *testing.T) {
 }
 
 // lid-driven-hard is lid-driven with the lid and the walls met by
-// transforms of u and v: the equations and the gauge are left, at
-// lid-driven's points.
+// transforms of u and v: the equations and the gauge (a group of its own)
+// are left, at lid-driven's points; u and v are transformed, p not.
 func TestLidDrivenHard(t *testing.T) {
 	t.Parallel()
 	soft, err := problems.New("lid-driven", problems.Options{})
@@ -94,15 +94,18 @@ func TestLidDrivenHard(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	names := []string{"momentum_x", "momentum_y", "continuity", "gauge"}
+	names := []string{"momentum_x", "momentum_y", "continuity", "gauge"} // each its own group
 	if len(p.Terms) != len(names) || len(p.Transforms) != 2 {
 		t.Fatalf("%d terms and %d transforms, want %v and two", len(p.Terms), len(p.Transforms), names)
 	}
 	for i, term := range p.Terms {
 		s := soft.Terms[slices.IndexFunc(soft.Terms, func(t pde.Term) bool { return t.Name == term.Name })]
-		if term.Name != names[i] || !slices.EqualFunc(term.Points, s.Points, slices.Equal) {
-			t.Errorf("term %d: %s, want %s at lid-driven's points", i, term.Name, names[i])
+		if term.Name != names[i] || term.Group != names[i] || !slices.EqualFunc(term.Points, s.Points, slices.Equal) {
+			t.Errorf("term %d: %s in group %s, want %s in its own group at lid-driven's points", i, term.Name, term.Group, names[i])
 		}
+	}
+	if !p.Transformed(0) || !p.Transformed(1) || p.Transformed(2) {
+		t.Errorf("transformed outputs u %v, v %v, p %v; want u and v", p.Transformed(0), p.Transformed(1), p.Transformed(2))
 	}
 }
 
