@@ -44,7 +44,8 @@ const transformTol = 1e-9
 // x: the inputs, the Params and the constants. Its U, which a failed name
 // returns, is a column of x: a node of x's graph with one row per point.
 func (p *Problem) transformVars(x *ad.Node, tr Transform) *Vars {
-	return &Vars{U: ad.SliceCol(x, 0), p: p, term: "transform of " + p.outputName(tr.Output), jet: ad.NewJet(ad.SliceCol(x, 0), x), inputsOnly: true}
+	u := ad.SliceCol(x, 0)
+	return &Vars{U: u, p: p, term: "transform of " + p.outputName(tr.Output), jet: ad.NewJet(u, x), inputsOnly: true}
 }
 
 // outputName is the name of the output ("" is the first).
@@ -157,23 +158,19 @@ func (p *Problem) evalTransform(tr Transform, pts [][]float64) (g, d []float64, 
 	if err != nil {
 		return nil, nil, err
 	}
-	v := p.transformVars(x, tr)
-	q := &equation{}
-	gn, dn := q.node(v, gv), q.node(v, dv)
+	node := func(a value) *ad.Node {
+		if a.n != nil {
+			return a.n
+		}
+		return gr.Fill(len(pts), 1, a.c)
+	}
+	gn, dn := node(gv), node(dv)
 	prog := gr.Compile(gn, dn)
 	if prog.Uses(x) {
-		prog.Set(x, flattenPoints(pts, p.Dim()))
+		prog.Set(x, slices.Concat(pts...))
 	}
 	prog.Run()
 	return slices.Clone(prog.Value(gn)), slices.Clone(prog.Value(dn)), nil
-}
-
-func flattenPoints(pts [][]float64, dim int) []float64 {
-	flat := make([]float64, 0, len(pts)*dim)
-	for _, x := range pts {
-		flat = append(flat, x...)
-	}
-	return flat
 }
 
 // validateTransforms checks the transforms: an output of the problem, one
@@ -192,21 +189,42 @@ func (p *Problem) validateTransforms() error {
 			return fmt.Errorf("problem %q: two transforms of %q; give each field one", p.Name, name)
 		}
 		seen[k] = true
-		scale, err := p.transformScale(tr)
-		if err != nil {
-			return err
-		}
-		for _, m := range tr.Meets {
-			i := slices.IndexFunc(p.Terms, func(t Term) bool { return t.Name == m })
+		err := p.eachMet(tr, func(m string, present bool) error {
 			switch {
-			case i >= 0:
-				if err := p.checkMet(tr, p.Terms[i], scale); err != nil {
-					return err
-				}
+			case present:
 				return fmt.Errorf("problem %q term %q: met exactly by the transform of %q (residual zero, no beta); draw the problem with Sample, which leaves it out, or remove the term", p.Name, m, name)
 			case !slices.Contains(p.met, m):
 				return fmt.Errorf("problem %q transform of %q: Meets %q, and the problem has no such term; name the field's condition terms", p.Name, name, m)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachMet calls f with every name tr Meets, in order, and whether p has a
+// term of that name; a present term is checked first (checkMet), and an
+// error, of the check or of f, ends the walk.
+func (p *Problem) eachMet(tr Transform, f func(m string, present bool) error) error {
+	if p.OutputIndex(tr.Output) < 0 {
+		return p.noTransformOutput(tr)
+	}
+	scale, err := p.transformScale(tr)
+	if err != nil {
+		return err
+	}
+	for _, m := range tr.Meets {
+		i := slices.IndexFunc(p.Terms, func(t Term) bool { return t.Name == m })
+		if i >= 0 {
+			if err := p.checkMet(tr, p.Terms[i], scale); err != nil {
+				return err
+			}
+		}
+		if err := f(m, i >= 0); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -273,22 +291,14 @@ func (p *Problem) meet() (*Problem, error) {
 	q := *p
 	drop := map[string]bool{}
 	for _, tr := range p.Transforms {
-		if p.OutputIndex(tr.Output) < 0 {
-			return nil, p.noTransformOutput(tr)
-		}
-		scale, err := p.transformScale(tr)
+		err := p.eachMet(tr, func(m string, present bool) error {
+			if present { // an absent one Validate names
+				drop[m] = true
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		for _, m := range tr.Meets {
-			i := slices.IndexFunc(p.Terms, func(t Term) bool { return t.Name == m })
-			if i < 0 {
-				continue // Validate names it
-			}
-			if err := p.checkMet(tr, p.Terms[i], scale); err != nil {
-				return nil, err
-			}
-			drop[m] = true
 		}
 	}
 	q.Terms = slices.DeleteFunc(slices.Clone(p.Terms), func(t Term) bool { return drop[t.Name] })
