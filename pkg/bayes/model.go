@@ -243,10 +243,10 @@ func (m *Model) UnknownValues() []float64 { return m.Theta[m.Net.NumWeights():] 
 func (m *Model) feed(prog *ad.Program) {
 	for i, t := range m.Problem.Terms {
 		if prog.Uses(m.x[i]) {
-			prog.Set(m.x[i], flatten(t.Points, m.Problem.Dim()))
+			prog.Set(m.x[i], slices.Concat(t.Points...))
 		}
 		if pn := m.pair[i]; pn != nil && prog.Uses(pn) {
-			prog.Set(pn, flatten(t.Pairs, m.Problem.Dim()))
+			prog.Set(pn, slices.Concat(t.Pairs...))
 		}
 		if tn := m.target[i]; tn != nil && prog.Uses(tn) {
 			prog.Set(tn, t.Target)
@@ -258,15 +258,6 @@ func (m *Model) feed(prog *ad.Program) {
 		}
 	}
 	m.ps.Bind(prog, m.Theta)
-}
-
-// flatten lays points out row-major (len(pts) x dim).
-func flatten(pts [][]float64, dim int) []float64 {
-	flat := make([]float64, 0, len(pts)*dim)
-	for _, x := range pts {
-		flat = append(flat, x...)
-	}
-	return flat
 }
 
 // NumWeights is P, the number of parameters: the network's weights and the
