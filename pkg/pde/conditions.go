@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde/internal/eqtext"
 )
 
 // The one-line terms: PDE for the equation, Dirichlet, Neumann, NeumannOn,
@@ -164,7 +165,7 @@ func condition(name string, r Region, n int, lhs func(v *Vars) *ad.Node, value a
 		}
 		t.Draw.Value = g
 	case string:
-		q, err := parseEquation(g)
+		q, err := eqtext.Parse(g)
 		switch {
 		case err != nil:
 			return failing(t, "%v", err)
@@ -172,11 +173,11 @@ func condition(name string, r Region, n int, lhs func(v *Vars) *ad.Node, value a
 			return failing(t, "value %q: an expression of the point such as sin(pi*x), not an equation", g)
 		}
 		t.Residual = func(v *Vars) *ad.Node {
-			e, err := q.eval(v, q.LHS)
+			e, err := q.Eval(env{v})
 			if err != nil {
 				return v.fail("%v", err)
 			}
-			return ad.Sub(lhs(v), q.node(v, e))
+			return ad.Sub(lhs(v), e.Node(env{v}))
 		}
 		return t
 	default:

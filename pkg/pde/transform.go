@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
+	"github.com/evidence-pinn/bpinn/pkg/pde/internal/eqtext"
 )
 
 // Transform is a hard constraint: the field Output is G + D*N, N the
@@ -57,11 +58,11 @@ func (p *Problem) outputName(name string) string {
 }
 
 // transformValues builds G and D at the points x: a number or a node.
-func (p *Problem) transformValues(x *ad.Node, tr Transform) (g, d value, err error) {
+func (p *Problem) transformValues(x *ad.Node, tr Transform) (g, d eqtext.Value, err error) {
 	v := p.transformVars(x, tr)
 	for _, side := range []struct {
 		name, text string
-		out        *value
+		out        *eqtext.Value
 	}{{"G", tr.G, &g}, {"D", tr.D, &d}} {
 		if side.text == "" && side.name == "G" {
 			continue // G "" is 0
@@ -69,14 +70,14 @@ func (p *Problem) transformValues(x *ad.Node, tr Transform) (g, d value, err err
 		if side.text == "" {
 			return g, d, fmt.Errorf("problem %q transform of %q: no D; give the expression that vanishes where G holds, e.g. x*(1-x)", p.Name, p.outputName(tr.Output))
 		}
-		q, err := parseEquation(side.text)
+		q, err := eqtext.Parse(side.text)
 		if err != nil {
 			return g, d, fmt.Errorf("problem %q transform of %q: %s: %v", p.Name, p.outputName(tr.Output), side.name, err)
 		}
 		if q.RHS != nil {
 			return g, d, fmt.Errorf("problem %q transform of %q: %s %q has \"=\"; give an expression of the inputs, e.g. x*(1-x)", p.Name, p.outputName(tr.Output), side.name, side.text)
 		}
-		if *side.out, err = q.eval(v, q.LHS); err != nil {
+		if *side.out, err = q.Eval(env{v}); err != nil {
 			return g, d, fmt.Errorf("problem %q transform of %q: %s: %v", p.Name, p.outputName(tr.Output), side.name, err)
 		}
 		if v.err != nil {
@@ -109,18 +110,18 @@ func (p *Problem) transformOutputs(outs []*ad.Node, x *ad.Node) ([]*ad.Node, err
 }
 
 // transformed is g + d*n, numbers folded as an equation folds them.
-func transformed(n *ad.Node, g, d value) *ad.Node {
+func transformed(n *ad.Node, g, d eqtext.Value) *ad.Node {
 	var dn *ad.Node
-	if d.n == nil {
-		dn = ad.Scale(n, d.c)
+	if d.N == nil {
+		dn = ad.Scale(n, d.C)
 	} else {
-		dn = ad.Mul(d.n, n)
+		dn = ad.Mul(d.N, n)
 	}
 	switch {
-	case g.n != nil:
-		return ad.Add(g.n, dn)
-	case g.c != 0:
-		return ad.AddConst(dn, g.c)
+	case g.N != nil:
+		return ad.Add(g.N, dn)
+	case g.C != 0:
+		return ad.AddConst(dn, g.C)
 	}
 	return dn
 }
@@ -158,11 +159,11 @@ func (p *Problem) evalTransform(tr Transform, pts [][]float64) (g, d []float64, 
 	if err != nil {
 		return nil, nil, err
 	}
-	node := func(a value) *ad.Node {
-		if a.n != nil {
-			return a.n
+	node := func(a eqtext.Value) *ad.Node {
+		if a.N != nil {
+			return a.N
 		}
-		return gr.Fill(len(pts), 1, a.c)
+		return gr.Fill(len(pts), 1, a.C)
 	}
 	gn, dn := node(gv), node(dv)
 	prog := gr.Compile(gn, dn)

@@ -1,8 +1,11 @@
 // Package eqtext reads an equation written as text, e.g. "u_t + a*u_x =
-// D*u_xx", into a syntax tree: the scanning, the parsing (by go/parser, with
-// ^ rebound to a power), and the checks that need no problem (the tokens,
-// the parentheses, the functions and their arguments, the numbers). pkg/pde
-// resolves the names and builds the residual's graph from the tree.
+// D*u_xx", into a syntax tree and builds its graph. Parse does the
+// scanning, the parsing (by go/parser, with ^ rebound to a power), and the
+// checks that need no problem (the tokens, the parentheses, the functions
+// and their arguments, the numbers). Equation.Residual and Equation.Eval
+// resolve the names through an Env, which pkg/pde implements over a term's
+// Vars, and build the pkg/ad graph a hand-written residual would, numbers
+// folded.
 package eqtext
 
 import (
@@ -37,15 +40,15 @@ type Equation struct {
 	LHS, RHS *Expr
 }
 
-// Function is a function an equation can call: its value for a constant
-// argument (Num) and its graph for a node (Node).
-type Function struct {
-	Num  func(float64) float64
-	Node func(*ad.Node) *ad.Node
+// function is a function an equation can call: its value for a constant
+// argument (num) and its graph for a node (node).
+type function struct {
+	num  func(float64) float64
+	node func(*ad.Node) *ad.Node
 }
 
-// Functions are the functions an equation can call, by name.
-var Functions = map[string]Function{
+// functions are the functions an equation can call, by name.
+var functions = map[string]function{
 	"sin":  {math.Sin, ad.Sin},
 	"cos":  {math.Cos, ad.Cos},
 	"exp":  {math.Exp, ad.Exp},
@@ -55,8 +58,8 @@ var Functions = map[string]Function{
 	"abs":  {math.Abs, ad.Abs},
 }
 
-// Constants are the names an equation knows without a problem.
-var Constants = map[string]float64{"pi": math.Pi, "e": math.E}
+// constants are the names an equation knows without a problem.
+var constants = map[string]float64{"pi": math.Pi, "e": math.E}
 
 // Errorf is an error of the equation at a column of its text (Expr.Col).
 func (q *Equation) Errorf(col int, format string, args ...any) error {
@@ -265,7 +268,7 @@ func (q *Equation) call(x *ast.CallExpr, base int) (*Expr, error) {
 	if !ok {
 		return nil, q.errorAt(off, "only a function can be called: %s", functionNames())
 	}
-	if _, ok := Functions[id.Name]; !ok {
+	if _, ok := functions[id.Name]; !ok {
 		return nil, q.errorAt(off, "%s(): no such function; the functions are %s", id.Name, functionNames())
 	}
 	if len(x.Args) != 1 {
@@ -278,7 +281,7 @@ func (q *Equation) call(x *ast.CallExpr, base int) (*Expr, error) {
 	return &Expr{Op: 'f', Col: q.col(off), Name: id.Name, Args: []*Expr{a}}, nil
 }
 
-func functionNames() string { return strings.Join(slices.Sorted(maps.Keys(Functions)), ", ") }
+func functionNames() string { return strings.Join(slices.Sorted(maps.Keys(functions)), ", ") }
 
 // product lowers a chain of * / and ^ (Go's & in the source), which Go
 // parses left to right at one level: a*b^c is (a*b)&c. The chain is
