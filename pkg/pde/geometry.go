@@ -2,10 +2,11 @@ package pde
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/geom"
 )
 
 // Side picks one end of an input's interval: the face input = Lo or
@@ -181,98 +182,32 @@ type drawn struct {
 }
 
 // boxPoints draws n points of r in p's box with sampler s: each face gets
-// its share of n by area (largest remainders, ties to the earlier face)
-// and its own set of the sampler in the face's free coordinates; the fixed
-// coordinate is exactly Lo or Hi.
+// its share of n by area and its own set of the sampler
+// (geom.FacePoints).
 func (r Region) boxPoints(p *Problem, s Sampler, rng *rand.Rand, n int) (drawn, error) {
 	fs, err := r.faces(p)
 	if err != nil {
 		return drawn{}, err
 	}
-	area := make([]float64, len(fs))
+	faces := make([]geom.Face, len(fs))
 	for i, f := range fs {
-		area[i] = 1
-		for d := range p.Inputs {
-			if d != f.dim {
-				area[i] *= p.Hi[d] - p.Lo[d]
-			}
-		}
+		faces[i] = geom.Face{Axis: f.dim, High: f.side == Hi}
 	}
-	out := drawn{x: make([][]float64, 0, n)}
-	for i, c := range share(n, area) {
-		f := fs[i]
-		free := p.Dim()
-		if f.dim >= 0 {
-			free--
+	x, normal, err := geom.FacePoints(p.Lo, p.Hi, faces, n, s, rng)
+	if err != nil {
+		return drawn{}, err
+	}
+	out := drawn{x: x}
+	switch r.kind {
+	case kindPairs: // the Lo face's points moved to the Hi face
+		d := fs[0].dim
+		for _, v := range x {
+			y := slices.Clone(v)
+			y[d] = p.Hi[d]
+			out.pair = append(out.pair, y)
 		}
-		u, err := s.Unit(rng, c, free)
-		if err != nil {
-			return drawn{}, err
-		}
-		for _, v := range u {
-			x := make([]float64, p.Dim())
-			k := 0
-			for d := range x {
-				switch {
-				case d != f.dim:
-					x[d] = math.Min(p.Hi[d], p.Lo[d]+(p.Hi[d]-p.Lo[d])*v[k])
-					k++
-				case f.side == Lo:
-					x[d] = p.Lo[d]
-				default:
-					x[d] = p.Hi[d]
-				}
-			}
-			out.x = append(out.x, x)
-			switch {
-			case r.kind == kindPairs:
-				y := slices.Clone(x)
-				y[f.dim] = p.Hi[f.dim]
-				out.pair = append(out.pair, y)
-			case f.dim >= 0 && r.kind != kindInitial:
-				nrm := make([]float64, p.Dim())
-				nrm[f.dim] = 1
-				if f.side == Lo {
-					nrm[f.dim] = -1
-				}
-				out.normal = append(out.normal, nrm)
-			}
-		}
+	case kindFace, kindFaces, kindBoundary:
+		out.normal = normal
 	}
 	return out, nil
-}
-
-// share splits n into counts proportional to w by largest remainders, ties
-// going to the earlier entry.
-func share(n int, w []float64) []int {
-	total := 0.0
-	for _, v := range w {
-		total += v
-	}
-	counts := make([]int, len(w))
-	rem := make([]float64, len(w))
-	left := n
-	for i, v := range w {
-		q := float64(n) * v / total
-		counts[i] = int(math.Floor(q))
-		rem[i] = q - float64(counts[i])
-		left -= counts[i]
-	}
-	order := make([]int, len(w))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case rem[a] > rem[b]:
-			return -1
-		case rem[a] < rem[b]:
-			return 1
-		}
-		return 0
-	})
-	for _, i := range order[:left] {
-		counts[i]++
-	}
-	return counts
 }

@@ -122,27 +122,6 @@ func TestRegionPoint1D(t *testing.T) {
 	}
 }
 
-func TestShare(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		n    int
-		w    []float64
-		want []int
-	}{
-		{10, []float64{1, 1}, []int{5, 5}},
-		{11, []float64{1, 1}, []int{6, 5}},
-		{7, []float64{1, 1, 1}, []int{3, 2, 2}},
-		{10, []float64{3, 1}, []int{8, 2}}, // 7.5, 2.5: tie to the first
-		{1, []float64{1, 5, 1}, []int{0, 1, 0}},
-		{0, []float64{1, 2}, []int{0, 0}},
-		{100, []float64{1.5, 1.5, 3, 3, 1, 1}, []int{14, 14, 27, 27, 9, 9}},
-	} {
-		if got := share(c.n, c.w); !slices.Equal(got, c.want) {
-			t.Errorf("share(%d, %v) = %v, want %v", c.n, c.w, got, c.want)
-		}
-	}
-}
-
 // Region strings are the Go that makes them, for error messages.
 func TestRegionString(t *testing.T) {
 	t.Parallel()
