@@ -432,19 +432,10 @@ func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 	if d > 2 {
 		m = max(2, int(math.Round(math.Pow(float64(n), 2/float64(d)))))
 	}
-	total := 1
-	for range d {
-		total *= m
-	}
-	for i := 0; i < total; i++ {
-		x := make([]float64, d)
-		for k, r := 0, i; k < d; k, r = k+1, r/m {
-			x[k] = lerp(p.Lo[k], p.Hi[k], r%m, m)
+	for _, x := range geom.Lattice(p.Lo, p.Hi, m) {
+		if p.Domain == nil || p.Domain.Contains(x) {
+			pts = append(pts, x)
 		}
-		if p.Domain != nil && !p.Domain.Contains(x) {
-			continue
-		}
-		pts = append(pts, x)
 	}
 	if p.Exact != nil || p.ExactOutputs != nil {
 		exact = make([]float64, len(pts))
@@ -453,11 +444,4 @@ func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 		}
 	}
 	return pts, exact
-}
-
-func lerp(lo, hi float64, i, n int) float64 {
-	if n == 1 {
-		return (lo + hi) / 2
-	}
-	return lo + (hi-lo)*float64(i)/float64(n-1)
 }

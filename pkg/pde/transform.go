@@ -42,8 +42,9 @@ type Transform struct {
 const transformTol = 1e-9
 
 // transformVars is what an expression of a transform reads at the points
-// x: the inputs, the Params and the constants. Its U, which a failed name
-// returns, is a column of x: a node of x's graph with one row per point.
+// x: the inputs, the Params and the constants, none of which can fail (a
+// name it does not have is Eval's error). Its U is a column of x: a node of
+// x's graph with one row per point, the shape of its constants.
 func (p *Problem) transformVars(x *ad.Node, tr Transform) *Vars {
 	u := ad.SliceCol(x, 0)
 	return &Vars{U: u, p: p, term: "transform of " + p.outputName(tr.Output), jet: ad.NewJet(u, x), inputsOnly: true}
@@ -79,9 +80,6 @@ func (p *Problem) transformValues(x *ad.Node, tr Transform) (g, d eqtext.Value, 
 		}
 		if *side.out, err = q.Eval(env{v}); err != nil {
 			return g, d, fmt.Errorf("problem %q transform of %q: %s: %v", p.Name, p.outputName(tr.Output), side.name, err)
-		}
-		if v.err != nil {
-			return g, d, v.err
 		}
 	}
 	return g, d, nil

@@ -104,3 +104,30 @@ func share(n int, w []float64) []int {
 	}
 	return counts
 }
+
+// Lattice is the grid of m points per axis over the box [lo, hi], m^d
+// points from corner to corner, the first coordinate varying fastest; m = 1
+// is the box's centre.
+func Lattice(lo, hi []float64, m int) [][]float64 {
+	d := len(lo)
+	total := 1
+	for range d {
+		total *= m
+	}
+	pts := make([][]float64, total)
+	for i := range pts {
+		x := make([]float64, d)
+		for k, r := 0, i; k < d; k, r = k+1, r/m {
+			x[k] = lerp(lo[k], hi[k], r%m, m)
+		}
+		pts[i] = x
+	}
+	return pts
+}
+
+func lerp(lo, hi float64, i, n int) float64 {
+	if n == 1 {
+		return (lo + hi) / 2
+	}
+	return lo + (hi-lo)*float64(i)/float64(n-1)
+}

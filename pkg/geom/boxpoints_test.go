@@ -60,3 +60,17 @@ func TestFacePoints(t *testing.T) {
 		}
 	}
 }
+
+// Lattice spans the box corner to corner, the first coordinate fastest;
+// one point per axis is the centre.
+func TestLattice(t *testing.T) {
+	t.Parallel()
+	got := Lattice([]float64{0, -1}, []float64{1, 1}, 3)
+	want := [][]float64{{0, -1}, {0.5, -1}, {1, -1}, {0, 0}, {0.5, 0}, {1, 0}, {0, 1}, {0.5, 1}, {1, 1}}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("3 x 3 lattice of [0, 1] x [-1, 1]: %v, want %v", got, want)
+	}
+	if got := Lattice([]float64{0, 2}, []float64{1, 4}, 1); !slices.EqualFunc(got, [][]float64{{0.5, 3}}, slices.Equal) {
+		t.Errorf("one point: %v, want the centre [0.5 3]", got)
+	}
+}
