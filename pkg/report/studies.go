@@ -65,7 +65,7 @@ type Plan struct {
 	// means EpochScale.
 	WideEpochScale float64
 	// LidFits is the number of fits of each lid-driven study at the
-	// problem's schedule (a 963-weight net on 3801 residuals, about 2.5
+	// problem's schedule (a 963-weight net on 3001 residuals, about 3
 	// minutes of CPU); 0 leaves those studies out.
 	LidFits int
 	// IdentifyFits is the number of fits of each burgers-identify study at
