@@ -57,9 +57,9 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"fixed", "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)", cliflag.Bool(&s.Fixed.On)},
 		{"fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)", cliflag.Into(&s.Fixed.Alpha)},
 		{"fixed-beta", "with --fixed: the held `beta` of every term (default 1)", cliflag.Into(&s.Fixed.Beta)},
-		{"round-betas", "final rounds: each inferred beta from its terms' misfit at the training points (MacKay's) or held-out: at fresh points where larger (not the paper's) (default: the problem's, held-out for burgers-wide, poisson-holes, poisson-holes-raw and lid-driven; training for the others)", cliflag.OneOf(&s.Final.Betas, "", bayes.RoundBetasChoices)},
+		{"round-betas", "final rounds: each inferred beta from its terms' misfit at the training points (MacKay's) or held-out: at fresh points where larger (not the paper's) (default: the problem's, held-out for burgers-wide, poisson-holes, poisson-holes-raw and lid-driven-soft; training for the others)", cliflag.OneOf(&s.Final.Betas, "", bayes.RoundBetasChoices)},
 		{"fixed-mean", "with --fixed: divide each group's beta by N/2, so the loss is the sum of the groups' mean squared residuals (DeepXDE's loss)", cliflag.Bool(&s.Fixed.Mean)},
-		{"known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; lid=0.01,walls=0.01 for lid-driven, gauge=0.001 for lid-driven-hard; none for the others)", cliflag.NoiseInto(&s.KnownNoise)},
+		{"known-noise", "hold beta = 1/std^2 for beta `groups` whose noise is known, e.g. data=0.02; none: every beta from the evidence (default: the problem's, data=0.02 for burgers-inverse and the burgers-wide problems; gauge=0.001 for lid-driven, lid=0.01,walls=0.01 for lid-driven-soft; none for the others)", cliflag.NoiseInto(&s.KnownNoise)},
 		{"lr", "Adam learning `rate` of the weights, at most 1 (default 1e-3)", cliflag.Into(&s.LR)},
 		{"lr-decay", "`factor` by which the Adam learning rate has decayed at the last epoch, exponentially, in (0, 1] (default 1: constant, the paper)", cliflag.Into(&s.LRDecay)},
 		{"hyper-lr", "Adam learning `rate` of ln alpha and ln beta, at most 1 (default 0.05)", cliflag.Into(&s.Hyper.LR)},
@@ -79,7 +79,7 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&ff.dataFile, "data", "", "your measurements, `FILE.csv`: a header with the problem's inputs, u and optionally std, then one row per point; they replace the problem's measured term or are added as a term \"data\" (docs/inverse.md)")
 	fs.Float64Var(&ff.reaction, "reaction", 0, "reaction rate `r` of the data of heat2-inverse and heat2-reaction: u_t = kappa u_xx - r u (default 0: none; docs/inverse.md)")
 	fs.Var(&ff.dataSeed, "data-seed", "`seed` of the training points and noise, the same for every fit")
-	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes) (default: the problem's, lhs for lid-driven and lid-driven-hard, uniform for the others)")
+	fs.Var(&ff.sampling, "sampling", "training points: uniform (independent draws, the paper) or lhs (Latin hypercube: stratified, no large holes) (default: the problem's, lhs for lid-driven and lid-driven-soft, uniform for the others)")
 	fs.Var(&ff.init, "init", "start the problem's unknown coefficients at these `values` (natural scale), e.g. nu=0.002 (default: the problem's)")
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }

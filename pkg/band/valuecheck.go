@@ -39,7 +39,7 @@ func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64, narrow bool) 
 	z := valueZ(g, fresh, res)
 	q, ok := pooledQ95(z)
 	// An output narrows only when the value errors of every output are far
-	// inside the band: one output's exact walls (the lid-driven cavity's v)
+	// inside the band: one output's exact walls (lid-driven-soft's v)
 	// say nothing of the errors its equations make inside.
 	narrow = narrow && ok && q < ValueNarrow
 	perOutput = make([]float64, len(z))

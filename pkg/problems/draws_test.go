@@ -9,7 +9,7 @@ import (
 )
 
 // pinned is the name of a term whose point is part of the problem, kept by
-// every draw: lid-driven's pressure gauge p(0, 0) = 0.
+// every draw: the lid-driven problems' pressure gauge p(0, 0) = 0.
 const pinned = "gauge"
 
 // TestFresh: Fresh draws the same terms with as many new points, the same

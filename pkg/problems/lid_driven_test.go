@@ -14,12 +14,12 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
-// lid-driven has its three equations, the lid and wall conditions on the
-// right edges with the right values, the gauge at the origin, a group
+// lid-driven-soft has its three equations, the lid and wall conditions on
+// the right edges with the right values, the gauge at the origin, a group
 // per equation and condition, and the project's cavity as reference.
-func TestLidDrivenTerms(t *testing.T) {
+func TestLidDrivenSoftTerms(t *testing.T) {
 	t.Parallel()
-	p, err := problems.New("lid-driven", problems.Options{})
+	p, err := problems.New("lid-driven-soft", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,16 +78,17 @@ func TestLidDrivenTerms(t *testing.T) {
 	}
 }
 
-// lid-driven-hard is lid-driven with the lid and the walls met by
+// lid-driven is lid-driven-soft with the lid and the walls met by
 // transforms of u and v: the equations and the gauge (a group of its own)
-// are left, at lid-driven's points; u and v are transformed, p not.
-func TestLidDrivenHard(t *testing.T) {
+// are left, at lid-driven-soft's points; u and v are transformed, p not;
+// the reference is the same cavity.
+func TestLidDriven(t *testing.T) {
 	t.Parallel()
-	soft, err := problems.New("lid-driven", problems.Options{})
+	soft, err := problems.New("lid-driven-soft", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := problems.New("lid-driven-hard", problems.Options{})
+	p, err := problems.New("lid-driven", problems.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,31 +102,39 @@ func TestLidDrivenHard(t *testing.T) {
 	for i, term := range p.Terms {
 		s := soft.Terms[slices.IndexFunc(soft.Terms, func(t pde.Term) bool { return t.Name == term.Name })]
 		if term.Name != names[i] || term.Group != names[i] || !slices.EqualFunc(term.Points, s.Points, slices.Equal) {
-			t.Errorf("term %d: %s in group %s, want %s in its own group at lid-driven's points", i, term.Name, term.Group, names[i])
+			t.Errorf("term %d: %s in group %s, want %s in its own group at lid-driven-soft's points", i, term.Name, term.Group, names[i])
 		}
 	}
 	if !p.Transformed(0) || !p.Transformed(1) || p.Transformed(2) {
 		t.Errorf("transformed outputs u %v, v %v, p %v; want u and v", p.Transformed(0), p.Transformed(1), p.Transformed(2))
 	}
+	for _, x := range [][]float64{{0.5, 1}, {0.3, 0.7}, {0, 0}} {
+		if got, want := p.ExactValues(x), soft.ExactValues(x); !slices.Equal(got, want) {
+			t.Errorf("exact at %v: %v, want lid-driven-soft's %v", x, got, want)
+		}
+	}
 }
 
-// lid-driven draws a Latin hypercube unless told otherwise, and its
-// redraws too; uniform when asked, as every other problem by default.
+// The lid-driven problems draw a Latin hypercube unless told otherwise,
+// and their redraws too; uniform when asked, as every other problem by
+// default.
 func TestLidDrivenSampling(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		sampling, want pde.Sampler
-	}{{"", pde.LatinHypercube}, {pde.LatinHypercube, pde.LatinHypercube}, {pde.Uniform, pde.Uniform}} {
-		p, err := problems.New("lid-driven", problems.Options{Sampling: c.sampling})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := p.Redraw(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Sampling != c.want || q.Sampling != c.want {
-			t.Errorf("sampling %q: drawn %q, redrawn %q; want %q", c.sampling, p.Sampling, q.Sampling, c.want)
+	for _, name := range []string{"lid-driven", "lid-driven-soft"} {
+		for _, c := range []struct {
+			sampling, want pde.Sampler
+		}{{"", pde.LatinHypercube}, {pde.LatinHypercube, pde.LatinHypercube}, {pde.Uniform, pde.Uniform}} {
+			p, err := problems.New(name, problems.Options{Sampling: c.sampling})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := p.Redraw(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Sampling != c.want || q.Sampling != c.want {
+				t.Errorf("%s, sampling %q: drawn %q, redrawn %q; want %q", name, c.sampling, p.Sampling, q.Sampling, c.want)
+			}
 		}
 	}
 	p, err := problems.New("heat", problems.Options{})
@@ -154,8 +163,8 @@ func TestLidDrivenPipeline(t *testing.T) {
 	}
 	const n = 11
 	r := record.NewResult(f, n)
-	if len(r.BetaNames) != 5 {
-		t.Errorf("betas %v: want one per equation and condition group", r.BetaNames)
+	if want := []string{"beta_momentum_x", "beta_momentum_y", "beta_continuity", "beta_gauge"}; !slices.Equal(r.BetaNames, want) {
+		t.Errorf("betas %v: want %v, one per equation and the gauge's", r.BetaNames, want)
 	}
 	e := r.Errors
 	if e == nil || e.RelL2 == nil || len(e.Outputs) != 3 {

@@ -91,7 +91,7 @@ var firstHeatPoint = []float64{0.13030761241961586, 0.3688546391070602}
 
 // Uniform sampling keeps the points of the first release (data seed 1), so
 // that earlier results and records stay reproducible; "" means uniform,
-// but for lid-driven (and lid-driven-hard), whose own is the Latin hypercube.
+// but for lid-driven (and lid-driven-soft), whose own is the Latin hypercube.
 func TestUniformSamplingStable(t *testing.T) {
 	for _, name := range Names() {
 		own := pde.Uniform
