@@ -322,12 +322,7 @@ func evalOn(n *Node, y, a, b []float64, rows int) {
 	case OpSumRows:
 		k := n.shape.Cols
 		copy(y, a[:k])
-		for r := k; r < len(a); r += k {
-			row := a[r : r+k]
-			for j, v := range row {
-				y[j] += v
-			}
-		}
+		sumRowsTo(y, a[k:], k)
 	case OpSumCols:
 		k := n.in[0].shape.Cols
 		for r := range y {
@@ -371,17 +366,7 @@ func evalOn(n *Node, y, a, b []float64, rows int) {
 		sa := n.in[0].shape
 		matTMul(y, a, b, sa.Rows, sa.Cols, n.shape.Cols)
 	case OpRowOuter:
-		ka, kb := n.in[0].shape.Cols, n.in[1].shape.Cols
-		for r := 0; r < rows; r++ {
-			ar, br := a[r*ka:r*ka+ka], b[r*kb:r*kb+kb]
-			yr := y[r*ka*kb : (r+1)*ka*kb]
-			for i, ai := range ar {
-				row := yr[i*kb : i*kb+kb]
-				for j, bj := range br {
-					row[j] = ai * bj
-				}
-			}
-		}
+		rowOuterTo(y, a, b, rows, n.in[0].shape.Cols, n.in[1].shape.Cols)
 	default:
 		panic(fmt.Sprintf("ad: no kernel for %v", n))
 	}

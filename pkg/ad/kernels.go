@@ -135,14 +135,7 @@ func matMulT(y, a, b []float64, n, k, m int) {
 		}
 		return
 	case k == 2:
-		for r := 0; r < n; r++ {
-			a0, a1 := a[2*r], a[2*r+1]
-			yr := y[r*m : r*m+m]
-			for j := range yr {
-				bj := b[2*j : 2*j+2]
-				yr[j] = a0*bj[0] + a1*bj[1]
-			}
-		}
+		matMulT2(y, a, b, n, m)
 		return
 	case m >= 4 && m*k <= maxSmall:
 		// b^T (KxM) on the stack, then the row kernel of matMul: the
@@ -469,5 +462,86 @@ func tanhTo(y, a []float64) {
 func tanhToGo(y, a []float64) {
 	for i, ai := range a[:len(y)] {
 		y[i] = tanh(ai)
+	}
+}
+
+// sumRowsTo adds the rows of a (k wide) to y, row after row: the assembly
+// adds 4 columns at once in the same order, so the bits are the loop's.
+func sumRowsTo(y, a []float64, k int) {
+	rows, c := len(a)/k, 0
+	if useAVX2 && rows > 0 && k >= 4 {
+		c = k &^ 3
+		sumRows(&y[0], &a[0], k, rows, c)
+	}
+	sumRowsGo(y, a, k, c)
+}
+
+// sumRowsGo adds the columns from c on of a's rows to y.
+func sumRowsGo(y, a []float64, k, c int) {
+	for r := 0; r < len(a); r += k {
+		row := a[r+c : r+k]
+		for j, v := range row {
+			y[c+j] += v
+		}
+	}
+}
+
+// rowOuterTo writes, for each of the first rows rows, the outer product of
+// a's row (ka wide) and b's (kb wide): one product per value, so the
+// assembly's 4 at once give the loop's bits.
+func rowOuterTo(y, a, b []float64, rows, ka, kb int) {
+	c := 0
+	if useAVX2 && rows > 0 && ka > 0 && kb >= 4 {
+		c = kb &^ 3
+		rowOuter(&y[0], &a[0], &b[0], rows, ka, kb, c)
+		if c == kb {
+			return
+		}
+	}
+	rowOuterGo(y, a, b, rows, ka, kb, c)
+}
+
+// rowOuterGo writes the columns from c on of rowOuterTo's products.
+func rowOuterGo(y, a, b []float64, rows, ka, kb, c int) {
+	for r := 0; r < rows; r++ {
+		ar, br := a[r*ka:r*ka+ka], b[r*kb+c:r*kb+kb]
+		yr := y[r*ka*kb : (r+1)*ka*kb]
+		for i, ai := range ar {
+			row := yr[i*kb+c : i*kb+kb]
+			for j, bj := range br {
+				row[j] = ai * bj
+			}
+		}
+	}
+}
+
+// matMulT2 is matMulT for K = 2 (a first layer of two inputs): the
+// assembly takes b's two columns apart and computes 4 values of a row at
+// once, each the loop's two products and their sum.
+func matMulT2(y, a, b []float64, n, m int) {
+	c := 0
+	if useAVX2 && n > 0 && m >= 4 && m <= maxSmall/2 {
+		c = m &^ 3
+		var b0, b1 [maxSmall / 2]float64
+		for j := range m {
+			b0[j], b1[j] = b[2*j], b[2*j+1]
+		}
+		mulT2(&y[0], &a[0], &b0[0], &b1[0], n, m, c)
+		if c == m {
+			return
+		}
+	}
+	matMulT2Go(y, a, b, n, m, c)
+}
+
+// matMulT2Go writes the columns from c on of matMulT2's product.
+func matMulT2Go(y, a, b []float64, n, m, c int) {
+	for r := 0; r < n; r++ {
+		a0, a1 := a[2*r], a[2*r+1]
+		yr := y[r*m+c : r*m+m]
+		for j := range yr {
+			bj := b[2*(c+j) : 2*(c+j)+2]
+			yr[j] = a0*bj[0] + a1*bj[1]
+		}
 	}
 }

@@ -30,6 +30,15 @@ func tMulCols1(y, a, b *float64, n, k, m, w int)
 func tanh8(y, a *float64, n int)
 
 //go:noescape
+func sumRows(y, a *float64, k, rows, cols int)
+
+//go:noescape
+func rowOuter(y, a, b *float64, rows, ka, kb, cols int)
+
+//go:noescape
+func mulT2(y, a, b0, b1 *float64, n, m, cols int)
+
+//go:noescape
 func polyVec(y, a0, a1, a2, b0, b1, b2 *float64, na, nb int, ca, cb, c0 float64, mode, n int)
 
 // tanhK holds the constants of tanh8, 4 copies each (one YMM operand), in

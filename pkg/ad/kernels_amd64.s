@@ -488,3 +488,164 @@ pvstore:
 pvdone:
 	VZEROUPPER
 	RET
+
+// func sumRows(y, a *float64, k, rows, cols int)
+// y[j] += a[r*k+j] for r = 0, 1, ..., rows-1 in that order, for j < cols,
+// cols a multiple of 4: each column's sum in the Go loop's order, 4 columns
+// per instruction, 16 per pass over the rows (four independent chains).
+TEXT ·sumRows(SB), NOSPLIT, $0-40
+	MOVQ y+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ k+16(FP), R8
+	SHLQ $3, R8
+	MOVQ rows+24(FP), R9
+	MOVQ cols+32(FP), R10
+
+sr16:
+	CMPQ    R10, $16
+	JLT     sr4
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	MOVQ    SI, AX
+	MOVQ    R9, CX
+
+sr16row:
+	TESTQ   CX, CX
+	JZ      sr16done
+	VADDPD  (AX), Y0, Y0
+	VADDPD  32(AX), Y1, Y1
+	VADDPD  64(AX), Y2, Y2
+	VADDPD  96(AX), Y3, Y3
+	ADDQ    R8, AX
+	DECQ    CX
+	JMP     sr16row
+
+sr16done:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ    $128, DI
+	ADDQ    $128, SI
+	SUBQ    $16, R10
+	JMP     sr16
+
+sr4:
+	CMPQ    R10, $4
+	JLT     srdone
+	VMOVUPD (DI), Y0
+	MOVQ    SI, AX
+	MOVQ    R9, CX
+
+sr4row:
+	TESTQ   CX, CX
+	JZ      sr4done
+	VADDPD  (AX), Y0, Y0
+	ADDQ    R8, AX
+	DECQ    CX
+	JMP     sr4row
+
+sr4done:
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	SUBQ    $4, R10
+	JMP     sr4
+
+srdone:
+	VZEROUPPER
+	RET
+
+// func rowOuter(y, a, b *float64, rows, ka, kb, cols int)
+// y[r][i][j] = a[r][i] * b[r][j] for r < rows, i < ka, j < cols (cols a
+// multiple of 4, rows of y ka*kb long): one product per value, as the Go
+// loop, 4 per instruction.
+TEXT ·rowOuter(SB), NOSPLIT, $0-56
+	MOVQ y+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ rows+24(FP), R9
+	MOVQ ka+32(FP), R10
+	MOVQ kb+40(FP), R11
+	SHLQ $3, R11               // a row of b, and of each block of y, in bytes
+	MOVQ cols+48(FP), R12
+	SHLQ $3, R12
+
+rorow:
+	TESTQ R9, R9
+	JZ    rodone
+	MOVQ  R10, CX
+	MOVQ  DI, R13              // y's block for a[r][i]
+
+roi:
+	TESTQ        CX, CX
+	JZ           rorowdone
+	VBROADCASTSD (SI), Y0
+	XORQ         AX, AX
+
+roj:
+	CMPQ    AX, R12
+	JGE     roidone
+	VMULPD  (DX)(AX*1), Y0, Y1
+	VMOVUPD Y1, (R13)(AX*1)
+	ADDQ    $32, AX
+	JMP     roj
+
+roidone:
+	ADDQ $8, SI
+	ADDQ R11, R13
+	DECQ CX
+	JMP  roi
+
+rorowdone:
+	MOVQ R13, DI
+	ADDQ R11, DX
+	DECQ R9
+	JMP  rorow
+
+rodone:
+	VZEROUPPER
+	RET
+
+// func mulT2(y, a, b0, b1 *float64, n, m, cols int)
+// y[r*m+j] = a[2r]*b0[j] + a[2r+1]*b1[j] for r < n, j < cols (a multiple
+// of 4): two products and their sum, unfused, as the Go loop.
+TEXT ·mulT2(SB), NOSPLIT, $0-56
+	MOVQ y+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b0+16(FP), R8
+	MOVQ b1+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ m+40(FP), R10
+	SHLQ $3, R10
+	MOVQ cols+48(FP), R11
+	SHLQ $3, R11
+
+m2row:
+	TESTQ        CX, CX
+	JZ           m2done
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD 8(SI), Y1
+	XORQ         AX, AX
+
+m2col:
+	CMPQ    AX, R11
+	JGE     m2rowdone
+	VMULPD  (R8)(AX*1), Y0, Y2
+	VMULPD  (R9)(AX*1), Y1, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPD Y2, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     m2col
+
+m2rowdone:
+	ADDQ $16, SI
+	ADDQ R10, DI
+	DECQ CX
+	JMP  m2row
+
+m2done:
+	VZEROUPPER
+	RET

@@ -372,3 +372,48 @@ func sameBits(t *testing.T, what string, got, want []float64) {
 		}
 	}
 }
+
+// TestSumRowsOuter checks the assembly of the row sums, the row-wise
+// outer products and the products by a transposed 2-column matrix against
+// their Go loops bit for bit, on widths 1 to 37
+// (16- and 4-column blocks and the Go tail) and 0 to 5 rows.
+func TestSumRowsOuter(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	vec := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
+		}
+		return v
+	}
+	for k := 1; k <= 37; k++ {
+		for rows := range 6 {
+			a, y0 := vec(rows*k), vec(k)
+			got, want := slices.Clone(y0), slices.Clone(y0)
+			sumRowsTo(got, a, k)
+			sumRowsGo(want, a, k, 0)
+			if !slices.Equal(got, want) {
+				t.Fatalf("sumRows k=%d rows=%d: %v, the loop %v", k, rows, got, want)
+			}
+			a2, b2 := vec(rows*2), vec(k*2)
+			got2, want2 := vec(rows*k), make([]float64, rows*k)
+			matMulT2(got2, a2, b2, rows, k)
+			matMulT2Go(want2, a2, b2, rows, k, 0)
+			if !slices.Equal(got2, want2) {
+				t.Fatalf("matMulT2 m=%d rows=%d: %v, the loop %v", k, rows, got2, want2)
+			}
+			for _, ka := range []int{1, 2, 5} {
+				a, b := vec(rows*ka), vec(rows*k)
+				got, want := vec(rows*ka*k), make([]float64, rows*ka*k)
+				rowOuterTo(got, a, b, rows, ka, k)
+				rowOuterGo(want, a, b, rows, ka, k, 0)
+				if !slices.Equal(got, want) {
+					t.Fatalf("rowOuter ka=%d kb=%d rows=%d: %v, the loop %v", ka, k, rows, got, want)
+				}
+			}
+		}
+	}
+}
