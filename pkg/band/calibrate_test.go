@@ -102,6 +102,11 @@ func TestCalibratedPieces(t *testing.T) {
 	if z := band.QuantileZ(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4}, 0.5); z != 2 {
 		t.Errorf("quantileZ = %g, want 2", z)
 	}
+	// A point with sigma 0 (fixed by a hard constraint) is no z-score,
+	// whatever its error: z = (1, 2, 3), not (1, 2, 3, +Inf).
+	if z := band.ZScores(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4 + 1e-12}); !slices.Equal(z, []float64{1, 2, 3}) {
+		t.Errorf("ZScores with a fixed point = %v, want [1 2 3]", z)
+	}
 	names := []string{"beta_pde", "beta_data"}
 	if w := band.OverconfidenceWarnings(names, inferred, []float64{1, 1}, []float64{1.5, 9}, "than at the training points"); w != nil {
 		t.Errorf("known group over the ratio, inferred under: warned %q", w)

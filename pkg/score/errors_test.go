@@ -30,3 +30,20 @@ func TestComputeByHand(t *testing.T) {
 		t.Errorf("NaN mean: %+v, want NaN rel L2, MSE and max abs, coverage 0.5", e)
 	}
 }
+
+// A point where sigma is 0 (a hard constraint fixes the output there) is
+// left out of the coverage, whatever its error (the reference's own): of
+// the three others, two are covered. Without the rule the point counted as
+// a miss (1/2 here).
+func TestComputeLeavesFixedPointsOut(t *testing.T) {
+	t.Parallel()
+	exact := []float64{1 + 1e-12, 0, 2.5, 6}
+	mean := []float64{1, 0, 2, 3}
+	sigma := []float64{0, 1, 1, 1}
+	if e := score.Compute(mean, sigma, exact); math.Abs(e.Coverage2S-2.0/3) > 1e-15 || e.GridN != 4 || e.MaxAbs != 3 {
+		t.Errorf("got %+v, want coverage 2/3 of the banded points, 4 points and max |d| 3 over all", e)
+	}
+	if e := score.Compute(mean[:1], sigma[:1], exact[:1]); !math.IsNaN(e.Coverage2S) {
+		t.Errorf("no banded point: coverage %g, want NaN", e.Coverage2S)
+	}
+}
