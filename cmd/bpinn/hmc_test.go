@@ -43,6 +43,7 @@ func TestHMCBadInput(t *testing.T) {
 		{"bad whitening", []string{"heat-inverse", "--whitening", "fisher"}, `--whitening is "fisher": use exact or gauss-newton`},
 		{"whitening of a forward problem", []string{"heat", "--whitening", "exact"}, `--whitening is for inverse problems`},
 		{"bad hidden", []string{"heat-inverse", "--hidden", "6,0"}, "want positive layer sizes"},
+		{"several fields", []string{"lid-driven"}, "lid-driven has 3 fields (u, v, p)"},
 		{"ladder without 1", []string{"regression", "--temperatures", "2,3"}, "--temperatures is [2 3]: give 1 first"},
 		{"ladder not increasing", []string{"regression", "--temperatures", "1,2,2"}, "--temperatures is [1 2 2]"},
 		{"ladder not numbers", []string{"regression", "--temperatures", "1,hot"}, `"hot" is not a number`},

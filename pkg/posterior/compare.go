@@ -330,6 +330,9 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 		o = &CompareOptions{}
 	}
 	p := f.Model.Problem
+	if err := oneField(p); err != nil {
+		return nil, fmt.Errorf("bayes: CompareHMC: %w", err)
+	}
 	if f.Laplace == nil {
 		return nil, fmt.Errorf("bayes: CompareHMC: the fit has no Laplace approximation (status %s: %s)", f.Status, f.Reason)
 	}

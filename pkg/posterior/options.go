@@ -3,6 +3,7 @@ package posterior
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
@@ -98,6 +99,9 @@ func (o Options) Resolve(p *pde.Problem) (Plan, error) {
 		fit := bayes.Settings{Schedule: o.Fit.Schedule, Seed: o.Fit.Seed, Hidden: o.Fit.Hidden}
 		return Plan{Unknowns: true, Fit: fit, Sampler: s, Whitening: wh}, nil
 	}
+	if err := oneField(p); err != nil {
+		return Plan{}, err
+	}
 	if o.Whitening != nil {
 		return Plan{}, fmt.Errorf("--whitening is for inverse problems (heat-inverse, ...); %q has no unknowns: use --whiten", p.Name)
 	}
@@ -138,6 +142,16 @@ func (o Options) check(s *mcmc.Settings) error {
 		return fmt.Errorf("--temperatures is %v: give 1 first, then increasing finite temperatures, e.g. 1,1.3,1.7,2.2", s.Temperatures)
 	case o.Epochs != nil && *o.Epochs < o.Fit.Schedule.HyperStart:
 		return fmt.Errorf("--epochs is %d: need at least %d, the epoch of the first hyperparameter step", *o.Epochs, o.Fit.Schedule.HyperStart)
+	}
+	return nil
+}
+
+// oneField refuses a problem of several fields: CompareHMC compares the
+// band of one field on a grid (the sampled unknowns of an inverse problem
+// take any number).
+func oneField(p *pde.Problem) error {
+	if names := p.OutputNames(); len(names) > 1 {
+		return fmt.Errorf("%s has %d fields (%s): the comparison with the sampled posterior is for a problem of one field", p.Name, len(names), strings.Join(names, ", "))
 	}
 	return nil
 }

@@ -62,6 +62,7 @@ func TestOptionsErrors(t *testing.T) {
 		{"heat", func(o *posterior.Options) { o.Whitening = new("exact") }, "--whitening is for inverse problems"},
 		{"heat-inverse", func(o *posterior.Options) { o.Whitening = new("") }, `--whitening is "": use exact or gauss-newton`},
 		{"heat-inverse", func(o *posterior.Options) { o.Epochs = new(10) }, "--epochs is 10"},
+		{"lid-driven", func(o *posterior.Options) {}, "lid-driven has 3 fields (u, v, p): the comparison with the sampled posterior is for a problem of one field"},
 	} {
 		o, e := options(t, c.problem)
 		c.set(&o)
