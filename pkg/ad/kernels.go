@@ -472,6 +472,9 @@ func sumRowsTo(y, a []float64, k int) {
 	if useAVX2 && rows > 0 && k >= 4 {
 		c = k &^ 3
 		sumRows(&y[0], &a[0], k, rows, c)
+		if c == k {
+			return
+		}
 	}
 	sumRowsGo(y, a, k, c)
 }
@@ -516,17 +519,15 @@ func rowOuterGo(y, a, b []float64, rows, ka, kb, c int) {
 }
 
 // matMulT2 is matMulT for K = 2 (a first layer of two inputs): the
-// assembly takes b's two columns apart and computes 4 values of a row at
-// once, each the loop's two products and their sum.
+// assembly reads b^T (b's two columns, each contiguous) and computes 4
+// values of a row at once, each the loop's two products and their sum.
 func matMulT2(y, a, b []float64, n, m int) {
 	c := 0
-	if useAVX2 && n > 0 && m >= 4 && m <= maxSmall/2 {
+	if useAVX2 && n > 0 && m >= 4 && 2*m <= maxSmall {
 		c = m &^ 3
-		var b0, b1 [maxSmall / 2]float64
-		for j := range m {
-			b0[j], b1[j] = b[2*j], b[2*j+1]
-		}
-		mulT2(&y[0], &a[0], &b0[0], &b1[0], n, m, c)
+		var buf [maxSmall]float64
+		bt := transposeTo(buf[:2*m], b, m, 2)
+		mulT2(&y[0], &a[0], &bt[0], &bt[m], n, m, c)
 		if c == m {
 			return
 		}
