@@ -15,13 +15,21 @@ type Assessment struct {
 	// Calibrated is the calibrated band (Calibrated); nil when its A does
 	// not factorize.
 	Calibrated *bayes.Fit
-	// Warnings is the overconfidence warning when a residual ratio exceeds
-	// OverconfidentRatio; else the too-wide warning when every other check
+	// Warnings, when the error estimate applies (estimatedScales), says
+	// the band is likely overconfident or too wide when the estimated
+	// errors' q95 in sigma is above ValueOverconfident or below
+	// ValueNarrow (estimateWarnings). Otherwise it is the overconfidence
+	// warning when a residual ratio exceeds OverconfidentRatio; else the too-wide warning when every other check
 	// says the band is far wider than the errors it can see
 	// (tooWideWarning); else the overconfidence warning when the value
 	// check's q95 exceeds ValueOverconfident; nil when none does.
 	Warnings []string
-	fit      *bayes.Fit
+	// Estimated is, per output, the factor by which the error estimate
+	// scales the paper's band into the calibrated one (estimatedScales);
+	// nil when the estimate does not apply and the calibrated band comes
+	// from the residual and value checks.
+	Estimated []float64
+	fit       *bayes.Fit
 }
 
 // Assess computes f's residual check, calibrated band and warning at the
@@ -34,7 +42,12 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	}
 	a := &Assessment{Train: f.Model.GroupRMS(f.Beta), Fresh: m2.GroupRMS(f.Beta), fit: f}
 	res := m2.Residuals() // each term's fresh residuals: the calibrated band's and the value check's
-	a.Calibrated, _ = calibrated(f, m2, res, a.Train, a.Fresh)
+	a.Estimated, _, _ = estimatedScales(f, fresh)
+	a.Calibrated, _ = calibrated(f, a.Estimated, m2, res, a.Train, a.Fresh)
+	if a.Estimated != nil { // the estimate reads more than the checks below
+		a.Warnings = estimateWarnings(a.Estimated, f.Model.Problem.OutputNames())
+		return a, nil
+	}
 	ref, what := gateRMS(f, a.Train)
 	a.Warnings = overconfidenceWarnings(f.Model.BetaNames, f.Inferred, ref, a.Fresh, what)
 	if a.Warnings == nil { // the ratios say nothing: what errors can be seen

@@ -26,7 +26,9 @@ import (
 // first trains notebook 07's three problems on seeds 1-10 (as the notebook
 // does) into DIR/nb07-NAME.jsonl when missing. With -v each fit's line
 // shows what the calibration reads: the largest fresh/train rms ratio and
-// the value check's q95 of the paper's band. Not a unit test: it skips
+// the value check's q95 of the paper's band, then the error estimate's
+// factor and the agreement of its two halves (band.EstimatedScales), or
+// "no estimate". Not a unit test: it skips
 // without the variable. Only the scoring (record.ErrorsOf) reads the exact
 // solution.
 func TestCalibAnyFit(t *testing.T) {
@@ -143,10 +145,15 @@ func calibInputs(t *testing.T, f *bayes.Fit) (ratio, value float64, detail strin
 	if !ok {
 		value = math.NaN()
 	}
-	if os.Getenv("BPINN_CALIB_DETAIL") == "" {
-		return ratio, value, ""
-	}
 	d, _ := band.NewFreshDraw(q)
+	if scales, agree, ok := band.EstimatedScales(f, d); ok {
+		detail = fmt.Sprintf("  estimate x%.3g (agreement %.3g)", scales, agree)
+	} else {
+		detail = fmt.Sprintf("  no estimate (agreement %.3g)", agree)
+	}
+	if os.Getenv("BPINN_CALIB_DETAIL") == "" {
+		return ratio, value, detail
+	}
 	cal, err := band.Calibrated(f, d)
 	if err != nil {
 		return ratio, value, " " + err.Error()

@@ -17,7 +17,8 @@ import (
 // coefficients, so a band computed from a FreshDraw cannot evaluate the
 // solution it is judged against.
 type FreshDraw struct {
-	p *pde.Problem // a copy with Exact, Fresh and Redraw nil
+	p     *pde.Problem   // a copy with Exact, Fresh and Redraw nil
+	extra []*pde.Problem // redraws of it, as blind, for the error estimate
 }
 
 // NewFreshDraw keeps what the bands may use of q, a problem drawn anew
@@ -26,6 +27,25 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 	if q == nil {
 		return FreshDraw{}, fmt.Errorf("fresh draw: no problem; pass the problem's Fresh() draw")
 	}
+	d := FreshDraw{p: blind(q)}
+	if q.Redraw != nil && !slices.ContainsFunc(q.Terms, func(t pde.Term) bool { return t.Measured }) {
+		// the error estimate's points (estimatedScales); a problem with
+		// measurements has no estimate
+		for k := uint64(1); k < 2*EstimateDraws; k++ {
+			r, err := q.Redraw(k)
+			if err != nil {
+				d.extra = nil
+				break
+			}
+			d.extra = append(d.extra, blind(r))
+		}
+	}
+	return d, nil
+}
+
+// blind is a copy of q without its exact solution, its fresh draws and
+// its unknowns' true values.
+func blind(q *pde.Problem) *pde.Problem {
 	c := *q
 	c.Exact, c.ExactOutputs, c.Fresh, c.Redraw = nil, nil, nil, nil
 	c.Terms = slices.Clone(q.Terms)
@@ -33,7 +53,7 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 	for i := range c.Unknowns { // the value that made the data is the truth too
 		c.Unknowns[i].Truth = nil
 	}
-	return FreshDraw{p: &c}, nil
+	return &c
 }
 
 // FreshDrawOf is NewFreshDraw of p's own fresh draw, p.Fresh(): the usual
@@ -67,7 +87,12 @@ func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 }
 
 // Calibrated returns a copy of f whose Predict gives the calibrated band.
-// When the paper's band is likely overconfident (an inferred beta group's
+// First the error estimate (estimate.go): where the problem has no
+// measurements, unknowns or transforms and the two halves of the estimate
+// agree (EstimateAgree), the band is the paper's scaled, per output, so
+// that 95 % of the estimated errors on a grid of the domain lie within 2
+// sigma: it narrows as well as widens. Otherwise the residual and value
+// checks below size it. When the paper's band is likely overconfident (an inferred beta group's
 // rms residual at the fresh points exceeds OverconfidentRatio times its rms
 // at the training points: the record's warning), A is rebuilt at w_MP with
 // each inferred beta lowered by its group's precision ratio rho_t =
@@ -110,7 +135,8 @@ func Calibrated(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return calibrated(f, m2, m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	scales, _, _ := estimatedScales(f, fresh)
+	return calibrated(f, scales, m2, m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 }
 
 // gateRMS is what each beta group's fresh rms is compared with
@@ -162,8 +188,8 @@ func calibrationBase(f *bayes.Fit, train []float64) []float64 {
 // calibrated is Calibrated given f's model on the fresh points, each
 // term's residuals there (res), and the rms residual of each beta group at
 // the training and the fresh points.
-func calibrated(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held []float64) (*bayes.Fit, error) {
-	beta, l, w, err := calibration(f, fresh, res, train, held)
+func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]float64, train, held []float64) (*bayes.Fit, error) {
+	beta, l, w, err := calibration(f, estimated, fresh, res, train, held)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +198,13 @@ func calibrated(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held [
 
 // calibration is the calibrated band's betas, Laplace approximation and
 // widening (see calibrated).
-func calibration(f *bayes.Fit, fresh *bayes.Model, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
+func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
+	if estimated != nil {
+		if f.Laplace == nil {
+			return nil, nil, nil, fmt.Errorf("calibrated band: the fit has no Laplace approximation (status %s)", f.Status)
+		}
+		return slices.Clone(f.Beta), f.Laplace, &widening{scales: estimated}, nil
+	}
 	l, beta, err := calibratedLaplace(f, train, held)
 	if err != nil {
 		return nil, nil, nil, err

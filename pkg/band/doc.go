@@ -6,7 +6,9 @@
 //     and at fresh ones; a ratio well above 1 says the band is overconfident.
 //   - HeldOut: the Laplace band with each beta from the fresh residuals.
 //   - Calibrated: the band fed a FreshDraw (fresh points without the exact
-//     solution): betas lowered toward the fresh precision where the
+//     solution): the paper's band scaled to the error estimated from the
+//     residuals (a Gauss-Newton step in the network's output layer widened
+//     by random units) where two such estimates agree; else betas lowered toward the fresh precision where the
 //     residuals warn, widened locally where a term's fresh residuals peak,
 //     and widened or narrowed by the value check at the conditions on u
 //     itself (docs/calibration.md).

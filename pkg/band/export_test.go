@@ -20,7 +20,17 @@ var (
 	ValueCheck             = valueCheck
 	HeldOutAt              = heldOut
 	FreshRMS               = freshRMS
+	EstimatedScales        = estimatedScales
+	ErrorEstimate          = errorEstimate
 )
+
+// WithoutEstimate is d without the redraws the error estimate reads, so
+// that the calibrated band and the warnings come from the residual and
+// value checks alone (the tests of those checks).
+func WithoutEstimate(d FreshDraw) FreshDraw {
+	d.extra = nil
+	return d
+}
 
 // Widening is the calibrated band's widening of sigma: Local (nil-safe)
 // then the value check's factor Scale.
@@ -29,13 +39,14 @@ type Widening struct {
 	Local func(points [][]float64, sigma []float64)
 }
 
-// CalibratedWidening is the widening of f's calibrated band on fresh.
+// CalibratedWidening is the widening of f's calibrated band on fresh by
+// the residual and value checks (the error estimate left out).
 func CalibratedWidening(f *bayes.Fit, fresh FreshDraw) (Widening, error) {
 	m2, err := fresh.model(f)
 	if err != nil {
 		return Widening{}, err
 	}
-	_, _, w, err := calibration(f, m2, m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	_, _, w, err := calibration(f, nil, m2, m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 	if err != nil {
 		return Widening{}, err
 	}

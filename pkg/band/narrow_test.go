@@ -42,16 +42,86 @@ func trainPoisson1D(t *testing.T, epochs int) (*bayes.Fit, *pde.Problem) {
 }
 
 // TestCalibratedNarrowsBlind: on a noise-free problem solved far more
-// accurately than its Laplace band says, the calibrated band narrows (the
-// value check at the conditions on u sees errors far inside the band, no
-// residual ratio warns and the held-out band agrees), the record warns
-// that the band is too wide, and the narrowing never reads the exact
-// solution: a problem whose Exact counts its calls and returns NaN gives
-// the same band, bit for bit, and no call.
+// accurately than its Laplace band says, the error estimate holds the
+// exact error (to a few per cent), the calibrated band is the paper's
+// scaled by it and meets both targets on the grid (coverage of the
+// 2-sigma band in [0.90, 0.99], q95 of |error|/sigma in [1.4, 2.6]), the
+// record warns that the band is too wide, and the narrowing never reads
+// the exact solution: a problem whose Exact counts its calls and returns
+// NaN gives the same band, bit for bit, and no call.
 func TestCalibratedNarrowsBlind(t *testing.T) {
 	t.Parallel()
 	f, p := trainPoisson1D(t, 4000)
 	q, d := freshOf(t, p)
+	scales, agree, ok := estimatedScales(f, d)
+	if !ok || !(scales[0] < 0.5) {
+		t.Fatalf("error estimate: scales %v, agreement %.3g, applies %v: want one far below 1", scales, agree, ok)
+	}
+	pts, exact := p.Grid(200)
+	checkEstimate(t, f, d, pts, exact)
+	g, err := Calibrated(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, paper, _ := f.Predict(pts)
+	_, want, _ := g.Predict(pts)
+	for i := range want {
+		if r := want[i] / paper[i]; math.Abs(r-scales[0]) > 1e-12 {
+			t.Fatalf("calibrated sigma / paper sigma = %g at %v, want the estimate's scale %g", r, pts[i], scales[0])
+		}
+	}
+	checkTargets(t, "calibrated", mean, want, exact)
+	a, err := Assess(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "likely too wide") {
+		t.Errorf("warnings %q, want one saying the band is too wide", a.Warnings)
+	}
+	checkBlind(t, f, p, q, pts, want, "the narrowing")
+}
+
+// checkEstimate fails t unless the error estimate of f (one half of
+// estimatedScales) is within 10 % of the exact error at pts, in rms.
+func checkEstimate(t *testing.T, f *bayes.Fit, d FreshDraw, pts [][]float64, exact []float64) {
+	t.Helper()
+	est, err := errorEstimate(f, append([]*pde.Problem{f.Model.Problem, d.p}, d.extra[:EstimateDraws-1]...), 1, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, _, _ := f.Predict(pts)
+	var diff, norm float64
+	for i := range pts {
+		e := mean[i] - exact[i]
+		diff += (est[0][i] - e) * (est[0][i] - e)
+		norm += e * e
+	}
+	if r := math.Sqrt(diff / norm); !(r < 0.1) {
+		t.Errorf("estimated error off the exact one by %.3g in rms (relative): want below 0.1", r)
+	}
+}
+
+// checkTargets fails t unless the band sigma around mean meets both
+// targets against exact.
+func checkTargets(t *testing.T, what string, mean, sigma, exact []float64) {
+	t.Helper()
+	cov, q95 := score.Compute(mean, sigma, exact).Coverage2S, QuantileZ(mean, sigma, exact, 0.95)
+	t.Logf("%s band on the grid: coverage %.4f, q95 of |error|/sigma %.3g", what, cov, q95)
+	if !(cov >= 0.9 && cov <= 0.99 && q95 >= 1.4 && q95 <= 2.6) {
+		t.Errorf("%s band: coverage %.4f, q95 %.3g: want both targets met", what, cov, q95)
+	}
+}
+
+// TestValueCheckNarrows: without the error estimate (WithoutEstimate), on
+// the same fit, the calibrated band narrows by the value check at the
+// conditions on u (errors far inside the band there, no residual ratio
+// warning, the held-out band agreeing), the warning says the band is too
+// wide, and the narrowing never reads the exact solution.
+func TestValueCheckNarrows(t *testing.T) {
+	t.Parallel()
+	f, p := trainPoisson1D(t, 4000)
+	q, d := freshOf(t, p)
+	d = WithoutEstimate(d)
 	m2, err := f.ModelOn(q)
 	if err != nil {
 		t.Fatal(err)
@@ -79,8 +149,6 @@ func TestCalibratedNarrowsBlind(t *testing.T) {
 		}
 	}
 	zPaper, zCal := QuantileZ(mean, paper, exact, 0.95), QuantileZ(mean, want, exact, 0.95)
-	t.Logf("value q95 %.3g; grid coverage / q95 of |error|/sigma: paper %.4f / %.3g, calibrated %.4f / %.3g", qv,
-		score.Compute(mean, paper, exact).Coverage2S, zPaper, score.Compute(mean, want, exact).Coverage2S, zCal)
 	if !(zCal > 5*zPaper) {
 		t.Errorf("grid q95: calibrated %g, paper %g: want the calibrated band several times narrower", zCal, zPaper)
 	}
@@ -91,16 +159,18 @@ func TestCalibratedNarrowsBlind(t *testing.T) {
 	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "likely too wide") {
 		t.Errorf("warnings %q, want one saying the band is too wide", a.Warnings)
 	}
-
-	checkBlind(t, f, p, q, pts, want, "the narrowing")
+	checkBlindBand(t, p, q, pts, want, "the value check's narrowing", func(d FreshDraw) (*bayes.Fit, error) { return Calibrated(f, WithoutEstimate(d)) })
 }
 
 // TestNarrowingNeedsEveryCheck: the same noise-free problem trained to
 // 15000 epochs meets its conditions to 1e-5 sigma, but its equation's
-// fresh residuals are x16 its training ones: the residual ratio warns, so
-// the band is not narrowed (narrowed by the conditions alone it would
-// cover 2 % of the grid: the errors inside the domain are the equation's,
-// which no condition sees) and the warning is the ratio's.
+// fresh residuals are x16 its training ones: without the error estimate
+// the residual ratio warns, so the band is not narrowed (narrowed by the
+// conditions alone it would cover 2 % of the grid: the errors inside the
+// domain are the equation's, which no condition sees) and the warning is
+// the ratio's. The error estimate reads how far those residuals move the
+// solution: with it the band narrows about a hundredfold, to a q95 of
+// |error|/sigma within [1.4, 2.6], and the warning says too wide.
 func TestNarrowingNeedsEveryCheck(t *testing.T) {
 	t.Parallel()
 	f, p := trainPoisson1D(t, 15000)
@@ -108,15 +178,15 @@ func TestNarrowingNeedsEveryCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Assess(f, d)
+	a, err := Assess(f, WithoutEstimate(d))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, at := overconfident(f.Inferred, a.Train, a.Fresh); at < 0 {
 		t.Fatalf("no residual ratio warns (train %v, fresh %v): this test needs one that does", a.Train, a.Fresh)
 	}
-	pts, _ := p.Grid(100)
-	_, paper, _ := f.Predict(pts)
+	pts, exact := p.Grid(200)
+	mean, paper, _ := f.Predict(pts)
 	_, cal, _ := a.Calibrated.Predict(pts)
 	for i := range cal {
 		if cal[i] < paper[i] {
@@ -125,5 +195,18 @@ func TestNarrowingNeedsEveryCheck(t *testing.T) {
 	}
 	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "larger at fresh points") {
 		t.Errorf("warnings %q, want the residual ratio's", a.Warnings)
+	}
+	e, err := Assess(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, est, _ := e.Calibrated.Predict(pts)
+	q95 := QuantileZ(mean, est, exact, 0.95)
+	t.Logf("with the estimate: sigma x%.3g the paper's, grid coverage %.4f, q95 %.3g", est[0]/paper[0], score.Compute(mean, est, exact).Coverage2S, q95)
+	if !(est[0] < paper[0]/20) || !(q95 >= 1.4 && q95 <= 2.6) {
+		t.Errorf("with the estimate: sigma %g (paper %g), grid q95 %.3g: want a band over 20 times narrower with q95 in [1.4, 2.6]", est[0], paper[0], q95)
+	}
+	if len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "likely too wide") {
+		t.Errorf("warnings with the estimate %q, want one saying the band is too wide", e.Warnings)
 	}
 }

@@ -74,7 +74,7 @@ func TestValueCheckPerOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := band.Assess(f, d)
+	a, err := band.Assess(f, band.WithoutEstimate(d)) // the value check's band
 	if err != nil || a.Calibrated == nil {
 		t.Fatalf("no calibrated band: %v", err)
 	}

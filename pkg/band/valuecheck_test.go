@@ -8,7 +8,6 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
 // isValueResidual accepts u - target and target - u (target nil is 0) to
@@ -128,7 +127,10 @@ func TestValueWarning(t *testing.T) {
 		}
 		vq, _ := band.ValueQ95(f, m2, m2.Residuals())
 		_, at := band.Overconfident(f.Inferred, train, held)
-		r := record.NewResult(f, 20)
+		r, err := band.Assess(f, band.WithoutEstimate(drawOf(t, q))) // the checks' warnings
+		if err != nil {
+			t.Fatal(err)
+		}
 		n := overconfidentCount(r.Warnings)
 		switch {
 		case c.want == "" && n != 0, c.want != "" && n != 1:

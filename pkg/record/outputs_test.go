@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,6 +38,11 @@ func TestTwoOutputsRecord(t *testing.T) {
 		num += *o.MSE * float64(o.Points)
 		den += *o.MSE * float64(o.Points) / (*o.RelL2 * *o.RelL2)
 		t.Logf("%s: rel L2 %.3g, coverage %.3g, q95 %.3g, calibrated coverage %.3g", name, *o.RelL2, *o.Coverage2S, *o.Q95, *o.Coverage2SCalibrated)
+		// the paper's band covers every point here; the error estimate
+		// narrows each output's to its target
+		if c := *o.Coverage2SCalibrated; !(c >= 0.9 && c <= 0.99) {
+			t.Errorf("%s: calibrated coverage %.3g, want in [0.90, 0.99]", name, c)
+		}
 	}
 	if joint := *e.RelL2; !(joint > 0) || abs(joint*joint-num/den) > 1e-12 {
 		t.Errorf("joint L2RE %g, from the outputs' %g", joint, num/den)
@@ -79,11 +85,10 @@ func TestTwoOutputsRecord(t *testing.T) {
 				t.Errorf("line %q column %d: want %v", l, col, m1[k][i])
 			}
 		}
-		for _, col := range []int{3, 6} { // the calibrated band never narrows the paper's
+		for _, col := range []int{3, 6} {
 			c, _ := strconv.ParseFloat(f[col], 64)
-			s, _ := strconv.ParseFloat(f[col-1], 64)
-			if !(c >= s) {
-				t.Errorf("line %q: calibrated sigma %v below the paper's %v", l, c, s)
+			if !(c > 0) || math.IsInf(c, 0) {
+				t.Errorf("line %q: calibrated sigma %v", l, c)
 			}
 		}
 	}
