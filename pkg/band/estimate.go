@@ -39,6 +39,12 @@ const (
 	// whose estimate held the error (correlation 1.00), 0.24-2.2 on every
 	// Burgers fit, whose estimates did not (correlation -0.3-0.5).
 	EstimateAgree = 0.2
+	// estimateBudget is the largest Jacobian of one draw (its residuals
+	// times the widened network's weights) the estimate computes: a heat
+	// draw is 0.12 million values, a Burgers one 1.4 million; a problem
+	// far beyond it (poisson-holes: 39 million, gigabytes of intermediate
+	// rows and minutes per record) keeps the checks' band.
+	estimateBudget = 8e6
 	// estimateGrid is the points per axis at which the estimate sizes the
 	// band (a 50 x 50 grid in 2-D).
 	estimateGrid = 50
@@ -51,13 +57,22 @@ const (
 // f must be scaled for 95 % of the estimated errors on a grid of the
 // domain to lie within 2 sigma; ok is false when the estimate does not
 // apply (measurements, whose noise no residual shows; unknowns;
-// transforms; too few fresh draws) or its two halves disagree
+// transforms; too few fresh draws; a draw's Jacobian beyond
+// estimateBudget) or its two halves disagree
 // (EstimateAgree). agree is that disagreement (NaN when not computed).
 func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64, ok bool) {
 	agree = math.NaN()
 	p := f.Model.Problem
 	if f.Laplace == nil || len(d.extra) < 2*EstimateDraws-1 || len(p.Unknowns) > 0 || len(p.Transforms) > 0 ||
 		slices.ContainsFunc(p.Terms, func(t pde.Term) bool { return t.Measured }) {
+		return nil, agree, false
+	}
+	rows := 0
+	for _, t := range d.p.Terms {
+		rows += len(t.Points)
+	}
+	S := f.Model.Net.Sizes
+	if widenedWeights := f.Model.Net.NumWeights() + EstimateFeatures*(S[len(S)-3]+1+S[len(S)-1]); float64(rows)*float64(widenedWeights) > estimateBudget {
 		return nil, agree, false
 	}
 	pts, _ := (&pde.Problem{Inputs: p.Inputs, Lo: p.Lo, Hi: p.Hi, Domain: p.Domain}).Grid(estimateGrid)
