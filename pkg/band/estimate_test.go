@@ -1,0 +1,121 @@
+package band
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// TestWidenedSameOutputs: the widened network computes the same outputs,
+// bit for bit, on one hidden layer and on three, and its new units see
+// the inputs (one hidden layer) or the layer below (hiddenValues, checked
+// against the network's own forward pass).
+func TestWidenedSameOutputs(t *testing.T) {
+	p := &pde.Problem{Lo: []float64{-1, 0}, Hi: []float64{1, 2}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, sizes := range [][]int{{2, 6, 1}, {2, 5, 4, 3, 2}} {
+		net := nn.New(sizes, nn.Tanh, rng)
+		w := widened(net, p, 17, rand.New(rand.NewPCG(3, 4)))
+		if got, want := w.Sizes[len(sizes)-2], sizes[len(sizes)-2]+17; got != want {
+			t.Fatalf("%v: last hidden layer %d units, want %d", sizes, got, want)
+		}
+		for i := 0; i < 20; i++ {
+			x := []float64{2*rng.Float64() - 1, 2 * rng.Float64()}
+			if a, b := net.Eval(x, nil), w.Eval(x, nil); !slices.Equal(a, b) {
+				t.Fatalf("%v at %v: widened %v, net %v", sizes, x, b, a)
+			}
+		}
+		below := hiddenValues(net, len(sizes)-3)
+		if len(sizes) == 3 {
+			if below != nil {
+				t.Errorf("%v: one hidden layer, yet hiddenValues is not nil", sizes)
+			}
+			continue
+		}
+		x := []float64{0.3, 1.1}
+		h := slices.Clone(x)
+		for l := 0; l < len(sizes)-3; l++ { // the forward pass up to the layer below the last hidden one
+			wl, bl := net.Layer(l)
+			next := make([]float64, sizes[l+1])
+			for j := range next {
+				s := bl[j]
+				for i, v := range h {
+					s += wl[j*len(h)+i] * v
+				}
+				next[j] = math.Tanh(s)
+			}
+			h = next
+		}
+		if got := below(x); !slices.EqualFunc(got, h, func(a, b float64) bool { return math.Abs(a-b) < 1e-15 }) {
+			t.Errorf("%v: hiddenValues %v, the forward pass %v", sizes, got, h)
+		}
+	}
+}
+
+// TestLeastSquares: on a full-rank tall system the truncated SVD solve is
+// the least-squares solution (gonum's QR solve), whatever the columns'
+// scales; on a rank-deficient one it is the minimum-norm solution, the
+// duplicated column's weight split evenly.
+func TestLeastSquares(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	n, c := 40, 6
+	A := mat.NewDense(n, c, nil)
+	b := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			A.Set(i, j, rng.NormFloat64()*math.Pow(10, float64(j-3)))
+		}
+		b[i] = rng.NormFloat64()
+	}
+	var want mat.VecDense
+	if err := want.SolveVec(A, mat.NewVecDense(n, b)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := leastSquares(mat.DenseCopyOf(A), b, 1e-12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range got {
+		if math.Abs(got[j]-want.AtVec(j)) > 1e-9*math.Abs(want.AtVec(j)) {
+			t.Errorf("x[%d] = %g, want %g", j, got[j], want.AtVec(j))
+		}
+	}
+	// two equal columns: x0 + x1 is determined, the minimum norm splits it
+	D := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		v := rng.NormFloat64()
+		D.Set(i, 0, v)
+		D.Set(i, 1, v)
+		b[i] = 3 * v
+	}
+	x, err := leastSquares(D, b, 1e-8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(x[0]-1.5) > 1e-12 || math.Abs(x[1]-1.5) > 1e-12 {
+		t.Errorf("rank-deficient: x = %v, want [1.5 1.5]", x)
+	}
+}
+
+// TestEstimateWarnings: a scale above ValueOverconfident/2 warns of an
+// overconfident band, below ValueNarrow/2 of a band too wide, naming the
+// output when there are several; none between.
+func TestEstimateWarnings(t *testing.T) {
+	if w := estimateWarnings([]float64{1}, []string{"u"}); w != nil {
+		t.Errorf("scale 1: %q, want none", w)
+	}
+	w := estimateWarnings([]float64{2, 0.3}, []string{"u", "v"})
+	if len(w) != 2 || !strings.Contains(w[0], "band of u is likely overconfident") || !strings.Contains(w[1], "band of v is likely too wide") {
+		t.Errorf("scales 2, 0.3: %q", w)
+	}
+	if w := estimateWarnings([]float64{0.3}, []string{"u"}); len(w) != 1 || !strings.Contains(w[0], "2-sigma band is likely too wide") {
+		t.Errorf("scale 0.3: %q", w)
+	}
+}
