@@ -153,21 +153,20 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	if err != nil {
 		return nil, err
 	}
-	// the error at pts: -du applied to the last hidden layer's values
-	hidden := hiddenValues(net, len(net.Sizes)-2)
-	H := net.Sizes[len(net.Sizes)-2]
+	moved := net.Clone()
+	for c, v := range du {
+		moved.W[c0+c] += v
+	}
 	est := make([][]float64, nout)
 	for k := range est {
 		est[k] = make([]float64, len(pts))
 	}
+	u, v := make([]float64, nout), make([]float64, nout)
 	for i, x := range pts {
-		h := hidden(x)
+		net.Eval(x, u)
+		moved.Eval(x, v)
 		for k := range est {
-			v := du[nout*H+k] // the bias
-			for j, hj := range h {
-				v += du[k*H+j] * hj
-			}
-			est[k][i] = -v // u - (u + du): the error
+			est[k][i] = u[k] - v[k] // u - (u + du): the error
 		}
 	}
 	return est, nil
