@@ -15,13 +15,6 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
-// The calibrated band never sees an exact solution: a FreshDraw drops it,
-// one that carries it (or none at all) is an error, and a fit whose own
-// problem and fresh draw hold an exact solution that fails the test when
-// evaluated gives the same band, bit for bit, as with no exact solution.
-// Outside the package a FreshDraw can only come from NewFreshDraw or
-// FreshDrawOf (its field is unexported), so handing the method the
-
 // With one beta and fresh residuals over OverconfidentRatio times the
 // training ones, the calibrated band lies between the evidence's and the
 // held-out band (A is monotone in beta), beta_cal is the geometric mean of
