@@ -71,7 +71,7 @@ func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64
 		return nil, agree, false
 	}
 	S := f.Model.Net.Sizes
-	if len(S) < 3 { // no hidden layer to widen
+	if len(S) < 3 || len(p.Lo) != S[0] || len(p.Hi) != S[0] { // no hidden layer to widen, no box to place units in
 		return nil, agree, false
 	}
 	rows := 0
