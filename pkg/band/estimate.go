@@ -60,8 +60,8 @@ const (
 // f must be scaled for 95 % of the estimated errors on a grid of the
 // domain to lie within 2 sigma; ok is false when the estimate does not
 // apply (measurements, whose noise no residual shows; unknowns;
-// transforms; too few fresh draws; a draw's Jacobian beyond
-// estimateBudget) or its two halves disagree
+// transforms; too few fresh draws; no hidden layer or no box; a draw's
+// Jacobian beyond estimateBudget) or its two halves disagree
 // (EstimateAgree). agree is that disagreement (NaN when not computed).
 func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64, ok bool) {
 	agree = math.NaN()
