@@ -28,9 +28,7 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 		return FreshDraw{}, fmt.Errorf("fresh draw: no problem; pass the problem's Fresh() draw")
 	}
 	d := FreshDraw{p: blind(q)}
-	if q.Redraw != nil && !slices.ContainsFunc(q.Terms, func(t pde.Term) bool { return t.Measured }) {
-		// the error estimate's points (estimatedScales); a problem with
-		// measurements has no estimate
+	if q.Redraw != nil && estimable(q) { // the error estimate's points (estimatedScales)
 		for k := uint64(1); k < 2*EstimateDraws; k++ {
 			r, err := q.Redraw(k)
 			if err != nil {
@@ -199,10 +197,7 @@ func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]f
 // calibration is the calibrated band's betas, Laplace approximation and
 // widening (see calibrated).
 func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
-	if estimated != nil {
-		if f.Laplace == nil {
-			return nil, nil, nil, fmt.Errorf("calibrated band: the fit has no Laplace approximation (status %s)", f.Status)
-		}
+	if estimated != nil && f.Laplace != nil { // without one, calibratedLaplace says so
 		return slices.Clone(f.Beta), f.Laplace, &widening{scales: estimated}, nil
 	}
 	l, beta, err := calibratedLaplace(f, train, held)

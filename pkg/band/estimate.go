@@ -1,6 +1,7 @@
 package band
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -56,18 +57,25 @@ const (
 	estimateRcond = 1e-8
 )
 
+// estimable reports whether the error estimate can apply to q: no
+// measurements (their noise moves the solution in ways no residual
+// shows), no unknowns and no transforms. NewFreshDraw draws the estimate's
+// redraws only then.
+func estimable(q *pde.Problem) bool {
+	return len(q.Unknowns) == 0 && len(q.Transforms) == 0 &&
+		!slices.ContainsFunc(q.Terms, func(t pde.Term) bool { return t.Measured })
+}
+
 // estimatedScales is, per output, the factor by which the paper's band of
 // f must be scaled for 95 % of the estimated errors on a grid of the
 // domain to lie within 2 sigma; ok is false when the estimate does not
-// apply (measurements, whose noise no residual shows; unknowns;
-// transforms; too few fresh draws; no hidden layer or no box; a draw's
-// Jacobian beyond estimateBudget) or its two halves disagree
+// apply (a problem not estimable, so d holds no redraws; no hidden layer
+// or no box; a draw's Jacobian beyond estimateBudget) or its two halves disagree
 // (EstimateAgree). agree is that disagreement (NaN when not computed).
 func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64, ok bool) {
 	agree = math.NaN()
 	p := f.Model.Problem
-	if f.Laplace == nil || len(d.extra) < 2*EstimateDraws-1 || len(p.Unknowns) > 0 || len(p.Transforms) > 0 ||
-		slices.ContainsFunc(p.Terms, func(t pde.Term) bool { return t.Measured }) {
+	if f.Laplace == nil || len(d.extra) < 2*EstimateDraws-1 { // no redraws: see estimable
 		return nil, agree, false
 	}
 	S := f.Model.Net.Sizes
@@ -215,11 +223,7 @@ func leastSquares(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
 }
 
 // errSVD is leastSquares' error when gonum's SVD does not converge.
-var errSVD = errorString("error estimate: the SVD did not converge")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+var errSVD = errors.New("error estimate: the SVD did not converge")
 
 // widened is net with k more units in its last hidden layer, whose
 // incoming weights are random and outgoing weights zero: the same outputs,

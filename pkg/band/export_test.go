@@ -21,7 +21,6 @@ var (
 	HeldOutAt              = heldOut
 	FreshRMS               = freshRMS
 	EstimatedScales        = estimatedScales
-	ErrorEstimate          = errorEstimate
 )
 
 // WithoutEstimate is d without the redraws the error estimate reads, so

@@ -59,17 +59,7 @@ func TestCalibratedNarrowsBlind(t *testing.T) {
 	}
 	pts, exact := p.Grid(200)
 	checkEstimate(t, f, d, pts, exact)
-	g, err := Calibrated(f, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mean, paper, _ := f.Predict(pts)
-	_, want, _ := g.Predict(pts)
-	for i := range want {
-		if r := want[i] / paper[i]; math.Abs(r-scales[0]) > 1e-12 {
-			t.Fatalf("calibrated sigma / paper sigma = %g at %v, want the estimate's scale %g", r, pts[i], scales[0])
-		}
-	}
+	mean, _, want := checkScaled(t, f, d, pts, scales[0], "the estimate's scale")
 	checkTargets(t, "calibrated", mean, want, exact)
 	a, err := Assess(f, d)
 	if err != nil {
@@ -79,6 +69,25 @@ func TestCalibratedNarrowsBlind(t *testing.T) {
 		t.Errorf("warnings %q, want one saying the band is too wide", a.Warnings)
 	}
 	checkBlind(t, f, p, q, pts, want, "the narrowing")
+}
+
+// checkScaled fails t unless f's calibrated band on d is its paper's band
+// times factor (named what) at every point of pts; it returns the mean and
+// both sigmas there.
+func checkScaled(t *testing.T, f *bayes.Fit, d FreshDraw, pts [][]float64, factor float64, what string) (mean, paper, cal []float64) {
+	t.Helper()
+	g, err := Calibrated(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, paper, _ = f.Predict(pts)
+	_, cal, _ = g.Predict(pts)
+	for i := range cal {
+		if r := cal[i] / paper[i]; math.Abs(r-factor) > 1e-12 {
+			t.Fatalf("calibrated sigma / paper sigma = %g at %v, want %s %g", r, pts[i], what, factor)
+		}
+	}
+	return mean, paper, cal
 }
 
 // checkEstimate fails t unless the error estimate of f (one half of
@@ -137,17 +146,7 @@ func TestValueCheckNarrows(t *testing.T) {
 		t.Fatalf("value check q95 %g (ok %v): want in (0, %g), a band far wider than the errors at the conditions", qv, ok, ValueNarrow)
 	}
 	pts, exact := p.Grid(100)
-	g, err := Calibrated(f, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, paper, _ := f.Predict(pts)
-	mean, want, _ := g.Predict(pts)
-	for i := range want {
-		if r := want[i] / paper[i]; math.Abs(r-qv/ValueNarrow) > 1e-12 {
-			t.Fatalf("calibrated sigma / paper sigma = %g at %v, want the value check's q95 / ValueNarrow = %g", r, pts[i], qv/ValueNarrow)
-		}
-	}
+	mean, paper, want := checkScaled(t, f, d, pts, qv/ValueNarrow, "the value check's q95 / ValueNarrow")
 	zPaper, zCal := QuantileZ(mean, paper, exact, 0.95), QuantileZ(mean, want, exact, 0.95)
 	if !(zCal > 5*zPaper) {
 		t.Errorf("grid q95: calibrated %g, paper %g: want the calibrated band several times narrower", zCal, zPaper)
