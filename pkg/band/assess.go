@@ -19,10 +19,11 @@ type Assessment struct {
 	// the band is likely overconfident or too wide when the estimated
 	// errors' q95 in sigma is above ValueOverconfident or below
 	// ValueNarrow (estimateWarnings). Otherwise it is the overconfidence
-	// warning when a residual ratio exceeds OverconfidentRatio; else the too-wide warning when every other check
-	// says the band is far wider than the errors it can see
-	// (tooWideWarning); else the overconfidence warning when the value
-	// check's q95 exceeds ValueOverconfident; nil when none does.
+	// warning when a residual ratio exceeds OverconfidentRatio; else the
+	// too-wide warning when every other check says the band is far wider
+	// than the errors it can see (tooWideWarning); else the
+	// overconfidence warning when the value check's q95 exceeds
+	// ValueOverconfident; nil when none does.
 	Warnings []string
 	// Estimated is, per output, the factor by which the error estimate
 	// scales the paper's band into the calibrated one (estimatedScales);

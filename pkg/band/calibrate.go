@@ -90,9 +90,10 @@ func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 // agree (EstimateAgree), the band is the paper's scaled, per output, so
 // that 95 % of the estimated errors on a grid of the domain lie within 2
 // sigma: it narrows as well as widens. Otherwise the residual and value
-// checks below size it. When the paper's band is likely overconfident (an inferred beta group's
-// rms residual at the fresh points exceeds OverconfidentRatio times its rms
-// at the training points: the record's warning), A is rebuilt at w_MP with
+// checks below size it. When the paper's band is likely overconfident (an
+// inferred beta group's rms residual at the fresh points exceeds
+// OverconfidentRatio times its rms at the training points: the record's
+// warning), A is rebuilt at w_MP with
 // each inferred beta lowered by its group's precision ratio rho_t =
 // rms_fresh,t sqrt(beta_t) (how much larger the fresh residuals are than
 // beta claims) raised to the group's share of gamma:
@@ -183,9 +184,10 @@ func calibrationBase(f *bayes.Fit, train []float64) []float64 {
 	return base
 }
 
-// calibrated is Calibrated given f's model on the fresh points, each
-// term's residuals there (res), and the rms residual of each beta group at
-// the training and the fresh points.
+// calibrated is Calibrated given the error estimate's scales (nil where
+// it does not apply), f's model on the fresh points, each term's residuals
+// there (res), and the rms residual of each beta group at the training and
+// the fresh points.
 func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]float64, train, held []float64) (*bayes.Fit, error) {
 	beta, l, w, err := calibration(f, estimated, fresh, res, train, held)
 	if err != nil {
