@@ -44,7 +44,7 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	a := &Assessment{Train: f.Model.GroupRMS(f.Beta), Fresh: m2.GroupRMS(f.Beta), fit: f}
 	res := m2.Residuals() // each term's fresh residuals: the calibrated band's and the value check's
 	a.Estimated, _, _ = estimatedScales(f, fresh)
-	a.Calibrated, _ = calibrated(f, a.Estimated, m2, res, a.Train, a.Fresh)
+	a.Calibrated, _ = calibrated(f, a.Estimated, m2, fresh.draws(), res, a.Train, a.Fresh)
 	if a.Estimated != nil { // the estimate reads more than the checks below
 		a.Warnings = estimateWarnings(a.Estimated, f.Model.Problem.OutputNames())
 		return a, nil

@@ -18,7 +18,7 @@ import (
 // solution it is judged against.
 type FreshDraw struct {
 	p     *pde.Problem   // a copy with Exact, Fresh and Redraw nil
-	extra []*pde.Problem // redraws of it, as blind, for the error estimate
+	extra []*pde.Problem // redraws of it, as blind, for the error estimate and the measurement check
 }
 
 // NewFreshDraw keeps what the bands may use of q, a problem drawn anew
@@ -28,7 +28,9 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 		return FreshDraw{}, fmt.Errorf("fresh draw: no problem; pass the problem's Fresh() draw")
 	}
 	d := FreshDraw{p: blind(q)}
-	if q.Redraw != nil && estimable(q) { // the error estimate's points (estimatedScales)
+	// the error estimate's points (estimatedScales), or the new
+	// measurements of the measurement check (measurementFactors)
+	if q.Redraw != nil && (estimable(q) || slices.ContainsFunc(q.Terms, func(t pde.Term) bool { return t.Measured })) {
 		for k := uint64(1); k < 2*EstimateDraws; k++ {
 			r, err := q.Redraw(k)
 			if err != nil {
@@ -114,7 +116,7 @@ func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 // widened locally (localInflation): sigma(x) times sqrt(ratio) where the
 // rms of a term's LocalNeighbours fresh residuals nearest x exceeds
 // LocalRatio times the term's rms (at Burgers' shock). Without a warning
-// the band is the paper's so far. Last, every fit's band goes through the
+// the band is the paper's so far. Next, every fit's band goes through the
 // value check (valueCheck): at the fresh points of the conditions on u
 // itself (residual u - target, pde.DataResidual), where the residual is
 // the solution's error, it widens by the geometric mean of 1 and the
@@ -123,7 +125,11 @@ func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 // errors lie within ValueNarrow sigma, no residual ratio widened the band
 // and the held-out band agrees (heldOutAgrees: every check says the band
 // is far wider than the errors it can see), it narrows by q95 /
-// ValueNarrow instead. Known-noise
+// ValueNarrow instead. Then the measurement check (measurementFactors):
+// where the fresh draw and its redraws hold at least MeasuredMin new
+// measurements of an output, its sigma widens until 95 % of them
+// (weighted by the inverse of their density, the noise deconvolved) lie
+// within 2 sigma (Burgers' shock, which no residual check sizes). Known-noise
 // betas are kept. It uses the fit's network, hyperparameters, Hessians
 // and training residuals, and the fresh draw's points and measurements;
 // it has no access to an exact solution. As with
@@ -135,7 +141,7 @@ func Calibrated(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
 		return nil, err
 	}
 	scales, _, _ := estimatedScales(f, fresh)
-	return calibrated(f, scales, m2, m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	return calibrated(f, scales, m2, fresh.draws(), m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 }
 
 // gateRMS is what each beta group's fresh rms is compared with
@@ -184,12 +190,18 @@ func calibrationBase(f *bayes.Fit, train []float64) []float64 {
 	return base
 }
 
+// draws is the fresh draw and its redraws (FreshDraw.draws).
+func (d FreshDraw) draws() []*pde.Problem {
+	return append([]*pde.Problem{d.p}, d.extra...)
+}
+
 // calibrated is Calibrated given the error estimate's scales (nil where
-// it does not apply), f's model on the fresh points, each term's residuals
-// there (res), and the rms residual of each beta group at the training and
-// the fresh points.
-func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]float64, train, held []float64) (*bayes.Fit, error) {
-	beta, l, w, err := calibration(f, estimated, fresh, res, train, held)
+// it does not apply), f's model on the fresh points, the fresh draw and
+// its redraws (draws: their new measurements), each term's residuals
+// at the fresh points (res), and the rms residual of each beta group at
+// the training and the fresh points.
+func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, draws []*pde.Problem, res [][]float64, train, held []float64) (*bayes.Fit, error) {
+	beta, l, w, err := calibration(f, estimated, fresh, draws, res, train, held)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +210,7 @@ func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]f
 
 // calibration is the calibrated band's betas, Laplace approximation and
 // widening (see calibrated).
-func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
+func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, draws []*pde.Problem, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
 	if estimated != nil && f.Laplace != nil { // without one, calibratedLaplace says so
 		return slices.Clone(f.Beta), f.Laplace, &widening{scales: estimated}, nil
 	}
@@ -213,16 +225,20 @@ func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, res [][]
 	// the value check reads the band before its own factors; it may narrow
 	// a band no residual ratio widened and the held-out band agrees with
 	w.scale, w.scales = valueCheck(f.WithOutputBand(beta, l, w.applyOutput), fresh, res, l == f.Laplace && heldOutAgrees(f, held))
+	// then the errors that new measurements show
+	w.measured = measurementFactors(f.WithOutputBand(beta, l, w.applyOutput), f.Model.Problem, draws)
 	return beta, l, w, nil
 }
 
 // widening is the calibrated band's widening of sigma: the local one, then
 // the value check's factor (above 1 a widening, below 1 a narrowing): an
-// output's own where it has value terms, else the one of all of them.
+// output's own where it has value terms, else the one of all of them;
+// then the measurement check's.
 type widening struct {
-	local  *localInflation
-	scale  float64   // from every value term
-	scales []float64 // per output, 0 for an output without value terms
+	local    *localInflation
+	scale    float64   // from every value term
+	scales   []float64 // per output, 0 for an output without value terms
+	measured []float64 // per output, 0 where the measurement check does not apply
 }
 
 // applyOutput widens output k's sigma at points.
@@ -231,6 +247,9 @@ func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
 	s := w.scale
 	if k < len(w.scales) && w.scales[k] > 0 {
 		s = w.scales[k]
+	}
+	if k < len(w.measured) && w.measured[k] > 0 {
+		s *= w.measured[k]
 	}
 	if s > 0 && s != 1 {
 		for i := range sigma {

@@ -165,7 +165,7 @@ func TestCalibratedShares(t *testing.T) {
 	// The record's calibrated fields are those of Calibrated's band.
 	r := record.NewResult(f, 20)
 	gp, exact := f.Model.Problem.Grid(20)
-	mean, sr, _ := c.Predict(gp)
+	_, sr, _ := c.Predict(gp)
 	_, gJ, _ := f.Jacobian(gp)
 	w, err := band.CalibratedWidening(f, drawOf(t, q))
 	if err != nil {
@@ -184,9 +184,14 @@ func TestCalibratedShares(t *testing.T) {
 	if e == nil || e.Coverage2SCalibrated == nil || e.Q95Calibrated == nil {
 		t.Fatalf("record errors %+v: no calibrated band", e)
 	}
-	if *e.Coverage2SCalibrated != score.Compute(mean, sr, exact).Coverage2S || *e.Q95Calibrated != band.QuantileZ(mean, sr, exact, 0.95) {
-		t.Errorf("record: calibrated coverage %v q95 %v, Calibrated's band %g %g", e.Coverage2SCalibrated, e.Q95Calibrated,
-			score.Compute(mean, sr, exact).Coverage2S, band.QuantileZ(mean, sr, exact, 0.95))
+	full, err := band.Calibrated(f, drawOf(t, q)) // with the redraws: the measurement check too
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, sf, _ := full.Predict(gp)
+	if *e.Coverage2SCalibrated != score.Compute(mean, sf, exact).Coverage2S || *e.Q95Calibrated != band.QuantileZ(mean, sf, exact, 0.95) {
+		t.Errorf("record: calibrated coverage %v q95 %v, Calibrated's band %g %g", *e.Coverage2SCalibrated, *e.Q95Calibrated,
+			score.Compute(mean, sf, exact).Coverage2S, band.QuantileZ(mean, sf, exact, 0.95))
 	}
 }
 

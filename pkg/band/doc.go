@@ -10,8 +10,9 @@
 //     residuals (a Gauss-Newton step in the network's output layer widened
 //     by random units) where two such estimates agree; else betas lowered toward the fresh precision where the
 //     residuals warn, widened locally where a term's fresh residuals peak,
-//     and widened or narrowed by the value check at the conditions on u
-//     itself (docs/calibration.md).
+//     widened or narrowed by the value check at the conditions on u
+//     itself, and widened by the measurement check at new measurements
+//     (docs/calibration.md).
 //   - Assess: all a record keeps of them, with the warning of a band
 //     likely too narrow or too wide.
 //

@@ -75,7 +75,7 @@ func estimable(q *pde.Problem) bool {
 func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64, ok bool) {
 	agree = math.NaN()
 	p := f.Model.Problem
-	if f.Laplace == nil || len(d.extra) < 2*EstimateDraws-1 { // no redraws: see estimable
+	if f.Laplace == nil || !estimable(p) || len(d.extra) < 2*EstimateDraws-1 {
 		return nil, agree, false
 	}
 	S := f.Model.Net.Sizes

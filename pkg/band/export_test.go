@@ -45,7 +45,7 @@ func CalibratedWidening(f *bayes.Fit, fresh FreshDraw) (Widening, error) {
 	if err != nil {
 		return Widening{}, err
 	}
-	_, _, w, err := calibration(f, nil, m2, m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	_, _, w, err := calibration(f, nil, m2, fresh.draws(), m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 	if err != nil {
 		return Widening{}, err
 	}
