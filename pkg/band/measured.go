@@ -14,6 +14,11 @@ import (
 // under ten lie beyond the 95 % quantile it sets.
 const MeasuredMin = 200
 
+// measuredCap bounds the new measurements of one term the check reads
+// (whole draws, in order, until it holds this many): its density and
+// neighbours cost n^2, and burgers-identify draws 2000 at each of eight.
+const measuredCap = 4000
+
 // measurementFactors is the measurement check of the calibrated band:
 // per output, the factor (at least 1; 0 where the check does not apply)
 // by which band g widens for the errors it can see at new measurements.
@@ -66,7 +71,7 @@ func measurementFactors(g *bayes.Fit, train *pde.Problem, draws []*pde.Problem) 
 		}
 		var res [][]float64
 		for k, t := range q.Terms {
-			if !t.Measured || len(t.Points) == 0 || slices.ContainsFunc(seen[k], func(s [][]float64) bool { return samePoints(s, t.Points) }) {
+			if !t.Measured || len(t.Points) == 0 || len(terms[k].r) >= measuredCap || slices.ContainsFunc(seen[k], func(s [][]float64) bool { return samePoints(s, t.Points) }) {
 				continue
 			}
 			seen[k] = append(seen[k], t.Points)
