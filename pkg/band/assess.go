@@ -19,11 +19,13 @@ type Assessment struct {
 	// the band is likely overconfident or too wide when the estimated
 	// errors' q95 in sigma is above ValueOverconfident or below
 	// ValueNarrow (estimateWarnings). Otherwise it is the overconfidence
-	// warning when a residual ratio exceeds OverconfidentRatio; else the
-	// too-wide warning when every other check says the band is far wider
-	// than the errors it can see (tooWideWarning); else the
-	// overconfidence warning when the value check's q95 exceeds
-	// ValueOverconfident; nil when none does.
+	// warning when a residual ratio exceeds OverconfidentRatio, or else
+	// when the measurement check would widen the paper's band by more
+	// than ValueOverconfident / 2 (measurementWarning); else the too-wide
+	// warning when every other check says the band is far wider than the
+	// errors it can see (tooWideWarning); else the overconfidence warning
+	// when the value check's q95 exceeds ValueOverconfident; nil when none
+	// does.
 	Warnings []string
 	// Estimated is, per output, the factor by which the error estimate
 	// scales the paper's band into the calibrated one (estimatedScales);
@@ -52,6 +54,9 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	ref, what := gateRMS(f, a.Train)
 	a.Warnings = overconfidenceWarnings(f.Model.BetaNames, f.Inferred, ref, a.Fresh, what)
 	if a.Warnings == nil { // the ratios say nothing: what errors can be seen
+		a.Warnings = measurementWarning(f, fresh.draws())
+	}
+	if a.Warnings == nil {
 		a.Warnings = tooWideWarning(f, m2, res, a.Fresh)
 	}
 	if a.Warnings == nil {

@@ -2,6 +2,7 @@ package band
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -247,4 +248,19 @@ func quantileSE(w []float64) float64 {
 	}
 	neff := s * s / s2
 	return math.Sqrt(0.95*0.05/neff) / (2 * math.Exp(-1.96*1.96/2) / math.Sqrt(2*math.Pi))
+}
+
+// measurementWarning is the record's warning when the paper's band (f)
+// misses the errors at new measurements: the measurement check would
+// widen it by more than ValueOverconfident / 2 for some output, the
+// factor at which the value check's q95 would warn; nil otherwise.
+func measurementWarning(f *bayes.Fit, draws []*pde.Problem) []string {
+	names := f.Model.Problem.OutputNames()
+	for k, c := range measurementFactors(f, f.Model.Problem, draws) {
+		if c > ValueOverconfident/2 {
+			return []string{fmt.Sprintf("the 2-sigma band is likely overconfident: at new measurements of %s, 95 %% of the errors lie within 2 sigma only with sigma %.2g times wider (above %g); use the calibrated band",
+				names[k], c, ValueOverconfident/2)}
+		}
+	}
+	return nil
 }

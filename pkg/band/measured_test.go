@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
@@ -82,6 +83,13 @@ func TestMeasurementCheck(t *testing.T) {
 	with, without := cov(d), cov(WithoutEstimate(d))
 	if !(with > without+0.1) {
 		t.Errorf("grid coverage %.3f with the check, %.3f without: want it well up", with, without)
+	}
+	// the paper's band, far narrower, is what the record's warning reads
+	if w := measurementWarning(f, d.draws()); len(w) != 1 || !strings.Contains(w[0], "likely overconfident") || !strings.Contains(w[0], "measurements of u") {
+		t.Errorf("measurement warning %q, want one saying the band of u is likely overconfident", w)
+	}
+	if w := measurementWarning(f, WithoutEstimate(d).draws()); w != nil {
+		t.Errorf("60 new measurements: warned %q, want none (under MeasuredMin)", w)
 	}
 	_, want := testfit.Predict(t, mustCalibrated(t, f, d), grid)
 	checkBlind(t, f, p, q, grid, want, "the measurement check")
