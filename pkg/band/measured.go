@@ -40,8 +40,8 @@ const measuredCap = 4000
 //     Gaussian, reads errors near the noise's size that are systematic
 //     (an inferred viscosity off by 2) as a band too narrow and widened
 //     4 of 10 burgers-inverse bands that met both targets to q95 1.2-1.4.
-//     The difference estimate, 10-80 % above the stated noise there,
-//     leaves them.
+//     The difference estimate, above the stated noise by the error's
+//     change between neighbours, leaves them.
 //   - the quantile weighs each measurement by the inverse of the
 //     measurements' density (densityWeights), so that measurements
 //     crowded where the solution is hard (Burgers' data: half within
