@@ -1,6 +1,7 @@
 package band
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // TestMeasurementCheck: an undertrained Burgers fit (300 epochs), whose
@@ -200,5 +202,46 @@ func TestQuantileSE(t *testing.T) {
 	}
 	if got, want := quantileSE(ones), math.Sqrt(v); math.Abs(got/want-1) > 0.1 {
 		t.Errorf("quantileSE %.4g, sampled %.4g", got, want)
+	}
+}
+
+// TestMeasurementCheckUserProblem: a problem of a user's (Problem.Sample)
+// draws new measurements only at its fresh draw; its redraws repeat
+// them, and the check reads them once (the same factor from the fresh
+// draw alone). Under MeasuredMin new measurements it does not apply.
+func TestMeasurementCheckUserProblem(t *testing.T) {
+	t.Parallel()
+	exact := func(x []float64) float64 { return math.Sin(math.Pi * x[0]) }
+	for _, c := range []struct {
+		n       int
+		applies bool
+	}{{250, true}, {150, false}} {
+		p := &pde.Problem{
+			Name: "user", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+			Terms: []pde.Term{
+				pde.PDE("u_xx + pi^2*sin(pi*x) = 0", 40),
+				pde.Dirichlet(pde.Boundary(), 2, 0),
+				{Name: "data", Group: "data", Residual: pde.DataResidual,
+					Draw: &pde.Draw{Region: pde.Interior(), N: c.n, Noise: 0.05, Value: exact}},
+			},
+			Exact: exact,
+		}
+		q, err := p.Sample(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Epochs: 200, Hidden: []int{4}, Hyper: bayes.HyperSteps{Start: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, d := freshOf(t, q)
+		all := measurementFactors(f, q, d.draws())
+		alone := measurementFactors(f, q, []*pde.Problem{d.p})
+		if len(all) != 1 || all[0] != alone[0] {
+			t.Errorf("%d measurements: factors %v with the redraws, %v from the fresh draw alone: want the same", c.n, all, alone)
+		}
+		if applies := all[0] >= 1; applies != c.applies {
+			t.Errorf("%d new measurements: factor %v, want the check to apply: %v", c.n, all[0], c.applies)
+		}
 	}
 }
