@@ -46,7 +46,8 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	a := &Assessment{Train: f.Model.GroupRMS(f.Beta), Fresh: m2.GroupRMS(f.Beta), fit: f}
 	res := m2.Residuals() // each term's fresh residuals: the calibrated band's and the value check's
 	a.Estimated, _, _ = estimatedScales(f, fresh)
-	a.Calibrated, _ = calibrated(f, a.Estimated, m2, fresh.draws(), res, a.Train, a.Fresh)
+	meas := newMeasurements(f, m2, res, fresh.extra) // read once: the calibrated band's and the warning's
+	a.Calibrated, _ = calibrated(f, a.Estimated, m2, meas, res, a.Train, a.Fresh)
 	if a.Estimated != nil { // the estimate reads more than the checks below
 		a.Warnings = estimateWarnings(a.Estimated, f.Model.Problem.OutputNames())
 		return a, nil
@@ -54,7 +55,7 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	ref, what := gateRMS(f, a.Train)
 	a.Warnings = overconfidenceWarnings(f.Model.BetaNames, f.Inferred, ref, a.Fresh, what)
 	if a.Warnings == nil { // the ratios say nothing: what errors can be seen
-		a.Warnings = measurementWarning(f, fresh.draws())
+		a.Warnings = measurementWarning(f, meas)
 	}
 	if a.Warnings == nil {
 		a.Warnings = tooWideWarning(f, m2, res, a.Fresh)

@@ -30,7 +30,7 @@ func NewFreshDraw(q *pde.Problem) (FreshDraw, error) {
 	d := FreshDraw{p: blind(q)}
 	// the error estimate's points (estimatedScales), or the new
 	// measurements of the measurement check (measurementFactors)
-	if q.Redraw != nil && (estimable(q) || slices.ContainsFunc(q.Terms, func(t pde.Term) bool { return t.Measured })) {
+	if q.Redraw != nil && (estimable(q) || hasMeasurements(q)) {
 		for k := uint64(1); k < 2*EstimateDraws; k++ {
 			r, err := q.Redraw(k)
 			if err != nil {
@@ -141,7 +141,8 @@ func Calibrated(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
 		return nil, err
 	}
 	scales, _, _ := estimatedScales(f, fresh)
-	return calibrated(f, scales, m2, fresh.draws(), m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	res := m2.Residuals()
+	return calibrated(f, scales, m2, newMeasurements(f, m2, res, fresh.extra), res, f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 }
 
 // gateRMS is what each beta group's fresh rms is compared with
@@ -190,18 +191,13 @@ func calibrationBase(f *bayes.Fit, train []float64) []float64 {
 	return base
 }
 
-// draws is the fresh draw and its redraws (FreshDraw.draws).
-func (d FreshDraw) draws() []*pde.Problem {
-	return append([]*pde.Problem{d.p}, d.extra...)
-}
-
 // calibrated is Calibrated given the error estimate's scales (nil where
-// it does not apply), f's model on the fresh points, the fresh draw and
-// its redraws (draws: their new measurements), each term's residuals
-// at the fresh points (res), and the rms residual of each beta group at
-// the training and the fresh points.
-func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, draws []*pde.Problem, res [][]float64, train, held []float64) (*bayes.Fit, error) {
-	beta, l, w, err := calibration(f, estimated, fresh, draws, res, train, held)
+// it does not apply), f's model on the fresh points, the new
+// measurements of the fresh draw and its redraws (newMeasurements), each
+// term's residuals at the fresh points (res), and the rms residual of each
+// beta group at the training and the fresh points.
+func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []newMeasurement, res [][]float64, train, held []float64) (*bayes.Fit, error) {
+	beta, l, w, err := calibration(f, estimated, fresh, meas, res, train, held)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +206,7 @@ func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, draws []*
 
 // calibration is the calibrated band's betas, Laplace approximation and
 // widening (see calibrated).
-func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, draws []*pde.Problem, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
+func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []newMeasurement, res [][]float64, train, held []float64) ([]float64, *curv.Laplace, *widening, error) {
 	if estimated != nil && f.Laplace != nil { // without one, calibratedLaplace says so
 		return slices.Clone(f.Beta), f.Laplace, &widening{scales: estimated}, nil
 	}
@@ -226,7 +222,7 @@ func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, draws []
 	// a band no residual ratio widened and the held-out band agrees with
 	w.scale, w.scales = valueCheck(f.WithOutputBand(beta, l, w.applyOutput), fresh, res, l == f.Laplace && heldOutAgrees(f, held))
 	// then the errors that new measurements show
-	w.measured = measurementFactors(f.WithOutputBand(beta, l, w.applyOutput), f.Model.Problem, draws)
+	w.measured = measurementFactors(f.WithOutputBand(beta, l, w.applyOutput), meas)
 	return beta, l, w, nil
 }
 

@@ -62,8 +62,7 @@ const (
 // shows), no unknowns and no transforms. NewFreshDraw draws the estimate's
 // redraws only then.
 func estimable(q *pde.Problem) bool {
-	return len(q.Unknowns) == 0 && len(q.Transforms) == 0 &&
-		!slices.ContainsFunc(q.Terms, func(t pde.Term) bool { return t.Measured })
+	return len(q.Unknowns) == 0 && len(q.Transforms) == 0 && !hasMeasurements(q)
 }
 
 // estimatedScales is, per output, the factor by which the paper's band of

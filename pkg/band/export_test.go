@@ -45,7 +45,8 @@ func CalibratedWidening(f *bayes.Fit, fresh FreshDraw) (Widening, error) {
 	if err != nil {
 		return Widening{}, err
 	}
-	_, _, w, err := calibration(f, nil, m2, fresh.draws(), m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	res := m2.Residuals()
+	_, _, w, err := calibration(f, nil, m2, newMeasurements(f, m2, res, fresh.extra), res, f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 	if err != nil {
 		return Widening{}, err
 	}

@@ -20,13 +20,65 @@ const MeasuredMin = 200
 // neighbours cost n^2, and burgers-identify draws 2000 at each of eight.
 const measuredCap = 4000
 
+// newMeasurement is one draw's measurements of one Measured term at
+// points the fit was not trained on: the term, its points and targets,
+// and the fit's residuals there.
+type newMeasurement struct {
+	term          int
+	points        [][]float64
+	target, resid []float64
+}
+
+// newMeasurements reads the measurements the fit was not trained on, once
+// for every band that checks them: at the fresh draw (fresh, f's model on
+// it, with residuals res) and at the redraws, in order, each Measured
+// term's point set once (the training one and repeats left out: the
+// paper's problems draw new data at every draw, a user's Problem.Sample
+// only at its fresh draw, WithData never), until measuredCap of a term
+// are read. Nil for a problem without measurements.
+func newMeasurements(f *bayes.Fit, fresh *bayes.Model, res [][]float64, redraws []*pde.Problem) []newMeasurement {
+	train := f.Model.Problem
+	if !hasMeasurements(train) {
+		return nil
+	}
+	read := make([]int, len(train.Terms))
+	seen := make([][][][]float64, len(train.Terms)) // per term, the point sets read
+	for k, t := range train.Terms {
+		seen[k] = [][][]float64{t.Points}
+	}
+	var out []newMeasurement
+	add := func(m *bayes.Model, r [][]float64) { // r nil: computed when needed
+		for k, t := range m.Problem.Terms {
+			if !t.Measured || len(t.Points) == 0 || read[k] >= measuredCap || slices.ContainsFunc(seen[k], func(s [][]float64) bool { return samePoints(s, t.Points) }) {
+				continue
+			}
+			seen[k] = append(seen[k], t.Points)
+			if r == nil {
+				r = m.Residuals()
+			}
+			read[k] += len(t.Points)
+			out = append(out, newMeasurement{term: k, points: t.Points, target: t.Target, resid: r[k]})
+		}
+	}
+	add(fresh, res)
+	for _, q := range redraws {
+		if m, err := f.ModelOn(q); err == nil {
+			add(m, nil)
+		}
+	}
+	return out
+}
+
+// hasMeasurements reports whether q has a Measured term.
+func hasMeasurements(q *pde.Problem) bool {
+	return slices.ContainsFunc(q.Terms, func(t pde.Term) bool { return t.Measured })
+}
+
 // measurementFactors is the measurement check of the calibrated band:
 // per output, the factor (at least 1; 0 where the check does not apply)
 // by which band g widens for the errors it can see at new measurements.
-// At a measurement y = u* + noise that the fit was not trained on (the
-// Measured terms of draws, the fresh draw and its redraws, whose points
-// differ from the training ones: the paper's problems draw new data, a
-// user's Problem.Sample only at its fresh draw, WithData never), the
+// At a measurement y = u* + noise that the fit was not trained on
+// (newMeasurements), the
 // residual r = u - y is the error plus noise, so with n the noise's
 // standard deviation the band meets its target there when 95 % of
 // |r| / sqrt(c^2 sigma^2 + n^2) lie within 2; c is the smallest such
@@ -53,40 +105,24 @@ const measuredCap = 4000
 //     beside n), and pure noise reaches 2.1 by chance (burgers-wide).
 //
 // It widens only: errors near or below the noise cannot show that a band
-// is too wide. g's outputs and terms are those of train, the fit's own
-// problem.
-func measurementFactors(g *bayes.Fit, train *pde.Problem, draws []*pde.Problem) []float64 {
+// is too wide. meas are the measurements newMeasurements read for g's
+// fit, whose problem, outputs and terms are g's.
+func measurementFactors(g *bayes.Fit, meas []newMeasurement) []float64 {
 	type pooled struct {
 		pts     [][]float64
 		r, s, n []float64
 	}
-	terms := make([]pooled, len(train.Terms))       // each measured term's new measurements
-	seen := make([][][][]float64, len(train.Terms)) // per term, the point sets read
-	for k, t := range train.Terms {
-		seen[k] = [][][]float64{t.Points}
-	}
-	for _, q := range draws {
-		m, err := g.ModelOn(q)
-		if err != nil {
+	train := g.Model.Problem
+	terms := make([]pooled, len(train.Terms)) // each measured term's new measurements
+	for _, e := range meas {
+		u, s, err := g.PredictOutput(train.Terms[e.term].Output, e.points)
+		if err != nil || len(s) != len(u) || !isValueResidual(e.resid, u, e.target) {
 			continue
 		}
-		var res [][]float64
-		for k, t := range q.Terms {
-			if !t.Measured || len(t.Points) == 0 || len(terms[k].r) >= measuredCap || slices.ContainsFunc(seen[k], func(s [][]float64) bool { return samePoints(s, t.Points) }) {
-				continue
-			}
-			seen[k] = append(seen[k], t.Points)
-			if res == nil {
-				res = m.Residuals()
-			}
-			u, s, err := g.PredictOutput(t.Output, t.Points)
-			if err != nil || len(s) != len(u) || !isValueResidual(res[k], u, t.Target) {
-				continue
-			}
-			for i, r := range res[k] {
-				if s[i] > 0 && !math.IsInf(s[i], 0) && !math.IsNaN(r) {
-					terms[k].pts, terms[k].r, terms[k].s = append(terms[k].pts, t.Points[i]), append(terms[k].r, r), append(terms[k].s, s[i])
-				}
+		t := &terms[e.term]
+		for i, r := range e.resid {
+			if s[i] > 0 && !math.IsInf(s[i], 0) && !math.IsNaN(r) {
+				t.pts, t.r, t.s = append(t.pts, e.points[i]), append(t.r, r), append(t.s, s[i])
 			}
 		}
 	}
@@ -254,9 +290,9 @@ func quantileSE(w []float64) float64 {
 // misses the errors at new measurements: the measurement check would
 // widen it by more than ValueOverconfident / 2 for some output, the
 // factor at which the value check's q95 would warn; nil otherwise.
-func measurementWarning(f *bayes.Fit, draws []*pde.Problem) []string {
+func measurementWarning(f *bayes.Fit, meas []newMeasurement) []string {
 	names := f.Model.Problem.OutputNames()
-	for k, c := range measurementFactors(f, f.Model.Problem, draws) {
+	for k, c := range measurementFactors(f, meas) {
 		if c > ValueOverconfident/2 {
 			return []string{fmt.Sprintf("the 2-sigma band is likely overconfident: at new measurements of %s, 95 %% of the errors lie within 2 sigma only with sigma %.2g times wider (above %g); use the calibrated band",
 				names[k], c, ValueOverconfident/2)}

@@ -32,7 +32,8 @@ func TestMeasurementCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, train, held := m2.Residuals(), f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta)
-	beta, l, w, err := calibration(f, nil, m2, d.draws(), res, train, held)
+	meas := newMeasurements(f, m2, res, d.extra)
+	beta, l, w, err := calibration(f, nil, m2, meas, res, train, held)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestMeasurementCheck(t *testing.T) {
 	g := f.WithOutputBand(beta, l, w.applyOutput)
 	var pts [][]float64
 	var r, s []float64
-	for _, dq := range d.draws() {
+	for _, dq := range append([]*pde.Problem{d.p}, d.extra...) {
 		tm := dq.Terms[2] // data
 		m, err := g.ModelOn(dq)
 		if err != nil {
@@ -87,10 +88,10 @@ func TestMeasurementCheck(t *testing.T) {
 		t.Errorf("grid coverage %.3f with the check, %.3f without: want it well up", with, without)
 	}
 	// the paper's band, far narrower, is what the record's warning reads
-	if w := measurementWarning(f, d.draws()); len(w) != 1 || !strings.Contains(w[0], "likely overconfident") || !strings.Contains(w[0], "measurements of u") {
+	if w := measurementWarning(f, meas); len(w) != 1 || !strings.Contains(w[0], "likely overconfident") || !strings.Contains(w[0], "measurements of u") {
 		t.Errorf("measurement warning %q, want one saying the band of u is likely overconfident", w)
 	}
-	if w := measurementWarning(f, WithoutEstimate(d).draws()); w != nil {
+	if w := measurementWarning(f, newMeasurements(f, m2, res, nil)); w != nil {
 		t.Errorf("60 new measurements: warned %q, want none (under MeasuredMin)", w)
 	}
 	_, want := testfit.Predict(t, mustCalibrated(t, f, d), grid)
@@ -235,8 +236,13 @@ func TestMeasurementCheckUserProblem(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, d := freshOf(t, q)
-		all := measurementFactors(f, q, d.draws())
-		alone := measurementFactors(f, q, []*pde.Problem{d.p})
+		m2, err := d.model(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m2.Residuals()
+		all := measurementFactors(f, newMeasurements(f, m2, res, d.extra))
+		alone := measurementFactors(f, newMeasurements(f, m2, res, nil))
 		if len(all) != 1 || all[0] != alone[0] {
 			t.Errorf("%d measurements: factors %v with the redraws, %v from the fresh draw alone: want the same", c.n, all, alone)
 		}
