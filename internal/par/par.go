@@ -133,9 +133,15 @@ func (p *Pool) Close() {
 type threadsKey struct{}
 
 // WithThreads returns ctx carrying a bound on the threads of each fit run
-// under it: a runner of W fits at once gives each GOMAXPROCS/W.
+// under it: a runner of W fits at once gives each GOMAXPROCS/W. Bounds
+// nest: under a bound already in ctx the smaller holds, so a runner inside
+// a plan that shares the cores among several runners keeps the plan's.
 func WithThreads(ctx context.Context, n int) context.Context {
-	return context.WithValue(ctx, threadsKey{}, max(1, n))
+	n = max(1, n)
+	if b, ok := ctx.Value(threadsKey{}).(int); ok {
+		n = min(n, b)
+	}
+	return context.WithValue(ctx, threadsKey{}, n)
 }
 
 // ForFit is the number of threads of one fit under ctx asked for n (0:

@@ -69,4 +69,10 @@ func TestForFit(t *testing.T) {
 	if got := ForFit(WithThreads(context.Background(), 0), 5); got != 1 {
 		t.Errorf("share 0: %d threads, want 1", got)
 	}
+	// Nested bounds: the smaller holds, whichever is outer.
+	for _, c := range [][3]int{{1, 4, 1}, {4, 1, 1}, {3, 2, 2}} {
+		if got := ForFit(WithThreads(WithThreads(context.Background(), c[0]), c[1]), 8); got != min(c[2], runtime.GOMAXPROCS(0)) {
+			t.Errorf("share %d inside share %d: %d threads, want %d", c[1], c[0], got, min(c[2], runtime.GOMAXPROCS(0)))
+		}
+	}
 }
