@@ -49,6 +49,12 @@ type Options struct {
 	// Done, if not nil, sees every outcome in the order the fits end,
 	// never concurrently (per-fit progress, a study's own bookkeeping).
 	Done func(Outcome)
+	// Gate, if not nil, is waited on by each fit before it starts, and the
+	// release it returns is called once the fit and its record are built:
+	// several runs share the cores of a machine through one Gate (bpinn
+	// reproduce runs its studies at once). When the context ends while a
+	// fit waits, the fit runs ungated and ends as cancelled at once.
+	Gate func(ctx context.Context, key uint64) (release func(), err error)
 }
 
 // Run trains job(key) for every key on opt.Workers goroutines, records
@@ -88,6 +94,11 @@ func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
 				o.Fit, o.Err = nil, fmt.Errorf("%s %d: panic: %v", name, key, r)
 			}
 		}()
+		if opt.Gate != nil {
+			if release, err := opt.Gate(ctx, key); err == nil {
+				defer release()
+			}
+		}
 		f, err := job(ctx, key)
 		if err == nil && f == nil {
 			err = errors.New("the job returned no fit and no error")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
@@ -90,3 +91,34 @@ func TestRunJobFailure(t *testing.T) {
 }
 
 var errNoData = errors.New("no data")
+
+// Gate is waited on by every fit before it trains and released after its
+// record is built: with a gate of one slot, no two fits of a two-worker
+// run train at once, and every slot taken is given back.
+func TestRunGate(t *testing.T) {
+	t.Parallel()
+	p := problems.Heat(problems.Options{})
+	s := testfit.Scheduled(p, bayes.Settings{Epochs: 20, Hyper: bayes.HyperSteps{Start: 10}, Recipe: bayes.RecipePaper})
+	slot := make(chan struct{}, 1)
+	var inside, most, taken, given atomic.Int32
+	err := runner.Run(context.Background(), []uint64{1, 2, 3, 4}, runner.Options{Workers: 2, Records: true, GridN: 5,
+		Gate: func(ctx context.Context, _ uint64) (func(), error) {
+			slot <- struct{}{}
+			taken.Add(1)
+			return func() { given.Add(1); <-slot }, nil
+		}}, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
+		n := inside.Add(1)
+		defer inside.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		si := s
+		si.Seed = seed
+		return bayes.Train(ctx, p, si)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if most.Load() != 1 || taken.Load() != 4 || given.Load() != 4 {
+		t.Errorf("at most %d fits trained at once (want 1); %d slots taken, %d given back (want 4, 4)", most.Load(), taken.Load(), given.Load())
+	}
+}
