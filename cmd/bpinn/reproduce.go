@@ -17,8 +17,9 @@ import (
 )
 
 const reproduceText = `Runs every study of the paper (listed below; docs/cli.md says what each
-is), one after another, each with a progress bar on stderr (plain lines
-when stderr is not a terminal). Each fit is appended to DIR/<study>.jsonl as
+is) at once, their fits sharing the workers, the costliest first; a line
+on stderr as each fit ends, and every 30 s one with what runs and the time
+left. Each fit is appended to DIR/<study>.jsonl as
 it ends; at the end DIR/report.html holds every figure and the paper's
 Tables 1-3 beside the paper's numbers, DIR/figures/*.png the static figures
 and DIR/results.md the tables (also printed on stdout). On a cluster each
@@ -42,7 +43,7 @@ type reproduceFlags struct {
 
 func (r *reproduceFlags) register(fs *flag.FlagSet) {
 	r.base, r.recipe = cliflag.Seed{V: 1}, cliflag.Choice{Choices: cliflag.Names(bayes.Recipes)}
-	fs.BoolVar(&r.quick, "quick", false, "the short run (make reproduce): 12 fits per study, 3 of each burgers-wide and poisson-holes study, epochs cut 2x")
+	fs.BoolVar(&r.quick, "quick", false, "the short run (make reproduce, about 10 min on 2 cores): 12 fits per study, epochs cut 2x, fewer and shorter fits of the costliest studies")
 	fs.BoolVar(&r.tiny, "tiny", false, cliflag.TestOnly+"seconds, numbers meaningless")
 	fs.StringVar(&r.out, "out", "", "output directory `DIR`, created if missing (default out/full, out/quick with --quick)")
 	fs.IntVar(&r.workers, "workers", 0, "`W` concurrent fits; 0 is one per core")
@@ -100,7 +101,18 @@ func setupReproduce(fs *flag.FlagSet) func([]string, env) error {
 // of every study; a study that failed is reported in one line each, and
 // the command exits 1.
 func runReproduce(cfg rpt.Config, shard cliflag.Shard, stdout, stderr io.Writer) error {
-	cfg.Progress = func(study string, total int) rpt.Progress { return termbar.NewStudy(stderr, study, total) }
+	// The studies run at once: their progress is plain lines (several bars
+	// would overwrite each other), and every 30 s a line with what runs
+	// and the time left.
+	lines := struct{ io.Writer }{stderr}
+	cfg.Progress = func(study string, total int) rpt.Progress { return termbar.NewStudy(lines, study, total) }
+	cfg.Status = func(s rpt.Status) {
+		running := "nothing"
+		if len(s.Running) > 0 {
+			running = strings.Join(s.Running, ", ")
+		}
+		fmt.Fprintf(stderr, "bpinn reproduce: %s elapsed, %d fits ended, running %s; about %s left\n", s.Elapsed, s.Ended, running, s.Left)
+	}
 	fmt.Fprintf(stderr, "bpinn reproduce: %s plan, writing to %s\n", cfg.Plan.Name, cfg.Out)
 	rep, err := rpt.Execute(interrupt, cfg)
 	if err != nil {

@@ -59,3 +59,27 @@ func TestConfigCheck(t *testing.T) {
 		}
 	}
 }
+
+// The quick plan's own counts and scales: one poisson-holes fit at its
+// whole schedule, the lid-driven studies at half theirs (epochs and polish
+// iterations), the rest of the wide studies two fits each.
+func TestQuickPlanCounts(t *testing.T) {
+	cfg := Config{Plan: Quick()}
+	cfg.defaults()
+	for _, c := range []struct {
+		study string
+		fits  int
+		scale float64
+	}{
+		{"heat", 12, 0.5}, {"burgers-wide", 2, 1}, {"poisson-holes", 1, 1}, {"poisson-holes-fixed", 1, 0.5},
+		{"lid-driven", 1, 0.5}, {"lid-driven-fixed", 1, 0.5}, {"lotka-volterra-inverse", 4, 1},
+	} {
+		st := newStudy(c.study, &cfg)
+		if len(st.Seeds) != c.fits || epochScale(c.study, &cfg) != c.scale {
+			t.Errorf("%s: %d fits at scale %g, want %d at %g", c.study, len(st.Seeds), epochScale(c.study, &cfg), c.fits, c.scale)
+		}
+		if st.cost() <= 0 {
+			t.Errorf("%s: expected cost %g, want > 0", c.study, st.cost())
+		}
+	}
+}

@@ -4,9 +4,10 @@
 //
 // # Overview
 //
-// Run executes the studies of a Plan one after another (the fits of a study
-// in parallel, runner.Run), appending each finished fit to
-// DIR/<study>.jsonl the moment it ends. Build turns the studies into
+// Run executes the studies of a Plan at once, their fits (runner.Run)
+// sharing the workers through one set of slots, the costliest fit first,
+// appending each finished fit to DIR/<study>.jsonl the moment it ends;
+// Config.Status sees the run's progress and the time left every 30 s. Build turns the studies into
 // figures (pkg/viz) and tables (the paper's Tables 1-3 with the paper's
 // numbers beside ours); Write writes report.html, results.md and
 // figures/*.png.
@@ -26,11 +27,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
+	"github.com/evidence-pinn/bpinn/internal/par"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -47,8 +51,8 @@ type Plan struct {
 	Name string // "full", "quick", "tiny": shown in the report
 	// Fits is the number of fits of every study (the paper: 100).
 	Fits int
-	// EpochScale multiplies each problem's epochs and hyper start (the
-	// paper's schedule is 1; 0 means 1).
+	// EpochScale multiplies each problem's epochs, hyper start and polish
+	// iterations (the paper's schedule is 1; 0 means 1).
 	EpochScale float64
 	// ScanHidden are the hidden-unit counts of the architecture scan (on
 	// heat), ScanFits the fits per count.
@@ -64,6 +68,13 @@ type Plan struct {
 	// WideEpochScale replaces EpochScale for the studies WideFits sizes; 0
 	// means EpochScale.
 	WideEpochScale float64
+	// StudyFits, if set, gives named studies their own number of fits, in
+	// place of the counts above.
+	StudyFits map[string]int
+	// Scales, if set, gives named studies their own factor on their
+	// problem's epochs, hyper start and polish iterations, in place of the
+	// ones above (the quick plan's shorter runs of the costliest studies).
+	Scales map[string]float64
 	// LidFits is the number of fits of each lid-driven study at the
 	// problem's schedule (a 963-weight net on 3001 residuals, about 3
 	// minutes of CPU); 0 leaves those studies out.
@@ -96,16 +107,22 @@ func Full() Plan {
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 3000, Warmup: 1000, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense, Temperatures: []float64{1, 1.2, 1.45, 1.75, 2.1}}}
 }
 
-// Quick is a run of a few minutes on 2 cores: 12 fits per study, epochs and
-// hyper start cut 2x, NUTS 2 chains x 400 draws after 500 warm-up (heat:
-// 2 x 200 after 400, depth 9, about 10 s of CPU), 6 fits per scanned size,
-// three fits of each burgers-wide and poisson-holes study at its full
-// schedule (burgers-wide's 1500 epochs, about 1 min of CPU each: issue
-// 23's target is about the best by evidence, so the quick run picks among
-// three); no burgers-identify fit (several minutes of CPU each).
+// Quick is the main job of a newcomer, about 10 minutes on 2 cores with
+// its setup: 12 fits per study, epochs and hyper start cut 2x, NUTS 2
+// chains x 400 draws after 500 warm-up (heat: 2 x 200 after 400, depth 9,
+// about 10 s of CPU), 6 fits per scanned size, two fits of each
+// burgers-wide study at its whole schedule (1500 epochs, about 1 min of
+// CPU each: issue 23's target is about the best by evidence), one
+// poisson-holes fit at its whole schedule (about 3 min of CPU), and one
+// fit of PINNacle's loss on the plate and of each lid-driven study at
+// half their schedule's epochs and polish iterations (the full plan runs
+// them whole: their errors here are larger, said in the report's
+// settings table); no burgers-identify fit (several minutes of CPU each).
 func Quick() Plan {
-	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 3, WideEpochScale: 1, LidFits: 1,
-		HMC: mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
+	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 2, WideEpochScale: 1, LidFits: 1,
+		StudyFits: map[string]int{"poisson-holes": 1, "poisson-holes-fixed": 1},
+		Scales:    map[string]float64{"poisson-holes-fixed": 0.5, "lid-driven": 0.5, "lid-driven-fixed": 0.5},
+		HMC:       mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
 }
 
 // Tiny is for tests: every study and figure in a few seconds, numbers
@@ -140,6 +157,13 @@ type Config struct {
 	// Execute builds the report from their records (Load) instead of
 	// training.
 	From []string
+	// Status, if set, is called every StatusEvery (30 s when 0) while the
+	// studies run, with the run's progress and an estimate of the time
+	// left.
+	Status      func(Status)
+	StatusEvery time.Duration
+
+	slots *slots // the workers, shared by the studies (runAll)
 }
 
 // Progress follows one study.
@@ -260,9 +284,13 @@ type Study struct {
 	Best *bayes.Fit
 	// HMC is the Laplace-vs-HMC comparison of the best fit (study "hmc";
 	// "heat" when Plan.HeatHMC is set).
-	HMC     *posterior.Comparison
-	Seconds float64 // wall time of the study
-	Err     error   // why the study failed; nil if it ran
+	HMC *posterior.Comparison
+	// Seconds is the time its fits and comparison ran, added up: the
+	// studies run at once, sharing the workers.
+	Seconds float64
+	Err     error // why the study failed; nil if it ran
+
+	fitCost, hmcCost float64 // expected seconds of one fit and of the comparison
 }
 
 // Report is a finished run.
@@ -335,26 +363,86 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 			isIdentify(name) && cfg.IdentifyFits == 0 {
 			continue
 		}
-		st := newStudy(name, &cfg)
-		start := time.Now()
-		st.Err = runStudy(ctx, st, &cfg, fits)
-		st.Seconds = time.Since(start).Seconds()
-		rep.Studies = append(rep.Studies, st)
+		rep.Studies = append(rep.Studies, newStudy(name, &cfg))
+	}
+	// Every study at once, their fits sharing the workers through one set
+	// of slots, the costliest first: a study of fewer fits than workers
+	// leaves no core idle, and the longest fits do not end the run alone.
+	var total float64
+	for _, st := range rep.Studies {
+		total += st.cost()
+	}
+	workers := cmp.Or(max(cfg.Workers, 0), runtime.GOMAXPROCS(0))
+	cfg.slots = newSlots(workers, total)
+	ctx = par.WithThreads(ctx, runtime.GOMAXPROCS(0)/workers)
+	stop := cfg.tick()
+	defer stop()
+	order := slices.Clone(rep.Studies)
+	slices.SortStableFunc(order, func(a, b *Study) int { return cmp.Compare(b.fitCost, a.fitCost) })
+	var wg sync.WaitGroup
+	for _, st := range order {
+		wg.Go(func() { st.Err = runStudy(ctx, st, &cfg, fits) })
+	}
+	wg.Wait()
+	for _, st := range rep.Studies {
+		st.Seconds = cfg.slots.seconds(st.Name)
 	}
 	rep.Seconds = time.Since(rep.Started).Seconds()
 	return rep, nil
+}
+
+// cost is the expected seconds of the study's fits and comparison.
+func (st *Study) cost() float64 { return st.fitCost*float64(len(st.Seeds)) + st.hmcCost }
+
+// gate waits for a slot of the run's workers for one of st's fits or its
+// comparison (what), of expected cost seconds.
+func (st *Study) gate(ctx context.Context, cfg *Config, cost float64, what string) (func(), error) {
+	return cfg.slots.acquire(ctx, st.Name, cost, st.Name+" "+what)
+}
+
+// tick calls c.Status every c.StatusEvery until the returned stop.
+func (c *Config) tick() (stop func()) {
+	if c.Status == nil {
+		return func() {}
+	}
+	t := time.NewTicker(cmp.Or(c.StatusEvery, 30*time.Second))
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		for {
+			select {
+			case <-t.C:
+				c.Status(c.slots.status())
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		t.Stop()
+		close(done)
+		<-ended
+	}
 }
 
 // newStudy describes a study: its problem, its settings and its seeds.
 func newStudy(name string, cfg *Config) *Study {
 	st := &Study{Name: name, Problem: name}
 	n := st.describe(cfg)
+	if k, ok := cfg.StudyFits[name]; ok {
+		n = k
+	}
 	for i := range n {
 		if cfg.Shards == 0 || i%cfg.Shards == cfg.Shard {
 			st.Seeds = append(st.Seeds, cfg.SeedBase+uint64(i))
 		}
 	}
 	st.Label = cmp.Or(st.Label, st.Problem)
+	st.fitCost = fitSeconds(name) * epochScale(name, cfg)
+	if hs, ok := sampledStudy(name, cfg); ok && cfg.Shards == 0 {
+		st.hmcCost = hmcSeconds(name, hs)
+	}
 	if e, err := problems.Lookup(st.Problem); err == nil { // else runStudy reports it
 		st.Base.Schedule = e.Schedule(studyOptions(st, cfg))
 	}
@@ -496,21 +584,13 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 	// The problem's schedule, its epochs scaled.
 	d := st.Base.Schedule
 	st.Base.Recipe = cfg.Recipe
-	scale := cfg.EpochScale
-	switch {
-	case isWide(st.Name) && cfg.WideEpochScale > 0:
-		scale = cfg.WideEpochScale
-	case isLid(st.Name), isIdentify(st.Name):
-		scale = 1
-	}
-	if st.Name == "lotka-volterra-inverse" && scale >= 0.5 {
-		// The quick plan's half: 1500 Adam epochs before the evidence do
-		// not find the cycle (rates 700x off on seed 1); the full 10000
-		// cost 6 s of CPU (docs/results/lotka-volterra.md).
-		scale = 1
-	}
+	scale := epochScale(st.Name, cfg)
 	st.Base.Epochs = max(1, int(math.Round(float64(d.Epochs)*scale)))
 	st.Base.Hyper.Start = max(1, int(math.Round(float64(d.HyperStart)*scale)))
+	if d.PolishIter > 0 { // the schedule's: the paper's recipe does not polish
+		st.Base.Schedule = d.Clone()
+		st.Base.Schedule.PolishIter = max(1, int(math.Round(float64(d.PolishIter)*scale)))
+	}
 	first := st.Base // every fit's settings but its seed: resolved at the first
 	first.Seed = cfg.SeedBase
 	if st.Resolved, err = first.Resolve(p); err != nil {
@@ -535,6 +615,28 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 		return runHMC(ctx, st, cfg, hs, prog)
 	}
 	return nil
+}
+
+// epochScale is the factor on the epochs, hyper start and polish
+// iterations of a study's problem schedule in cfg's plan.
+func epochScale(name string, cfg *Config) float64 {
+	if s, ok := cfg.Scales[name]; ok {
+		return s
+	}
+	scale := cfg.EpochScale
+	switch {
+	case isWide(name) && cfg.WideEpochScale > 0:
+		scale = cfg.WideEpochScale
+	case isLid(name), isIdentify(name):
+		scale = 1
+	}
+	if name == "lotka-volterra-inverse" && scale >= 0.5 {
+		// The quick plan's half: 1500 Adam epochs before the evidence do
+		// not find the cycle (rates 700x off on seed 1); the full 10000
+		// cost 6 s of CPU (docs/results/lotka-volterra.md).
+		scale = 1
+	}
+	return scale
 }
 
 // sampledStudy returns the sampler settings of a study whose best fit is
@@ -578,6 +680,9 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 	bestZ := math.Inf(-1)
 	err = runner.Run(ctx, st.Seeds, runner.Options{Workers: cfg.Workers, Out: file,
 		DataSeed: func(uint64) uint64 { return cfg.DataSeed },
+		Gate: func(ctx context.Context, seed uint64) (func(), error) {
+			return st.gate(ctx, cfg, st.fitCost, fmt.Sprintf("seed %d", seed))
+		},
 		Done: func(o runner.Outcome) {
 			if o.Err != nil {
 				return
@@ -651,6 +756,11 @@ func runHMC(ctx context.Context, st *Study, cfg *Config, hs mcmc.Settings, prog 
 		return fmt.Errorf("no %s fit has a defined evidence: nothing to compare HMC with", st.Problem)
 	}
 	hs.Seed = cfg.SeedBase
+	release, err := st.gate(ctx, cfg, st.hmcCost, "NUTS")
+	if err != nil {
+		return err
+	}
+	defer release()
 	// Heat is sampled in the coordinates whitened by its fit's A, where
 	// warm-up starts from the Laplace covariance (docs/hmc.md); the
 	// regression as bpinn hmc regression does.

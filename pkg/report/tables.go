@@ -450,6 +450,9 @@ func (r *Report) settingsTable() Table {
 		if s.Polish.On {
 			recipe += ", " + string(s.Polish.Method) + " polish"
 		}
+		if s.Polish.Iter > 0 {
+			recipe += fmt.Sprintf(", polishes of %d iterations", s.Polish.Iter)
+		}
 		if s.RunsFinalRounds() {
 			recipe += fmt.Sprintf(", up to %d final MacKay rounds", s.Final.Rounds)
 			if s.Final.Betas == bayes.RoundBetasHeldOut {
