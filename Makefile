@@ -45,11 +45,15 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzExactInput$$' -fuzztime 60s ./cmd/bpinn
 	go test -run '^$$' -fuzz '^FuzzLoadNetwork$$' -fuzztime 60s ./cmd/bpinn
 
-## reproduce: the main job, every study of the paper in quick mode.
-reproduce: setup
+## reproduce: the main job, every study of the paper in quick mode. It
+## needs only Go's modules and echarts (scripts/setup.sh reproduce), not
+## the test tools.
+reproduce:
+	scripts/setup.sh reproduce
 	go run ./cmd/bpinn reproduce --quick --out out/quick
 
-reproduce-full: setup
+reproduce-full:
+	scripts/setup.sh reproduce
 	go run ./cmd/bpinn reproduce --out out/full
 
 ## lab: JupyterLab/Notebook with the GoNB kernel on notebooks/.

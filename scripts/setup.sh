@@ -5,8 +5,9 @@
 # munge (the Slurm test) from Debian, and the echarts JavaScript (npm) used
 # to render charts offline.
 #
-#   scripts/setup.sh          everything
-#   scripts/setup.sh go       Go modules and tools only
+#   scripts/setup.sh            everything
+#   scripts/setup.sh go         Go modules and tools only
+#   scripts/setup.sh reproduce  what bpinn reproduce needs: Go modules, echarts
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -17,12 +18,32 @@ need() {
 	command -v "$1" >/dev/null 2>&1 || { log "missing '$1': $2"; exit 1; }
 }
 
+# echarts for offline charts (report.html, the notebooks): fetched from the
+# npm registry, never committed.
+ECHARTS_VERSION=5.6.0
+fetch_echarts() {
+	local version=$ECHARTS_VERSION dir="${BPINN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpinn}" tmp
+	[ -s "$dir/echarts.min.js" ] && return 0
+	need npm "install Node.js and npm (apt-get install -y npm)"
+	log "fetching echarts@$version from npm into $dir"
+	tmp="$(mktemp -d)"
+	(cd "$tmp" && npm pack --silent "echarts@$version" >/dev/null && tar xzf echarts-*.tgz)
+	mkdir -p "$dir"
+	cp "$tmp/package/dist/echarts.min.js" "$dir/echarts.min.js.tmp"
+	mv "$dir/echarts.min.js.tmp" "$dir/echarts.min.js"
+	rm -rf "$tmp"
+}
+
 need go "install Go 1.26 from https://go.dev/dl and put it on PATH"
 
 GOBIN_DIR="$(go env GOPATH)/bin"
 export PATH="$GOBIN_DIR:$PATH"
 
 go mod download
+if [ "$what" = reproduce ]; then
+	fetch_echarts
+	exit 0
+fi
 # GoNB and goimports are pinned as `tool` dependencies in go.mod.
 if ! command -v gonb >/dev/null 2>&1 || ! command -v goimports >/dev/null 2>&1 ||
 	[ go.mod -nt "$GOBIN_DIR/gonb" ]; then
@@ -89,16 +110,4 @@ if [ -n "$slurm_missing" ]; then
 	fi
 fi
 
-# echarts for offline charts: fetched from the npm registry, never committed.
-ECHARTS_VERSION=5.6.0
-ECHARTS_DIR="${BPINN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpinn}"
-if [ ! -s "$ECHARTS_DIR/echarts.min.js" ]; then
-	need npm "install Node.js and npm (apt-get install -y npm)"
-	log "fetching echarts@$ECHARTS_VERSION from npm into $ECHARTS_DIR"
-	tmp="$(mktemp -d)"
-	(cd "$tmp" && npm pack --silent "echarts@$ECHARTS_VERSION" >/dev/null && tar xzf echarts-*.tgz)
-	mkdir -p "$ECHARTS_DIR"
-	cp "$tmp/package/dist/echarts.min.js" "$ECHARTS_DIR/echarts.min.js.tmp"
-	mv "$ECHARTS_DIR/echarts.min.js.tmp" "$ECHARTS_DIR/echarts.min.js"
-	rm -rf "$tmp"
-fi
+fetch_echarts
