@@ -29,7 +29,10 @@ func TestTwoOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, exact := f.Model.Problem.GridOutputs(100)
+	pts, exact, err := f.Model.Problem.GridOutputs(100)
+	if err != nil {
+		t.Fatal(err)
+	}
 	mean, sigma, err := f.PredictOutputs(pts)
 	if err != nil || len(mean) != 2 || len(sigma) != 2 {
 		t.Fatalf("PredictOutputs: %d means, %d sigmas, %v", len(mean), len(sigma), err)

@@ -163,13 +163,18 @@ func (p *Problem) evalTransform(tr Transform, pts [][]float64) (g, d []float64, 
 		}
 		return gr.Fill(len(pts), 1, a.C)
 	}
-	gn, dn := node(gv), node(dv)
-	prog := gr.Compile(gn, dn)
+	return evalAt(gr, x, node(gv), pts), evalAt(gr, x, node(dv), pts), nil
+}
+
+// evalAt is the value of node n of graph g, built from the Input x, at the
+// points pts.
+func evalAt(g *ad.Graph, x, n *ad.Node, pts [][]float64) []float64 {
+	prog := g.Compile(n)
 	if prog.Uses(x) {
 		prog.Set(x, slices.Concat(pts...))
 	}
 	prog.Run()
-	return slices.Clone(prog.Value(gn)), slices.Clone(prog.Value(dn)), nil
+	return slices.Clone(prog.Value(n))
 }
 
 // validateTransforms checks the transforms: an output of the problem, one

@@ -557,7 +557,10 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, erro
 	if p.Dim() == 1 {
 		n = 2 * gridN
 	}
-	pts, exact := p.GridOutputs(n)
+	pts, exact, err := p.GridOutputs(n)
+	if err != nil {
+		return score.Errors{}, err
+	}
 	// The other bands: the same Jacobian, another A. A band whose A does
 	// not factorize is left out.
 	var held, cal *bayes.Fit

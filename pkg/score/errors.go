@@ -80,7 +80,10 @@ func OnGrid(p *pde.Problem, n int, predict Predictor) (Errors, error) {
 // onGridOutputs is OnGrid for a problem of several outputs: the errors
 // over all outputs, and each output's in Outputs.
 func onGridOutputs(p *pde.Problem, n int, predict Predictor) (Errors, error) {
-	pts, exact := p.GridOutputs(n)
+	pts, exact, err := p.GridOutputs(n)
+	if err != nil {
+		return Errors{}, err
+	}
 	if exact == nil {
 		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
 	}
