@@ -69,4 +69,8 @@ func TestForFit(t *testing.T) {
 	if got := ForFit(WithThreads(context.Background(), 0), 5); got != 1 {
 		t.Errorf("share 0: %d threads, want 1", got)
 	}
+	// 4096 threads on fewer cores started a goroutine each.
+	if got := ForFit(context.Background(), 4096); got != runtime.GOMAXPROCS(0) {
+		t.Errorf("4096 threads: %d, want GOMAXPROCS %d", got, runtime.GOMAXPROCS(0))
+	}
 }

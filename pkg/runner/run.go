@@ -28,7 +28,9 @@ type Outcome struct {
 // Options configure Run. The zero value runs one worker per core and
 // writes nothing.
 type Options struct {
-	// Workers is the number of fits run at once; 0 means one per core.
+	// Workers is the number of fits run at once; 0 means one per core,
+	// more than the cores is capped at one per core and negative is an
+	// error (Workers).
 	Workers int
 	// GridN is the side of the grid a record's errors are measured on;
 	// 0 means the paper's 100.
@@ -49,6 +51,20 @@ type Options struct {
 	// Done, if not nil, sees every outcome in the order the fits end,
 	// never concurrently (per-fit progress, a study's own bookkeeping).
 	Done func(Outcome)
+}
+
+// Workers resolves a Workers setting: 0 is one fit per core
+// (GOMAXPROCS), more than the cores is capped there (each fit already
+// spreads its rows over the cores a runner leaves it, so more fits at once
+// only share them), and negative is an input error.
+func Workers(n int) (int, error) {
+	switch {
+	case n < 0:
+		return 0, inputf("workers = %d: give 0 (one per core) or more", n)
+	case n == 0:
+		return runtime.GOMAXPROCS(0), nil
+	}
+	return min(n, runtime.GOMAXPROCS(0)), nil
 }
 
 // Run trains job(key) for every key on opt.Workers goroutines, records
@@ -72,12 +88,12 @@ func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
 	if name == "" {
 		name = "seed"
 	}
+	workers, err := Workers(opt.Workers)
+	if err != nil {
+		return err
+	}
 	var firstErr error
 	ended := 0
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	// The fits running at once share the cores: each gets its part as
 	// threads (the same bits on any number).
 	ctx = par.WithThreads(ctx, runtime.GOMAXPROCS(0)/min(workers, len(keys)))
