@@ -149,6 +149,15 @@ func TestBadInput(t *testing.T) {
 		{"LR above 1", func(p *pde.Problem, s *Settings) { s.LR = 5 }, "setting LR = 5: above 1 Adam moves every weight"},
 		{"HyperLR above 1", func(p *pde.Problem, s *Settings) { s.Hyper.LR = 1.5 }, "setting Hyper.LR = 1.5: above 1 one step"},
 		{"Resample below -1", func(p *pde.Problem, s *Settings) { s.Resample = -100 }, "setting Resample = -100: give K > 0 epochs between redraws"},
+		// A typo in a layer's size exhausted memory.
+		{"hidden layer too large", func(p *pde.Problem, s *Settings) { s.Hidden = []int{1 << 40} }, "hidden sizes [1099511627776]: more than 100000000 weights; give smaller layers"},
+		{"measurement std not positive", func(p *pde.Problem, s *Settings) {
+			p.Terms[1] = pde.Measurements(&pde.Data{Points: [][]float64{{0}, {1}}, U: []float64{0, 0}, Std: []float64{0.1, -1}})
+		}, `term "data": standard deviation 1 is -1; give each a finite number > 0`},
+		{"unknown truth NaN", func(p *pde.Problem, s *Settings) {
+			nan := math.NaN()
+			p.Unknowns = []pde.Unknown{{Name: "k", Init: 1, Truth: &nan}}
+		}, `unknown "k": truth NaN; give a finite Truth or nil`},
 		{"threads negative", func(p *pde.Problem, s *Settings) { s.Threads = -1 }, "threads = -1: must be 0 (every core) or more"},
 		// A syntax error pointed past the end of the text in go/parser's words.
 		{"equation missing an operand", func(p *pde.Problem, s *Settings) { p.Terms[0].Residual = pde.Eq("u_xx + = 0") },

@@ -108,6 +108,9 @@ func Measurements(d *Data) Term {
 	if d.Std != nil {
 		w := make([]float64, len(d.Std))
 		for i, s := range d.Std {
+			if !(s > 0) || math.IsInf(s, 0) {
+				return failing(t, "standard deviation %d is %v; give each a finite number > 0", i, s)
+			}
 			w[i] = 1 / s
 		}
 		t.Fields = map[string][]float64{"inv_std": w}

@@ -376,6 +376,8 @@ func (p *Problem) validateUnknowns() error {
 			return fmt.Errorf("problem %q unknown %q: initial value %v; give a finite Init", p.Name, u.Name, u.Init)
 		case u.Positive && !(u.Init > 0):
 			return fmt.Errorf("problem %q unknown %q: initial value %g for a positive unknown; give Init > 0", p.Name, u.Name, u.Init)
+		case u.Truth != nil && (math.IsNaN(*u.Truth) || math.IsInf(*u.Truth, 0)):
+			return fmt.Errorf("problem %q unknown %q: truth %v; give a finite Truth or nil", p.Name, u.Name, *u.Truth)
 		case u.Prior != "" && u.Prior != PriorFlat && u.Prior != PriorGaussian:
 			return fmt.Errorf("problem %q unknown %q: prior %q; use %s or %s", p.Name, u.Name, u.Prior, PriorFlat, PriorGaussian)
 		}

@@ -33,7 +33,7 @@ type Options struct {
 	// error (Workers).
 	Workers int
 	// GridN is the side of the grid a record's errors are measured on;
-	// 0 means the paper's 100.
+	// 0 means the paper's 100, negative is an error.
 	GridN int
 	// KeyName is what a key is in errors: "seed" unless set ("data
 	// seed" in a sweep).
@@ -81,7 +81,10 @@ func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
 		return err
 	}
 	grid := opt.GridN
-	if grid == 0 {
+	switch {
+	case grid < 0:
+		return inputf("grid = %d: give the grid's side, or 0 for the paper's 100", grid)
+	case grid == 0:
 		grid = 100
 	}
 	name := opt.KeyName

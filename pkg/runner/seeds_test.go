@@ -71,6 +71,9 @@ func TestBadInput(t *testing.T) {
 		{"run with negative workers", func() error {
 			return runner.Run(context.Background(), []uint64{1}, runner.Options{Workers: -2}, never)
 		}, "workers = -2: give 0 (one per core) or more"},
+		{"run with a negative grid", func() error {
+			return runner.Run(context.Background(), []uint64{1}, runner.Options{GridN: -1}, never)
+		}, "grid = -1: give the grid's side"},
 		{"ensemble with negative workers", func() error {
 			_, err := runner.TrainEnsemble(context.Background(), p, s, []uint64{1}, runner.EnsembleOptions{Workers: -1})
 			return err

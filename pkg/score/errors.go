@@ -55,8 +55,11 @@ type Predictor func(output string, points [][]float64) (mean, sigma []float64, e
 // exact solution: the errors and the band's coverage. With several
 // outputs, the errors are over all of them and Outputs holds each
 // output's. A problem without an exact solution, or an exact solution or
-// a mean that is not finite, is an error naming the point.
+// a mean that is not finite, is an error naming the point; so is n < 1.
 func OnGrid(p *pde.Problem, n int, predict Predictor) (Errors, error) {
+	if n < 1 {
+		return Errors{}, fmt.Errorf("problem %q: a grid of %d points a side; give at least 1", p.Name, n)
+	}
 	if len(p.OutputNames()) > 1 {
 		return onGridOutputs(p, n, predict)
 	}
