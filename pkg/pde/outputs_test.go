@@ -119,6 +119,9 @@ func TestOutputsErrors(t *testing.T) {
 		p := threeOutputs(Eq("u_x + v + p"))
 		c.edit(p)
 		err := p.Validate()
+		if err == nil {
+			err = p.ValidateExact()
+		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}

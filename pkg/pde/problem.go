@@ -226,9 +226,6 @@ func (p *Problem) Validate() error {
 	if err := p.validateTransforms(); err != nil {
 		return err
 	}
-	if err := p.validateExact(); err != nil {
-		return err
-	}
 	return p.validateResiduals()
 }
 
