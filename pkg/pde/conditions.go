@@ -37,7 +37,7 @@ import (
 // PDE is the equation (text, see Equation) at n points of the interior:
 // Name and Group "pde".
 func PDE(equation string, n int) Term {
-	return Term{Name: "pde", Group: "pde", Residual: Eq(equation), Draw: &Draw{Region: Interior(), N: n}, derivedName: true}
+	return Term{Name: "pde", Group: "pde", Residual: Eq(equation), Draw: &Draw{Region: Interior(), N: n}, derivedName: "pde"}
 }
 
 // Dirichlet is u = value at n points of the region.
@@ -85,7 +85,7 @@ func RobinOn(r Region, n int, a, b float64, value any) Term {
 // partners, e.g. ad.Sub(v.D("x"), v.Pair().D("x")).
 func Periodic(input string, n int) Term {
 	return Term{Name: "periodic_" + input, Group: "boundary", Draw: &Draw{Region: FacePairs(input), N: n},
-		Residual: func(v *Vars) *ad.Node { return ad.Sub(v.own(), v.Pair().own()) }, derivedName: true}
+		Residual: func(v *Vars) *ad.Node { return ad.Sub(v.own(), v.Pair().own()) }, derivedName: "periodic_" + input}
 }
 
 // InitialValue is u = value at n points of the slice input = Lo (t = 0).
@@ -104,7 +104,7 @@ func InitialRate(input string, n int, value any) Term {
 // (Data.Std, e.g. from datafile.ReadData) the residual is (u - y)/std,
 // each point weighted by its own precision.
 func Measurements(d *Data) Term {
-	t := Term{Name: "data", Group: "data", Points: d.Points, Target: d.U, Residual: DataResidual, Measured: true, derivedName: true}
+	t := Term{Name: "data", Group: "data", Points: d.Points, Target: d.U, Residual: DataResidual, Measured: true, derivedName: "data"}
 	if d.Std != nil {
 		w := make([]float64, len(d.Std))
 		for i, s := range d.Std {
@@ -121,7 +121,7 @@ func Measurements(d *Data) Term {
 
 // Named returns t with its Name set.
 func (t Term) Named(name string) Term {
-	t.Name, t.derivedName = name, false
+	t.Name, t.derivedName = name, ""
 	return t
 }
 
@@ -132,9 +132,8 @@ func (t Term) Named(name string) Term {
 // ("dirichlet_x_lo_v"), so the same condition on two fields has two
 // names; a name given by Named stays.
 func (t Term) For(output string) Term {
-	if t.derivedName {
-		t.Name += "_" + output
-		t.derivedName = false
+	if t.derivedName != "" {
+		t.Name = t.derivedName + "_" + output
 	}
 	t.Output = output
 	return t
@@ -180,7 +179,7 @@ func normal(input string, side Side) func(v *Vars) *ad.Node {
 // "boundary"; problems are the mistakes in its numbers (robinCoefficients),
 // reported by Validate.
 func condition(name string, r Region, n int, lhs func(v *Vars) *ad.Node, value any, problems ...string) Term {
-	t := Term{Name: name, Group: "boundary", Draw: &Draw{Region: r, N: n}, derivedName: true}
+	t := Term{Name: name, Group: "boundary", Draw: &Draw{Region: r, N: n}, derivedName: name}
 	if len(problems) > 0 {
 		return failing(t, "%s", strings.Join(problems, "; "))
 	}

@@ -208,7 +208,7 @@ func TestConditionsOnAnOutput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := c.got.For(c.output); got.Name != c.name || got.Output != c.output {
+			if got := c.got.For("u").For(c.output); got.Name != c.name || got.Output != c.output {
 				t.Errorf("For(%q): name %q output %q, want %q %q", c.output, got.Name, got.Output, c.name, c.output)
 			}
 			on := c.got

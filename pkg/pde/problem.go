@@ -44,9 +44,9 @@ type Term struct {
 	Draw *Draw
 	// drawn marks Points that Sample drew from the Draw.
 	drawn bool
-	// derivedName marks a Name a one-line constructor derived, which For
-	// extends by the output's name.
-	derivedName bool
+	// derivedName is the Name a one-line constructor derived ("" after
+	// Named), which For extends by the output's name.
+	derivedName string
 	// value is a one-line condition's value given as text, which Validate
 	// evaluates at the points: it must be finite there.
 	value *eqtext.Equation
