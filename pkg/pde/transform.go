@@ -76,7 +76,7 @@ func (p *Problem) transformValues(x *ad.Node, tr Transform) (g, d eqtext.Value, 
 			return g, d, fmt.Errorf("problem %q transform of %q: %s: %v", p.Name, p.outputName(tr.Output), side.name, err)
 		}
 		if q.RHS != nil {
-			return g, d, fmt.Errorf("problem %q transform of %q: %s %q has \"=\"; give an expression of the inputs, e.g. x*(1-x)", p.Name, p.outputName(tr.Output), side.name, side.text)
+			return g, d, fmt.Errorf("problem %q transform of %q: %s %s has \"=\"; give an expression of the inputs, e.g. x*(1-x)", p.Name, p.outputName(tr.Output), side.name, eqtext.Quote(side.text))
 		}
 		if *side.out, err = q.Eval(env{v}); err != nil {
 			return g, d, fmt.Errorf("problem %q transform of %q: %s: %v", p.Name, p.outputName(tr.Output), side.name, err)
