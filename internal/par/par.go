@@ -28,9 +28,11 @@ type Pool struct {
 	closed bool
 }
 
-// Threads resolves a thread setting: 0 means GOMAXPROCS.
+// Threads resolves a thread setting: 0 (or less) means GOMAXPROCS, and
+// more is capped there: a thread beyond the cores only waits its turn,
+// and a typo such as 1e9 would start a goroutine each.
 func Threads(n int) int {
-	if n <= 0 {
+	if n <= 0 || n > runtime.GOMAXPROCS(0) {
 		return runtime.GOMAXPROCS(0)
 	}
 	return n

@@ -75,4 +75,8 @@ func TestForFit(t *testing.T) {
 			t.Errorf("share %d inside share %d: %d threads, want %d", c[1], c[0], got, min(c[2], runtime.GOMAXPROCS(0)))
 		}
 	}
+	// 4096 threads on fewer cores started a goroutine each.
+	if got := ForFit(context.Background(), 4096); got != runtime.GOMAXPROCS(0) {
+		t.Errorf("4096 threads: %d, want GOMAXPROCS %d", got, runtime.GOMAXPROCS(0))
+	}
 }

@@ -149,6 +149,41 @@ func TestBadInput(t *testing.T) {
 		{"LR above 1", func(p *pde.Problem, s *Settings) { s.LR = 5 }, "setting LR = 5: above 1 Adam moves every weight"},
 		{"HyperLR above 1", func(p *pde.Problem, s *Settings) { s.Hyper.LR = 1.5 }, "setting Hyper.LR = 1.5: above 1 one step"},
 		{"Resample below -1", func(p *pde.Problem, s *Settings) { s.Resample = -100 }, "setting Resample = -100: give K > 0 epochs between redraws"},
+		// A typo in a layer's size exhausted memory.
+		{"hidden layer too large", func(p *pde.Problem, s *Settings) { s.Hidden = []int{1 << 40} }, "hidden sizes [1099511627776]: more than 100000000 weights; give smaller layers"},
+		{"measurement std not positive", func(p *pde.Problem, s *Settings) {
+			p.Terms[1] = pde.Measurements(&pde.Data{Points: [][]float64{{0}, {1}}, U: []float64{0, 0}, Std: []float64{0.1, -1}})
+		}, `term "data": standard deviation 1 is -1; give each a finite number > 0`},
+		{"unknown truth NaN", func(p *pde.Problem, s *Settings) {
+			nan := math.NaN()
+			p.Unknowns = []pde.Unknown{{Name: "k", Init: 1, Truth: &nan}}
+		}, `unknown "k": truth NaN; give a finite Truth or nil`},
+		{"threads negative", func(p *pde.Problem, s *Settings) { s.Threads = -1 }, "threads = -1: must be 0 (every core) or more"},
+		// A syntax error pointed past the end of the text in go/parser's words.
+		{"equation missing an operand", func(p *pde.Problem, s *Settings) { p.Terms[0].Residual = pde.Eq("u_xx + = 0") },
+			`term "pde": equation "u_xx + = 0": col 6: + needs an operand on its right`},
+		// A value reading the solution fitted to garbage and ended ok.
+		{"condition value reads u", func(p *pde.Problem, s *Settings) { withBoundary(p, pde.Dirichlet(pde.Boundary(), 2, "u + 1")) },
+			`term "dirichlet_boundary": equation "u + 1": col 1: u: an output, which moves with the solution; a condition's value reads inputs x; constants e, pi`},
+		// Values and parameters that are not finite trained and diverged at epoch 1.
+		{"condition value not finite", func(p *pde.Problem, s *Settings) { withBoundary(p, pde.Dirichlet(pde.Boundary(), 2, "log(x - 2)")) },
+			`term "dirichlet_boundary": value "log(x - 2)" is NaN at [`},
+		{"condition value infinite number", func(p *pde.Problem, s *Settings) { withBoundary(p, pde.InitialValue("x", 2, math.Inf(-1))) },
+			`term "initial_x": value -Inf; give a finite number`},
+		{"Robin coefficient NaN", func(p *pde.Problem, s *Settings) { withBoundary(p, pde.Robin("x", pde.Hi, 2, 1, math.NaN(), 0.0)) },
+			`term "robin_x_hi": Robin coefficient b = NaN; give a finite number`},
+		{"parameter infinite", func(p *pde.Problem, s *Settings) { p.Params = map[string]float64{"D": math.Inf(1)} },
+			`problem "poisson-1d" parameter "D" = +Inf; give a finite number in Params`},
+		// Too few exact values panicked in GridOutputs after training.
+		{"exact outputs too few", func(p *pde.Problem, s *Settings) { p.ExactOutputs = func([]float64) []float64 { return nil } },
+			`problem "poisson-1d": ExactOutputs gives 0 values at [0.03125] for 1 outputs (u); give one per output, in Outputs order`},
+		// A condition labelled v that reads u landed on u in silence.
+		{"term's output not read", func(p *pde.Problem, s *Settings) {
+			p.Outputs, p.Exact = []string{"u", "v"}, nil
+			p.Terms[0].Residual = pde.Eq("u_xx + v + pi^2*sin(pi*x) = 0")
+			p.Terms[1].Output = "v"
+			p.Terms[1].Residual = func(v *pde.Vars) *ad.Node { return ad.Sub(v.U, v.Target) }
+		}, `term "boundary": Output "v", and the residual does not read v; build it from v (pde.DataResidual, v.Out("v")) or write a one-line condition's field with .For("v")`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,6 +208,17 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withBoundary replaces p's boundary term by tm, drawn with p: the
+// problem a user writes with a one-line condition.
+func withBoundary(p *pde.Problem, tm pde.Term) {
+	p.Terms[1] = tm
+	q, err := p.Sample(1)
+	if err != nil {
+		panic(err)
+	}
+	*p = *q
 }
 
 // TestSettingsDefaults: what Resolve fills in for a problem that says
@@ -272,6 +318,12 @@ func TestUserProblemFits(t *testing.T) {
 	}
 	if _, _, err := f.Predict([][]float64{{0.5, 0.5}}); err == nil || !strings.Contains(err.Error(), "point 0 has 2 coordinates") {
 		t.Errorf("predict at a 2-D point: %v, want an error naming the width", err)
+	}
+	// A NaN point gave a NaN prediction where the CLI refuses the point.
+	for _, x := range []float64{math.NaN(), math.Inf(-1)} {
+		if _, _, err := f.PredictQuantity([][]float64{{0.5}, {x}}, func(v *pde.Vars) *ad.Node { return v.D("x") }); err == nil || err.Error() != fmt.Sprintf("point 1: x = %v; give finite coordinates", x) {
+			t.Errorf("predict at x = %v: %v, want an error naming the point", x, err)
+		}
 	}
 }
 

@@ -108,7 +108,8 @@ func (f *Fit) Inferred(t int) bool { return f.known == nil || math.IsNaN(f.known
 // Predict returns the network's mean and the Laplace standard deviation
 // sqrt(g^T A^-1 g) at points, each a slice of the problem's inputs in order
 // (sigma is nil without a Laplace approximation), of the first output (u;
-// PredictOutput for the others). Points of the wrong width are an error.
+// PredictOutput for the others). Points of the wrong width or with a
+// coordinate that is not finite are an error.
 func (f *Fit) Predict(points [][]float64) (mean, sigma []float64, err error) {
 	return f.PredictQuantity(points, output)
 }
@@ -154,6 +155,11 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 	for k, x := range points {
 		if len(x) != p.Dim() {
 			return nil, nil, fmt.Errorf("point %d has %d coordinates; problem %q has %d inputs (%s)", k, len(x), p.Name, p.Dim(), strings.Join(p.Inputs, ", "))
+		}
+		for i, c := range x {
+			if math.IsNaN(c) || math.IsInf(c, 0) {
+				return nil, nil, fmt.Errorf("point %d: %s = %v; give finite coordinates", k, p.Inputs[i], c)
+			}
 		}
 		flat = append(flat, x...)
 	}

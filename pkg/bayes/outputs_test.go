@@ -29,7 +29,10 @@ func TestTwoOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, exact := f.Model.Problem.GridOutputs(100)
+	pts, exact, err := f.Model.Problem.GridOutputs(100)
+	if err != nil {
+		t.Fatal(err)
+	}
 	mean, sigma, err := f.PredictOutputs(pts)
 	if err != nil || len(mean) != 2 || len(sigma) != 2 {
 		t.Fatalf("PredictOutputs: %d means, %d sigmas, %v", len(mean), len(sigma), err)
@@ -136,4 +139,51 @@ func TestHardConstraint(t *testing.T) {
 		t.Errorf("rel L2 %g (%v), want < 0.01", e.RelL2, err)
 	}
 	t.Logf("rel L2 %.3g, sigma(0.5) %.3g", e.RelL2, sigma[2])
+}
+
+// TestOneLineConditionOnV: the oscillator written with one-line initial
+// values, v(0) = 1 by InitialValue(...).For("v"), is the oscillator of
+// terms written by hand: the same points, the same fit to the bit, both
+// fields learned. The one-line condition once landed on u whatever its
+// Output said (u(0) = 0 and u(0) = 1 at once, v free), and the fit was
+// wrong.
+func TestOneLineConditionOnV(t *testing.T) {
+	t.Parallel()
+	hand := testfit.TrainOscillator(t)
+	p := &pde.Problem{Name: "oscillator", Inputs: []string{"x"}, Outputs: []string{"u", "v"},
+		Lo: []float64{0}, Hi: []float64{math.Pi},
+		Terms: []pde.Term{
+			pde.PDE("u_x = v", 24).Named("u_eq"),
+			pde.PDE("v_x = -u", 24).Named("v_eq"),
+			pde.InitialValue("x", 1, 0),
+			pde.InitialValue("x", 1, 1).For("v"),
+		},
+		ExactOutputs: func(x []float64) []float64 { return []float64{math.Sin(x[0]), math.Cos(x[0])} },
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Terms[3].Name != "initial_x_v" {
+		t.Errorf("the condition on v is named %q, want initial_x_v", q.Terms[3].Name)
+	}
+	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: testfit.OscillatorSchedule.Clone()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := f.GridErrors(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := hand.GridErrors(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("one-line conditions: joint L2RE %.3g (by hand %.3g)", e.RelL2, want.RelL2)
+	if e.RelL2 != want.RelL2 || !slices.Equal(f.Model.Theta, hand.Model.Theta) {
+		t.Errorf("joint L2RE %.6g, by hand %.6g: the fits differ", e.RelL2, want.RelL2)
+	}
+	if !(e.RelL2 < 0.05) {
+		t.Errorf("joint L2RE %.3g, want below 0.05", e.RelL2)
+	}
 }

@@ -286,12 +286,24 @@ func (s *Settings) checkRanges(p *pde.Problem) error {
 	return err
 }
 
-// checkNames refuses empty layers and unknown Hessians and activations.
-func (s *Settings) checkNames(*pde.Problem) error {
-	for _, h := range s.Hidden {
+// MaxWeights is the most weights a fit's network may have: Adam's state
+// alone is 2.4 GB there, and a typo in a hidden size (1<<40 units) would
+// exhaust memory before any error.
+const MaxWeights = 100_000_000
+
+// checkNames refuses empty or oversized layers and unknown Hessians and
+// activations.
+func (s *Settings) checkNames(p *pde.Problem) error {
+	in, weights := p.Dim(), 0
+	for _, h := range append(slices.Clone(s.Hidden), len(p.OutputNames())) {
 		if h <= 0 {
 			return fmt.Errorf("hidden sizes %v: every layer needs at least one unit", s.Hidden)
 		}
+		if h > MaxWeights/(in+1) || weights+(in+1)*h > MaxWeights {
+			return fmt.Errorf("hidden sizes %v: more than %d weights; give smaller layers", s.Hidden, MaxWeights)
+		}
+		weights += (in + 1) * h
+		in = h
 	}
 	if _, err := ParseHessian(string(s.Hessian)); err != nil {
 		return err

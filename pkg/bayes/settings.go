@@ -93,7 +93,8 @@ type Settings struct {
 	// Threads is the number of threads of the fit's row work (the Adam
 	// epochs, the Jacobians, J^T J and the traces of A, the band): 0 means
 	// GOMAXPROCS, or a runner's share of it for each of the fits it runs
-	// at once. The fit is the same bits on any number; records leave it out.
+	// at once; more than GOMAXPROCS is capped there, and negative is an
+	// error. The fit is the same bits on any number; records leave it out.
 	Threads int
 	// resolved marks settings that Resolve returned: resolving them again
 	// fills nothing new and skips the checks of the settings as given,

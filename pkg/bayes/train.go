@@ -27,6 +27,9 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if err := p.ValidateExact(); err != nil {
+		return nil, err
+	}
 	s, err := s.Resolve(p)
 	if err != nil {
 		return nil, err

@@ -67,14 +67,15 @@ func Eq(text string) Residual {
 
 // env is what the names of an equation read from a Vars (eqtext.Env): the
 // problem's outputs, inputs, Params and Unknowns and the term's fields, or,
-// for a Transform's expression (inputsOnly), the inputs and Params alone.
+// for a Transform's expression or a condition's value (inputsOnly), the
+// inputs and Params alone.
 type env struct{ v *Vars }
 
 func (e env) Scope() eqtext.Scope {
 	v := e.v
-	s := eqtext.Scope{Inputs: v.p.Inputs, Params: v.p.Params, InputsOnly: v.inputsOnly}
+	s := eqtext.Scope{Outputs: v.p.OutputNames(), Inputs: v.p.Inputs, Params: v.p.Params, InputsOnly: v.inputsOnly, Reader: v.reader}
 	if !v.inputsOnly {
-		s.Outputs, s.Unknowns = v.p.OutputNames(), unknownNames(v.p)
+		s.Unknowns = unknownNames(v.p)
 		s.Fields = slices.Sorted(maps.Keys(v.fields))
 	}
 	return s

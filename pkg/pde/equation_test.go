@@ -3,6 +3,7 @@ package pde
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,9 +59,13 @@ func compileTerm(p *Problem) (*compiledTerm, error) {
 	g := ad.NewGraph()
 	n, dim := len(tm.Points), p.Dim()
 	x := g.Input("x", n, dim)
-	m := nn.New([]int{dim, 6, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2)))
+	m := nn.New([]int{dim, 6, len(p.OutputNames())}, nn.Tanh, rand.New(rand.NewPCG(1, 2)))
 	ps := m.Params(g)
 	in := ResidualInputs{U: m.Apply(ps, x), X: x, Fields: map[string]*ad.Node{}, Unknowns: map[string]*ad.Node{}}
+	if tm.Pairs != nil {
+		in.PairX = g.Input("pair", n, dim)
+		in.PairU = m.Apply(ps, in.PairX)
+	}
 	for name := range tm.Fields {
 		in.Fields[name] = g.Input("field_"+name, n, 1)
 	}
@@ -93,6 +98,9 @@ func compileTerm(p *Problem) (*compiledTerm, error) {
 	c.feed = func(prog *ad.Program) {
 		if prog.Uses(x) {
 			prog.Set(x, flat)
+		}
+		if tm.Pairs != nil && prog.Uses(in.PairX) {
+			prog.Set(in.PairX, slices.Concat(tm.Pairs...))
 		}
 		for name, f := range tm.Fields {
 			if prog.Uses(in.Fields[name]) {
@@ -289,8 +297,15 @@ func TestEquationErrors(t *testing.T) {
 		{"u & 2", `equation "u & 2": col 3: "&" is not arithmetic; use + - * / ^, ( ), names and numbers`},
 		{"u + * 2", `equation "u + * 2": col 5: "* 2" is not arithmetic; use + - * / ^, ( ), names, numbers and functions`},
 		{"^u", `equation "^u": col 1: ^ needs a base on its left`},
-		{"u ^", `equation "u ^": col 4: expected operand, found 'EOF'`},
-		{"u u_x", `equation "u u_x": col 3: expected 'EOF', found u_x`},
+		// A missing operand points at the operator that lacks it, not past
+		// the end of the side (go/parser's "expected operand, found 'EOF'").
+		{"u ^", `equation "u ^": col 3: ^ needs an operand on its right`},
+		{"u_t + = u_xx", `equation "u_t + = u_xx": col 5: + needs an operand on its right`},
+		{"(u - ) = 0", `equation "(u - ) = 0": col 4: - needs an operand on its right`},
+		{"u u_x", `equation "u u_x": col 3: u_x follows an operand without an operator; write * for a product`},
+		// A long text is cut in the message (an over-deep one echoed all of it).
+		{strings.Repeat("(", 100000) + "u" + strings.Repeat(")", 100000),
+			`equation "` + strings.Repeat("(", 77) + `..." (200001 characters): col 100001: nested too deeply; write a shallower expression`},
 		{"u; u", `equation "u; u": col 2: ";" is not arithmetic; use + - * / ^, ( ), names and numbers`},
 		{"π·u", `equation "π·u": col 2: illegal character U+00B7 '·'`},
 		// Names: errors of the built residual, with the term.

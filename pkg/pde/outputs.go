@@ -46,23 +46,50 @@ func (p *Problem) ExactValues(x []float64) []float64 {
 func (p *Problem) HasExact() bool { return p.Exact != nil || p.ExactOutputs != nil }
 
 // GridOutputs is Grid with the exact value of every output: exact[k][i] is
-// output k at point i (nil without an exact solution).
-func (p *Problem) GridOutputs(n int) (pts [][]float64, exact [][]float64) {
+// output k at point i (nil without an exact solution). ExactOutputs giving
+// other than one value per output is an error.
+func (p *Problem) GridOutputs(n int) (pts [][]float64, exact [][]float64, err error) {
 	pts, _ = (&Problem{Inputs: p.Inputs, Lo: p.Lo, Hi: p.Hi, Domain: p.Domain}).Grid(n)
 	if !p.HasExact() {
-		return pts, nil
+		return pts, nil, nil
 	}
 	exact = make([][]float64, len(p.OutputNames()))
 	for k := range exact {
 		exact[k] = make([]float64, len(pts))
 	}
 	for i, x := range pts {
-		vals := p.ExactValues(x)
+		vals, err := p.exactAt(x)
+		if err != nil {
+			return nil, nil, err
+		}
 		for k := range exact {
 			exact[k][i] = vals[k]
 		}
 	}
-	return pts, exact
+	return pts, exact, nil
+}
+
+// exactAt is ExactValues at x, an error unless it gives one value per
+// output.
+func (p *Problem) exactAt(x []float64) ([]float64, error) {
+	vals := p.ExactValues(x)
+	if n := len(p.OutputNames()); len(vals) != n {
+		return nil, fmt.Errorf("problem %q: ExactOutputs gives %d values at %v for %d outputs (%s); give one per output, in Outputs order",
+			p.Name, len(vals), x, n, strings.Join(p.OutputNames(), ", "))
+	}
+	return vals, nil
+}
+
+// ValidateExact checks the exact solution at the first point of the
+// first term: one value per output (GridOutputs checks every point). A
+// trainer calls it with Validate, which leaves it out so that the bands,
+// which build models of the problem, never read the truth.
+func (p *Problem) ValidateExact() error {
+	if !p.HasExact() || len(p.Terms) == 0 || len(p.Terms[0].Points) == 0 {
+		return nil
+	}
+	_, err := p.exactAt(slices.Clone(p.Terms[0].Points[0]))
+	return err
 }
 
 // validateOutputs checks the output names and every term's Output.

@@ -103,10 +103,25 @@ func TestOutputsErrors(t *testing.T) {
 		{"underscore", func(p *Problem) { p.Outputs = []string{"u_1"} }, `output "u_1"; name every output`},
 		{"not read", func(p *Problem) { p.Terms[0].Residual = Eq("u_x + p") },
 			`problem "flow" output "v": no residual reads it; use it in a term (v.Out("v"), an equation) or remove it from Outputs`},
+		{"term's output not read", func(p *Problem) { p.Terms[0].Output = "p"; p.Terms[0].Residual = Eq("u_x + v") },
+			`problem "flow" term "pde": Output "p", and the residual does not read p`},
+		// Too few values panicked in GridOutputs when the errors were computed.
+		{"exact outputs too few", func(p *Problem) { p.ExactOutputs = func([]float64) []float64 { return []float64{1, 2} } },
+			`problem "flow": ExactOutputs gives 2 values at [`},
+		{"parameter not finite", func(p *Problem) {
+			p.Params = map[string]float64{"nu": 0.01, "D": math.Inf(1)}
+			p.Terms[0].Residual = Eq("u_x + v + D*p")
+		},
+			`problem "flow" parameter "D" = +Inf; give a finite number in Params`},
+		{"parameter NaN", func(p *Problem) { p.Params = map[string]float64{"nu": math.NaN()} },
+			`problem "flow" parameter "nu" = NaN`},
 	} {
 		p := threeOutputs(Eq("u_x + v + p"))
 		c.edit(p)
 		err := p.Validate()
+		if err == nil {
+			err = p.ValidateExact()
+		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
@@ -124,5 +139,21 @@ func TestMeasuredOutput(t *testing.T) {
 		if got, want := r[i], net.Eval(pt, nil)[1]; math.Abs(got-want) > 1e-12 {
 			t.Errorf("point %d: residual %g, v = %g", i, got, want)
 		}
+	}
+}
+
+// TestGridOutputsShortExact: an exact solution of fewer values than
+// outputs is an error of GridOutputs (it panicked), and Grid's values
+// are NaN there, an error of the errors (score.OnGrid).
+func TestGridOutputsShortExact(t *testing.T) {
+	p := threeOutputs(Eq("u_x + v + p"))
+	p.ExactOutputs = func([]float64) []float64 { return nil }
+	_, exact, err := p.GridOutputs(3)
+	want := `problem "flow": ExactOutputs gives 0 values at [0 0] for 3 outputs (u, v, p); give one per output, in Outputs order`
+	if err == nil || err.Error() != want || exact != nil {
+		t.Errorf("GridOutputs: %v, %v; want %s", exact, err, want)
+	}
+	if _, g := p.Grid(2); len(g) != 4 || !math.IsNaN(g[0]) {
+		t.Errorf("Grid: exact %v, want 4 NaNs", g)
 	}
 }

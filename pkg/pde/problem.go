@@ -8,6 +8,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/geom"
+	"github.com/evidence-pinn/bpinn/pkg/pde/internal/eqtext"
 )
 
 // Term is one loss term: points in the domain, optional targets, and the
@@ -43,6 +44,12 @@ type Term struct {
 	Draw *Draw
 	// drawn marks Points that Sample drew from the Draw.
 	drawn bool
+	// derivedName is the Name a one-line constructor derived ("" after
+	// Named), which For extends by the output's name.
+	derivedName string
+	// value is a one-line condition's value given as text, which Validate
+	// evaluates at the points: it must be finite there.
+	value *eqtext.Equation
 }
 
 // Problem is a PDE (or a regression) as data: the domain, the loss terms and
@@ -197,6 +204,9 @@ func (p *Problem) Validate() error {
 	if err := p.validateUnknowns(); err != nil {
 		return err
 	}
+	if err := p.validateParams(); err != nil {
+		return err
+	}
 	if err := p.validateOutputs(); err != nil {
 		return err
 	}
@@ -290,7 +300,33 @@ func (p *Problem) validateTerm(t Term) error {
 			return fmt.Errorf("problem %q term %q: field %q value %d is %v", p.Name, t.Name, name, k, f[k])
 		}
 	}
+	if err := p.validateValue(t); err != nil {
+		return err
+	}
 	return p.validateNormals(t)
+}
+
+// validateValue evaluates a condition's value given as text at the
+// term's points: a value that is not finite at one (log(x - 0.5)) is an
+// error, as a target that is not finite is. A value that does not build
+// (a name it cannot read) is left to its residual's error.
+func (p *Problem) validateValue(t Term) error {
+	if t.value == nil {
+		return nil
+	}
+	g := ad.NewGraph()
+	x := g.Input("x", len(t.Points), p.Dim())
+	u := ad.SliceCol(x, 0)
+	v := (&Vars{U: u, p: p, term: t.Name, jet: ad.NewJet(u, x)}).valueVars()
+	e, err := t.value.Eval(env{v})
+	if err != nil {
+		return nil
+	}
+	vals := evalAt(g, x, e.Node(env{v}), t.Points)
+	if k := badIndex(vals); k >= 0 {
+		return fmt.Errorf("problem %q term %q: value %s is %v at %v; give a value finite on the term's points", p.Name, t.Name, eqtext.Quote(t.value.Text), vals[k], t.Points[k])
+	}
+	return nil
 }
 
 // pointsAndDraw refuses a term given both Points and a Draw: Sample
@@ -312,6 +348,17 @@ func badIndex(v []float64) int {
 	return -1
 }
 
+// validateParams refuses a parameter that is not a finite number: an
+// equation folds it into every residual.
+func (p *Problem) validateParams() error {
+	for _, name := range slices.Sorted(maps.Keys(p.Params)) {
+		if v := p.Params[name]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("problem %q parameter %q = %v; give a finite number in Params", p.Name, name, v)
+		}
+	}
+	return nil
+}
+
 func (p *Problem) validateUnknowns() error {
 	seen := map[string]bool{}
 	for _, u := range p.Unknowns {
@@ -326,6 +373,8 @@ func (p *Problem) validateUnknowns() error {
 			return fmt.Errorf("problem %q unknown %q: initial value %v; give a finite Init", p.Name, u.Name, u.Init)
 		case u.Positive && !(u.Init > 0):
 			return fmt.Errorf("problem %q unknown %q: initial value %g for a positive unknown; give Init > 0", p.Name, u.Name, u.Init)
+		case u.Truth != nil && (math.IsNaN(*u.Truth) || math.IsInf(*u.Truth, 0)):
+			return fmt.Errorf("problem %q unknown %q: truth %v; give a finite Truth or nil", p.Name, u.Name, *u.Truth)
 		case u.Prior != "" && u.Prior != PriorFlat && u.Prior != PriorGaussian:
 			return fmt.Errorf("problem %q unknown %q: prior %q; use %s or %s", p.Name, u.Name, u.Prior, PriorFlat, PriorGaussian)
 		}
@@ -376,6 +425,10 @@ func (p *Problem) validateResiduals() error {
 			if prog.Uses(wk) {
 				usedOut[k] = true
 			}
+		}
+		if k := p.OutputIndex(t.Output); t.Output != "" && !prog.Uses(ws[k]) {
+			return fmt.Errorf("problem %q term %q: Output %q, and the residual does not read %s; build it from %s (pde.DataResidual, v.Out(%q)) or write a one-line condition's field with .For(%q)",
+				p.Name, t.Name, t.Output, t.Output, t.Output, t.Output, t.Output)
 		}
 		if err := p.checkRows(t, r, params); err != nil {
 			return err
@@ -440,7 +493,10 @@ func (p *Problem) Grid(n int) (pts [][]float64, exact []float64) {
 	if p.Exact != nil || p.ExactOutputs != nil {
 		exact = make([]float64, len(pts))
 		for i, x := range pts {
-			exact[i] = p.ExactValues(x)[0]
+			exact[i] = math.NaN() // ExactOutputs without a value: an error of the errors (score.OnGrid)
+			if v := p.ExactValues(x); len(v) > 0 {
+				exact[i] = v[0]
+			}
 		}
 	}
 	return pts, exact

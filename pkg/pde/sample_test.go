@@ -333,6 +333,8 @@ func TestSampleErrors(t *testing.T) {
 		{"unknown input in Initial", func(p *Problem) { p.Terms[2].Draw.Region = Initial("") }, `term "initial": region Initial(""): no input ""`},
 		{"N zero", func(p *Problem) { p.Terms[0].Draw.N = 0 }, `problem "heat-drawn" term "pde": draw of 0 points; set Draw.N >= 1`},
 		{"N negative", func(p *Problem) { p.Terms[3].Draw.N = -5 }, `term "data": draw of -5 points; set Draw.N >= 1`},
+		// A typo in N exhausted memory.
+		{"N too large", func(p *Problem) { p.Terms[0].Draw.N = 1 << 40 }, `term "pde": draw of 1099511627776 points; at most 16777216`},
 		{"side zero", func(p *Problem) { p.Terms[1].Draw.Region = Face("x", 0) }, `term "walls": region Face("x", Side(0)): side Side(0); use pde.Lo or pde.Hi`},
 		{"side three", func(p *Problem) { p.Terms[1].Draw.Region = Face("t", 3) }, `region Face("t", Side(3)): side Side(3); use pde.Lo or pde.Hi`},
 		{"zero region", func(p *Problem) { p.Terms[0].Draw.Region = Region{} },

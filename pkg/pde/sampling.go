@@ -63,6 +63,11 @@ type Draw struct {
 	Noise float64
 }
 
+// MaxDraw is the most points a Draw draws: a term's Jacobian has a row
+// per point, and a typo in N (1<<40) would exhaust memory before any
+// error.
+const MaxDraw = 1 << 24
+
 // FreshSeedOffset is added to the seed of a draw for its held-out points
 // (Problem.Fresh).
 const FreshSeedOffset = 1000
@@ -247,6 +252,8 @@ func (p *Problem) checkDraw(t Term) error {
 	switch {
 	case d.N <= 0:
 		return fmt.Errorf("problem %q term %q: draw of %d points; set Draw.N >= 1", p.Name, t.Name, d.N)
+	case d.N > MaxDraw:
+		return fmt.Errorf("problem %q term %q: draw of %d points; at most %d", p.Name, t.Name, d.N, MaxDraw)
 	case math.IsNaN(d.Noise) || math.IsInf(d.Noise, 0) || d.Noise < 0:
 		return fmt.Errorf("problem %q term %q: draw noise %v; set Draw.Noise to a standard deviation >= 0", p.Name, t.Name, d.Noise)
 	case d.Noise > 0 && d.Value == nil:

@@ -76,7 +76,7 @@ func (p *Problem) transformValues(x *ad.Node, tr Transform) (g, d eqtext.Value, 
 			return g, d, fmt.Errorf("problem %q transform of %q: %s: %v", p.Name, p.outputName(tr.Output), side.name, err)
 		}
 		if q.RHS != nil {
-			return g, d, fmt.Errorf("problem %q transform of %q: %s %q has \"=\"; give an expression of the inputs, e.g. x*(1-x)", p.Name, p.outputName(tr.Output), side.name, side.text)
+			return g, d, fmt.Errorf("problem %q transform of %q: %s %s has \"=\"; give an expression of the inputs, e.g. x*(1-x)", p.Name, p.outputName(tr.Output), side.name, eqtext.Quote(side.text))
 		}
 		if *side.out, err = q.Eval(env{v}); err != nil {
 			return g, d, fmt.Errorf("problem %q transform of %q: %s: %v", p.Name, p.outputName(tr.Output), side.name, err)
@@ -163,13 +163,18 @@ func (p *Problem) evalTransform(tr Transform, pts [][]float64) (g, d []float64, 
 		}
 		return gr.Fill(len(pts), 1, a.C)
 	}
-	gn, dn := node(gv), node(dv)
-	prog := gr.Compile(gn, dn)
+	return evalAt(gr, x, node(gv), pts), evalAt(gr, x, node(dv), pts), nil
+}
+
+// evalAt is the value of node n of graph g, built from the Input x, at the
+// points pts.
+func evalAt(g *ad.Graph, x, n *ad.Node, pts [][]float64) []float64 {
+	prog := g.Compile(n)
 	if prog.Uses(x) {
 		prog.Set(x, slices.Concat(pts...))
 	}
 	prog.Run()
-	return slices.Clone(prog.Value(gn)), slices.Clone(prog.Value(dn)), nil
+	return slices.Clone(prog.Value(n))
 }
 
 // validateTransforms checks the transforms: an output of the problem, one

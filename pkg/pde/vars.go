@@ -42,9 +42,11 @@ type Vars struct {
 	unknowns  map[string]*ad.Node // 1 x 1 Params on the inferred scale
 	used      map[string]bool     // unknowns read
 	pair      *Vars               // u at the term's Pairs; nil without
-	// inputsOnly marks a Transform's expressions, which read the inputs,
-	// the Params and the constants only.
+	// inputsOnly marks a Transform's expressions and a condition's value,
+	// which read the inputs, the Params and the constants only; reader
+	// names the latter in errors.
 	inputsOnly bool
+	reader     string
 	err        error
 }
 

@@ -324,17 +324,17 @@ type CompareOptions struct {
 // positive definite), or if the sampler fails (see mcmc.Sample).
 func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareOptions) (*Comparison, error) {
 	if f == nil || f.Model == nil {
-		return nil, errors.New("bayes: CompareHMC: the fit has no Model")
+		return nil, errors.New("posterior: CompareHMC: the fit has no Model")
 	}
 	if o == nil {
 		o = &CompareOptions{}
 	}
 	p := f.Model.Problem
 	if err := oneField(p); err != nil {
-		return nil, fmt.Errorf("bayes: CompareHMC: %w", err)
+		return nil, fmt.Errorf("posterior: CompareHMC: %w", err)
 	}
 	if f.Laplace == nil {
-		return nil, fmt.Errorf("bayes: CompareHMC: the fit has no Laplace approximation (status %s: %s)", f.Status, f.Reason)
+		return nil, fmt.Errorf("posterior: CompareHMC: the fit has no Laplace approximation (status %s: %s)", f.Status, f.Reason)
 	}
 	var given mcmc.Settings
 	if s != nil {
@@ -389,11 +389,11 @@ func comparePoints(p *pde.Problem, grid [][]float64) ([][]float64, error) {
 		case 2:
 			points, _ = p.Grid(defaultCompareGrid2D)
 		default:
-			return nil, fmt.Errorf("bayes: CompareHMC: problem %q has %d inputs; pass a grid", p.Name, p.Dim())
+			return nil, fmt.Errorf("posterior: CompareHMC: problem %q has %d inputs; pass a grid", p.Name, p.Dim())
 		}
 	}
 	if len(points) == 0 {
-		return nil, errors.New("bayes: CompareHMC: the grid is empty; pass nil for the default")
+		return nil, errors.New("posterior: CompareHMC: the grid is empty; pass nil for the default")
 	}
 	return points, nil
 }
@@ -528,11 +528,11 @@ func (c *Comparison) against(b Band, pred []mcmc.Summary, inside []bool) (ratio 
 func calibratedBand(f *bayes.Fit, points [][]float64) (*Band, error) {
 	fresh, err := band.FreshDrawOf(f.Model.Problem)
 	if err != nil {
-		return nil, fmt.Errorf("bayes: CompareHMC: no calibrated band: %w", err)
+		return nil, fmt.Errorf("posterior: CompareHMC: no calibrated band: %w", err)
 	}
 	cf, err := band.Calibrated(f, fresh)
 	if err != nil {
-		return nil, fmt.Errorf("bayes: CompareHMC: no calibrated band: %w", err)
+		return nil, fmt.Errorf("posterior: CompareHMC: no calibrated band: %w", err)
 	}
 	mean, sigma, err := cf.Predict(points)
 	if err != nil {

@@ -170,7 +170,10 @@ func TestLidDrivenPipeline(t *testing.T) {
 	if e == nil || e.RelL2 == nil || len(e.Outputs) != 3 {
 		t.Fatalf("errors %+v: want the joint and each field's", e)
 	}
-	pts, exact := p.GridOutputs(n)
+	pts, exact, err := p.GridOutputs(n)
+	if err != nil {
+		t.Fatal(err)
+	}
 	mean, _, err := f.PredictOutputs(pts)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -99,4 +101,31 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// TestPredictBadInput: the library's predict refuses what the CLI refuses
+// (a coordinate that is not finite gave NaN), a fresh draw that fails is
+// the prediction's error (it was dropped with the calibrated band), and
+// a record of grid 0 says why it has no errors (NewResult panicked).
+func TestPredictBadInput(t *testing.T) {
+	t.Parallel()
+	f := testfit.TrainOscillator(t)
+	if _, err := record.Predict(f, [][]float64{{0.5}, {math.NaN()}}); err == nil || err.Error() != "point 1: x = NaN; give finite coordinates" {
+		t.Errorf("predict at NaN: %v, want an error naming the point", err)
+	}
+	q := *f.Model.Problem
+	q.Fresh = func() (*pde.Problem, error) { return nil, errors.New("no disk space") }
+	m := *f.Model
+	m.Problem = &q
+	g := *f
+	g.Model = &m
+	if _, err := record.Predict(&g, [][]float64{{0.5}}); err == nil || !strings.HasPrefix(err.Error(), "record: Predict: the calibrated band: fresh draw of \"oscillator\": no disk space") {
+		t.Errorf("predict with a failing fresh draw: %v, want its error", err)
+	}
+	if r := record.NewResult(f, 0); r.Errors != nil || !slices.Contains(r.Warnings, "gridN = 0: no errors on a grid; give gridN >= 1") {
+		t.Errorf("grid 0: errors %v, warnings %q; want none and a warning", r.Errors, r.Warnings)
+	}
+	if _, err := record.Restore(testfit.Oscillator(t), nil); err == nil || !strings.HasPrefix(err.Error(), "record: Restore: ") {
+		t.Errorf("restore of no record: %v, want a record: error", err)
+	}
 }

@@ -26,7 +26,9 @@ type Prediction struct {
 // Predict is f's Prediction at points (each the problem's inputs in
 // order). The calibrated band is the one NewResult assesses from the
 // problem's fresh draw, so a fit restored from its record (Restore)
-// predicts what the fit that wrote it did.
+// predicts what the fit that wrote it did; a fresh draw that fails is an
+// error. Points with a coordinate that is not finite are an error, as in
+// bayes.Fit.Predict.
 func Predict(f *bayes.Fit, points [][]float64) (*Prediction, error) {
 	p := f.Model.Problem
 	pr := &Prediction{Inputs: p.Inputs, Outputs: p.OutputNames(), Points: points}
@@ -37,8 +39,14 @@ func Predict(f *bayes.Fit, points [][]float64) (*Prediction, error) {
 	if pr.Sigma == nil {
 		return pr, nil
 	}
+	if p.Fresh == nil { // no fresh draw: no calibrated band
+		return pr, nil
+	}
 	a, err := band.AssessFresh(f)
-	if err != nil || a.Calibrated == nil { // no fresh draw: no calibrated band
+	if err != nil {
+		return nil, fmt.Errorf("record: Predict: the calibrated band: %w", err)
+	}
+	if a.Calibrated == nil { // its A does not factorize: the record has none either
 		return pr, nil
 	}
 	if _, pr.Calibrated, err = a.Calibrated.PredictOutputs(points); err != nil {

@@ -31,10 +31,10 @@ import (
 // one (a record written by another version of this package).
 func Restore(p *pde.Problem, r *Result) (*bayes.Fit, error) {
 	if r == nil { // as BestResult returns for fits without evidence
-		return nil, errors.New("bayes: Restore: no result (no fit has a defined log evidence?)")
+		return nil, errors.New("record: Restore: no result (no fit has a defined log evidence?)")
 	}
 	fail := func(format string, a ...any) (*bayes.Fit, error) {
-		return nil, fmt.Errorf("bayes: Restore: seed %d: %s", r.Seed, fmt.Sprintf(format, a...))
+		return nil, fmt.Errorf("record: Restore: seed %d: %s", r.Seed, fmt.Sprintf(format, a...))
 	}
 	if r.Problem != p.Name {
 		return fail("a fit of problem %q, not %q", r.Problem, p.Name)

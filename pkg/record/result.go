@@ -375,16 +375,14 @@ func finiteOrZero(xs []float64) []float64 {
 
 // NewResult records f. gridN is the grid of the errors: gridN x gridN points
 // for problems with two inputs, 2 gridN points for one input (so 100 gives
-// the paper's 100x100 grid and 200 points on a line). It panics if gridN < 1.
+// the paper's 100x100 grid and 200 points on a line); below 1 the record
+// has no errors and a warning saying why.
 func NewResult(f *bayes.Fit, gridN int) Result {
-	if gridN < 1 {
-		panic(fmt.Sprintf("bayes: NewResult: gridN = %d, want at least 1", gridN))
-	}
 	m := f.Model
 	p := m.Problem
 	cfg, err := NewRunConfig(p, f.Settings, 0)
 	if err != nil { // f.Settings are resolved and were valid for Train
-		panic("bayes: NewResult: " + err.Error())
+		panic("record: NewResult: " + err.Error())
 	}
 	alphaNames := make([]string, len(m.Alphas))
 	alphaSizes := map[string]int{}
@@ -423,7 +421,10 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 	}
 	if !slices.ContainsFunc(m.Net.W, func(w float64) bool { return Num(w) == nil }) {
 		r.Weights = m.Net.Clone()
-		if e, err := gridErrors(f, r.assessFresh(f), gridN); err == nil {
+		a := r.assessFresh(f)
+		if gridN < 1 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("gridN = %d: no errors on a grid; give gridN >= 1", gridN))
+		} else if e, err := gridErrors(f, a, gridN); err == nil {
 			r.Errors = recordErrors(e)
 		}
 	}
@@ -557,7 +558,10 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, erro
 	if p.Dim() == 1 {
 		n = 2 * gridN
 	}
-	pts, exact := p.GridOutputs(n)
+	pts, exact, err := p.GridOutputs(n)
+	if err != nil {
+		return score.Errors{}, err
+	}
 	// The other bands: the same Jacobian, another A. A band whose A does
 	// not factorize is left out.
 	var held, cal *bayes.Fit

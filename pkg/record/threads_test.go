@@ -3,6 +3,7 @@ package record_test
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/par"
@@ -43,6 +44,9 @@ func recordJSON(t *testing.T, name string, s bayes.Settings, threads int) []byte
 func TestThreadsSameRecord(t *testing.T) {
 	defer func(m int) { par.MinWork = m }(par.MinWork)
 	par.MinWork = 0
+	// Threads are capped at GOMAXPROCS: 4 threads need 4 (the test is not
+	// parallel, so the others do not run meanwhile).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(4, runtime.GOMAXPROCS(0))))
 	for _, c := range threadsCases {
 		if testing.Short() && c.name == "burgers-wide" {
 			continue

@@ -15,12 +15,12 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// Ensemble runs fit(seed) for the given seeds on workers goroutines (0 means
-// one per core) and calls done for each result in the order the fits end;
+// Ensemble runs fit(seed) for the given seeds on workers goroutines (0,
+// a negative number or more than the cores means one per core) and calls done for each result in the order the fits end;
 // done is never called concurrently. The results are independent of the
 // number of workers: each fit depends on its seed alone.
 func Ensemble[T any](seeds []uint64, workers int, fit func(seed uint64) T, done func(seed uint64, r T)) {
-	if workers <= 0 {
+	if workers <= 0 || workers > runtime.GOMAXPROCS(0) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	jobs := make(chan uint64)
@@ -48,7 +48,9 @@ func Ensemble[T any](seeds []uint64, workers int, fit func(seed uint64) T, done 
 // EnsembleOptions configure TrainEnsemble. The zero value runs one worker
 // per core and writes nothing.
 type EnsembleOptions struct {
-	// Workers is the number of fits run at once; 0 means one per core.
+	// Workers is the number of fits run at once; 0 means one per core,
+	// more than the cores is capped at one per core and negative is an
+	// error (Workers).
 	Workers int
 	// Out, if not nil, receives each fit as one JSON line (record.NewResult on the
 	// paper's 100 x 100 grid) the moment it ends, so an interrupted run
@@ -78,13 +80,16 @@ type EnsembleRun struct {
 
 // TrainEnsemble trains one fit of p per seed (s with its Seed set; s.Progress
 // is not used: see FitProgress) through Run and ranks them by log evidence.
-// The seeds must pass CheckSeeds. The error is the first of bayes.Train
+// The seeds must pass CheckSeeds, the workers Workers. The error is the first of bayes.Train
 // (invalid settings) or of writing Out (the fits running then finish, and
 // nothing more is written), the context's when it ended the run (the fits
 // then end as cancelled, are not written, and the run holds them), or, when
 // no fit has a defined log evidence, one that counts their statuses.
 func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds []uint64, opt EnsembleOptions) (*EnsembleRun, error) {
 	if err := CheckSeeds(seeds); err != nil {
+		return nil, err
+	}
+	if _, err := Workers(opt.Workers); err != nil {
 		return nil, err
 	}
 	if err := p.Validate(); err != nil {

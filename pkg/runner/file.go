@@ -20,7 +20,9 @@ type FileOptions struct {
 	Resume bool
 	// Config is the run's configuration, which a resumed file must hold.
 	Config record.RunConfig
-	// Workers is the number of fits run at once; 0 means one per core.
+	// Workers is the number of fits run at once; 0 means one per core,
+	// more than the cores is capped at one per core and negative is an
+	// error (Workers).
 	Workers int
 	// DataSeed is written into every record.
 	DataSeed uint64

@@ -28,10 +28,12 @@ type Outcome struct {
 // Options configure Run. The zero value runs one worker per core and
 // writes nothing.
 type Options struct {
-	// Workers is the number of fits run at once; 0 means one per core.
+	// Workers is the number of fits run at once; 0 means one per core,
+	// more than the cores is capped at one per core and negative is an
+	// error (Workers).
 	Workers int
 	// GridN is the side of the grid a record's errors are measured on;
-	// 0 means the paper's 100.
+	// 0 means the paper's 100, negative is an error.
 	GridN int
 	// KeyName is what a key is in errors: "seed" unless set ("data
 	// seed" in a sweep).
@@ -57,6 +59,20 @@ type Options struct {
 	Gate func(ctx context.Context, key uint64) (release func(), err error)
 }
 
+// Workers resolves a Workers setting: 0 is one fit per core
+// (GOMAXPROCS), more than the cores is capped there (each fit already
+// spreads its rows over the cores a runner leaves it, so more fits at once
+// only share them), and negative is an input error.
+func Workers(n int) (int, error) {
+	switch {
+	case n < 0:
+		return 0, inputf("workers = %d: give 0 (one per core) or more", n)
+	case n == 0:
+		return runtime.GOMAXPROCS(0), nil
+	}
+	return min(n, runtime.GOMAXPROCS(0)), nil
+}
+
 // Run trains job(key) for every key on opt.Workers goroutines, records
 // each fit and writes and reports it as it ends; each fit depends on its
 // key alone, so the records are independent of the number of workers. The
@@ -71,19 +87,22 @@ func Run(ctx context.Context, keys []uint64, opt Options, job Job) error {
 		return err
 	}
 	grid := opt.GridN
-	if grid == 0 {
+	switch {
+	case grid < 0:
+		return inputf("grid = %d: give the grid's side, or 0 for the paper's 100", grid)
+	case grid == 0:
 		grid = 100
 	}
 	name := opt.KeyName
 	if name == "" {
 		name = "seed"
 	}
+	workers, err := Workers(opt.Workers)
+	if err != nil {
+		return err
+	}
 	var firstErr error
 	ended := 0
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	// The fits running at once share the cores: each gets its part as
 	// threads (the same bits on any number).
 	ctx = par.WithThreads(ctx, runtime.GOMAXPROCS(0)/min(workers, len(keys)))

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -66,11 +67,37 @@ func TestBadInput(t *testing.T) {
 		{"seeds past 2^64", seeds(^uint64(0), 2), "the last overflows 64 bits"},
 		{"shard beyond the shards", shard(4, 4, 4), "0 <= I < N"},
 		{"shard of no seeds", shard(2, 3, 4), "holds none"},
+		// A negative count of workers ran.
+		{"run with negative workers", func() error {
+			return runner.Run(context.Background(), []uint64{1}, runner.Options{Workers: -2}, never)
+		}, "workers = -2: give 0 (one per core) or more"},
+		{"run with a negative grid", func() error {
+			return runner.Run(context.Background(), []uint64{1}, runner.Options{GridN: -1}, never)
+		}, "grid = -1: give the grid's side"},
+		{"ensemble with negative workers", func() error {
+			_, err := runner.TrainEnsemble(context.Background(), p, s, []uint64{1}, runner.EnsembleOptions{Workers: -1})
+			return err
+		}, "workers = -1"},
 	} {
 		err := c.run()
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || !runner.IsInput(err) {
 			t.Errorf("%s: error %v, want one input-error line containing %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestWorkers: 0 workers is one per core, more are capped there (4096
+// started a goroutine each), negative is an error.
+func TestWorkers(t *testing.T) {
+	t.Parallel()
+	cores := runtime.GOMAXPROCS(0)
+	for _, c := range [][2]int{{0, cores}, {1, 1}, {cores, cores}, {4096, cores}} {
+		if got, err := runner.Workers(c[0]); got != c[1] || err != nil {
+			t.Errorf("Workers(%d) = %d (%v), want %d", c[0], got, err, c[1])
+		}
+	}
+	if _, err := runner.Workers(-1); err == nil || !runner.IsInput(err) {
+		t.Errorf("Workers(-1): %v, want an input error", err)
 	}
 }
 

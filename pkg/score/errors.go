@@ -55,8 +55,11 @@ type Predictor func(output string, points [][]float64) (mean, sigma []float64, e
 // exact solution: the errors and the band's coverage. With several
 // outputs, the errors are over all of them and Outputs holds each
 // output's. A problem without an exact solution, or an exact solution or
-// a mean that is not finite, is an error naming the point.
+// a mean that is not finite, is an error naming the point; so is n < 1.
 func OnGrid(p *pde.Problem, n int, predict Predictor) (Errors, error) {
+	if n < 1 {
+		return Errors{}, fmt.Errorf("problem %q: a grid of %d points a side; give at least 1", p.Name, n)
+	}
 	if len(p.OutputNames()) > 1 {
 		return onGridOutputs(p, n, predict)
 	}
@@ -80,7 +83,10 @@ func OnGrid(p *pde.Problem, n int, predict Predictor) (Errors, error) {
 // onGridOutputs is OnGrid for a problem of several outputs: the errors
 // over all outputs, and each output's in Outputs.
 func onGridOutputs(p *pde.Problem, n int, predict Predictor) (Errors, error) {
-	pts, exact := p.GridOutputs(n)
+	pts, exact, err := p.GridOutputs(n)
+	if err != nil {
+		return Errors{}, err
+	}
 	if exact == nil {
 		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
 	}

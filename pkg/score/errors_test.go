@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
@@ -45,5 +46,30 @@ func TestComputeLeavesFixedPointsOut(t *testing.T) {
 	}
 	if e := score.Compute(mean[:1], sigma[:1], exact[:1]); !math.IsNaN(e.Coverage2S) {
 		t.Errorf("no banded point: coverage %g, want NaN", e.Coverage2S)
+	}
+}
+
+// TestOnGridBadInput: a grid below one point a side and an exact solution
+// of fewer values than outputs (it panicked in GridOutputs) are one-line
+// errors.
+func TestOnGridBadInput(t *testing.T) {
+	predict := func(output string, pts [][]float64) (mean, sigma []float64, err error) {
+		return make([]float64, len(pts)), nil, nil
+	}
+	line := &pde.Problem{Name: "line", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Exact: func(x []float64) float64 { return x[0] }}
+	two := &pde.Problem{Name: "two", Inputs: []string{"x"}, Outputs: []string{"u", "v"}, Lo: []float64{0}, Hi: []float64{1},
+		ExactOutputs: func(x []float64) []float64 { return x }}
+	for _, c := range []struct {
+		p    *pde.Problem
+		n    int
+		want string
+	}{
+		{line, 0, `problem "line": a grid of 0 points a side; give at least 1`},
+		{two, 5, `problem "two": ExactOutputs gives 1 values at [0] for 2 outputs (u, v); give one per output, in Outputs order`},
+	} {
+		if _, err := score.OnGrid(c.p, c.n, predict); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
 	}
 }

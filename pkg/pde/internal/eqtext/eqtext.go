@@ -63,7 +63,20 @@ var constants = map[string]float64{"pi": math.Pi, "e": math.E}
 
 // Errorf is an error of the equation at a column of its text (Expr.Col).
 func (q *Equation) Errorf(col int, format string, args ...any) error {
-	return fmt.Errorf("equation %q: col %d: %s", q.Text, col, fmt.Sprintf(format, args...))
+	return fmt.Errorf("equation %s: col %d: %s", Quote(q.Text), col, fmt.Sprintf(format, args...))
+}
+
+// QuoteMax is the most characters of a text an error quotes.
+const QuoteMax = 80
+
+// Quote is text quoted for an error, cut to QuoteMax characters (marked
+// "...") so that a long text does not fill the message.
+func Quote(text string) string {
+	if utf8.RuneCountInString(text) <= QuoteMax {
+		return strconv.Quote(text)
+	}
+	r := []rune(text)
+	return strconv.Quote(string(r[:QuoteMax-3])+"...") + fmt.Sprintf(" (%d characters)", len(r))
 }
 
 // errorAt is an error of the equation at a byte offset of its text.
@@ -88,7 +101,7 @@ func (q *Equation) col(off int) int {
 func Parse(text string) (*Equation, error) {
 	q := &Equation{Text: text}
 	if strings.TrimSpace(text) == "" {
-		return nil, fmt.Errorf("equation %q: empty; write lhs = rhs, e.g. u_xx = -f", text)
+		return nil, fmt.Errorf("equation %s: empty; write lhs = rhs, e.g. u_xx = -f", Quote(text))
 	}
 	// Newlines would make the scanner insert semicolons: the text is one
 	// line.
@@ -195,12 +208,46 @@ func (q *Equation) parse(src []byte) (*Expr, error) {
 	if err != nil {
 		var list scanner.ErrorList
 		if errors.As(err, &list) && len(list) > 0 {
-			return nil, q.errorAt(list[0].Pos.Offset, "%s", list[0].Msg)
+			return nil, q.syntaxError(src, list[0].Pos.Offset, list[0].Msg)
 		}
-		return nil, fmt.Errorf("equation %q: %v", q.Text, err)
+		return nil, fmt.Errorf("equation %s: %v", Quote(q.Text), err)
 	}
 	base := fset.File(x.Pos()).Base()
 	return q.lower(x, base)
+}
+
+// syntaxError is go/parser's error msg at offset off of one side (src, the
+// other side blanked out) in the equation's words: a missing operand
+// points at the operator that lacks it, not past the end of the side.
+func (q *Equation) syntaxError(src []byte, off int, msg string) error {
+	found := func() string { // the token Go found, "" at the side's end
+		_, f, _ := strings.Cut(msg, "found ")
+		return strings.Trim(f, "'")
+	}
+	switch {
+	case strings.HasPrefix(msg, "expected operand"):
+		if f := found(); f != "EOF" && f != "')'" && f != ")" && f != "" {
+			return q.errorAt(off, "%s where an operand should be; use + - * / ^ between names and numbers", f)
+		}
+		// the side or a parenthesis ends after an operator: point at it
+		end := min(off, len(src))
+		for end > 0 && src[end-1] == ' ' {
+			end--
+		}
+		if end == 0 {
+			return q.errorAt(off, "an operand is missing")
+		}
+		op := string(src[end-1])
+		if op == "&" {
+			op = "^"
+		}
+		return q.errorAt(end-1, "%s needs an operand on its right", op)
+	case strings.HasPrefix(msg, "expected 'EOF'"):
+		return q.errorAt(off, "%s follows an operand without an operator; write * for a product", found())
+	case strings.Contains(msg, "nesting depth"):
+		return q.errorAt(off, "nested too deeply; write a shallower expression")
+	}
+	return q.errorAt(off, "%s", strings.ReplaceAll(msg, "'EOF'", "the end"))
 }
 
 // lower turns Go's expression into an Expr; base maps Go's positions to
@@ -244,7 +291,7 @@ func (q *Equation) lower(x ast.Expr, base int) (*Expr, error) {
 	case *ast.CallExpr:
 		return q.call(x, base)
 	}
-	return nil, q.errorAt(off(x), "%q is not arithmetic; use + - * / ^, ( ), names, numbers and functions", q.Text[off(x):min(int(x.End())-base, len(q.Text))])
+	return nil, q.errorAt(off(x), "%s is not arithmetic; use + - * / ^, ( ), names, numbers and functions", Quote(q.Text[off(x):min(int(x.End())-base, len(q.Text))]))
 }
 
 func (q *Equation) number(x *ast.BasicLit, off int) (*Expr, error) {

@@ -38,8 +38,11 @@ type Scope struct {
 	Unknowns        []string
 	Fields          []string
 	// InputsOnly marks an expression of the inputs alone (a Transform's G
-	// or D), which reads the inputs, the Params and the constants.
+	// or D, a condition's value), which reads the inputs, the Params and
+	// the constants (Outputs only to name the mistake of reading one);
+	// Reader names what reads it in an error ("" is "a transform").
 	InputsOnly bool
+	Reader     string
 }
 
 // Value is a number or a node of the graph: numbers are folded, so 5*pi^2
@@ -208,6 +211,9 @@ func (b *builder) name(e *Expr) (Value, error) {
 		return Value{}, b.q.Errorf(e.Col, "%s: %s", e.Name, fmt.Sprintf(format, args...))
 	}
 	s := b.scope
+	if s.InputsOnly && s.isOutput(e.Name) {
+		return fail("an output, which moves with the solution; %s", s.known())
+	}
 	var found []string
 	var out Value
 	see := func(kind string, a Value) {
@@ -284,6 +290,14 @@ func (b *builder) derivative(field, subs string, fail func(string, ...any) (Valu
 	return fail("a derivative of order %d; equations have first and second derivatives (write higher orders by hand)", len(idx))
 }
 
+// isOutput reports whether name is an output or its derivative (u, v_x),
+// not an input or a parameter.
+func (s Scope) isOutput(name string) bool {
+	field, _, _ := strings.Cut(name, "_")
+	_, param := s.Params[name]
+	return !param && !slices.Contains(s.Inputs, name) && slices.Contains(s.Outputs, field)
+}
+
 // known lists the names of the scope.
 func (s Scope) known() string {
 	var parts []string
@@ -296,7 +310,11 @@ func (s Scope) known() string {
 		add("inputs", s.Inputs)
 		add("parameters", slices.Sorted(maps.Keys(s.Params)))
 		add("constants", slices.Sorted(maps.Keys(constants)))
-		return "a transform reads " + strings.Join(parts, "; ")
+		reader := s.Reader
+		if reader == "" {
+			reader = "a transform"
+		}
+		return reader + " reads " + strings.Join(parts, "; ")
 	}
 	add("outputs", s.Outputs)
 	add("inputs", s.Inputs)
