@@ -372,7 +372,10 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 	for _, st := range rep.Studies {
 		total += st.cost()
 	}
-	workers := cmp.Or(max(cfg.Workers, 0), runtime.GOMAXPROCS(0))
+	workers, err := runner.Workers(cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
 	cfg.slots = newSlots(workers, total)
 	ctx = par.WithThreads(ctx, runtime.GOMAXPROCS(0)/workers)
 	stop := cfg.tick()
