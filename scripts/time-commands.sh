@@ -44,7 +44,7 @@ stop_hogs() { [ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null || true; }
 trap stop_hogs EXIT
 if [ "$busy" = 1 ]; then
 	for _ in $(seq "$(nproc)"); do
-		(while :; do :; done) &
+		(while :; do :; done) </dev/null >/dev/null 2>&1 &
 		hogs+=($!)
 	done
 fi
