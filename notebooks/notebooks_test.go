@@ -221,7 +221,7 @@ func TestNotebookFiles(t *testing.T) {
 
 // TestNotebooks executes every notebook, one subtest each, in sequence (the
 // kernels compile Go code, which keeps the cores busy). With
-// BPINN_NB_TIMES=file it appends each run's times to file (recordTime).
+// BPINN_NB_TIMES=file it appends each run's times to file (nbtime.Append).
 func TestNotebooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("executing notebooks takes minutes; skipped under -short")
@@ -243,38 +243,12 @@ func TestNotebooks(t *testing.T) {
 				}
 			}
 			if times != "" && name != smoke {
-				if err := recordTime(times, name, nb); err != nil {
+				if err := nbtime.Append(times, nbtime.Run{Notebook: name, Wall: nb.elapsed.Seconds(), CPU: nb.cpu.Seconds()}); err != nil {
 					t.Errorf("BPINN_NB_TIMES: %v", err)
 				}
 			}
 		})
 	}
-}
-
-// notebookTime is one line of BPINN_NB_TIMES, the file that
-// scripts/checkdocs reads: a notebook's run, wall and CPU seconds.
-type notebookTime struct {
-	Notebook string  `json:"notebook"`
-	Wall     float64 `json:"wall_s"`
-	CPU      float64 `json:"cpu_s"`
-}
-
-// recordTime appends the run's times of notebook name to the file path as
-// a JSON line.
-func recordTime(path, name string, nb *notebook) error {
-	line, err := json.Marshal(notebookTime{name, nb.elapsed.Seconds(), nb.cpu.Seconds()})
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // notebookNames returns the smoke notebook followed by notebooks/*.ipynb in

@@ -6,10 +6,12 @@
 package nbtime
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -102,4 +104,48 @@ func Rewrite(ipynb []byte, measured time.Duration) ([]byte, error) {
 	out = append(out, ipynb[l[3]:l[4]]...)
 	out = append(out, unit...)
 	return append(out, ipynb[l[5]:]...), nil
+}
+
+// A Run is one notebook's measured run, a line of the file BPINN_NB_TIMES
+// names: notebooks_test.go appends it, scripts/checkdocs reads it.
+type Run struct {
+	Notebook string  `json:"notebook"` // its path relative to notebooks/
+	Wall     float64 `json:"wall_s"`   // nbconvert's wall time, seconds
+	CPU      float64 `json:"cpu_s"`    // its CPU time and its children's
+}
+
+// Append appends r to the file path as a JSON line.
+func Append(path string, r Run) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ReadRuns reads the runs Append wrote to path.
+func ReadRuns(path string) ([]Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rs []Run
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		var r Run
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Notebook == "" || r.Wall <= 0 {
+			return nil, fmt.Errorf("%s:%d: not a notebook's run: %q", path, n, sc.Text())
+		}
+		rs = append(rs, r)
+	}
+	return rs, sc.Err()
 }

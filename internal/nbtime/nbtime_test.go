@@ -2,6 +2,9 @@ package nbtime
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,5 +87,25 @@ func TestRewrite(t *testing.T) {
 	}
 	if _, err := Rewrite(cell("no statement"), time.Second); err == nil {
 		t.Error("Rewrite without a statement: no error")
+	}
+}
+
+// TestRuns: what Append writes, ReadRuns reads back; a line that is not a
+// run is an error naming it.
+func TestRuns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "times.jsonl")
+	want := []Run{{"a.ipynb", 12.5, 20}, {"b.ipynb", 70, 45.7}}
+	for _, r := range want {
+		if err := Append(path, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ReadRuns(path)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("ReadRuns: %v, %v; want %v", got, err, want)
+	}
+	os.WriteFile(path, []byte("{}\n"), 0o644)
+	if _, err := ReadRuns(path); err == nil || !strings.Contains(err.Error(), ":1:") {
+		t.Errorf("ReadRuns of a line without a notebook: %v", err)
 	}
 }

@@ -15,8 +15,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -63,7 +61,7 @@ func main1(run, timesFile string, write bool, factor float64) error {
 		timesFile = f.Name()
 		runErr = runNotebooks(dir, run, timesFile)
 	}
-	ts, err := readTimes(timesFile)
+	ts, err := nbtime.ReadRuns(timesFile)
 	if err != nil {
 		return err
 	}
@@ -119,35 +117,10 @@ func runNotebooks(dir, run, timesFile string) error {
 	return cmd.Run()
 }
 
-// notebookTime is one line of BPINN_NB_TIMES (notebooks_test.go writes it).
-type notebookTime struct {
-	Notebook string  `json:"notebook"`
-	Wall     float64 `json:"wall_s"`
-	CPU      float64 `json:"cpu_s"`
-}
-
-func readTimes(path string) ([]notebookTime, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var ts []notebookTime
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		var t notebookTime
-		if err := json.Unmarshal(sc.Bytes(), &t); err != nil || t.Notebook == "" || t.Wall <= 0 {
-			return nil, fmt.Errorf("%s:%d: not a notebook's time: %q", path, n, sc.Text())
-		}
-		ts = append(ts, t)
-	}
-	return ts, sc.Err()
-}
-
 // report writes a table of stated and measured times of the notebooks in
 // dir and returns how many are off by more than factor; with write it
 // rewrites those statements to the measured wall time.
-func report(w io.Writer, dir string, ts []notebookTime, factor float64, write bool) (off int, err error) {
+func report(w io.Writer, dir string, ts []nbtime.Run, factor float64, write bool) (off int, err error) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "notebook\tstated\twall\tCPU\t")
 	for _, t := range ts {

@@ -23,7 +23,7 @@ func TestReport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ts := []notebookTime{{"a.ipynb", 25, 30}, {"b.ipynb", 70, 45.7}}
+	ts := []nbtime.Run{{Notebook: "a.ipynb", Wall: 25, CPU: 30}, {Notebook: "b.ipynb", Wall: 70, CPU: 45.7}}
 	var sb strings.Builder
 	off, err := report(&sb, dir, ts, 2, false)
 	if err != nil || off != 1 {
@@ -40,18 +40,5 @@ func TestReport(t *testing.T) {
 		if d, err := nbtime.Stated(b); err != nil || d.Seconds() != want {
 			t.Errorf("%s after -w states %v, %v; want %g s", n, d, err, want)
 		}
-	}
-}
-
-func TestReadTimes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "times.jsonl")
-	os.WriteFile(path, []byte(`{"notebook":"a.ipynb","wall_s":12.5,"cpu_s":20}`+"\n"), 0o644)
-	ts, err := readTimes(path)
-	if err != nil || len(ts) != 1 || ts[0] != (notebookTime{"a.ipynb", 12.5, 20}) {
-		t.Errorf("readTimes: %v, %v", ts, err)
-	}
-	os.WriteFile(path, []byte("{}\n"), 0o644)
-	if _, err := readTimes(path); err == nil {
-		t.Error("readTimes of a line without a notebook: no error")
 	}
 }
