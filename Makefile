@@ -4,7 +4,7 @@ SHELL := /bin/bash
 GOBIN := $(shell go env GOPATH)/bin
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all setup build test test-short vet lint bench fuzz reproduce reproduce-full lab clean
+.PHONY: all setup build test test-short vet lint bench fuzz check-docs reproduce reproduce-full lab clean
 
 all: build
 
@@ -41,9 +41,16 @@ bench:
 
 ## fuzz: the fuzz targets of docs/results-schema.md, 60 s each.
 fuzz:
-	go test -run '^$$' -fuzz '^FuzzReadResults$$' -fuzztime 60s ./pkg/bayes
-	go test -run '^$$' -fuzz '^FuzzExactInput$$' -fuzztime 60s ./cmd/bpinn
+	go test -run '^$$' -fuzz '^FuzzReadResults$$' -fuzztime 60s ./pkg/record
+	go test -run '^$$' -fuzz '^FuzzReadPoints$$' -fuzztime 60s ./pkg/datafile
 	go test -run '^$$' -fuzz '^FuzzLoadNetwork$$' -fuzztime 60s ./cmd/bpinn
+	go test -run '^$$' -fuzz '^FuzzEquation$$' -fuzztime 60s ./pkg/pde
+
+## check-docs: runs the notebooks and reports each one's stated quick-mode
+## time that is off by more than 2x (no test asserts a time);
+## make check-docs ARGS=-w rewrites them, ARGS='-run 05' runs one.
+check-docs: setup
+	go run ./scripts/checkdocs $(ARGS)
 
 ## reproduce: the main job, every study of the paper in quick mode. It
 ## needs only Go's modules and echarts (scripts/setup.sh reproduce), not

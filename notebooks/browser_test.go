@@ -37,6 +37,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/internal/reap"
 	"github.com/evidence-pinn/bpinn/pkg/viz/offline"
 )
 
@@ -310,6 +311,7 @@ func (b *browser) run(t *testing.T, mode, out string, urls ...string) []pageRepo
 		"--chromium", b.chromium, "--chromedriver", b.chromedriver, "--out", out,
 		"--timeout", fmt.Sprint(cellTimeout.Seconds()), mode}
 	cmd := exec.CommandContext(ctx, b.python, append(args, urls...)...)
+	cmd.Env = append(os.Environ(), reap.Cleanup(t))                       // Chromium and chromedriver end with t
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // selenium then quits Chromium
 	cmd.WaitDelay = 20 * time.Second
 	var stdout, stderr bytes.Buffer

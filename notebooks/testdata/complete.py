@@ -34,7 +34,10 @@ try:
     out["inspect"] = kc.get_shell_msg(timeout=120)["content"]
 finally:
     kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    # A shutdown request, not a kill: GoNB then stops the gopls it started
+    # (in a process group of its own, so a killed kernel leaves it running;
+    # the test ends whatever is left, see internal/reap).
+    km.shutdown_kernel(now=False)
 print(json.dumps(out))
 sys.stdout.flush()
 os._exit(0)  # skip jupyter_client's noisy finalizers

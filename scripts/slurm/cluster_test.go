@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evidence-pinn/bpinn/internal/reap"
 )
 
 // cluster is a one-node Slurm cluster of a test's own: munged, slurmctld
@@ -157,7 +159,7 @@ func (c *cluster) start(ctx context.Context, t *testing.T, name string, args ...
 	c.daemons = append(c.daemons, cmd)
 	go cmd.Wait() // reaps it; stop checks by pid that it ended
 	time.Sleep(50 * time.Millisecond)
-	if !alive(cmd.Process.Pid) {
+	if !reap.Alive(cmd.Process.Pid) {
 		t.Fatalf("%s exited at once:\n%s", name, c.tail(name+".out"))
 	}
 }
@@ -198,7 +200,7 @@ func (c *cluster) stop(t *testing.T) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for _, d := range c.daemons {
-		for len(group(d.Process.Pid)) > 0 && time.Now().Before(deadline) {
+		for len(reap.Group(d.Process.Pid)) > 0 && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		syscall.Kill(-d.Process.Pid, syscall.SIGKILL)
@@ -211,7 +213,7 @@ func (c *cluster) stop(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		left = left[:0]
 		for _, d := range c.daemons {
-			for _, pid := range group(d.Process.Pid) {
+			for _, pid := range reap.Group(d.Process.Pid) {
 				left = append(left, fmt.Sprintf("%s's process %d", filepath.Base(d.Path), pid))
 			}
 		}
@@ -241,59 +243,9 @@ func (c *cluster) stop(t *testing.T) {
 // jobPids are the processes whose environment holds this cluster's
 // SLURM_CONF, apart from the daemons, which stop stops by their groups.
 func (c *cluster) jobPids() []int {
-	mark := []byte("SLURM_CONF=" + c.conf + "\x00")
-	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	var pids []int
-	for _, p := range procs {
-		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-		if err != nil || pid == os.Getpid() || slices.ContainsFunc(c.daemons, func(d *exec.Cmd) bool { return d.Process.Pid == pid }) {
-			continue
-		}
-		env, err := os.ReadFile(p)
-		if err == nil && bytes.Contains(env, mark) && alive(pid) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// alive reports whether pid runs (a zombie, dead but not reaped, does not).
-func alive(pid int) bool {
-	_, ok := procStat(pid)
-	return ok
-}
-
-// group returns the live processes of the process group pgid.
-func group(pgid int) []int {
-	procs, _ := filepath.Glob("/proc/[0-9]*")
-	var pids []int
-	for _, p := range procs {
-		pid, err := strconv.Atoi(filepath.Base(p))
-		if err != nil {
-			continue
-		}
-		if g, ok := procStat(pid); ok && g == pgid {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// procStat returns the process group of pid and whether pid is alive
-// (neither gone nor a zombie), from /proc/PID/stat.
-func procStat(pid int) (pgid int, ok bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	// After the command name in parentheses: state, ppid, pgrp.
-	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:]))
-	if i < 0 || len(f) < 3 || f[0] == "Z" {
-		return 0, false
-	}
-	pgid, err = strconv.Atoi(f[2])
-	return pgid, err == nil
+	return slices.DeleteFunc(reap.Pids("SLURM_CONF="+c.conf), func(pid int) bool {
+		return slices.ContainsFunc(c.daemons, func(d *exec.Cmd) bool { return d.Process.Pid == pid })
+	})
 }
 
 // run runs a client command in dir with the cluster's environment.
