@@ -30,7 +30,7 @@ func poissonBox() *pde.Problem {
 
 // TestDefaultsStudy measures the derived schedule (Settings{Seed: 1}
 // alone) against the schedules a user would copy (notebook 07's, heat's)
-// on problems with none, for docs/results/defaults.md:
+// and against itself with every beta starting at 1, on problems with none, for docs/results/defaults.md:
 // BPINN_DEFAULTS_STUDY=1 go test -count=1 -timeout 60m -run TestDefaultsStudy -v ./pkg/bayes
 // (BPINN_DEFAULTS_STUDY=holes adds poisson-holes-raw with the derived
 // schedule alone: minutes). Not a unit test: it skips without the variable.
@@ -43,13 +43,13 @@ func TestDefaultsStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	copied := []struct {
+	type run struct {
 		name string
 		s    schedule.Schedule
-	}{{"derived", schedule.Schedule{}}, {"notebook 07's", testfit.Notebook07Schedule}, {"heat's", heat.Schedule(problems.Options{})}}
+	}
+	copied := []run{{"derived", schedule.Schedule{}}, {"notebook 07's", testfit.Notebook07Schedule}, {"heat's", heat.Schedule(problems.Options{})}}
 	ps := append(testfit.Notebook07(), poissonBox())
 	if study == "holes" {
-		copied = copied[:1]
 		raw, err := problems.New("poisson-holes-raw", problems.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +63,12 @@ func TestDefaultsStudy(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, c := range copied {
+		unbalanced := schedule.Derive(schedule.Facts{Inputs: q.Dim(), Outputs: len(q.OutputNames()), Points: q.NumPoints()})
+		unbalanced.BalanceBetas = false
+		for _, c := range append(copied, run{"derived, betas from 1", unbalanced}) {
+			if study == "holes" && c.name != "derived" {
+				continue
+			}
 			f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: c.s.Clone()})
 			if err != nil {
 				t.Fatal(err)
