@@ -7,11 +7,11 @@ import (
 
 // ConditionUnmet is the ratio of a condition's rms misfit to its scale
 // (Condition.Ratio) above which a fit warns that the condition is unmet.
-// Chosen from measured fits (docs/problems.md, "Conditions unmet"): the
-// shipped problems' good fits stay below 0.03 on every condition, fits that
-// settle on ignoring a condition lie near 1, and noisy measurements sit at
-// their noise-to-signal ratio (0.05 to 0.15 in the paper's inverse
-// problems), below it.
+// Chosen from measured fits (docs/problems.md, "Reading a fit"): the
+// paper's problems fitted with their schedules stay at or below 0.02 on
+// every boundary and initial condition, noisy measurements sit at their
+// noise-to-signal ratio (0.02 to 0.13), and fits that settled on ignoring
+// a condition lie between 0.4 and 1.2.
 const ConditionUnmet = 0.25
 
 // Condition is how well a fit meets one condition term: a term with
@@ -21,7 +21,8 @@ const ConditionUnmet = 0.25
 // stated noise); Values the rms of its targets; Scale what Misfit is
 // compared with: Values, or where those are below a tenth of the
 // solution's rms over every point of the problem (a homogeneous condition,
-// u = 0) that rms, Solution.
+// u = 0) that rms, Solution. A flux's misfit is compared in its own
+// units with those.
 type Condition struct {
 	Term     string
 	Misfit   float64
