@@ -49,7 +49,6 @@ func TestBadInput(t *testing.T) {
 		edit func(p *pde.Problem, s *Settings)
 		want string
 	}{
-		{"no schedule, no settings", func(p *pde.Problem, s *Settings) { s.Schedule = schedule.Schedule{} }, "no hidden layers: set Settings.Hidden or Settings.Schedule.Hidden"},
 		{"no epochs", func(p *pde.Problem, s *Settings) { s.Schedule = schedule.Schedule{Hidden: []int{4}} }, "no epochs: set Settings.Epochs or Settings.Schedule.Epochs"},
 		{"hyper-start beyond epochs", func(p *pde.Problem, s *Settings) { s.Epochs, s.Hyper.Start = 100, 200 }, "hyper-start = 200 is beyond epochs = 100"},
 		{"inputs nil", func(p *pde.Problem, s *Settings) { p.Inputs = nil }, "0 inputs; a problem has 1 to 4 inputs"},
@@ -141,6 +140,7 @@ func TestBadInput(t *testing.T) {
 		{"polish method without a polish", func(p *pde.Problem, s *Settings) { s.Recipe, s.Polish.Method = RecipePaper, PolishLBFGS }, "need polish in the paper's recipe"},
 		{"alpha0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed.On, s.Hyper.Alpha0 = true, 0.1 }, "alpha0 and beta0 do not apply with fixed"},
 		{"beta0 with fixed", func(p *pde.Problem, s *Settings) { s.Fixed.On, s.Hyper.Beta0 = true, 2 }, "alpha0 and beta0 do not apply with fixed"},
+		{"balance with fixed", func(p *pde.Problem, s *Settings) { s.Fixed.On, s.Hyper.Balance = true, true }, "Hyper.Balance does not apply with fixed"},
 		{"fixed alpha without fixed", func(p *pde.Problem, s *Settings) { s.Fixed.Alpha = 0.1 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{"fixed beta without fixed", func(p *pde.Problem, s *Settings) { s.Fixed.Beta = 2 }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},
 		{"fixed mean without fixed", func(p *pde.Problem, s *Settings) { s.Fixed.Mean = true }, "fixed-alpha, fixed-beta and fixed-mean need fixed"},

@@ -11,6 +11,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
 // Resolve fills the zero fields from s.Schedule and checks the
@@ -86,6 +87,9 @@ func (s *Settings) checkAsGiven() error {
 	if s.Fixed.On && (s.Hyper.Alpha0 != 0 || s.Hyper.Beta0 != 0) {
 		return errors.New("alpha0 and beta0 do not apply with fixed, which holds alpha = 0.05 and beta = 1 (or fixed-alpha, fixed-beta)")
 	}
+	if s.Fixed.On && s.Hyper.Balance {
+		return errors.New("Hyper.Balance does not apply with fixed, which holds every beta at 1 (or fixed-beta): drop one of them")
+	}
 	if !s.Fixed.On && (s.Fixed.Alpha != 0 || s.Fixed.Beta != 0 || s.Fixed.Mean) {
 		return errors.New("fixed-alpha, fixed-beta and fixed-mean need fixed: set Fixed.On or leave them unset")
 	}
@@ -102,7 +106,7 @@ func (s *Settings) resolveNet(p *pde.Problem) error {
 	}
 	if s.Hidden == nil {
 		if s.Schedule.Hidden == nil {
-			return fmt.Errorf("problem %q: no hidden layers: set Settings.Hidden or Settings.Schedule.Hidden (e.g. []int{8}); an empty, non-nil slice asks for none", p.Name)
+			s.Schedule = derived(s.Schedule, p)
 		}
 		s.Hidden = append([]int(nil), s.Schedule.Hidden...)
 	}
@@ -110,6 +114,22 @@ func (s *Settings) resolveNet(p *pde.Problem) error {
 		s.Activation = nn.Tanh
 	}
 	return nil
+}
+
+// derived is the schedule sc (which gives no net) with its net, epochs,
+// hyperparameter steps and balanced betas from schedule.Derive on p's
+// facts where sc leaves them zero: the schedule of a problem nobody
+// measured.
+func derived(sc schedule.Schedule, p *pde.Problem) schedule.Schedule {
+	d := schedule.Derive(schedule.Facts{Inputs: p.Dim(), Outputs: len(p.OutputNames()), Points: p.NumPoints()})
+	sc = sc.Clone()
+	sc.Hidden = d.Hidden
+	if sc.Epochs == 0 {
+		sc.Epochs, sc.HyperStart = d.Epochs, cmp.Or(sc.HyperStart, d.HyperStart)
+	}
+	sc.HyperEvery = cmp.Or(sc.HyperEvery, d.HyperEvery)
+	sc.BalanceBetas = true
+	return sc
 }
 
 // resolveEpochs fills the epochs and when the hyperparameter steps come.
@@ -207,6 +227,7 @@ func (s *Settings) resolveDefaults(*pde.Problem) error {
 	}
 	setDefault(&s.Hyper.Alpha0, 0.01)
 	setDefault(&s.Hyper.Beta0, 1)
+	s.Hyper.Balance = s.Hyper.Balance || s.Schedule.BalanceBetas && !s.Fixed.On
 	setDefault(&s.LR, 1e-3)
 	setDefault(&s.Hyper.LR, 0.05)
 	setDefault(&s.LRDecay, 1)

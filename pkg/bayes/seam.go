@@ -135,3 +135,52 @@ func FitAt(m *Model, s Settings, alpha, beta []float64, laplace bool) *Fit {
 	}
 	return f
 }
+
+// BalancedBetas are starting betas for m at its current weights: each
+// balanced beta group's in proportion to 1 / ms_t, ms_t the group's mean
+// squared residual, scaled so that their geometric mean is beta0; so each
+// group's loss beta_t E_D^t starts at the same multiple of its N_t / 2,
+// as MacKay's beta = (N_t - gamma_t) / 2 E_D^t would put it before any
+// weight is determined (gamma 0), whatever the units of its residual. The
+// balanced groups are the inferred ones (inferred(t) true) of equations and
+// conditions; a group of measurements alone (Term.Measured) keeps beta0:
+// its residual at initialization is the signal, which says nothing of the
+// noise its beta stands for (balanced, notebook 07's reaction started its
+// 20 measurements 1e4 times its equation and settled on a line through
+// them). A group whose residual is below 1e-8 of the largest mean square is
+// read at that floor; each beta is clamped to [MinHyper, MaxHyper], and a
+// group not inferred gets beta0 (Train holds its known beta instead).
+func (m *Model) BalancedBetas(beta0 float64, inferred func(int) bool) []float64 {
+	rms := m.GroupRMS(make([]float64, len(m.BetaNames)))
+	measured := make([]bool, len(rms))
+	for t := range measured {
+		measured[t] = true
+	}
+	for k, tm := range m.Problem.Terms {
+		measured[m.TermGroup[k]] = measured[m.TermGroup[k]] && tm.Measured
+	}
+	floor := 0.0
+	for _, r := range rms {
+		floor = math.Max(floor, 1e-8*r*r)
+	}
+	beta := fillN(len(rms), beta0)
+	balanced := func(t int) bool { return inferred(t) && !measured[t] }
+	logSum, n := 0.0, 0
+	for t, r := range rms {
+		if balanced(t) {
+			beta[t] = 1 / math.Max(r*r, floor)
+			logSum += math.Log(beta[t])
+			n++
+		}
+	}
+	if n == 0 || floor == 0 { // every residual 0: nothing to balance
+		return fillN(len(rms), beta0)
+	}
+	scale := beta0 / math.Exp(logSum/float64(n))
+	for t := range beta {
+		if balanced(t) {
+			beta[t] = math.Min(math.Max(beta[t]*scale, MinHyper), MaxHyper)
+		}
+	}
+	return beta
+}

@@ -111,6 +111,12 @@ type HyperSteps struct {
 	LR     float64 // Adam learning rate on ln alpha, ln beta, at most 1; 0 means 0.05
 	Alpha0 float64 // initial alphas; 0 means 0.01 (the paper starts low)
 	Beta0  float64 // initial betas; 0 means 1
+	// Balance starts the betas balanced rather than all at Beta0: each
+	// inferred group's in proportion to 1 / (its mean squared residual at
+	// the initial weights), their geometric mean Beta0 (Model.BalancedBetas).
+	// false means the schedule's (schedule.Schedule.BalanceBetas: set by a
+	// derived schedule, not by the paper's problems' measured ones).
+	Balance bool
 	// UntieAt is the epoch from which the alpha groups and the beta groups
 	// move separately; before it all alphas share one value and all betas
 	// share one (the single-hyperparameter model), which keeps a split beta

@@ -93,7 +93,11 @@ func newFit(p *pde.Problem, s Settings, threads int) (*Fit, error) {
 	m.startPool(threads)
 	f := &Fit{Model: m, Settings: s, Status: StatusOK}
 	f.Alpha = fillN(len(m.Alphas), s.Hyper.Alpha0)
+	f.known = s.KnownBetas(m.BetaNames)
 	f.Beta = fillN(len(m.BetaNames), s.Hyper.Beta0)
+	if s.Hyper.Balance {
+		f.Beta = m.BalancedBetas(s.Hyper.Beta0, f.Inferred)
+	}
 	if s.Fixed.On {
 		f.Alpha = fillN(len(m.Alphas), s.Fixed.Alpha)
 		f.Beta = fillN(len(m.BetaNames), s.Fixed.Beta)
@@ -103,7 +107,6 @@ func newFit(p *pde.Problem, s Settings, threads int) (*Fit, error) {
 			}
 		}
 	}
-	f.known = s.KnownBetas(m.BetaNames)
 	if s.Final.Betas == RoundBetasHeldOut && s.RunsFinalRounds() {
 		q, err := p.Fresh()
 		if err == nil {
@@ -228,11 +231,22 @@ func (f *Fit) cancel(p *pde.Problem, epochs int, start time.Time, ctx context.Co
 }
 
 // warn lists what an ok fit's status does not say: hyperparameters at the
-// clamp, final rounds that hit their cap before settling.
+// clamp, final rounds that hit their cap before settling, conditions
+// unmet (Conditions; fixed weights too, which can ignore a condition the
+// more easily).
 func (f *Fit) warn() {
-	if f.Status != StatusOK || f.Settings.Fixed.On {
+	if f.Status != StatusOK {
 		return
 	}
+	if !f.Settings.Fixed.On {
+		f.warnHyper()
+	}
+	f.Warnings = append(f.Warnings, f.conditionWarnings()...)
+}
+
+// warnHyper lists the hyperparameters at the clamp and final rounds that
+// did not settle.
+func (f *Fit) warnHyper() {
 	at := func(kind string, names []string, vals []float64, inferred func(int) bool) {
 		for i, v := range vals {
 			if inferred(i) && AtClamp(v) {

@@ -235,6 +235,43 @@ func TestSettingsMapPolishMemory(t *testing.T) {
 	}
 }
 
+// The settings map records BalanceBetas only for a fit that started its
+// betas balanced (a derived schedule): a measured schedule's records keep
+// comparing equal to older ones; the key reads back.
+func TestSettingsMapBalanceBetas(t *testing.T) {
+	t.Parallel()
+	heat, err := problems.New("heat", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := *heat // the same problem without a schedule: a derived one
+	own.Name = "own"
+	for _, c := range []struct {
+		p    *pde.Problem
+		s    bayes.Settings
+		want bool
+	}{
+		{heat, testfit.Scheduled(heat, bayes.Settings{Seed: 1}), false},
+		{&own, bayes.Settings{Seed: 1}, true},
+	} {
+		s, err := c.s.Resolve(c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := record.SettingsMap(s)
+		if _, ok := m["BalanceBetas"]; ok != c.want {
+			t.Errorf("%s: settings map has BalanceBetas %v, want %v", c.p.Name, ok, c.want)
+		}
+		back, err := record.ReadSettings(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Hyper.Balance != c.want {
+			t.Errorf("%s: BalanceBetas read back as %v, want %v", c.p.Name, back.Hyper.Balance, c.want)
+		}
+	}
+}
+
 // fresh is band.NewFreshDraw of q, failing t on an error.
 func fresh(t *testing.T, q *pde.Problem) band.FreshDraw {
 	t.Helper()

@@ -35,6 +35,7 @@ var settingsKeys = []struct {
 	{"Alpha0", func(s *bayes.Settings) any { return &s.Hyper.Alpha0 }},
 	{"Beta0", func(s *bayes.Settings) any { return &s.Hyper.Beta0 }},
 	{"UntieAt", func(s *bayes.Settings) any { return &s.Hyper.UntieAt }},
+	{"BalanceBetas", func(s *bayes.Settings) any { return &s.Hyper.Balance }},
 	{"Fixed", func(s *bayes.Settings) any { return &s.Fixed.On }},
 	{"FixedAlpha", func(s *bayes.Settings) any { return &s.Fixed.Alpha }},
 	{"FixedBeta", func(s *bayes.Settings) any { return &s.Fixed.Beta }},
@@ -55,7 +56,7 @@ var settingsKeys = []struct {
 // settingsAddedLater are the Settings fields added after the first
 // records were written, with the value that reproduces those records, so
 // that older ensemble files still resume and merge.
-var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15}
+var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15, "BalanceBetas": false}
 
 // settingsMap is the record of s under settingsKeys; non-finite floats
 // become nil.
@@ -64,9 +65,10 @@ func settingsMap(s bayes.Settings) map[string]any {
 	for _, k := range settingsKeys {
 		fv := reflect.ValueOf(k.field(&s)).Elem()
 		switch {
-		case k.key == "PolishMemory" && fv.Int() == 0:
-			// A Gauss-Newton polish has none: its records keep comparing
-			// equal to older ones.
+		case k.key == "PolishMemory" && fv.Int() == 0, k.key == "BalanceBetas" && !fv.Bool():
+			// A Gauss-Newton polish has no memory, a measured schedule no
+			// balanced betas: their records keep comparing equal to older
+			// ones.
 		case fv.Kind() == reflect.Float64:
 			if x := Num(fv.Float()); x != nil {
 				m[k.key] = *x

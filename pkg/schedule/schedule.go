@@ -40,6 +40,10 @@ type Schedule struct {
 	KnownNoise map[string]float64
 	Resample   int
 	RoundBetas string
+	// BalanceBetas starts each beta group in proportion to the inverse
+	// of its mean squared residual at the initial weights
+	// (bayes.HyperSteps.Balance) rather than every beta at one value.
+	BalanceBetas bool
 }
 
 // ForData is the schedule for the problem with its measurements replaced
@@ -57,4 +61,72 @@ func (s Schedule) Clone() Schedule {
 	s.Hidden = slices.Clone(s.Hidden)
 	s.KnownNoise = maps.Clone(s.KnownNoise)
 	return s
+}
+
+// Facts are what Derive reads of a problem: the number of inputs, of
+// fields (network outputs) and of residuals, the points of every term.
+type Facts struct {
+	Inputs, Outputs, Points int
+}
+
+// The bounds of a derived schedule (Derive).
+const (
+	// DeriveMaxWeights caps a derived net's weights: well below the dense
+	// Laplace limit (bayes.DenseLimit, 3200), so that the evidence, the
+	// band and the Gauss-Newton steps stay cheap.
+	DeriveMaxWeights = 600
+	// DeriveMinWidth and DeriveMaxWidth bound a derived layer's width.
+	DeriveMinWidth, DeriveMaxWidth = 6, 32
+	// DeriveWork is the Adam phase's budget of weight-residual products,
+	// epochs x weights x residuals (about a minute of one core on the
+	// problems of docs/results/defaults.md); DeriveMinEpochs and
+	// DeriveMaxEpochs bound the epochs it gives.
+	DeriveWork                       = 3e8
+	DeriveMinEpochs, DeriveMaxEpochs = 2000, 10000
+)
+
+// Derive is the schedule of a problem nobody measured, from its facts:
+//
+//   - the net: one hidden layer for one input and one field, two otherwise,
+//     as wide as fits in half the residuals (so that N_t - gamma_t, what
+//     MacKay's beta reads, stays large) and in DeriveMaxWeights, within
+//     [DeriveMinWidth, DeriveMaxWidth];
+//   - the epochs: DeriveWork over weights x residuals, rounded down to
+//     500 and within [DeriveMinEpochs, DeriveMaxEpochs];
+//   - the hyperparameter steps from a third of the epochs, every 25;
+//   - the starting betas balanced (BalanceBetas): each beta group's
+//     inversely proportional to its mean squared residual at the initial
+//     weights, so that the epochs before the first hyperparameter step do
+//     not train toward whichever residual is largest in the problem's
+//     units.
+//
+// The alpha and beta modes, the polish and the final rounds are the
+// toolkit's defaults.
+func Derive(f Facts) Schedule {
+	layers := 2
+	if f.Inputs <= 1 && f.Outputs <= 1 {
+		layers = 1
+	}
+	budget := min(f.Points/2, DeriveMaxWeights)
+	width := DeriveMinWidth
+	for w := DeriveMinWidth + 1; w <= DeriveMaxWidth && Weights(f.Inputs, f.Outputs, layers, w) <= budget; w++ {
+		width = w
+	}
+	hidden := make([]int, layers)
+	for i := range hidden {
+		hidden[i] = width
+	}
+	work := float64(Weights(f.Inputs, f.Outputs, layers, width)) * float64(max(f.Points, 1))
+	epochs := int(DeriveWork/work) / 500 * 500
+	epochs = min(max(epochs, DeriveMinEpochs), DeriveMaxEpochs)
+	return Schedule{Hidden: hidden, Epochs: epochs, HyperStart: epochs / 3, HyperEvery: 25, BalanceBetas: true}
+}
+
+// Weights is the number of weights and biases of a fully connected net with
+// inputs inputs, outputs outputs and layers hidden layers of width units.
+func Weights(inputs, outputs, layers, width int) int {
+	if layers == 0 {
+		return (inputs + 1) * outputs
+	}
+	return (inputs+1)*width + (layers-1)*(width+1)*width + (width+1)*outputs
 }

@@ -1,0 +1,125 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+)
+
+// ConditionUnmet is the ratio of a condition's rms misfit to its scale
+// (Condition.Ratio) above which a fit warns that the condition is unmet.
+// Chosen from measured fits (docs/problems.md, "Reading a fit"): the
+// paper's problems fitted with their schedules stay at or below 0.02 on
+// every boundary and initial condition, noisy measurements sit at their
+// noise-to-signal ratio (0.02 to 0.13), and fits that settled on ignoring
+// a condition lie between 0.4 and 1.2.
+const ConditionUnmet = 0.25
+
+// Condition is how well a fit meets one condition term: a term with
+// values (Term.Target), i.e. a boundary or initial value, a flux, or
+// measurements. Misfit is the rms of its residual at its points (of
+// u - target for measurements, whose residual may be divided by their
+// stated noise); Values the rms of its targets; Scale what Misfit is
+// compared with: Values, or where those are below a tenth of the
+// solution's rms over every point of the problem (a homogeneous condition,
+// u = 0) that rms, Solution. A flux's misfit is compared in its own
+// units with those.
+type Condition struct {
+	Term     string
+	Misfit   float64
+	Values   float64
+	Solution float64 // rms of the term's output over the problem's points
+	Scale    float64
+	Ratio    float64 // Misfit / Scale; 0 when Scale is 0
+}
+
+// Conditions returns how well f meets each of its condition terms (terms
+// with targets), in the problem's term order, from f's weights alone: the
+// exact solution is never read. The equation's residual terms, and
+// conditions written as expressions (no targets), are not among them.
+func (f *Fit) Conditions() ([]Condition, error) {
+	m := f.Model
+	p := m.Problem
+	res := m.Residuals()
+	var all [][]float64
+	for _, t := range p.Terms {
+		all = append(all, t.Points...)
+	}
+	mean := *f // the outputs' means only: no Jacobian, no band
+	mean.Laplace = nil
+	solution := map[string]float64{}
+	var out []Condition
+	for k, t := range p.Terms {
+		if t.Target == nil || len(t.Points) == 0 {
+			continue
+		}
+		if _, ok := solution[t.Output]; !ok {
+			u, _, err := mean.PredictOutput(t.Output, all)
+			if err != nil {
+				return nil, err
+			}
+			solution[t.Output] = rms(u)
+		}
+		c := Condition{Term: t.Name, Misfit: rms(res[k]), Values: rms(t.Target), Solution: solution[t.Output]}
+		if t.Measured {
+			u, _, err := mean.PredictOutput(t.Output, t.Points)
+			if err != nil {
+				return nil, err
+			}
+			for i := range u {
+				u[i] -= t.Target[i]
+			}
+			c.Misfit = rms(u)
+		}
+		c.Scale = c.Values
+		if c.Values < c.Solution/10 {
+			c.Scale = c.Solution
+		}
+		if c.Scale > 0 {
+			c.Ratio = c.Misfit / c.Scale
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Unmet reports whether the condition's misfit is above ConditionUnmet of
+// its scale.
+func (c Condition) Unmet() bool { return c.Ratio > ConditionUnmet }
+
+// Warning is the warning of an unmet condition, naming the term and what
+// its misfit is compared with.
+func (c Condition) Warning() string {
+	against := fmt.Sprintf("values of rms %.2g", c.Values)
+	if c.Scale != c.Values {
+		against = fmt.Sprintf("values of rms %.2g and a solution of rms %.2g", c.Values, c.Solution)
+	}
+	return fmt.Sprintf("condition %q unmet: rms misfit %.2g against %s (ratio %.2g, above %g); the fit may have settled on ignoring it",
+		c.Term, c.Misfit, against, c.Ratio, ConditionUnmet)
+}
+
+// conditionWarnings is a warning for each unmet condition of f.
+func (f *Fit) conditionWarnings() []string {
+	cs, err := f.Conditions()
+	if err != nil {
+		return []string{fmt.Sprintf("the conditions could not be checked: %v", err)}
+	}
+	var w []string
+	for _, c := range cs {
+		if c.Unmet() {
+			w = append(w, c.Warning())
+		}
+	}
+	return w
+}
+
+// rms is the root mean square of v, 0 when v is empty.
+func rms(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s / float64(len(v)))
+}
