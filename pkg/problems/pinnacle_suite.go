@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/evidence-pinn/bpinn/pkg/geom"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
@@ -200,6 +201,86 @@ func Burgers1D(o Options) *pde.Problem {
 	})
 }
 
+// ndDim is the space dimension of PoissonND and HeatND; their inputs are
+// x1, ..., x5 (and t).
+const ndDim = 5
+
+// ndInputs are x1, ..., x5, then the extra inputs.
+func ndInputs(extra ...string) []string {
+	var in []string
+	for i := range ndDim {
+		in = append(in, fmt.Sprintf("x%d", i+1))
+	}
+	return append(in, extra...)
+}
+
+// ndSum is the text sum of f(xi) over the inputs x1..x5, f a format of %[1]s.
+func ndSum(f string) string {
+	var terms []string
+	for _, x := range ndInputs() {
+		terms = append(terms, fmt.Sprintf(f, x))
+	}
+	return strings.Join(terms, " + ")
+}
+
+// poissonNDExact is PoissonND's ref_sol: the sum of sin(pi/2 xi).
+func poissonNDExact(x []float64) float64 {
+	var s float64
+	for _, v := range x[:ndDim] {
+		s += math.Sin(math.Pi / 2 * v)
+	}
+	return s
+}
+
+// PoissonND is PINNacle's PNd (PoissonND, poisson.py), 5-D: the
+// Laplacian of u plus pi^2/4 times the sum of sin(pi/2 xi) is 0 on
+// [0,1]^5, inputs x1..x5, u = ref_sol on the boundary; Exact is ref_sol,
+// the sum of sin(pi/2 xi).
+func PoissonND(o Options) *pde.Problem {
+	lo, hi := make([]float64, ndDim), make([]float64, ndDim)
+	for i := range hi {
+		hi[i] = 1
+	}
+	return suiteSample(o, &pde.Problem{
+		Name: "poisson-nd", Inputs: ndInputs(), Lo: lo, Hi: hi,
+		Terms: []pde.Term{
+			pde.PDE(ndSum("u_%[1]s_%[1]s")+" + pi^2/4*("+ndSum("sin(pi/2*%[1]s)")+") = 0", suiteInteriorPoints),
+			pde.Dirichlet(pde.Boundary(), suiteBoundaryPoints, poissonNDExact).Named("boundary"),
+		},
+		Exact: poissonNDExact,
+	})
+}
+
+// heatNDExact is HeatND's ref_sol: exp(|x|^2/2 + t).
+func heatNDExact(x []float64) float64 {
+	var r2 float64
+	for _, v := range x[:ndDim] {
+		r2 += v * v
+	}
+	return math.Exp(r2/2 + x[ndDim])
+}
+
+// HeatND is PINNacle's HNd (HeatND, heat.py), the unit ball of R^5 times
+// [0, 1], inputs x1..x5, t: u_t = (1/d) (the Laplacian of u) - (1/d) |x|^2
+// exp(|x|^2/2 + t), d = 5, du/dn = ref_sol on the sphere (PINNacle's
+// Neumann condition, whose value is ref_sol itself: there du/dn = |x| u =
+// u) and u = ref_sol at t = 0; Exact is ref_sol, exp(|x|^2/2 + t).
+func HeatND(o Options) *pde.Problem {
+	ball := geom.Must(geom.NewBall(make([]float64, ndDim), 1))
+	r2 := "(" + ndSum("%[1]s^2") + ")"
+	return suiteSample(o, &pde.Problem{
+		Name: "heat-nd", Inputs: ndInputs("t"),
+		Domain: geom.Must(geom.NewSpaceTime(ball, 0, 1, ndInputs("t")...)),
+		Params: map[string]float64{"d": ndDim},
+		Terms: []pde.Term{
+			pde.PDE("1/d*("+ndSum("u_%[1]s_%[1]s")+") - 1/d*"+r2+"*exp("+r2+"/2 + t) - u_t = 0", suiteInteriorPoints),
+			pde.NeumannOn(pde.Boundary("t"), suiteBoundaryPoints, heatNDExact).Named("boundary"),
+			pde.InitialValue("t", suiteInitialPoints, heatNDExact).Named("initial").InGroup("initial"),
+		},
+		Exact: heatNDExact,
+	})
+}
+
 // unitSquareTimes is [0,1]^2 x [0, T], inputs x, y, t.
 func unitSquareTimes(T float64) geom.Domain {
 	sq := geom.Must(geom.NewBox([]float64{0, 0}, []float64{1, 1}))
@@ -222,6 +303,11 @@ func suiteSample(o Options, p *pde.Problem) *pde.Problem {
 //     poisson-inv-as-coded): TesterCallback's
 //     geom.uniform_points(n, boundary=False), n = 2500 for 2 inputs and
 //     20000 otherwise, by DeepXDE's rule (deepxdeUniform);
+//   - poisson-nd: the same rule in 5-D, 8^5 points k/9;
+//   - heat-nd: DeepXDE's rule for a ball times time asks the ball for
+//     uniform_points, which it does not have: PINNacle draws 800 random
+//     points in the ball (numpy's unseeded stream) at 25 times 1 - k/25;
+//     heatNDTestPoints draws the 800 of the same law from a fixed seed;
 //   - burgers1d: the nodes of PINNacle's burgers1d.dat, x = -1, -0.98,
 //     ..., 1 at t = 0, 0.1, ..., 1 (node by node, time fastest), where
 //     PINNacle scores it;
@@ -246,10 +332,50 @@ func SuiteTestPoints(name string) ([][]float64, error) {
 			}
 		}
 		return pts, nil
+	case "poisson-nd":
+		lo, hi := make([]float64, ndDim), make([]float64, ndDim)
+		for i := range hi {
+			hi[i] = 1
+		}
+		return deepxdeCube(lo, hi, 20000), nil
+	case "heat-nd":
+		return heatNDTestPoints(), nil
 	case "heat2d-lt":
 		return nil, fmt.Errorf("heat2d-lt: PINNacle scores it at its reference's nodes: read heat_longtime.dat with refsol.ReadTimeDatFile and take its Rows")
 	}
-	return nil, fmt.Errorf("%q is not a PINNacle suite problem with test points: use heat2d-ms, heat2d-lt, wave2d-ms, poisson-inv, poisson-inv-as-coded or burgers1d", name)
+	return nil, fmt.Errorf("%q is not a PINNacle suite problem with test points: use heat2d-ms, heat2d-lt, wave2d-ms, poisson-nd, heat-nd, poisson-inv, poisson-inv-as-coded or burgers1d", name)
+}
+
+// heatNDTestPoints are HeatND's test points as PINNacle's rule makes them:
+// nx = ceil(sqrt(20000 * 2^5 / 1)) = 800 points uniform in the unit ball
+// (a direction from normal coordinates, the radius U^(1/5), as DeepXDE's
+// Hypersphere.random_points), here from a fixed seed, each at the nt =
+// 25 times 1 - k/25, k = 0..24.
+func heatNDTestPoints() [][]float64 {
+	rng := rand.New(rand.NewPCG(1, 0x7e57))
+	const nx, nt = 800, 25
+	space := make([][]float64, nx)
+	for i := range space {
+		x := make([]float64, ndDim)
+		var norm float64
+		for k := range x {
+			x[k] = rng.NormFloat64()
+			norm += x[k] * x[k]
+		}
+		r := math.Pow(rng.Float64(), 1.0/ndDim) / math.Sqrt(norm)
+		for k := range x {
+			x[k] *= r
+		}
+		space[i] = x
+	}
+	var pts [][]float64
+	for k := range nt {
+		t := 1 - float64(k)/nt
+		for _, x := range space {
+			pts = append(pts, append(append([]float64(nil), x...), t))
+		}
+	}
+	return pts
 }
 
 // deepxdeCube is DeepXDE's Hypercube.uniform_points(n, boundary=False):

@@ -42,6 +42,25 @@ var (
 	}
 )
 
+// PoissonND's ref_sol, the sum of sin(pi/2 xi), and HeatND's, exp(|x|^2/2
+// + t), over x1..x5.
+var (
+	pinnaclePoissonND = func(in []*ad.Node) []*ad.Node {
+		s := ad.Sin(ad.Scale(in[0], math.Pi/2))
+		for _, x := range in[1:5] {
+			s = ad.Add(s, ad.Sin(ad.Scale(x, math.Pi/2)))
+		}
+		return []*ad.Node{s}
+	}
+	pinnacleHeatND = func(in []*ad.Node) []*ad.Node {
+		r2 := ad.Square(in[0])
+		for _, x := range in[1:5] {
+			r2 = ad.Add(r2, ad.Square(x))
+		}
+		return []*ad.Node{ad.Exp(ad.Add(ad.Scale(r2, 0.5), in[5]))}
+	}
+)
+
 // suiteResidual is term k of p evaluated for the fields that build makes
 // from the input columns (one node per output), with the term's targets
 // and fields, the way pkg/bayes builds a model.
@@ -128,6 +147,8 @@ func TestSuiteDefinitions(t *testing.T) {
 	}{
 		{"heat2d-ms", pinnacleHeatMS, []string{"pde", "initial", "boundary"}},
 		{"poisson-inv", pinnacleInv, []string{"pde", "data", "boundary_a"}},
+		{"poisson-nd", pinnaclePoissonND, []string{"pde", "boundary"}},
+		{"heat-nd", pinnacleHeatND, []string{"pde", "boundary", "initial"}},
 	} {
 		p, err := New(c.name, Options{})
 		if err != nil {
@@ -440,16 +461,17 @@ func heatLTFDResidual(tab *refsol.TimeTable, grid map[[2]int]int) float64 {
 func TestSuiteTestPoints(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		name         string
-		n            int
-		first, last  []float64
-		spacePerAxis int
+		name        string
+		n           int
+		first, last []float64
+		fastest     int // the input that varies fastest
 	}{
-		{"heat2d-ms", 64 * 313, []float64{1.0 / 9, 1.0 / 9, 5}, []float64{8.0 / 9, 8.0 / 9, 5 - 312*5.0/313}, 8},
-		{"wave2d-ms", 16 * 1334, []float64{0.2, 0.2, 100}, []float64{0.8, 0.8, 100 - 1333*100.0/1334}, 4},
-		{"poisson-inv", 2500, []float64{1.0 / 51, 1.0 / 51}, []float64{50.0 / 51, 50.0 / 51}, 50},
-		{"poisson-inv-as-coded", 2500, []float64{1.0 / 51, 1.0 / 51}, []float64{50.0 / 51, 50.0 / 51}, 50},
-		{"burgers1d", 1111, []float64{-1, 0}, []float64{1, 1}, 0},
+		{"heat2d-ms", 64 * 313, []float64{1.0 / 9, 1.0 / 9, 5}, []float64{8.0 / 9, 8.0 / 9, 5 - 312*5.0/313}, 1},
+		{"wave2d-ms", 16 * 1334, []float64{0.2, 0.2, 100}, []float64{0.8, 0.8, 100 - 1333*100.0/1334}, 1},
+		{"poisson-inv", 2500, []float64{1.0 / 51, 1.0 / 51}, []float64{50.0 / 51, 50.0 / 51}, 1},
+		{"poisson-inv-as-coded", 2500, []float64{1.0 / 51, 1.0 / 51}, []float64{50.0 / 51, 50.0 / 51}, 1},
+		{"burgers1d", 1111, []float64{-1, 0}, []float64{1, 1}, 1},
+		{"poisson-nd", 8 * 8 * 8 * 8 * 8, []float64{1.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9}, []float64{8.0 / 9, 8.0 / 9, 8.0 / 9, 8.0 / 9, 8.0 / 9}, 4},
 	} {
 		pts, err := SuiteTestPoints(c.name)
 		if err != nil {
@@ -466,8 +488,22 @@ func TestSuiteTestPoints(t *testing.T) {
 				}
 			}
 		}
-		if c.spacePerAxis > 0 && pts[1][1]-pts[0][1] <= 0 {
-			t.Errorf("%s: the second axis does not vary fastest (itertools.product): %v, %v", c.name, pts[0], pts[1])
+		if pts[1][c.fastest] <= pts[0][c.fastest] {
+			t.Errorf("%s: input %d does not vary fastest (itertools.product, time slowest): %v, %v", c.name, c.fastest, pts[0], pts[1])
+		}
+	}
+	// heat-nd: 800 random points of the unit ball at the times 1 - k/25.
+	pts, err := SuiteTestPoints("heat-nd")
+	if err != nil || len(pts) != 20000 {
+		t.Fatalf("heat-nd: %d test points (%v), want 800 x 25", len(pts), err)
+	}
+	for i, x := range pts {
+		var r2 float64
+		for _, v := range x[:5] {
+			r2 += v * v
+		}
+		if want := 1 - float64(i/800)/25; r2 > 1 || x[5] != want || i >= 800 && x[0] != pts[i-800][0] {
+			t.Fatalf("heat-nd: test point %d is %v; want in the unit ball at t = %g, the 800 of t = 1 repeated", i, x, want)
 		}
 	}
 	if _, err := SuiteTestPoints("heat2d-lt"); err == nil {

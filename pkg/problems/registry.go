@@ -198,6 +198,8 @@ var entries = []Entry{
 	{Name: "heat2d-ms", New: Heat2DMultiscale},
 	{Name: "heat2d-lt", New: Heat2DLongTime},
 	{Name: "wave2d-ms", New: Wave2DLongTime},
+	{Name: "poisson-nd", New: PoissonND},
+	{Name: "heat-nd", New: HeatND},
 	{Name: "poisson-inv", New: PoissonInv},
 	{Name: "poisson-inv-as-coded", New: PoissonInvAsCoded},
 	{Name: "burgers1d", New: Burgers1D},
