@@ -56,7 +56,7 @@ func Schedules() string {
 		fmt.Sprintf(row, "problem", "inputs", "hidden", "epochs", "hyper-start", "hyper-every", "alphas", "betas")
 	return describe(head, func(e Entry, p *pde.Problem) string {
 		if e.Schedule == nil {
-			return fmt.Sprintf(row, e.Name, strings.Join(p.Inputs, ","), "none: the trainer's defaults", "", "", "", "", "")
+			return fmt.Sprintf("  %-15s  %-6s  none: the trainer's defaults\n", e.Name, strings.Join(p.Inputs, ","))
 		}
 		d := e.Schedule(Options{})
 		hidden := make([]string, len(d.Hidden))
