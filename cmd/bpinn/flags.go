@@ -99,7 +99,7 @@ func (ff *fitFlags) schedule(p *pde.Problem) (schedule.Schedule, error) {
 	if err != nil {
 		return schedule.Schedule{}, asUsage(err)
 	}
-	sch := e.Schedule(ff.options())
+	sch := e.ScheduleFor(ff.options())
 	if ff.dataFile != "" {
 		sch = sch.ForData()
 	}

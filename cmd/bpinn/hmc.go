@@ -71,7 +71,7 @@ func newHMCFlags(fs *flag.FlagSet) *hmcFlags {
 func (h *hmcFlags) options(entry problems.Entry) posterior.Options {
 	o := h.o
 	o.Sampler, o.Seed = mcmc.Sampler(h.sampler), h.seed.V
-	o.Fit = bayes.Settings{Schedule: entry.Schedule(problems.Options{}), Seed: h.fitSeed.V, Recipe: bayes.Recipe(h.recipe.V), Hidden: h.hidden.V}
+	o.Fit = bayes.Settings{Schedule: entry.ScheduleFor(problems.Options{}), Seed: h.fitSeed.V, Recipe: bayes.Recipe(h.recipe.V), Hidden: h.hidden.V}
 	return o
 }
 

@@ -46,7 +46,7 @@ func Scheduled(p *pde.Problem, s bayes.Settings) bayes.Settings {
 		return s
 	}
 	if e, err := problems.Lookup(p.Name); err == nil {
-		s.Schedule = e.Schedule(problems.Options{})
+		s.Schedule = e.ScheduleFor(problems.Options{})
 	}
 	return s
 }

@@ -51,8 +51,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"no epochs", func(p *pde.Problem, s *Settings) { s.Schedule = schedule.Schedule{Hidden: []int{4}} }, "no epochs: set Settings.Epochs or Settings.Schedule.Epochs"},
 		{"hyper-start beyond epochs", func(p *pde.Problem, s *Settings) { s.Epochs, s.Hyper.Start = 100, 200 }, "hyper-start = 200 is beyond epochs = 100"},
-		{"inputs nil", func(p *pde.Problem, s *Settings) { p.Inputs = nil }, "0 inputs; a problem has 1 to 4 inputs"},
-		{"five inputs", func(p *pde.Problem, s *Settings) { p.Inputs = []string{"a", "b", "c", "d", "e"} }, "5 inputs"},
+		{"inputs nil", func(p *pde.Problem, s *Settings) { p.Inputs = nil }, "0 inputs; a problem has 1 to 6 inputs"},
+		{"seven inputs", func(p *pde.Problem, s *Settings) { p.Inputs = []string{"a", "b", "c", "d", "e", "f", "g"} }, "7 inputs; a problem has 1 to 6 inputs"},
 		{"infinite bound", func(p *pde.Problem, s *Settings) { p.Hi[0] = math.Inf(1) }, "need finite Lo < Hi"},
 		{"duplicate input", func(p *pde.Problem, s *Settings) {
 			p.Inputs, p.Lo, p.Hi = []string{"x", "x"}, []float64{0, 0}, []float64{1, 1}

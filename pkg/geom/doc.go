@@ -3,10 +3,10 @@
 //
 // # Overview
 //
-// A Domain is a closed region of R^d (d = 1 to 4) that answers a few
+// A Domain is a closed region of R^d (d = 1 to 6) that answers a few
 // questions: its dimension, its bounding box, whether a point lies in it, a
 // signed distance (negative inside), and the pieces of its boundary. The
-// primitives are Box (any dimension 1-4), Ball (2-D disk, 3-D ball) and
+// primitives are Box (any dimension 1-4), Ball (2-D disk, 3-D to 5-D ball) and
 // Polygon (2-D, simple). Union, Intersection and Difference combine them
 // (constructive solid geometry), Named prefixes the names of a domain's
 // boundary parts, and SpaceTime is a domain times a time interval.

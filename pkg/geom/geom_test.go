@@ -252,6 +252,57 @@ func TestAreaUniform(t *testing.T) {
 	}
 }
 
+// TestHighSphereUniform checks the spheres of the 4-D and 5-D balls: every
+// point at the radius with its outward unit normal, and the moments of a
+// uniform point n on the unit sphere of R^d: E n_i = 0, E n_i^2 = 1/d,
+// E n_i^4 = 3/(d(d+2)) for every coordinate. The interior's points lie in
+// the ball.
+func TestHighSphereUniform(t *testing.T) {
+	t.Parallel()
+	for _, d := range []int{4, 5} {
+		c := make([]float64, d)
+		for i := range c {
+			c[i] = 0.1 * float64(i+1)
+		}
+		b := must(geom.NewBall(c, 2))
+		for _, s := range schemes {
+			const n = 8000
+			bp := must(geom.SampleBoundary(b, n, s, src(9)))
+			var m1, m2, m4 [5]float64
+			for k, x := range bp.X {
+				var norm float64
+				for i := range d {
+					u := (x[i] - c[i]) / 2
+					norm += u * u
+					if math.Abs(u-bp.Normal[k][i]) > 1e-12 {
+						t.Fatalf("%d-D %s: normal %v at %v", d, s, bp.Normal[k], x)
+					}
+					m1[i] += u / n
+					m2[i] += u * u / n
+					m4[i] += u * u * u * u / n
+				}
+				if math.Abs(norm-1) > 1e-12 {
+					t.Fatalf("%d-D %s: point %v at %g radii", d, s, x, math.Sqrt(norm))
+				}
+			}
+			for i := range d {
+				want2, want4 := 1/float64(d), 3/float64(d*(d+2))
+				if math.Abs(m1[i]) > 0.03 || math.Abs(m2[i]-want2) > 0.01 || math.Abs(m4[i]-want4) > 0.01 {
+					t.Errorf("%d-D %s: coordinate %d moments %.4f %.4f %.4f, want 0 %.4f %.4f", d, s, i, m1[i], m2[i], m4[i], want2, want4)
+				}
+			}
+		}
+		if got := geom.Parts(b)[0].Measure; math.Abs(got-map[int]float64{4: 2 * math.Pi * math.Pi * 8, 5: 8.0 / 3 * math.Pi * math.Pi * 16}[d]) > 1e-9 {
+			t.Errorf("%d-D sphere of radius 2: measure %g", d, got)
+		}
+		for _, x := range must(geom.SampleInterior(b, 500, geom.Uniform, src(3))) {
+			if b.SignedDistance(x) > 1e-12 {
+				t.Fatalf("%d-D interior point %v outside the ball", d, x)
+			}
+		}
+	}
+}
+
 func TestParts(t *testing.T) {
 	t.Parallel()
 	var names []string
@@ -422,6 +473,7 @@ func TestBadInputs(t *testing.T) {
 		{"disk radius < 0", func() error { _, err := geom.NewDisk(0, 0, -1); return err }, "radius -1"},
 		{"disk NaN", func() error { _, err := geom.NewDisk(math.NaN(), 0, 1); return err }, "ball centre coordinate 0 is NaN"},
 		{"ball dim", func() error { _, err := geom.NewBall([]float64{0}, 1); return err }, "centre of 1 coordinates"},
+		{"ball dim 6", func() error { _, err := geom.NewBall(make([]float64, 6), 1); return err }, "centre of 6 coordinates; give 2 (disk) to 5"},
 		{"polygon 2 vertices", func() error { _, err := geom.NewPolygon([][2]float64{{0, 0}, {1, 0}}); return err }, "polygon of 2 vertices"},
 		{"polygon bowtie", func() error {
 			_, err := geom.NewPolygon([][2]float64{{0, 0}, {1, 1}, {1, 0}, {0, 1}})

@@ -185,9 +185,9 @@ func (p *Problem) DefaultBetaMode() BetaMode {
 	return BetaSingle
 }
 
-// MaxInputs is the most inputs a problem has (three space dimensions and
-// time).
-const MaxInputs = 4
+// MaxInputs is the most inputs a problem has (five space dimensions and
+// time: PINNacle's HeatND).
+const MaxInputs = 6
 
 // Validate checks the problem before anything is built: inputs and domain,
 // every term's points, targets and fields, the unknowns, and each residual,
@@ -472,7 +472,7 @@ func (p *Problem) NumPoints() int {
 // Grid returns a grid over the domain with the exact solution (the first
 // output's, ExactValues) at each point
 // (nil if the problem has none): n points in 1-D, n x n in 2-D, and in 3-D
-// and 4-D m^d points with m = max(2, round(n^(2/d))), about as many points as
+// to 6-D m^d points with m = max(2, round(n^(2/d))), about as many points as
 // in 2-D. The first input varies fastest. The grid spans the box Lo, Hi;
 // with a Domain, its points outside the domain are left out (a reference
 // solution has no values in a hole).

@@ -357,8 +357,8 @@ func TestSampleErrors(t *testing.T) {
 			`term "pde": Draw.Fields["zero"] is nil; give it a function of the point or remove it`},
 		{"repeated input", func(p *Problem) { p.Inputs[1] = "x" }, `inputs ["x" "x"]: every input needs its own non-empty name`},
 		{"five inputs", func(p *Problem) {
-			p.Inputs, p.Lo, p.Hi = []string{"a", "b", "c", "d", "e"}, make([]float64, 5), []float64{1, 1, 1, 1, 1}
-		}, `problem "heat-drawn": 5 inputs; a problem has 1 to 4 inputs: set Inputs`},
+			p.Inputs, p.Lo, p.Hi = []string{"a", "b", "c", "d", "e", "f", "g"}, make([]float64, 7), []float64{1, 1, 1, 1, 1, 1, 1}
+		}, `problem "heat-drawn": 7 inputs; a problem has 1 to 6 inputs: set Inputs`},
 		{"no inputs", func(p *Problem) { p.Inputs = nil }, `0 inputs`},
 		{"short Hi", func(p *Problem) { p.Hi = p.Hi[:1] }, `domain Lo/Hi need 2 values each`},
 		{"infinite bound", func(p *Problem) { p.Hi[1] = math.Inf(1) }, `domain of t is [0, +Inf]; need finite Lo < Hi`},

@@ -55,6 +55,9 @@ func Schedules() string {
 	head := "problems and their defaults (the paper's settings):\n" +
 		fmt.Sprintf(row, "problem", "inputs", "hidden", "epochs", "hyper-start", "hyper-every", "alphas", "betas")
 	return describe(head, func(e Entry, p *pde.Problem) string {
+		if e.Schedule == nil {
+			return fmt.Sprintf("  %-15s  %-6s  none: the trainer's defaults\n", e.Name, strings.Join(p.Inputs, ","))
+		}
 		d := e.Schedule(Options{})
 		hidden := make([]string, len(d.Hidden))
 		for i, h := range d.Hidden {

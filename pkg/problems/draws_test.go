@@ -3,14 +3,18 @@ package problems
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// pinned is the name of a term whose point is part of the problem, kept by
-// every draw: the lid-driven problems' pressure gauge p(0, 0) = 0.
-const pinned = "gauge"
+// pinned reports whether a term's points are part of the problem, kept by
+// every draw: the lid-driven problems' pressure gauge p(0, 0) = 0, and
+// PoissonInv's measurements on PINNacle's fixed 50 x 50 grid.
+func pinned(problem, term string) bool {
+	return term == "gauge" || strings.HasPrefix(problem, "poisson-inv") && term == "data"
+}
 
 // TestFresh: Fresh draws the same terms with as many new points, the same
 // each time, and different from the training points.
@@ -36,7 +40,7 @@ func TestFresh(t *testing.T) {
 			if !reflect.DeepEqual(a.Points, b.Points) || !reflect.DeepEqual(a.Target, b.Target) {
 				t.Errorf("%s term %s: two fresh draws differ", name, tm.Name)
 			}
-			if moved := !reflect.DeepEqual(a.Points, tm.Points); moved != (tm.Name != pinned) {
+			if moved := !reflect.DeepEqual(a.Points, tm.Points); moved != !pinned(name, tm.Name) {
 				t.Errorf("%s term %s: fresh points moved %v", name, tm.Name, moved)
 			}
 		}
@@ -70,7 +74,7 @@ func TestRedraw(t *testing.T) {
 				t.Errorf("%s term %d: draw 1 has %q with %d points, want %q with %d", name, i, a.Terms[i].Name, len(a.Terms[i].Points), tm.Name, len(tm.Points))
 			}
 			shared := reflect.DeepEqual(a.Terms[i].Points, tm.Points) || reflect.DeepEqual(a.Terms[i].Points, b.Terms[i].Points)
-			if tm.Name == pinned {
+			if pinned(name, tm.Name) {
 				shared = !reflect.DeepEqual(a.Terms[i].Points, tm.Points) || !reflect.DeepEqual(b.Terms[i].Points, tm.Points)
 			}
 			if shared {
@@ -79,8 +83,8 @@ func TestRedraw(t *testing.T) {
 			if want := tm.Group == "data"; tm.Measured != want {
 				t.Errorf("%s term %q: Measured %v, want %v", name, tm.Name, tm.Measured, want)
 			}
-			if tm.Name != "boundary" && tm.Name != "initial" {
-				continue
+			if tm.Name != "boundary" && tm.Name != "initial" || tm.Target == nil || p.Exact == nil {
+				continue // a text value (Target nil) or no Exact: the suite's tests check those
 			}
 			for j, x := range a.Terms[i].Points {
 				if d := math.Abs(a.Terms[i].Target[j] - p.Exact(x)); d > 1e-9 {

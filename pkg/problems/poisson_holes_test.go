@@ -2,11 +2,8 @@ package problems
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -82,17 +79,9 @@ func TestPoissonHoles(t *testing.T) {
 // is absent (a user's machine).
 func pinnacleHoles(t *testing.T) *refsol.Table {
 	t.Helper()
-	dir := os.Getenv("PINNACLE_DIR")
-	if dir == "" {
-		root, err := filepath.Abs("../..")
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(root, "..", "shared", "pinnacle")
-	}
-	path := filepath.Join(dir, "poisson1_cg_data.dat")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		t.Logf("%s is absent (PINNacle's export; set PINNACLE_DIR): measuring on the grid only", path)
+	path := pinnacleFile(t, "poisson1_cg_data.dat")
+	if path == "" {
+		t.Logf("poisson1_cg_data.dat is absent (PINNacle's export; set PINNACLE_DIR): measuring on the grid only")
 		return nil
 	}
 	tab, err := refsol.ReadDatFile(path)

@@ -19,7 +19,9 @@ type Entry struct {
 	New func(Options) *pde.Problem
 	// Schedule is the problem's training schedule for the options (a
 	// schedule that holds the measurements' noise follows Options'
-	// noise). It goes into bayes.Settings.Schedule.
+	// noise). It goes into bayes.Settings.Schedule. Nil for a problem
+	// nobody measured a schedule for (the PINNacle suite): it trains with
+	// the trainer's defaults (ScheduleFor).
 	Schedule func(Options) schedule.Schedule
 	// Options names the fields of Options, besides DataSeed and Sampling,
 	// that change the problem, e.g. "Kappa"; a caller refuses the others.
@@ -29,6 +31,15 @@ type Entry struct {
 // Takes reports whether the option (a field name of Options) changes e's
 // problem.
 func (e Entry) Takes(option string) bool { return slices.Contains(e.Options, option) }
+
+// ScheduleFor is e's schedule for the options, the zero Schedule (the
+// trainer's defaults) for an entry without one.
+func (e Entry) ScheduleFor(o Options) schedule.Schedule {
+	if e.Schedule == nil {
+		return schedule.Schedule{}
+	}
+	return e.Schedule(o)
+}
 
 // fixed is a schedule that does not depend on the options.
 func fixed(s schedule.Schedule) func(Options) schedule.Schedule {
@@ -183,6 +194,15 @@ var entries = []Entry{
 	{Name: "lid-driven-soft", New: LidDrivenSoft, Schedule: fixed(lidSoftSchedule)},
 	{Name: "burgers-identify", New: BurgersIdentify, Schedule: fixed(identifySchedule)},
 	{Name: "burgers-identify-clean", New: BurgersIdentifyClean, Schedule: fixed(identifySchedule)},
+	// The PINNacle suite (pinnacle_suite.go): no schedule of its own.
+	{Name: "heat2d-ms", New: Heat2DMultiscale},
+	{Name: "heat2d-lt", New: Heat2DLongTime},
+	{Name: "wave2d-ms", New: Wave2DLongTime},
+	{Name: "poisson-nd", New: PoissonND},
+	{Name: "heat-nd", New: HeatND},
+	{Name: "poisson-inv", New: PoissonInv},
+	{Name: "poisson-inv-as-coded", New: PoissonInvAsCoded},
+	{Name: "burgers1d", New: Burgers1D},
 }
 
 // Entries lists the paper's problems, in the CLI's order.

@@ -447,7 +447,7 @@ func newStudy(name string, cfg *Config) *Study {
 		st.hmcCost = hmcSeconds(name, hs)
 	}
 	if e, err := problems.Lookup(st.Problem); err == nil { // else runStudy reports it
-		st.Base.Schedule = e.Schedule(studyOptions(st, cfg))
+		st.Base.Schedule = e.ScheduleFor(studyOptions(st, cfg))
 	}
 	return st
 }
