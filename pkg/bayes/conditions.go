@@ -15,8 +15,8 @@ import (
 const ConditionUnmet = 0.25
 
 // Condition is how well a fit meets one condition term: a term with
-// values (Term.Target), i.e. a boundary or initial value, a flux, or
-// measurements. Misfit is the rms of its residual at its points (of
+// values (pde.Problem.Values: its Target, or its value given as text),
+// i.e. a boundary or initial value, a flux, or measurements. Misfit is the rms of its residual at its points (of
 // u - target for measurements, whose residual may be divided by their
 // stated noise); Values the rms of its targets; Scale what Misfit is
 // compared with: Values, or where those are below a tenth of the
@@ -33,9 +33,10 @@ type Condition struct {
 }
 
 // Conditions returns how well f meets each of its condition terms (terms
-// with targets), in the problem's term order, from f's weights alone: the
-// exact solution is never read. The equation's residual terms, and
-// conditions written as expressions (no targets), are not among them.
+// with values: targets, or a value given as text), in the problem's term
+// order, from f's weights alone: the exact solution is never read. The
+// equation's residual terms, and conditions written as residuals of their
+// own (no values), are not among them.
 func (f *Fit) Conditions() ([]Condition, error) {
 	m := f.Model
 	p := m.Problem
@@ -49,7 +50,8 @@ func (f *Fit) Conditions() ([]Condition, error) {
 	solution := map[string]float64{}
 	var out []Condition
 	for k, t := range p.Terms {
-		if t.Target == nil || len(t.Points) == 0 {
+		values, ok := p.Values(t)
+		if !ok || len(t.Points) == 0 {
 			continue
 		}
 		if _, ok := solution[t.Output]; !ok {
@@ -59,14 +61,14 @@ func (f *Fit) Conditions() ([]Condition, error) {
 			}
 			solution[t.Output] = rms(u)
 		}
-		c := Condition{Term: t.Name, Misfit: rms(res[k]), Values: rms(t.Target), Solution: solution[t.Output]}
+		c := Condition{Term: t.Name, Misfit: rms(res[k]), Values: rms(values), Solution: solution[t.Output]}
 		if t.Measured {
 			u, _, err := mean.PredictOutput(t.Output, t.Points)
 			if err != nil {
 				return nil, err
 			}
 			for i := range u {
-				u[i] -= t.Target[i]
+				u[i] -= values[i]
 			}
 			c.Misfit = rms(u)
 		}

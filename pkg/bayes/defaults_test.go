@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -166,5 +167,32 @@ func TestConditionsMetShipped(t *testing.T) {
 		if strings.Contains(strings.Join(f.Warnings, "\n"), "unmet") {
 			t.Errorf("%s: %q", name, f.Warnings)
 		}
+	}
+}
+
+// A condition whose value is given as text is checked as one with a
+// value function: ignored (its beta held at 1e-4), it is named.
+func TestConditionUnmetTextValue(t *testing.T) {
+	t.Parallel()
+	p := &pde.Problem{Name: "line", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{pde.PDE("u_xx = 0", 16), pde.Dirichlet(pde.Faces("x"), 4, "1 + x")}}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(context.Background(), q, Settings{Seed: 1, Schedule: poissonSchedule, BetaMode: pde.BetaSplit,
+		KnownNoise: map[string]float64{"boundary": 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := f.Conditions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Values < 1 || cs[0].Values > 2 {
+		t.Fatalf("conditions %+v, want the Dirichlet term with values of rms in [1, 2]", cs)
+	}
+	if !strings.Contains(strings.Join(f.Warnings, "\n"), fmt.Sprintf("condition %q unmet", cs[0].Term)) {
+		t.Errorf("no unmet warning for %+v: %q", cs[0], f.Warnings)
 	}
 }

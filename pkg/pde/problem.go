@@ -311,8 +311,32 @@ func (p *Problem) validateTerm(t Term) error {
 // error, as a target that is not finite is. A value that does not build
 // (a name it cannot read) is left to its residual's error.
 func (p *Problem) validateValue(t Term) error {
-	if t.value == nil {
+	vals, ok := p.textValues(t)
+	if !ok {
 		return nil
+	}
+	if k := badIndex(vals); k >= 0 {
+		return fmt.Errorf("problem %q term %q: value %s is %v at %v; give a value finite on the term's points", p.Name, t.Name, eqtext.Quote(t.value.Text), vals[k], t.Points[k])
+	}
+	return nil
+}
+
+// Values returns what a condition term sets its output (or the derivative
+// it constrains) to at its points: its Target, or its value given as text
+// evaluated there. ok is false for a term with neither (the equation, a
+// condition written as a residual of its own).
+func (p *Problem) Values(t Term) (values []float64, ok bool) {
+	if t.Target != nil {
+		return t.Target, true
+	}
+	return p.textValues(t)
+}
+
+// textValues evaluates t's value given as text at its points; ok is false
+// when t has none or it does not build.
+func (p *Problem) textValues(t Term) ([]float64, bool) {
+	if t.value == nil {
+		return nil, false
 	}
 	g := ad.NewGraph()
 	x := g.Input("x", len(t.Points), p.Dim())
@@ -320,13 +344,9 @@ func (p *Problem) validateValue(t Term) error {
 	v := (&Vars{U: u, p: p, term: t.Name, jet: ad.NewJet(u, x)}).valueVars()
 	e, err := t.value.Eval(env{v})
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	vals := evalAt(g, x, e.Node(env{v}), t.Points)
-	if k := badIndex(vals); k >= 0 {
-		return fmt.Errorf("problem %q term %q: value %s is %v at %v; give a value finite on the term's points", p.Name, t.Name, eqtext.Quote(t.value.Text), vals[k], t.Points[k])
-	}
-	return nil
+	return evalAt(g, x, e.Node(env{v}), t.Points), true
 }
 
 // pointsAndDraw refuses a term given both Points and a Draw: Sample
