@@ -120,6 +120,18 @@ func (m *MLP) SetOutputMap(shift, scale []float64) {
 	m.OutShift, m.OutScale = slices.Clone(shift), slices.Clone(scale)
 }
 
+// MapInput returns x as the first layer reads it: through the input map
+// when m has one, else a copy of x.
+func (m *MLP) MapInput(x []float64) []float64 {
+	z := slices.Clone(x)
+	if m.InShift != nil {
+		for i := range z {
+			z[i] = (x[i] - m.InShift[i]) * (1 / m.InScale[i])
+		}
+	}
+	return z
+}
+
 // Mapped reports whether m has an input or an output map.
 func (m *MLP) Mapped() bool { return m.InShift != nil || m.OutShift != nil }
 
@@ -292,12 +304,7 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 	}
 	buf := make([]float64, 2*maxw)
 	cur, next := buf[:maxw], buf[maxw:]
-	copy(cur, x)
-	if m.InShift != nil {
-		for i := range x {
-			cur[i] = (x[i] - m.InShift[i]) * (1 / m.InScale[i])
-		}
-	}
+	copy(cur, m.MapInput(x))
 	for l := 0; l < m.Layers(); l++ {
 		in, o := m.Sizes[l], m.Sizes[l+1]
 		w, b := m.Layer(l)

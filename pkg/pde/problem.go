@@ -50,6 +50,9 @@ type Term struct {
 	// value is a one-line condition's value given as text, which Validate
 	// evaluates at the points: it must be finite there.
 	value *eqtext.Equation
+	// setsValue marks a condition on the output's own value (Dirichlet,
+	// InitialValue): its values are the output's (OutputValues).
+	setsValue bool
 }
 
 // Problem is a PDE (or a regression) as data: the domain, the loss terms and
@@ -314,6 +317,16 @@ func (p *Problem) validateValue(t Term) error {
 	if t.value == nil {
 		return nil
 	}
+	vals := p.textValues(t)
+	if k := badIndex(vals); k >= 0 {
+		return fmt.Errorf("problem %q term %q: value %s is %v at %v; give a value finite on the term's points", p.Name, t.Name, eqtext.Quote(t.value.Text), vals[k], t.Points[k])
+	}
+	return nil
+}
+
+// textValues evaluates a condition's value given as text at the term's
+// points; nil when the value does not build (its residual reports that).
+func (p *Problem) textValues(t Term) []float64 {
 	g := ad.NewGraph()
 	x := g.Input("x", len(t.Points), p.Dim())
 	u := ad.SliceCol(x, 0)
@@ -322,11 +335,30 @@ func (p *Problem) validateValue(t Term) error {
 	if err != nil {
 		return nil
 	}
-	vals := evalAt(g, x, e.Node(env{v}), t.Points)
-	if k := badIndex(vals); k >= 0 {
-		return fmt.Errorf("problem %q term %q: value %s is %v at %v; give a value finite on the term's points", p.Name, t.Name, eqtext.Quote(t.value.Text), vals[k], t.Points[k])
+	return evalAt(g, x, e.Node(env{v}), t.Points)
+}
+
+// OutputValues returns, per output (OutputNames' order), the values that
+// the conditions on the output's own value (Dirichlet, InitialValue) and
+// its measurements (Measured terms) give at their points: the scale of
+// each field that the problem states. An output no such term constrains
+// gets none; terms not yet drawn (before Sample) give none.
+func (p *Problem) OutputValues() [][]float64 {
+	out := make([][]float64, len(p.OutputNames()))
+	for _, t := range p.Terms {
+		k := p.OutputIndex(t.Output)
+		if k < 0 || !(t.setsValue || t.Measured) || len(t.Points) == 0 {
+			continue
+		}
+		vals := t.Target
+		if t.value != nil {
+			vals = p.textValues(t)
+		}
+		if badIndex(vals) < 0 {
+			out[k] = append(out[k], vals...)
+		}
 	}
-	return nil
+	return out
 }
 
 // pointsAndDraw refuses a term given both Points and a Draw: Sample

@@ -41,8 +41,10 @@ func TestRestore(t *testing.T) {
 		{"heat", bayes.Settings{Seed: 2}}, // the tuned recipe: polish and final rounds
 		{"wave-full", bayes.Settings{Seed: 1, Epochs: 120, Hyper: bayes.HyperSteps{Start: 50}}}, // 4 alphas, 2 betas
 		{"regression", bayes.Settings{Seed: 3, Recipe: bayes.RecipePaper, AlphaMode: "classes"}},
+		// the network's maps: kept by the record, the same predictions
+		{"heat", bayes.Settings{Seed: 1, Epochs: 1000, Scale: bayes.ScaleBox}},
 	} {
-		t.Run(c.problem, func(t *testing.T) {
+		t.Run(c.problem+"/"+string(c.s.Scale), func(t *testing.T) {
 			t.Parallel()
 			f := testfit.Train(t, c.problem, c.s)
 			if f.Laplace == nil || !f.Laplace.OccamOK {
@@ -59,6 +61,9 @@ func TestRestore(t *testing.T) {
 			}
 			if g.Laplace == nil {
 				t.Fatal("the restored fit has no Laplace approximation")
+			}
+			if mapped := c.s.Scale == bayes.ScaleBox; g.Model.Net.Mapped() != mapped || f.Model.Net.Mapped() != mapped {
+				t.Errorf("the fit's network mapped %v, the restored one's %v; want %v", f.Model.Net.Mapped(), g.Model.Net.Mapped(), mapped)
 			}
 			if got, want := g.Laplace.LogEvidence, f.Laplace.LogEvidence; got != want {
 				t.Errorf("log evidence: got %v, want %v", got, want)
