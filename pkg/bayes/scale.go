@@ -67,4 +67,3 @@ func spread(v []float64) (mean, scale float64) {
 	}
 	return 0, 1
 }
-
