@@ -3,10 +3,12 @@ package bayes_test
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
@@ -81,5 +83,39 @@ func TestScaleResolve(t *testing.T) {
 	_, err := bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 10, Scale: "unit"}.Resolve(p)
 	if err == nil || !strings.Contains(err.Error(), "scale") {
 		t.Errorf("scale unit: error %v, want one naming the scale", err)
+	}
+}
+
+// ScaleMaps: the box to [-1, 1]; each field's shift and scale the mean and
+// standard deviation of its stated values, the mean's magnitude when they
+// are all equal, 0 and 1 when the field has none.
+func TestScaleMaps(t *testing.T) {
+	t.Parallel()
+	p := &pde.Problem{Name: "maps", Inputs: []string{"x", "t"}, Outputs: []string{"u", "v", "w"},
+		Lo: []float64{0, -4}, Hi: []float64{100, 0},
+		Terms: []pde.Term{
+			pde.PDE("u_t = v_xx + w", 5),
+			pde.Dirichlet(pde.Boundary("t"), 4, 50),
+			pde.Measurements(&pde.Data{Points: [][]float64{{1, -1}, {2, -1}}, U: []float64{-1, 3}}).For("v"),
+		},
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := nn.Zero([]int{2, 3, 3}, nn.Tanh)
+	bayes.ScaleMaps(net, q)
+	for _, c := range []struct {
+		name      string
+		got, want []float64
+	}{
+		{"input shift", net.InShift, []float64{50, -2}},
+		{"input scale", net.InScale, []float64{50, 2}},
+		{"output shift", net.OutShift, []float64{50, 1, 0}},
+		{"output scale", net.OutScale, []float64{50, 2, 1}},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s %v, want %v", c.name, c.got, c.want)
+		}
 	}
 }
