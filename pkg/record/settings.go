@@ -88,8 +88,8 @@ func settingsMap(s bayes.Settings) map[string]any {
 
 // readSettings is the inverse of settingsMap: the Settings whose fields m
 // records. Keys it does not know (NaNAt) are skipped, and a key m lacks
-// leaves its field zero, but Scale, which settingsMap leaves out when
-// none.
+// leaves its field zero, except Scale: none (settingsMap leaves it out
+// when none, as in every record before the maps).
 func readSettings(m map[string]any) (bayes.Settings, error) {
 	s := bayes.Settings{Scale: bayes.ScaleNone}
 	for _, k := range settingsKeys {
