@@ -54,6 +54,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"polish-memory", "`steps` the L-BFGS polish remembers (default 100; gonum's 15 fits burgers-wide worse)", cliflag.Into(&s.Polish.Memory)},
 		{"untie-at", "`epoch` from which alpha and beta groups move separately (default: after Adam in the tuned recipe, never tied in the paper's)", cliflag.Into(&s.Hyper.UntieAt)},
 		{"resample", "move the collocation and boundary points to a new draw every `K` Adam epochs (measurements stay); the polish, rounds and evidence use the problem's points; -1 is never (default: the problem's; never, as in the paper, but burgers-wide)", cliflag.Int(&s.Resample)},
+		{"scale", "box: the network reads the domain's box as [-1, 1] and writes each field in the scale its conditions and data state (mean and spread), so an equation in physical units trains as in unit scale; none: the coordinates and fields as they are (default: none for the paper's problems, whose schedules were measured without it; box for a problem without a schedule)", cliflag.OneOf(&s.Scale, "", bayes.Scales)},
 		{"fixed", "keep alpha = 0.05, beta = 1 fixed (the paper's baseline)", cliflag.Bool(&s.Fixed.On)},
 		{"fixed-alpha", "with --fixed: the held `alpha` (default 0.05; 1e-8, the least, is about no weight decay: DeepXDE's default)", cliflag.Into(&s.Fixed.Alpha)},
 		{"fixed-beta", "with --fixed: the held `beta` of every term (default 1)", cliflag.Into(&s.Fixed.Beta)},

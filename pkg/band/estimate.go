@@ -228,7 +228,8 @@ var errSVD = errors.New("error estimate: the SVD did not converge")
 // incoming weights are random and outgoing weights zero: the same outputs,
 // and output-layer columns of the Jacobian that hold the linearized
 // residuals of k random functions besides the network's own units. With
-// one hidden layer the new units see the inputs: act(a.x + b), a of
+// one hidden layer the new units see the inputs (through net's input map,
+// which they share with its units): act(a.x + b), a of
 // random direction and a slope of 1 to 40 across the box (log-uniform),
 // the unit's centre b = -a.x0 at a random point x0 of the box; deeper,
 // they see the previous hidden layer's values, centred at its values at
@@ -239,6 +240,7 @@ func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 	sizes := slices.Clone(S)
 	sizes[L-1] += k
 	w := nn.Zero(sizes, net.Activation)
+	w.InShift, w.InScale, w.OutShift, w.OutScale = net.InShift, net.InScale, net.OutShift, net.OutScale
 	for l := 0; l < L; l++ {
 		ow, ob := net.Layer(l)
 		nw, nb := w.Layer(l)
@@ -256,7 +258,7 @@ func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 		for d := range x0 {
 			x0[d] = p.Lo[d] + rng.Float64()*(p.Hi[d]-p.Lo[d])
 		}
-		h := x0
+		h := net.MapInput(x0)
 		if below != nil {
 			h = below(x0)
 		}
@@ -270,8 +272,8 @@ func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 		norm = math.Sqrt(norm)
 		b := 0.0
 		for i := range row {
-			width := 2.0 // a hidden unit's values span [-1, 1]
-			if below == nil {
+			width := 2.0 // a hidden unit's values span [-1, 1], as mapped inputs do
+			if below == nil && net.InShift == nil {
 				width = p.Hi[i] - p.Lo[i]
 			}
 			row[i] *= slope / norm * 2 / width
@@ -293,6 +295,7 @@ func hiddenValues(net *nn.MLP, l int) func(x []float64) []float64 {
 	S := net.Sizes
 	H := S[l]
 	cut := nn.Zero(append(slices.Clone(S[:l+1]), H), net.Activation)
+	cut.InShift, cut.InScale = net.InShift, net.InScale // the values it sees; no output map
 	copy(cut.W, net.W[:len(cut.W)-H*H-H])
 	id, _ := cut.Layer(l)
 	for i := 0; i < H; i++ {

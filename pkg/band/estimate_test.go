@@ -16,18 +16,33 @@ import (
 // TestWidenedSameOutputs: the widened network computes the same outputs,
 // bit for bit, on one hidden layer and on three, and its new units see
 // the inputs (one hidden layer) or the layer below (hiddenValues, checked
-// against the network's own forward pass).
+// against the network's own forward pass); so on a mapped network (the
+// box [0, 10] x [100, 300]), whose maps both keep.
 func TestWidenedSameOutputs(t *testing.T) {
+	for _, mapped := range []bool{false, true} {
+		testWidenedSameOutputs(t, mapped)
+	}
+}
+
+func testWidenedSameOutputs(t *testing.T, mapped bool) {
 	p := &pde.Problem{Lo: []float64{-1, 0}, Hi: []float64{1, 2}}
+	if mapped {
+		p.Lo, p.Hi = []float64{0, 100}, []float64{10, 300}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, sizes := range [][]int{{2, 6, 1}, {2, 5, 4, 3, 2}} {
 		net := nn.New(sizes, nn.Tanh, rng)
+		if mapped {
+			net.BoxMap(p.Lo, p.Hi)
+			out := sizes[len(sizes)-1]
+			net.SetOutputMap(slices.Repeat([]float64{7}, out), slices.Repeat([]float64{30}, out))
+		}
 		w := widened(net, p, 17, rand.New(rand.NewPCG(3, 4)))
 		if got, want := w.Sizes[len(sizes)-2], sizes[len(sizes)-2]+17; got != want {
 			t.Fatalf("%v: last hidden layer %d units, want %d", sizes, got, want)
 		}
 		for i := 0; i < 20; i++ {
-			x := []float64{2*rng.Float64() - 1, 2 * rng.Float64()}
+			x := []float64{p.Lo[0] + (p.Hi[0]-p.Lo[0])*rng.Float64(), p.Lo[1] + (p.Hi[1]-p.Lo[1])*rng.Float64()}
 			if a, b := net.Eval(x, nil), w.Eval(x, nil); !slices.Equal(a, b) {
 				t.Fatalf("%v at %v: widened %v, net %v", sizes, x, b, a)
 			}
@@ -40,7 +55,7 @@ func TestWidenedSameOutputs(t *testing.T) {
 			continue
 		}
 		x := []float64{0.3, 1.1}
-		h := slices.Clone(x)
+		h := net.MapInput(x)
 		for l := 0; l < len(sizes)-3; l++ { // the forward pass up to the layer below the last hidden one
 			wl, bl := net.Layer(l)
 			next := make([]float64, sizes[l+1])

@@ -111,3 +111,24 @@ func ParseCurvature(s string) (curv.Kind, error) {
 	}
 	return k, nil
 }
+
+// Scale says whether the network reads its inputs and writes its outputs
+// through fixed maps (Settings.Scale, nn.MLP's maps).
+type Scale string
+
+// The scales.
+const (
+	// ScaleNone is the network as the paper has it: its inputs are the
+	// problem's coordinates, its outputs the fields.
+	ScaleNone Scale = "none"
+	// ScaleBox maps the domain's bounding box to [-1, 1] on the way in and
+	// each field's values, as its conditions and measurements state them,
+	// to their mean and spread on the way out (ScaleMaps).
+	ScaleBox Scale = "box"
+)
+
+// Scales lists the choices of Settings.Scale.
+var Scales = []Scale{ScaleNone, ScaleBox}
+
+// ParseScale returns the choice of Settings.Scale named s.
+func ParseScale(s string) (Scale, error) { return choice.Parse("scale", s, Scales) }

@@ -33,6 +33,7 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		}
 	}
 	for _, step := range []func(*Settings, *pde.Problem) error{
+		(*Settings).resolveScale,
 		(*Settings).resolveNet,
 		(*Settings).resolveEpochs,
 		(*Settings).resolveRecipe,

@@ -90,6 +90,13 @@ type Settings struct {
 	// use the structure and the fit reports no evidence and no band
 	// (status no-laplace).
 	Curvature curv.Kind
+	// Scale is ScaleBox (the network reads the domain's box as [-1, 1] and
+	// writes each field in the scale its conditions and data state, so that
+	// an equation in physical units trains as one in unit scale) or
+	// ScaleNone. "" means box for settings without a schedule (a problem
+	// nobody measured), none under a schedule (the paper's problems, whose
+	// schedules were measured without the maps).
+	Scale Scale
 	// Threads is the number of threads of the fit's row work (the Adam
 	// epochs, the Jacobians, J^T J and the traces of A, the band): 0 means
 	// GOMAXPROCS, or a runner's share of it for each of the fits it runs

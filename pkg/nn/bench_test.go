@@ -22,7 +22,13 @@ type pinnGraph struct {
 
 func newPINNGraph(sizes []int, n int) *pinnGraph {
 	rng := rand.New(rand.NewPCG(1, 2))
-	m := New(sizes, Tanh, rng)
+	return pinnGraphOf(New(sizes, Tanh, rng), n, rng)
+}
+
+// pinnGraphOf is newPINNGraph's graph for the network m: on [0,1]^2, or
+// on m's input box when m has an input map (the points mapped from
+// [0,1]^2 to the box's upper half).
+func pinnGraphOf(m *MLP, n int, rng *rand.Rand) *pinnGraph {
 	g := ad.NewGraph()
 	x := g.Input("x", n, 2)
 	ps := m.Params(g)
@@ -32,6 +38,9 @@ func newPINNGraph(sizes []int, n int) *pinnGraph {
 	pts := make([]float64, 2*n)
 	for i := range pts {
 		pts[i] = rng.Float64()
+		if m.InShift != nil {
+			pts[i] = m.InShift[i%2] + m.InScale[i%2]*pts[i]
+		}
 	}
 	return &pinnGraph{g: g, m: m, x: x, ps: ps, r: r, loss: loss, grads: ad.Grad(loss, ps...), points: pts}
 }

@@ -15,9 +15,18 @@ import (
 // and every D2(i, j), mixed ones in both orders. TestJetClosedForm covers only
 // one tanh layer, where a wrong rule for a composed activation's second
 // derivative could cancel. The network has two outputs, each with its own
-// jet through its column (a system's fields, pde.Problem.Outputs).
+// jet through its column (a system's fields, pde.Problem.Outputs). The
+// mapped variant puts the inputs in a box far from [-1, 1] (widths 100, 8
+// and 0.5) and the outputs in a scale of their own: its derivatives are
+// the chain rule through the maps, in physical units.
 func TestJetFiniteDifferences(t *testing.T) {
 	t.Parallel()
+	for _, mapped := range []bool{false, true} {
+		testJetFiniteDifferences(t, mapped)
+	}
+}
+
+func testJetFiniteDifferences(t *testing.T, mapped bool) {
 	const (
 		dim  = 3
 		n    = 5
@@ -27,7 +36,11 @@ func TestJetFiniteDifferences(t *testing.T) {
 		gain = 2
 	)
 	for ai, act := range []Activation{Tanh, Sin, Sigmoid, Softplus} {
-		t.Run(string(act), func(t *testing.T) {
+		name := string(act)
+		if mapped {
+			name += "/mapped"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(11, uint64(ai)))
 			m := New([]int{dim, 8, 8, 8, 2}, act, rng)
@@ -43,9 +56,18 @@ func TestJetFiniteDifferences(t *testing.T) {
 					b[i] = rng.Float64() - 0.5
 				}
 			}
+			step := []float64{1, 1, 1} // per input: the box's half-width
+			if mapped {
+				m.BoxMap([]float64{0, -3, 10}, []float64{100, 5, 10.5})
+				m.SetOutputMap([]float64{3, -1}, []float64{40, 0.5})
+				step = m.InScale
+			}
 			pts := make([]float64, n*dim)
 			for i := range pts {
 				pts[i] = 2*rng.Float64() - 1
+				if mapped {
+					pts[i] = m.InShift[i%dim] + m.InScale[i%dim]*pts[i]
+				}
 			}
 
 			g := ad.NewGraph()
@@ -56,6 +78,10 @@ func TestJetFiniteDifferences(t *testing.T) {
 				name string
 				node *ad.Node
 				fd   func(p []float64) float64
+				// scale is the value's natural size: 1 unmapped; mapped, the
+				// output's scale over the steps' (a derivative's units),
+				// where finite differences round.
+				scale float64
 			}
 			var outs []out
 			for c := range 2 {
@@ -67,11 +93,16 @@ func TestJetFiniteDifferences(t *testing.T) {
 					q[k] += hk
 					return u(q)
 				}
-				outs = append(outs, out{fmt.Sprintf("u%d", c), j.U, u})
+				sc := 1.0
+				if mapped {
+					sc = m.OutScale[c]
+				}
+				outs = append(outs, out{fmt.Sprintf("u%d", c), j.U, u, sc})
 				for i := 0; i < dim; i++ {
+					hi := h1 * step[i]
 					outs = append(outs, out{fmt.Sprintf("u%d D(%d)", c, i), j.D(i), func(p []float64) float64 {
-						return (shift(p, i, h1, i, 0) - shift(p, i, -h1, i, 0)) / (2 * h1)
-					}})
+						return (shift(p, i, hi, i, 0) - shift(p, i, -hi, i, 0)) / (2 * hi)
+					}, sc / step[i]})
 				}
 				for i := 0; i < dim; i++ {
 					for k := 0; k < dim; k++ {
@@ -80,12 +111,13 @@ func TestJetFiniteDifferences(t *testing.T) {
 						// h and 2h to cancel its h^2 error: what is left is
 						// rounding, ~1e-8 here, well below tol.
 						d2 := func(p []float64, h float64) float64 {
-							return (shift(p, i, h, k, h) - shift(p, i, h, k, -h) -
-								shift(p, i, -h, k, h) + shift(p, i, -h, k, -h)) / (4 * h * h)
+							hi, hk := h*step[i], h*step[k]
+							return (shift(p, i, hi, k, hk) - shift(p, i, hi, k, -hk) -
+								shift(p, i, -hi, k, hk) + shift(p, i, -hi, k, -hk)) / (4 * hi * hk)
 						}
 						outs = append(outs, out{fmt.Sprintf("u%d D2(%d,%d)", c, i, k), j.D2(i, k), func(p []float64) float64 {
 							return (4*d2(p, h2) - d2(p, 2*h2)) / 3
-						}})
+						}, sc / (step[i] * step[k])})
 					}
 				}
 			}
@@ -102,7 +134,7 @@ func TestJetFiniteDifferences(t *testing.T) {
 				pt := pts[p*dim : (p+1)*dim]
 				for _, o := range outs {
 					got, want := prog.Value(o.node)[p], o.fd(pt)
-					if math.Abs(got-want) > tol*(1+math.Abs(want)) {
+					if math.Abs(got-want) > tol*(o.scale+math.Abs(want)) {
 						t.Errorf("point %d %s: jet %.12g, finite differences %.12g", p, o.name, got, want)
 					}
 					if math.Abs(want) > 1e-3 {

@@ -8,11 +8,17 @@ import (
 	"strings"
 )
 
-// jsonMLP is the saved form: layers with W as out x in rows and b.
+// jsonMLP is the saved form: layers with W as out x in rows and b, and
+// the maps when the network has them (a record without them is a network
+// without maps).
 type jsonMLP struct {
 	Sizes      []int       `json:"sizes"`
 	Activation Activation  `json:"activation"`
 	Layers     []jsonLayer `json:"layers"`
+	InShift    []float64   `json:"in_shift,omitempty"`
+	InScale    []float64   `json:"in_scale,omitempty"`
+	OutShift   []float64   `json:"out_shift,omitempty"`
+	OutScale   []float64   `json:"out_scale,omitempty"`
 }
 
 type jsonLayer struct {
@@ -20,9 +26,12 @@ type jsonLayer struct {
 	B []float64   `json:"b"`
 }
 
-// MarshalJSON writes {"sizes", "activation", "layers": [{"W": rows, "b"}]}.
+// MarshalJSON writes {"sizes", "activation", "layers": [{"W": rows, "b"}]}
+// and, for a mapped network, "in_shift", "in_scale", "out_shift",
+// "out_scale".
 func (m *MLP) MarshalJSON() ([]byte, error) {
-	j := jsonMLP{Sizes: m.Sizes, Activation: m.Activation}
+	j := jsonMLP{Sizes: m.Sizes, Activation: m.Activation,
+		InShift: m.InShift, InScale: m.InScale, OutShift: m.OutShift, OutScale: m.OutScale}
 	for l := 0; l < m.Layers(); l++ {
 		in, out := m.Sizes[l], m.Sizes[l+1]
 		w, b := m.Layer(l)
@@ -86,8 +95,38 @@ func (m *MLP) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("network JSON: weight %d is %v", i, v)
 		}
 	}
+	if err := n.readMaps(j); err != nil {
+		return err
+	}
 	*m = *n
 	return nil
+}
+
+// readMaps sets n's maps from j (a record without them leaves n without
+// maps).
+func (n *MLP) readMaps(j jsonMLP) (err error) {
+	if n.InShift, n.InScale, err = readMap("in", j.InShift, j.InScale, n.Sizes[0]); err != nil {
+		return err
+	}
+	n.OutShift, n.OutScale, err = readMap("out", j.OutShift, j.OutScale, n.Sizes[len(n.Sizes)-1])
+	return err
+}
+
+// readMap checks a saved map: shift and scale both or neither, want
+// values each, finite, every scale nonzero.
+func readMap(name string, shift, scale []float64, want int) ([]float64, []float64, error) {
+	if shift == nil && scale == nil {
+		return nil, nil, nil
+	}
+	if len(shift) != want || len(scale) != want {
+		return nil, nil, fmt.Errorf("network JSON: %s_shift has %d values and %s_scale %d; want %d each (or neither)", name, len(shift), name, len(scale), want)
+	}
+	for i := range shift {
+		if a, b := shift[i], scale[i]; math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) || b == 0 {
+			return nil, nil, fmt.Errorf("network JSON: %s map %d is shift %v, scale %v; want finite values and a nonzero scale", name, i, a, b)
+		}
+	}
+	return shift, scale, nil
 }
 
 // Save writes m as indented JSON.

@@ -12,9 +12,11 @@
 package nn
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 )
@@ -77,11 +79,61 @@ func (a Activation) eval(x float64) float64 {
 
 // MLP is a fully connected network with Sizes[0] inputs, hidden layers
 // Sizes[1:len-1] and Sizes[len-1] outputs.
+//
+// Fixed maps (not trained, not in W) may surround the layers: the network
+// computes u(x) = OutShift + OutScale * N((x - InShift) / InScale), N the
+// layers, every operation per component. A nil map is the identity, so a
+// network without maps computes N(x) with the same bits as before maps
+// existed.
 type MLP struct {
 	Sizes      []int
 	Activation Activation
 	W          []float64 // flat weights; see the package doc for the layout
+	// InShift and InScale (Sizes[0] each, or nil) map the inputs, e.g. a
+	// domain's box to [-1, 1] (BoxMap).
+	InShift, InScale []float64
+	// OutShift and OutScale (the outputs' count each, or nil) map the
+	// layers' outputs to the outputs' physical scale.
+	OutShift, OutScale []float64
 }
+
+// BoxMap sets m's input map to the one taking the box [lo, hi] to
+// [-1, 1]^d: shift the box's centre, scale its half-widths. A degenerate
+// side (lo = hi) keeps scale 1.
+func (m *MLP) BoxMap(lo, hi []float64) {
+	if len(lo) != m.Sizes[0] || len(hi) != m.Sizes[0] {
+		panic(fmt.Sprintf("nn: BoxMap: box of %d and %d sides for a network with %d inputs", len(lo), len(hi), m.Sizes[0]))
+	}
+	m.InShift, m.InScale = make([]float64, len(lo)), make([]float64, len(lo))
+	for i := range lo {
+		m.InShift[i] = (lo[i] + hi[i]) / 2
+		m.InScale[i] = cmp.Or((hi[i]-lo[i])/2, 1)
+	}
+}
+
+// SetOutputMap sets m's output map: output k is shift[k] + scale[k] times
+// the last layer's output k.
+func (m *MLP) SetOutputMap(shift, scale []float64) {
+	if n := m.Sizes[len(m.Sizes)-1]; len(shift) != n || len(scale) != n {
+		panic(fmt.Sprintf("nn: SetOutputMap: %d shifts and %d scales for a network with %d outputs", len(shift), len(scale), n))
+	}
+	m.OutShift, m.OutScale = slices.Clone(shift), slices.Clone(scale)
+}
+
+// MapInput returns x as the first layer reads it: through the input map
+// when m has one, else a copy of x.
+func (m *MLP) MapInput(x []float64) []float64 {
+	z := slices.Clone(x)
+	if m.InShift != nil {
+		for i := range z {
+			z[i] = (x[i] - m.InShift[i]) * (1 / m.InScale[i])
+		}
+	}
+	return z
+}
+
+// Mapped reports whether m has an input or an output map.
+func (m *MLP) Mapped() bool { return m.InShift != nil || m.OutShift != nil }
 
 // New returns a network with Xavier/Glorot-normal weights drawn from rng
 // (std sqrt(2/(in+out))) and zero biases.
@@ -137,6 +189,8 @@ func (m *MLP) Clone() *MLP {
 	c := *m
 	c.Sizes = append([]int(nil), m.Sizes...)
 	c.W = append([]float64(nil), m.W...)
+	c.InShift, c.InScale = slices.Clone(m.InShift), slices.Clone(m.InScale)
+	c.OutShift, c.OutScale = slices.Clone(m.OutShift), slices.Clone(m.OutScale)
 	return &c
 }
 
@@ -194,13 +248,47 @@ func (m *MLP) Apply(ps ad.Params, x *ad.Node) *ad.Node {
 		panic(fmt.Sprintf("nn: Apply: %d parameters for %d layers", len(ps), m.Layers()))
 	}
 	h := x
+	if m.InShift != nil {
+		h = ad.Mul(ad.Sub(h, constRow(x.Graph(), m.InShift)), constRow(x.Graph(), inverses(m.InScale)))
+	}
 	for l := 0; l < m.Layers(); l++ {
 		h = ad.Add(ad.MatMulT(h, ps[2*l]), ps[2*l+1])
 		if l < m.Layers()-1 {
 			h = m.Activation.node(h)
 		}
 	}
+	if m.OutShift != nil {
+		h = ad.Add(ad.Mul(h, constRow(x.Graph(), m.OutScale)), constRow(x.Graph(), m.OutShift))
+	}
 	return h
+}
+
+// constRow is the constant row v (1 x len(v)) in g, built from constants
+// so that no program has an input to set: a 1x1 constant for one value.
+func constRow(g *ad.Graph, v []float64) *ad.Node {
+	if len(v) == 1 {
+		return g.Scalar(v[0])
+	}
+	var row *ad.Node
+	for j, c := range v {
+		col := ad.PadCol(g.Scalar(c), j, len(v))
+		if row == nil {
+			row = col
+		} else {
+			row = ad.Add(row, col)
+		}
+	}
+	return row
+}
+
+// inverses returns 1/v elementwise: the input map multiplies by them, in
+// Apply and in Eval alike, so that both round the same way.
+func inverses(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = 1 / x
+	}
+	return out
 }
 
 // Eval returns the network's outputs at one point, written into out (nil
@@ -216,7 +304,7 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 	}
 	buf := make([]float64, 2*maxw)
 	cur, next := buf[:maxw], buf[maxw:]
-	copy(cur, x)
+	copy(cur, m.MapInput(x))
 	for l := 0; l < m.Layers(); l++ {
 		in, o := m.Sizes[l], m.Sizes[l+1]
 		w, b := m.Layer(l)
@@ -236,5 +324,10 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 		out = make([]float64, m.Sizes[len(m.Sizes)-1])
 	}
 	copy(out, cur)
+	if m.OutShift != nil {
+		for k := range out {
+			out[k] = out[k]*m.OutScale[k] + m.OutShift[k]
+		}
+	}
 	return out
 }

@@ -66,8 +66,11 @@ func TestJetClosedForm(t *testing.T) {
 // The per-row Jacobian of a PDE residual matches central differences.
 func TestJacobianRowsFD(t *testing.T) {
 	t.Parallel()
-	for _, sizes := range [][]int{{2, 4, 1}, {2, 3, 3, 1}} {
-		p := newPINNGraph(sizes, 9)
+	mapped := New([]int{2, 3, 3, 1}, Tanh, rand.New(rand.NewPCG(1, 2)))
+	mapped.BoxMap([]float64{0, 10}, []float64{100, 10.5})
+	mapped.SetOutputMap([]float64{3}, []float64{40})
+	for _, p := range []*pinnGraph{newPINNGraph([]int{2, 4, 1}, 9), newPINNGraph([]int{2, 3, 3, 1}, 9), pinnGraphOf(mapped, 9, rand.New(rand.NewPCG(1, 3)))} {
+		sizes := p.m.Sizes
 		jac := ad.NewJacobian(p.r, p.ps)
 		jac.Prog.Set(p.x, p.points)
 		w := p.m.W
@@ -197,6 +200,51 @@ func TestJSONRoundTrip(t *testing.T) {
 		{`{"layers": [`, "network JSON"},
 	}
 	for _, c := range bad {
+		if _, err := Load(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Load(%s): error %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+}
+
+// A mapped network saves its maps and loads with them, evaluating the same
+// bits; a record without maps (every record before them) loads as a
+// network without maps, and a malformed map is refused.
+func TestJSONMaps(t *testing.T) {
+	t.Parallel()
+	m := New([]int{2, 3, 1}, Tanh, rand.New(rand.NewPCG(1, 1)))
+	plain := m.Clone()
+	m.BoxMap([]float64{0, 10}, []float64{100, 12})
+	m.SetOutputMap([]float64{7}, []float64{300})
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{30, 11.5}
+	if a, b := got.Eval(x, nil)[0], m.Eval(x, nil)[0]; a != b || a == plain.Eval(x, nil)[0] {
+		t.Errorf("loaded mapped net gives %v, saved %v, unmapped %v", a, b, plain.Eval(x, nil)[0])
+	}
+	old := `{"sizes": [1, 1], "activation": "tanh", "layers": [{"W": [[2]], "b": [0.5]}]}`
+	o, err := Load(strings.NewReader(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Mapped() || o.Eval([]float64{3}, nil)[0] != 6.5 {
+		t.Errorf("an old record loads mapped %v, value %v at 3, want unmapped 6.5", o.Mapped(), o.Eval([]float64{3}, nil)[0])
+	}
+	var saved bytes.Buffer
+	if err := plain.Save(&saved); err != nil || strings.Contains(saved.String(), "shift") {
+		t.Errorf("an unmapped net saves maps (error %v): %s", err, saved.String())
+	}
+	const layer = `"layers": [{"W": [[2]], "b": [0.5]}]`
+	for _, c := range []struct{ in, want string }{
+		{`{` + layer + `, "in_shift": [1]}`, "in_scale 0"},
+		{`{` + layer + `, "out_shift": [1, 2], "out_scale": [1, 1]}`, "want 1 each"},
+		{`{` + layer + `, "in_shift": [1], "in_scale": [0]}`, "nonzero scale"},
+	} {
 		if _, err := Load(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Load(%s): error %v, want one containing %q", c.in, err, c.want)
 		}

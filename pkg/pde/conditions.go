@@ -42,7 +42,9 @@ func PDE(equation string, n int) Term {
 
 // Dirichlet is u = value at n points of the region.
 func Dirichlet(r Region, n int, value any) Term {
-	return condition("dirichlet_"+regionName(r), r, n, (*Vars).own, value)
+	t := condition("dirichlet_"+regionName(r), r, n, (*Vars).own, value)
+	t.setsValue = true
+	return t
 }
 
 // Neumann is du/dn = value at n points of the face input = side, n the
@@ -90,7 +92,9 @@ func Periodic(input string, n int) Term {
 
 // InitialValue is u = value at n points of the slice input = Lo (t = 0).
 func InitialValue(input string, n int, value any) Term {
-	return condition("initial_"+input, Initial(input), n, (*Vars).own, value)
+	t := condition("initial_"+input, Initial(input), n, (*Vars).own, value)
+	t.setsValue = true
+	return t
 }
 
 // InitialRate is du/d input = value at n points of the slice input = Lo:

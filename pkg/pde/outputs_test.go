@@ -3,6 +3,7 @@ package pde
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,5 +156,42 @@ func TestGridOutputsShortExact(t *testing.T) {
 	}
 	if _, g := p.Grid(2); len(g) != 4 || !math.IsNaN(g[0]) {
 		t.Errorf("Grid: exact %v, want 4 NaNs", g)
+	}
+}
+
+// OutputValues gathers, per output, the values of the conditions on the
+// output's own value (a number, a text expression) and of its
+// measurements; a derivative condition's values and the equation's are
+// not the field's, and an output no such term constrains has none.
+func TestOutputValues(t *testing.T) {
+	t.Parallel()
+	p := &Problem{Name: "vals", Inputs: []string{"x", "t"}, Outputs: []string{"u", "v", "w"},
+		Lo: []float64{0, 0}, Hi: []float64{2, 1},
+		Terms: []Term{
+			PDE("u_t = v_xx + w", 5),
+			Dirichlet(Boundary("t"), 4, 3),
+			InitialValue("t", 3, "10*x"),
+			Neumann("x", Lo, 2, 100).For("v"),
+			Measurements(&Data{Points: [][]float64{{0.5, 0.5}, {1, 0.5}}, U: []float64{-1, 1}}).For("v"),
+		},
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := q.OutputValues()
+	if len(vals) != 3 || len(vals[0]) != 7 || !slices.Equal(vals[1], []float64{-1, 1}) || vals[2] != nil {
+		t.Fatalf("values %v: want u's 4 + 3, v's measurements -1, 1, none for w", vals)
+	}
+	for k, v := range vals[0][:4] {
+		if v != 3 {
+			t.Errorf("u's Dirichlet value %d is %v, want 3", k, v)
+		}
+	}
+	initial := q.Terms[2]
+	for k, v := range vals[0][4:] {
+		if want := 10 * initial.Points[k][0]; math.Abs(v-want) > 1e-12 {
+			t.Errorf("u's initial value %d is %v at %v, want %v", k, v, initial.Points[k], want)
+		}
 	}
 }

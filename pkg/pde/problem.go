@@ -50,6 +50,9 @@ type Term struct {
 	// value is a one-line condition's value given as text, which Validate
 	// evaluates at the points: it must be finite there.
 	value *eqtext.Equation
+	// setsValue marks a condition on the output's own value (Dirichlet,
+	// InitialValue): its values are the output's (OutputValues).
+	setsValue bool
 }
 
 // Problem is a PDE (or a regression) as data: the domain, the loss terms and
@@ -347,6 +350,25 @@ func (p *Problem) textValues(t Term) ([]float64, bool) {
 		return nil, false
 	}
 	return evalAt(g, x, e.Node(env{v}), t.Points), true
+}
+
+// OutputValues returns, per output (OutputNames' order), the values that
+// the conditions on the output's own value (Dirichlet, InitialValue) and
+// its measurements (Measured terms) give at their points: the scale of
+// each field that the problem states. An output no such term constrains
+// gets none; terms not yet drawn (before Sample) give none.
+func (p *Problem) OutputValues() [][]float64 {
+	out := make([][]float64, len(p.OutputNames()))
+	for _, t := range p.Terms {
+		k := p.OutputIndex(t.Output)
+		if k < 0 || !(t.setsValue || t.Measured) || len(t.Points) == 0 {
+			continue
+		}
+		if vals, _ := p.Values(t); badIndex(vals) < 0 {
+			out[k] = append(out[k], vals...)
+		}
+	}
+	return out
 }
 
 // pointsAndDraw refuses a term given both Points and a Draw: Sample

@@ -96,7 +96,7 @@ func (o Options) Resolve(p *pde.Problem) (Plan, error) {
 				return Plan{}, fmt.Errorf("--whitening is %q: use exact or gauss-newton", *o.Whitening)
 			}
 		}
-		fit := bayes.Settings{Schedule: o.Fit.Schedule, Seed: o.Fit.Seed, Hidden: o.Fit.Hidden}
+		fit := bayes.Settings{Schedule: o.Fit.Schedule, Seed: o.Fit.Seed, Hidden: o.Fit.Hidden, Scale: o.Fit.Scale}
 		return Plan{Unknowns: true, Fit: fit, Sampler: s, Whitening: wh}, nil
 	}
 	if err := oneField(p); err != nil {

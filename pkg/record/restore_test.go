@@ -41,8 +41,10 @@ func TestRestore(t *testing.T) {
 		{"heat", bayes.Settings{Seed: 2}}, // the tuned recipe: polish and final rounds
 		{"wave-full", bayes.Settings{Seed: 1, Epochs: 120, Hyper: bayes.HyperSteps{Start: 50}}}, // 4 alphas, 2 betas
 		{"regression", bayes.Settings{Seed: 3, Recipe: bayes.RecipePaper, AlphaMode: "classes"}},
+		// the network's maps: kept by the record, the same predictions
+		{"heat", bayes.Settings{Seed: 1, Epochs: 1000, Scale: bayes.ScaleBox}},
 	} {
-		t.Run(c.problem, func(t *testing.T) {
+		t.Run(c.problem+"/"+string(c.s.Scale), func(t *testing.T) {
 			t.Parallel()
 			f := testfit.Train(t, c.problem, c.s)
 			if f.Laplace == nil || !f.Laplace.OccamOK {
@@ -59,6 +61,9 @@ func TestRestore(t *testing.T) {
 			}
 			if g.Laplace == nil {
 				t.Fatal("the restored fit has no Laplace approximation")
+			}
+			if mapped := c.s.Scale == bayes.ScaleBox; g.Model.Net.Mapped() != mapped || f.Model.Net.Mapped() != mapped {
+				t.Errorf("the fit's network mapped %v, the restored one's %v; want %v", f.Model.Net.Mapped(), g.Model.Net.Mapped(), mapped)
 			}
 			if got, want := g.Laplace.LogEvidence, f.Laplace.LogEvidence; got != want {
 				t.Errorf("log evidence: got %v, want %v", got, want)
@@ -86,7 +91,8 @@ func TestRestore(t *testing.T) {
 			m1, s1 := testfit.Predict(t, f, pts)
 			m2, s2 := testfit.Predict(t, g, pts)
 			for i := range pts {
-				if m1[i] != m2[i] || math.Abs(s1[i]-s2[i]) > 1e-12*s1[i] {
+				// The mapped fit's band is checked bit for bit too.
+				if m1[i] != m2[i] || math.Abs(s1[i]-s2[i]) > 1e-12*s1[i] || c.s.Scale == bayes.ScaleBox && s1[i] != s2[i] {
 					t.Fatalf("at %v: got u = %v ± %v, want %v ± %v", pts[i], m2[i], s2[i], m1[i], s1[i])
 				}
 			}

@@ -51,12 +51,13 @@ var settingsKeys = []struct {
 	{"HistoryEvery", func(s *bayes.Settings) any { return &s.HistoryEvery }},
 	{"Resample", func(s *bayes.Settings) any { return &s.Resample }},
 	{"Curvature", func(s *bayes.Settings) any { return &s.Curvature }},
+	{"Scale", func(s *bayes.Settings) any { return &s.Scale }},
 }
 
 // settingsAddedLater are the Settings fields added after the first
 // records were written, with the value that reproduces those records, so
 // that older ensemble files still resume and merge.
-var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15, "BalanceBetas": false}
+var settingsAddedLater = map[string]any{"PolishIter": 2000, "PolishMethod": "lbfgs", "FinalTol": 0, "KnownNoise": nil, "Resample": 0, "Curvature": "dense", "FixedMean": false, "RoundBetas": "training", "PolishMemory": 15, "BalanceBetas": false, "Scale": "none"}
 
 // settingsMap is the record of s under settingsKeys; non-finite floats
 // become nil.
@@ -69,6 +70,8 @@ func settingsMap(s bayes.Settings) map[string]any {
 			// A Gauss-Newton polish has no memory, a measured schedule no
 			// balanced betas: their records keep comparing equal to older
 			// ones.
+		case k.key == "Scale" && fv.String() == string(bayes.ScaleNone):
+			// Unmapped, as every record before the maps: the same bytes.
 		case fv.Kind() == reflect.Float64:
 			if x := Num(fv.Float()); x != nil {
 				m[k.key] = *x
@@ -87,9 +90,10 @@ func settingsMap(s bayes.Settings) map[string]any {
 
 // readSettings is the inverse of settingsMap: the Settings whose fields m
 // records. Keys it does not know (NaNAt) are skipped, and a key m lacks
-// leaves its field zero.
+// leaves its field zero, except Scale: none (settingsMap leaves it out
+// when none, as in every record before the maps).
 func readSettings(m map[string]any) (bayes.Settings, error) {
-	var s bayes.Settings
+	s := bayes.Settings{Scale: bayes.ScaleNone}
 	for _, k := range settingsKeys {
 		v, ok := m[k.key]
 		if !ok {

@@ -89,7 +89,7 @@ func TestSettingsRecordsRoundTrip(t *testing.T) {
 				Fixed:        bayes.FixedWeights{Alpha: 0.05, Beta: 1},
 				Polish:       bayes.PolishSettings{On: true, Iter: 2000, Method: bayes.PolishGaussNewton},
 				Final:        bayes.FinalRounds{Rounds: 20, Tol: 1e-3, Betas: bayes.RoundBetasTraining},
-				HistoryEvery: 25, Curvature: "dense"}
+				HistoryEvery: 25, Curvature: "dense", Scale: bayes.ScaleNone}
 			if !reflect.DeepEqual(s, want) {
 				t.Errorf("heat's settings read as\n%+v\nwant\n%+v", s, want)
 			}
