@@ -125,10 +125,15 @@ const (
 	// each field's values, as its conditions and measurements state them,
 	// to their mean and spread on the way out (ScaleMaps).
 	ScaleBox Scale = "box"
+	// ScaleAuto maps what is far from unit scale and leaves the rest as
+	// it is (AutoMaps): measured, the maps turn a box 100 wide from a
+	// failed fit into a good one, while on unit boxes with values of
+	// order one they are no better, and up to 6x worse (docs/results/scale.md).
+	ScaleAuto Scale = "auto"
 )
 
 // Scales lists the choices of Settings.Scale.
-var Scales = []Scale{ScaleNone, ScaleBox}
+var Scales = []Scale{ScaleNone, ScaleAuto, ScaleBox}
 
 // ParseScale returns the choice of Settings.Scale named s.
 func ParseScale(s string) (Scale, error) { return choice.Parse("scale", s, Scales) }

@@ -8,14 +8,14 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// resolveScale fills Scale: box without a schedule, none with one. It runs
+// resolveScale fills Scale: auto without a schedule, none with one. It runs
 // before anything fills the schedule, so that it reads the schedule the
 // caller gave.
 func (s *Settings) resolveScale(*pde.Problem) error {
 	if s.Scale == "" {
 		s.Scale = ScaleNone
 		if reflect.ValueOf(s.Schedule).IsZero() {
-			s.Scale = ScaleBox
+			s.Scale = ScaleAuto
 		}
 	}
 	_, err := ParseScale(string(s.Scale))
@@ -30,19 +30,57 @@ func (s *Settings) resolveScale(*pde.Problem) error {
 // equal takes their magnitude as its scale, and one without values, or
 // with values all 0, shift 0 and scale 1.
 func ScaleMaps(net *nn.MLP, p *pde.Problem) {
-	lo, hi := p.Lo, p.Hi
-	if lo == nil && p.Domain != nil {
-		lo, hi = p.Domain.Bounds()
-	}
+	lo, hi, shift, scale := problemMaps(p)
 	if lo != nil {
 		net.BoxMap(lo, hi)
 	}
+	net.SetOutputMap(shift, scale)
+}
+
+// AutoMaps sets ScaleMaps' maps only where p is far from unit scale: the
+// input map when a side of the box is outside [-Unit, Unit] or narrower
+// than 1/Unit, a field's output map when its shift or scale is outside
+// [1/Unit, Unit] (a field of values of order one, or 0, keeps shift 0 and
+// scale 1). A problem of unit scale gets the network ScaleNone gives, bit
+// for bit.
+func AutoMaps(net *nn.MLP, p *pde.Problem) {
+	lo, hi, shift, scale := problemMaps(p)
+	for i := range lo {
+		if math.Abs(lo[i]) > Unit || math.Abs(hi[i]) > Unit || hi[i]-lo[i] < 1/Unit {
+			net.BoxMap(lo, hi)
+			break
+		}
+	}
+	far := false
+	for k := range shift {
+		if m := max(math.Abs(shift[k]), scale[k]); m > Unit || m < 1/Unit {
+			far = true
+		} else {
+			shift[k], scale[k] = 0, 1
+		}
+	}
+	if far {
+		net.SetOutputMap(shift, scale)
+	}
+}
+
+// Unit is how far from 1 a problem's sizes may be before ScaleAuto maps
+// them: a factor of 10 either way.
+const Unit = 10
+
+// problemMaps returns the box of p (nil when it has none) and each field's shift
+// and scale.
+func problemMaps(p *pde.Problem) (lo, hi, shift, scale []float64) {
+	lo, hi = p.Lo, p.Hi
+	if lo == nil && p.Domain != nil {
+		lo, hi = p.Domain.Bounds()
+	}
 	vals := p.OutputValues()
-	shift, scale := make([]float64, len(vals)), make([]float64, len(vals))
+	shift, scale = make([]float64, len(vals)), make([]float64, len(vals))
 	for k, v := range vals {
 		shift[k], scale[k] = spread(v)
 	}
-	net.SetOutputMap(shift, scale)
+	return lo, hi, shift, scale
 }
 
 // spread returns the mean of v and its standard deviation, or the mean's

@@ -3,6 +3,7 @@ package bayes_test
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -35,7 +36,8 @@ func wideODE(t *testing.T) *pde.Problem {
 // On a box 100 wide with values near 50 the unmapped network (inputs and
 // outputs as the user wrote them) fails: its tanh units saturate across
 // the box and its output must reach 50. The maps (the default for settings
-// without a schedule) make it the unit problem, and the fit meets it.
+// without a schedule, auto, maps this box and field: both are far from
+// unit scale) make it the unit problem, and the fit meets it.
 func TestScaleWideBox(t *testing.T) {
 	t.Parallel()
 	p := wideODE(t)
@@ -51,8 +53,8 @@ func TestScaleWideBox(t *testing.T) {
 		}
 		rel[sc] = e.RelL2
 		t.Logf("scale %q: status %s, rel L2 %.3g, betas %v", sc, f.Status, e.RelL2, f.Beta)
-		if sc == "" && (f.Settings.Scale != bayes.ScaleBox || !f.Model.Net.Mapped()) {
-			t.Errorf("settings without a schedule resolve to scale %q, mapped %v; want box, mapped", f.Settings.Scale, f.Model.Net.Mapped())
+		if sc == "" && (f.Settings.Scale != bayes.ScaleAuto || !f.Model.Net.Mapped()) {
+			t.Errorf("settings without a schedule resolve to scale %q, mapped %v; want auto, mapped", f.Settings.Scale, f.Model.Net.Mapped())
 		}
 	}
 	if rel[""] > 1e-3 || rel[bayes.ScaleNone] < 0.3 {
@@ -60,7 +62,7 @@ func TestScaleWideBox(t *testing.T) {
 	}
 }
 
-// Resolve's default: box without a schedule (a problem nobody measured),
+// Resolve's default: auto without a schedule (a problem nobody measured),
 // none under one (the paper's problems), an explicit choice kept, and an
 // unknown one refused naming the setting.
 func TestScaleResolve(t *testing.T) {
@@ -70,7 +72,7 @@ func TestScaleResolve(t *testing.T) {
 		s    bayes.Settings
 		want bayes.Scale
 	}{
-		{bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 10}, bayes.ScaleBox},
+		{bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 10}, bayes.ScaleAuto},
 		{bayes.Settings{Seed: 1, Schedule: schedule.Schedule{Hidden: []int{4}, Epochs: 10}}, bayes.ScaleNone},
 		{bayes.Settings{Seed: 1, Schedule: schedule.Schedule{Hidden: []int{4}, Epochs: 10}, Scale: bayes.ScaleBox}, bayes.ScaleBox},
 		{bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 10, Scale: bayes.ScaleNone}, bayes.ScaleNone},
@@ -117,5 +119,34 @@ func TestScaleMaps(t *testing.T) {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("%s %v, want %v", c.name, c.got, c.want)
 		}
+	}
+}
+
+// AutoMaps maps only what is far from unit scale: a unit box with values
+// of order one gets no maps (the fit is ScaleNone's, bit for bit); a box
+// 100 wide with a field near 50 gets both.
+func TestAutoMaps(t *testing.T) {
+	t.Parallel()
+	unit := &pde.Problem{Name: "unit", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{pde.PDE("u_x = cos(x)", 20), pde.InitialValue("x", 1, 0.5)}}
+	q, err := unit.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fits []*bayes.Fit
+	for _, sc := range []bayes.Scale{bayes.ScaleAuto, bayes.ScaleNone} {
+		f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Hidden: []int{4}, Epochs: 200, Scale: sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fits = append(fits, f)
+	}
+	if fits[0].Model.Net.Mapped() || !slices.Equal(fits[0].Model.Net.W, fits[1].Model.Net.W) {
+		t.Errorf("unit problem under auto: mapped %v, weights equal to none's %v; want unmapped, equal", fits[0].Model.Net.Mapped(), slices.Equal(fits[0].Model.Net.W, fits[1].Model.Net.W))
+	}
+	net := nn.New([]int{1, 4, 1}, "", rand.New(rand.NewPCG(1, 1)))
+	bayes.AutoMaps(net, wideODE(t))
+	if !net.Mapped() || net.InScale[0] != 50 || net.OutShift[0] != 50 {
+		t.Errorf("wide problem under auto: mapped %v, in scale %v, out shift %v; want mapped, 50, 50", net.Mapped(), net.InScale, net.OutShift)
 	}
 }

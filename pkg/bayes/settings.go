@@ -93,9 +93,10 @@ type Settings struct {
 	// Scale is ScaleBox (the network reads the domain's box as [-1, 1] and
 	// writes each field in the scale its conditions and data state, so that
 	// an equation in physical units trains as one in unit scale) or
-	// ScaleNone. "" means box for settings without a schedule (a problem
-	// nobody measured), none under a schedule (the paper's problems, whose
-	// schedules were measured without the maps).
+	// ScaleNone, or ScaleAuto (the maps only where the box or a field is
+	// far from unit scale). "" means auto for settings without a schedule
+	// (a problem nobody measured), none under a schedule (the paper's
+	// problems, whose schedules were measured without the maps).
 	Scale Scale
 	// Threads is the number of threads of the fit's row work (the Adam
 	// epochs, the Jacobians, J^T J and the traces of A, the band): 0 means

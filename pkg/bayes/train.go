@@ -80,8 +80,11 @@ func newFit(p *pde.Problem, s Settings, threads int) (*Fit, error) {
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
 	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames()))
 	net := nn.New(sizes, s.Activation, rng)
-	if s.Scale == ScaleBox {
+	switch s.Scale {
+	case ScaleBox:
 		ScaleMaps(net, p)
+	case ScaleAuto:
+		AutoMaps(net, p)
 	}
 	own := p
 	if s.Resample > 0 { // the model's points move: give it its own terms
