@@ -63,15 +63,19 @@ func ReadDat(r io.Reader) (*Table, error) {
 }
 
 // ReadDatFile reads a PINNacle .dat file by ReadDat; errors name the file.
-func ReadDatFile(path string) (*Table, error) {
+func ReadDatFile(path string) (*Table, error) { return readFile(path, ReadDat) }
+
+// readFile opens path and reads it by read; errors name the file.
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("refsol: %w", err)
+		return zero, fmt.Errorf("refsol: %w", err)
 	}
 	defer f.Close()
-	t, err := ReadDat(f)
+	t, err := read(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return zero, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
 }

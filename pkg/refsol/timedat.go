@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -42,18 +41,7 @@ func ReadTimeDat(r io.Reader) (*TimeTable, error) {
 }
 
 // ReadTimeDatFile reads a file by ReadTimeDat; errors name the file.
-func ReadTimeDatFile(path string) (*TimeTable, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("refsol: %w", err)
-	}
-	defer f.Close()
-	t, err := ReadTimeDat(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
-}
+func ReadTimeDatFile(path string) (*TimeTable, error) { return readFile(path, ReadTimeDat) }
 
 // headerTimes returns the times of the last comment line with "@" labels.
 func headerTimes(text string) ([]float64, error) {
