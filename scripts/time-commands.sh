@@ -36,6 +36,9 @@ commit="$(git rev-parse --short HEAD)"
 	printf 'time-commands: the work tree has uncommitted changes; the clone has HEAD (%s) without them\n' "$commit" >&2
 dir="$(mktemp -d "${TMPDIR:-/tmp}/bpinn-time-commands.XXXXXX")"
 git clone --quiet "$src" "$dir/bpinn"
+# CI lays shared/ (the PINNacle references some tests read) beside the
+# clone: so does this, where the repository has it beside itself.
+[ -d "$src/../shared" ] && ln -s "$(cd "$src/../shared" && pwd)" "$dir/shared"
 mkdir "$dir/logs"
 
 # --busy: one CPU-bound process per core, ended by pid when this script ends.

@@ -93,7 +93,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fit", "heat", "--hyper-lr", "inf"}, "--hyper-lr inf: not a finite number"},
 		{[]string{"fit", "heat", "--resample", "-100"}, "setting Resample = -100: give K > 0 epochs between redraws, 0 for the schedule's or -1 for never"},
 		{[]string{"fit", "heat", "--kappa", "NaN"}, "not a finite number"},
-		{[]string{"fit", "heat", "--scale", "unit"}, "--scale unit: use none or box"},
+		{[]string{"fit", "heat", "--scale", "unit"}, "--scale unit: use none or auto or box"},
 		{[]string{"fit", "wave", "--kappa", "0.2"}, "--kappa applies to heat, heat-inverse, heat2-inverse, heat2-reaction only"},
 		{[]string{"fit", "heat", "--reaction", "0.5"}, "--reaction applies to heat2-inverse, heat2-reaction only"},
 		{[]string{"fit", "heat-inverse", "--data", badCSV}, "line 3: std = -1: a standard deviation must be positive"},
