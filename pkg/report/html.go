@@ -83,6 +83,9 @@ func (pg *Page) Markdown() string {
 	var b strings.Builder
 	r := pg.Report
 	fmt.Fprintf(&b, "# bpinn reproduce (%s plan), %s, %.0f s\n\n", r.Config.Name, r.Started.Format(time.DateTime), r.Seconds)
+	if r.Config.About != "" {
+		fmt.Fprintf(&b, "%s\n\n", r.Config.About)
+	}
 	for _, t := range pg.Tables {
 		b.WriteString(t.Markdown())
 		b.WriteString("\n")
@@ -161,7 +164,7 @@ figure{margin:8px 0} figcaption{font-size:0.9em;color:#333;text-align:center}
 <body>
 <h1>Evidence-driven Bayesian PINNs: the paper's studies reproduced</h1>
 <p>Plan <b>{{.R.Config.Name}}</b>, started {{.Started}}, {{secs .R.Seconds}} s in all; {{.R.Version.Module}} {{.R.Version.Version}}, {{.R.Version.Go}}.
-Raw fits: <code>&lt;study&gt;.jsonl</code> (one JSON line per fit, docs/results-schema.md) and <code>hmc.json</code> (<code>hmc-heat.json</code>: the sampled heat comparison) beside this page; static figures in <code>figures/</code>.</p>
+{{with .R.Config.About}}{{.}} {{end}}Raw fits: <code>&lt;study&gt;.jsonl</code> (one JSON line per fit, docs/results-schema.md) and <code>hmc.json</code> (<code>hmc-heat.json</code>: the sampled heat comparison) beside this page; static figures in <code>figures/</code>.</p>
 {{if .Failures}}<section class="failures" id="failures">
 <h2>Failures</h2>
 <p>The report holds what succeeded; these failed:</p>

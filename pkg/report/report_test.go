@@ -152,6 +152,10 @@ func TestRunTiny(t *testing.T) {
 	if bytes.Contains(page, []byte(`id="failures"`)) {
 		t.Error("a run without failures shows a failure section")
 	}
+	// What the plan runs short of the paper's, under the title of both.
+	if about := Tiny().About; !bytes.Contains(page, []byte(html.EscapeString(about))) || !strings.Contains(pg.Markdown(), about) {
+		t.Errorf("the report does not say what the plan runs: %q", about)
+	}
 	// The raw fits: one JSON line per fit, every study.
 	for _, st := range rep.Studies {
 		rs, torn, err := record.ReadResults(filepath.Join(dir, st.Name+".jsonl"))

@@ -49,6 +49,9 @@ import (
 // and Tiny are smaller versions with the same studies.
 type Plan struct {
 	Name string // "full", "quick", "tiny": shown in the report
+	// About says in a sentence what the plan runs short of the paper's
+	// studies, shown under the report's title ("" for the full plan).
+	About string
 	// Fits is the number of fits of every study (the paper: 100).
 	Fits int
 	// EpochScale multiplies each problem's epochs, hyper start and polish
@@ -119,7 +122,8 @@ func Full() Plan {
 // them whole: their errors here are larger, said in the report's
 // settings table); no burgers-identify fit (several minutes of CPU each).
 func Quick() Plan {
-	return Plan{Name: "quick", Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 2, WideEpochScale: 1, LidFits: 1,
+	return Plan{Name: "quick", About: "The quick plan: 12 fits per study at half their epochs; one poisson-holes fit at its whole schedule; one fit of PINNacle's loss on the plate and of each lid-driven study, and two of each burgers-wide study, at half their epochs and polish iterations (the settings table says what each ran); no burgers-identify. Their numbers are those of shorter runs: `make reproduce-full` runs the paper's.",
+		Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 2, WideEpochScale: 1, LidFits: 1,
 		StudyFits: map[string]int{"poisson-holes": 1, "poisson-holes-fixed": 1},
 		Scales:    map[string]float64{"poisson-holes-fixed": 0.5, "lid-driven": 0.5, "lid-driven-fixed": 0.5},
 		HMC:       mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
@@ -130,7 +134,7 @@ func Quick() Plan {
 // polish, a short HMC); the burgers-wide studies are left out (their dense
 // Laplace and grid band alone take seconds per fit).
 func Tiny() Plan {
-	return Plan{Name: "tiny", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3, Recipe: bayes.RecipePaper,
+	return Plan{Name: "tiny", About: "The tiny plan, for tests: numbers meaningless.", Fits: 3, EpochScale: 0.01, ScanHidden: []int{2, 4}, ScanFits: 3, Recipe: bayes.RecipePaper,
 		HMC: mcmc.Settings{Chains: 1, Samples: 100, Warmup: 40, MaxDepth: 5}, HeatHMC: &mcmc.Settings{Chains: 1, Samples: 30, Warmup: 30, MaxDepth: 4}}
 }
 
