@@ -45,11 +45,15 @@ func (p *Problem) ExactValues(x []float64) []float64 {
 // HasExact reports whether the problem has an exact or reference solution.
 func (p *Problem) HasExact() bool { return p.Exact != nil || p.ExactOutputs != nil }
 
-// GridOutputs is Grid with the exact value of every output: exact[k][i] is
-// output k at point i (nil without an exact solution). ExactOutputs giving
-// other than one value per output is an error.
+// GridOutputs is Grid, or the TestPoints when the problem has them, with
+// the exact value of every output: exact[k][i] is output k at point i (nil
+// without an exact solution). ExactOutputs giving other than one value per
+// output is an error.
 func (p *Problem) GridOutputs(n int) (pts [][]float64, exact [][]float64, err error) {
-	pts, _ = (&Problem{Inputs: p.Inputs, Lo: p.Lo, Hi: p.Hi, Domain: p.Domain}).Grid(n)
+	pts = p.TestPoints
+	if pts == nil {
+		pts, _ = (&Problem{Inputs: p.Inputs, Lo: p.Lo, Hi: p.Hi, Domain: p.Domain}).Grid(n)
+	}
 	if !p.HasExact() {
 		return pts, nil, nil
 	}

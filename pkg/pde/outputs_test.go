@@ -195,3 +195,19 @@ func TestOutputValues(t *testing.T) {
 		}
 	}
 }
+
+// A problem's TestPoints replace the grid where it is scored, for any
+// number of inputs; without them the grid stands.
+func TestGridOutputsTestPoints(t *testing.T) {
+	p := &Problem{Name: "cube", Inputs: []string{"x", "y", "z"}, Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 1},
+		Exact: func(x []float64) float64 { return x[0] + 2*x[1] + 3*x[2] }}
+	grid, _, err := p.GridOutputs(5)
+	if err != nil || len(grid) < 8 {
+		t.Fatalf("grid of %d points (%v)", len(grid), err)
+	}
+	p.TestPoints = [][]float64{{0.1, 0.2, 0.3}, {1, 0, 0}}
+	pts, exact, err := p.GridOutputs(5)
+	if err != nil || !slices.EqualFunc(pts, p.TestPoints, slices.Equal) || !slices.Equal(exact[0], []float64{1.4, 1}) {
+		t.Errorf("with TestPoints: points %v, exact %v (%v); want the test points and 1.4, 1", pts, exact, err)
+	}
+}

@@ -94,6 +94,11 @@ type Problem struct {
 	// Exact, which a problem of several outputs may leave nil (Exact is
 	// then the first output's).
 	ExactOutputs func(x []float64) []float64
+	// TestPoints, if not nil, are where a fit is scored against the exact
+	// solution (GridOutputs, and so a record's errors and bpinn fit's
+	// summary) in place of the grid: a benchmark's own test points, for
+	// any number of inputs (the grid is scored for 1 or 2).
+	TestPoints [][]float64
 	// Fresh, if not nil, returns the same problem with new points (and new
 	// measurement noise) of the same kinds: held-out points on which a fit's
 	// residuals show what its training points cannot, e.g. a PDE satisfied

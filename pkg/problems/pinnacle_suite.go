@@ -287,9 +287,18 @@ func unitSquareTimes(T float64) geom.Domain {
 	return geom.Must(geom.NewSpaceTime(sq, 0, T, "x", "y", "t"))
 }
 
-// suiteSample draws p's points with the options' sampler and data seed.
+// suiteSample draws p's points with the options' sampler and data seed;
+// a problem with an exact solution is scored at PINNacle's test points
+// (SuiteTestPoints).
 func suiteSample(o Options, p *pde.Problem) *pde.Problem {
 	p.Sampling = cmp.Or(o.Sampling, pde.Uniform)
+	if p.HasExact() {
+		pts, err := SuiteTestPoints(p.Name)
+		if err != nil {
+			panic("problems: " + p.Name + ": " + err.Error()) // a fixed problem: a bug
+		}
+		p.TestPoints = pts
+	}
 	q, err := p.Sample(max(o.DataSeed, 1))
 	if err != nil {
 		panic("problems: " + p.Name + ": " + err.Error()) // a fixed problem: a bug

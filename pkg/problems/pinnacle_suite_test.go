@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/ad"
@@ -511,5 +512,27 @@ func TestSuiteTestPoints(t *testing.T) {
 	}
 	if _, err := SuiteTestPoints("heat"); err == nil {
 		t.Error("heat: test points given for a problem outside the suite")
+	}
+}
+
+// Every suite problem with an exact solution is scored where PINNacle
+// scores it: its TestPoints are SuiteTestPoints' (heat2d-lt, whose
+// reference is a file the user gives, has none).
+func TestSuiteScoredAtTestPoints(t *testing.T) {
+	for _, name := range []string{"heat2d-ms", "heat2d-lt", "wave2d-ms", "poisson-nd", "heat-nd", "poisson-inv", "poisson-inv-as-coded", "burgers1d"} {
+		p, err := New(name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := SuiteTestPoints(name)
+		if !p.HasExact() {
+			if p.TestPoints != nil || err == nil {
+				t.Errorf("%s: no exact solution, yet test points %d (%v)", name, len(p.TestPoints), err)
+			}
+			continue
+		}
+		if err != nil || len(p.TestPoints) != len(want) || !slices.Equal(p.TestPoints[len(want)-1], want[len(want)-1]) {
+			t.Errorf("%s: %d test points (%v), want SuiteTestPoints' %d", name, len(p.TestPoints), err, len(want))
+		}
 	}
 }

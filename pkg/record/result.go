@@ -551,8 +551,8 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, erro
 	switch {
 	case !p.HasExact():
 		return score.Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
-	case p.Dim() > 2:
-		return score.Errors{}, fmt.Errorf("problem %q: %d inputs; grid errors are for 1 or 2", p.Name, p.Dim())
+	case p.Dim() > 2 && p.TestPoints == nil:
+		return score.Errors{}, fmt.Errorf("problem %q: %d inputs and no TestPoints; grid errors are for 1 or 2", p.Name, p.Dim())
 	}
 	n := gridN
 	if p.Dim() == 1 {

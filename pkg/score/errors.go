@@ -63,10 +63,14 @@ func OnGrid(p *pde.Problem, n int, predict Predictor) (Errors, error) {
 	if len(p.OutputNames()) > 1 {
 		return onGridOutputs(p, n, predict)
 	}
-	pts, exact := p.Grid(n)
-	if exact == nil {
+	pts, exacts, err := p.GridOutputs(n)
+	if err != nil {
+		return Errors{}, err
+	}
+	if exacts == nil {
 		return Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
 	}
+	exact := exacts[0]
 	if k := slices.IndexFunc(exact, notFinite); k >= 0 {
 		return Errors{}, fmt.Errorf("problem %q: the exact solution at %v is %v", p.Name, pts[k], exact[k])
 	}
