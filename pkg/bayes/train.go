@@ -35,9 +35,27 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 		return nil, err
 	}
 	start := time.Now()
+	f, err := trainFrom(ctx, p, s, start, false)
+	if err != nil || !f.restarts() {
+		return f, err
+	}
+	g, err := trainFrom(ctx, p, s, start, true)
+	if err != nil {
+		return nil, err
+	}
+	return keepStart(f, g), nil
+}
+
+// trainFrom is Train's fit of p with the resolved settings s, its betas
+// started balanced (with s.Hyper.Balance) or, with conditionsFirst, with
+// the conditions' raised ConditionsFirst times over the equations'.
+func trainFrom(ctx context.Context, p *pde.Problem, s Settings, start time.Time, conditionsFirst bool) (*Fit, error) {
 	f, err := newFit(p, s, par.ForFit(ctx, s.Threads))
 	if err != nil {
 		return nil, err
+	}
+	if conditionsFirst {
+		f.raiseConditions()
 	}
 	ended, err := f.adam(ctx, p, start)
 	if err != nil {
