@@ -21,8 +21,10 @@ import (
 // Hyper.Start every Hyper.Every epochs a hyperparameter step on E_hyp. A fit
 // that diverges stops at that epoch with status "diverged"; a fit whose
 // context ends stops at the next epoch (or final round) with status
-// "cancelled" and what it has so far. Only an invalid problem or settings
-// return an error, before anything is built.
+// "cancelled" and what it has so far. A fit from balanced betas (a
+// derived schedule) that ends ok with a condition unmet is fitted again
+// with the conditions first (keepStart says which is returned). Only an
+// invalid problem or settings return an error, before anything is built.
 func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
