@@ -196,3 +196,107 @@ func TestConditionUnmetTextValue(t *testing.T) {
 		t.Errorf("no unmet warning for %+v: %q", cs[0], f.Warnings)
 	}
 }
+
+// smallBurgers is PINNacle's Burgers1D (u_t + u u_x = nu u_xx on [-1, 1] x
+// [0, 1], u(x, 0) = -sin(pi x), u = 0 at x = -1 and 1) on few points:
+// u = 0 solves its equation and its boundary condition exactly, and only
+// the initial condition has values.
+func smallBurgers(t *testing.T, interior, edge int) *pde.Problem {
+	t.Helper()
+	nu := problems.BurgersNu()
+	ref := problems.NewBurgersRef(nu, 0)
+	p := &pde.Problem{
+		Name: "small-burgers", Inputs: []string{"x", "t"}, Lo: []float64{-1, 0}, Hi: []float64{1, 1},
+		Params: map[string]float64{"nu": nu},
+		Terms: []pde.Term{
+			pde.PDE("u_t + u*u_x - nu*u_xx = 0", interior),
+			pde.InitialValue("t", edge, "sin(-pi*x)").Named("initial").InGroup("initial"),
+			pde.Dirichlet(pde.Faces("x"), edge, 0).Named("boundary"),
+		},
+		Exact: func(x []float64) float64 { return ref.U(x[0], x[1]) },
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// The balanced start reads no group's mean square below U^2, U the
+// solution's scale its conditions state (StatedScale): Burgers' equation
+// and its boundary, whose residuals nearly vanish at the initial weights
+// (the net is near 0), do not start with betas that out-weigh the initial
+// condition's by orders of magnitude.
+func TestBalancedBetasFloor(t *testing.T) {
+	t.Parallel()
+	p := smallBurgers(t, 100, 20)
+	s, err := Settings{Seed: 1, Hidden: []int{6, 6}, Epochs: 10, Hyper: HyperSteps{Balance: true}}.Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := newFit(p, s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := StatedScale(p)
+	ms := f.Model.GroupRMS(make([]float64, len(f.Beta)))
+	for g := range ms {
+		ms[g] *= ms[g]
+	}
+	t.Logf("groups %v: mean squares %.3g, U %.3g, starting betas %.3g", f.Model.BetaNames, ms, u, f.Beta)
+	if !(u > 0.3 && u < 1/math.Sqrt2) { // the initial values' rms 1/sqrt(2), pooled with the boundary's 0
+		t.Fatalf("stated scale %.3g, want in (0.3, 0.71)", u)
+	}
+	if max(ms[0], ms[2]) > u*u/2 {
+		t.Fatalf("mean squares %.3g: the test needs an equation and a boundary near 0 at the initial weights", ms)
+	}
+	want := f.Beta[1] * max(ms[1], u*u)
+	for g := range ms {
+		if got := f.Beta[g] * max(ms[g], u*u); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("group %s: beta * max(ms, U^2) = %.6g, want %.6g as the others", f.Model.BetaNames[g], got, want)
+		}
+	}
+}
+
+// The restart of a fit that left a condition unmet starts the conditions'
+// betas ConditionsFirst times higher, and Train keeps the refit that meets
+// its conditions over the first (whatever their evidence), saying so; a
+// refit that meets none does not replace a first of higher evidence.
+func TestRestartConditionsFirst(t *testing.T) {
+	t.Parallel()
+	p := poisson1D()
+	s, err := Settings{Seed: 1, Schedule: poissonSchedule, BetaMode: pde.BetaSplit}.Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := newFit(p, s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := append([]float64(nil), f.Beta...)
+	f.raiseConditions()
+	t.Logf("groups %v: betas %v, raised %v", f.Model.BetaNames, before, f.Beta)
+	if f.Beta[0] != before[0] || f.Beta[1] != before[1]*ConditionsFirst {
+		t.Errorf("raised betas %v from %v: want the equation's kept, the boundary's x%d", f.Beta, before, ConditionsFirst)
+	}
+	good, err := Train(context.Background(), p, Settings{Seed: 1, Schedule: poissonSchedule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := Train(context.Background(), p, Settings{Seed: 1, Schedule: poissonSchedule, BetaMode: pde.BetaSplit,
+		KnownNoise: map[string]float64{"boundary": 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad.unmet()) == 0 || len(good.unmet()) > 0 {
+		t.Fatalf("unmet: held %v, fitted %v; the test needs the first unmet, the second met", bad.unmet(), good.unmet())
+	}
+	if keep := keepStart(bad, good); keep != good || !strings.Contains(strings.Join(keep.Warnings, "\n"), "kept: it meets every condition") {
+		t.Errorf("kept %p (first %p, refit %p), warnings %q: want the refit, named", keep, bad, good, keep.Warnings)
+	}
+	worse := *bad
+	worse.Laplace = nil // no evidence
+	if keep := keepStart(bad, &worse); keep != bad {
+		t.Errorf("a refit unmet without evidence replaced a first with evidence")
+	}
+}

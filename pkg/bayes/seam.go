@@ -147,9 +147,16 @@ func FitAt(m *Model, s Settings, alpha, beta []float64, laplace bool) *Fit {
 // its residual at initialization is the signal, which says nothing of the
 // noise its beta stands for (balanced, notebook 07's reaction started its
 // 20 measurements 1e4 times its equation and settled on a line through
-// them). A group whose residual is below 1e-8 of the largest mean square is
-// read at that floor; each beta is clamped to [MinHyper, MaxHyper], and a
-// group not inferred gets beta0 (Train holds its known beta instead).
+// them). A group's mean square is read at least at U^2, U the solution's
+// scale as its conditions and measurements state it (StatedScale): at the
+// initial weights the net is near 0, where an equation without a source
+// and a homogeneous condition (u = 0) have residuals that vanish, and
+// balanced by those alone they would start with betas so large that the
+// fit settles on u = 0 and ignores the conditions with values (PINNacle's
+// Burgers1D: its initial condition, docs/results/defaults.md). A group
+// whose residual is below 1e-8 of the largest mean square is read at that
+// floor too; each beta is clamped to [MinHyper, MaxHyper], and a group not
+// inferred gets beta0 (Train holds its known beta instead).
 func (m *Model) BalancedBetas(beta0 float64, inferred func(int) bool) []float64 {
 	rms := m.GroupRMS(make([]float64, len(m.BetaNames)))
 	measured := make([]bool, len(rms))
@@ -159,7 +166,8 @@ func (m *Model) BalancedBetas(beta0 float64, inferred func(int) bool) []float64 
 	for k, tm := range m.Problem.Terms {
 		measured[m.TermGroup[k]] = measured[m.TermGroup[k]] && tm.Measured
 	}
-	floor := 0.0
+	u := StatedScale(m.Problem)
+	floor := u * u
 	for _, r := range rms {
 		floor = math.Max(floor, 1e-8*r*r)
 	}
@@ -183,4 +191,15 @@ func (m *Model) BalancedBetas(beta0 float64, inferred func(int) bool) []float64 
 		}
 	}
 	return beta
+}
+
+// StatedScale is the scale of p's solution that its conditions on values
+// and its measurements state (Problem.OutputValues): the largest rms of
+// any field's values, 0 when none are stated or all are 0.
+func StatedScale(p *pde.Problem) float64 {
+	u := 0.0
+	for _, v := range p.OutputValues() {
+		u = math.Max(u, rms(v))
+	}
+	return u
 }

@@ -21,8 +21,10 @@ import (
 // Hyper.Start every Hyper.Every epochs a hyperparameter step on E_hyp. A fit
 // that diverges stops at that epoch with status "diverged"; a fit whose
 // context ends stops at the next epoch (or final round) with status
-// "cancelled" and what it has so far. Only an invalid problem or settings
-// return an error, before anything is built.
+// "cancelled" and what it has so far. A fit from balanced betas (a
+// derived schedule) that ends ok with a condition unmet is fitted again
+// with the conditions first (keepStart says which is returned). Only an
+// invalid problem or settings return an error, before anything is built.
 func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -35,9 +37,27 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 		return nil, err
 	}
 	start := time.Now()
+	f, err := trainFrom(ctx, p, s, start, false)
+	if err != nil || !f.restarts() {
+		return f, err
+	}
+	g, err := trainFrom(ctx, p, s, start, true)
+	if err != nil {
+		return nil, err
+	}
+	return keepStart(f, g), nil
+}
+
+// trainFrom is Train's fit of p with the resolved settings s, its betas
+// started balanced (with s.Hyper.Balance) or, with conditionsFirst, with
+// the conditions' raised ConditionsFirst times over the equations'.
+func trainFrom(ctx context.Context, p *pde.Problem, s Settings, start time.Time, conditionsFirst bool) (*Fit, error) {
 	f, err := newFit(p, s, par.ForFit(ctx, s.Threads))
 	if err != nil {
 		return nil, err
+	}
+	if conditionsFirst {
+		f.raiseConditions()
 	}
 	ended, err := f.adam(ctx, p, start)
 	if err != nil {

@@ -1,0 +1,83 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+)
+
+// ConditionsFirst is how many times the equations' betas the conditions'
+// start at in the restart of a fit that left a condition unmet
+// (Fit.restarts): the Adam epochs train toward the conditions first, and
+// the evidence releases them from the first hyperparameter step on.
+const ConditionsFirst = 100
+
+// restarts reports whether Train fits f's problem again with its
+// conditions first: f ended ok from balanced betas (a derived schedule,
+// Hyper.Balance) with a condition unmet (Condition.Unmet). A schedule's
+// fit, whose betas start at Beta0, is never restarted.
+func (f *Fit) restarts() bool {
+	return f.Status == StatusOK && f.Settings.Hyper.Balance && len(f.unmet()) > 0
+}
+
+// unmet is the names of f's unmet conditions (none when they cannot be
+// checked).
+func (f *Fit) unmet() []string {
+	cs, err := f.Conditions()
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, c := range cs {
+		if c.Unmet() {
+			names = append(names, c.Term)
+		}
+	}
+	return names
+}
+
+// raiseConditions multiplies the starting betas of the inferred groups
+// that hold a condition with values (pde.Problem.Values) by
+// ConditionsFirst.
+func (f *Fit) raiseConditions() {
+	m := f.Model
+	for k, t := range m.Problem.Terms {
+		g := m.TermGroup[k]
+		if _, ok := m.Problem.Values(t); ok && !t.Measured && f.Inferred(g) {
+			f.Beta[g] = math.Min(f.Beta[g]*ConditionsFirst, MaxHyper)
+		}
+	}
+}
+
+// keepStart is the fit Train returns of first, from balanced betas with a
+// condition unmet, and again, its restart with the conditions first:
+// again when it meets every condition, else the one of higher log
+// evidence; the fit kept says in its warnings what was done.
+func keepStart(first, again *Fit) *Fit {
+	keep, why := first, "its conditions were not met either and its log evidence is no higher"
+	switch {
+	case again.Status != StatusOK:
+		why = fmt.Sprintf("it ended %s", again.Status)
+	case len(again.unmet()) == 0:
+		keep, why = again, "it meets every condition"
+	case logEvidence(again) > logEvidence(first):
+		keep, why = again, "its conditions were not met either but its log evidence is higher"
+	}
+	verb := "kept"
+	if keep == first {
+		verb = "not kept"
+	}
+	keep.Warnings = append(keep.Warnings, fmt.Sprintf(
+		"the fit from balanced betas left %v unmet (log evidence %.6g); refitted with the conditions' betas %dx the equations' at the start (log evidence %.6g), %s: %s",
+		first.unmet(), logEvidence(first), ConditionsFirst, logEvidence(again), verb, why))
+	keep.Seconds = math.Max(first.Seconds, again.Seconds)
+	return keep
+}
+
+// logEvidence is f's log evidence, -Inf without a valid Laplace
+// approximation.
+func logEvidence(f *Fit) float64 {
+	if f.Laplace == nil || !f.Laplace.OccamOK {
+		return math.Inf(-1)
+	}
+	return f.Laplace.LogEvidence
+}
