@@ -31,7 +31,7 @@ func myHeat(ctx context.Context) (*bayes.Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bayes.Train(ctx, q, bayes.Settings{Seed: 1, Hidden: []int{6}, Epochs: 15000, Hyper: bayes.HyperSteps{Start: 5000}})
+	return bayes.Train(ctx, q, bayes.Settings{Seed: 1}) // the net, epochs and starting betas derived from the problem
 }
 
 // README:end
