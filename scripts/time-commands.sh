@@ -43,7 +43,12 @@ mkdir "$dir/logs"
 
 # --busy: one CPU-bound process per core, ended by pid when this script ends.
 hogs=()
-stop_hogs() { [ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null || true; }
+# They are waited for, so that none is left when the script has ended.
+stop_hogs() {
+	[ ${#hogs[@]} -eq 0 ] && return
+	kill "${hogs[@]}" 2>/dev/null || true
+	wait "${hogs[@]}" 2>/dev/null || true
+}
 trap stop_hogs EXIT
 if [ "$busy" = 1 ]; then
 	for _ in $(seq "$(nproc)"); do
