@@ -99,17 +99,30 @@ func (c Condition) Warning() string {
 		c.Term, c.Misfit, against, c.Ratio, ConditionUnmet)
 }
 
+// unmetConditions returns f's conditions that are unmet.
+func (f *Fit) unmetConditions() ([]Condition, error) {
+	cs, err := f.Conditions()
+	if err != nil {
+		return nil, err
+	}
+	var unmet []Condition
+	for _, c := range cs {
+		if c.Unmet() {
+			unmet = append(unmet, c)
+		}
+	}
+	return unmet, nil
+}
+
 // conditionWarnings is a warning for each unmet condition of f.
 func (f *Fit) conditionWarnings() []string {
-	cs, err := f.Conditions()
+	cs, err := f.unmetConditions()
 	if err != nil {
 		return []string{fmt.Sprintf("the conditions could not be checked: %v", err)}
 	}
 	var w []string
 	for _, c := range cs {
-		if c.Unmet() {
-			w = append(w, c.Warning())
-		}
+		w = append(w, c.Warning())
 	}
 	return w
 }

@@ -22,15 +22,10 @@ func (f *Fit) restarts() bool {
 // unmet is the names of f's unmet conditions (none when they cannot be
 // checked).
 func (f *Fit) unmet() []string {
-	cs, err := f.Conditions()
-	if err != nil {
-		return nil
-	}
+	cs, _ := f.unmetConditions()
 	var names []string
 	for _, c := range cs {
-		if c.Unmet() {
-			names = append(names, c.Term)
-		}
+		names = append(names, c.Term)
 	}
 	return names
 }
