@@ -3,8 +3,11 @@
 SHELL := /bin/bash
 GOBIN := $(shell go env GOPATH)/bin
 export PATH := $(GOBIN):$(PATH)
+# A run's results.json names its commit when the build records one: in a
+# git clone go run must be asked to (-buildvcs=true), elsewhere it cannot.
+BUILDVCS := $(shell git rev-parse --is-inside-work-tree >/dev/null 2>&1 && echo true || echo false)
 
-.PHONY: all setup build test test-short vet lint bench fuzz check-docs reproduce reproduce-full lab clean
+.PHONY: all setup build test test-short vet lint bench fuzz check-docs docs-figures reproduce reproduce-full lab clean
 
 all: build
 
@@ -57,11 +60,17 @@ check-docs: setup
 ## the test tools.
 reproduce:
 	scripts/setup.sh reproduce
-	go run ./cmd/bpinn reproduce --quick --out out/quick
+	go run -buildvcs=$(BUILDVCS) ./cmd/bpinn reproduce --quick --out out/quick
 
 reproduce-full:
 	scripts/setup.sh reproduce
-	go run ./cmd/bpinn reproduce --out out/full
+	go run -buildvcs=$(BUILDVCS) ./cmd/bpinn reproduce --out out/full
+
+## docs-figures: rewrites every figure the README and docs/ quote from a
+## run (its results.json, copied into docs/runs/) that differs from it;
+## TestDocsMatchRuns (internal/docfig) fails until then.
+docs-figures:
+	go run ./scripts/docfigs -w
 
 ## lab: JupyterLab/Notebook with the GoNB kernel on notebooks/.
 lab: setup

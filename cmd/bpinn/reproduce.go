@@ -93,8 +93,22 @@ func setupReproduce(fs *flag.FlagSet) func([]string, env) error {
 		if err != nil {
 			return err
 		}
+		cfg.Command = commandLine("bpinn reproduce", fs)
 		return runReproduce(cfg, r.shard, e.Stdout, e.Stderr)
 	}
+}
+
+// commandLine is name with the flags set on fs, as a user would type them.
+func commandLine(name string, fs *flag.FlagSet) string {
+	s := name
+	fs.Visit(func(f *flag.Flag) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.Value.String() == "true" {
+			s += " --" + f.Name
+			return
+		}
+		s += " --" + f.Name + " " + f.Value.String()
+	})
+	return s
 }
 
 // runReproduce runs the studies of cfg and writes the report, or the shard

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/pagecheck"
+	rpt "github.com/evidence-pinn/bpinn/pkg/report"
 )
 
 // fakeECharts points pkg/viz at a small stand-in for echarts.min.js.
@@ -83,6 +84,20 @@ func TestReproduceTiny(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "seed 5 ") { // seeds 3, 4, 5
 		t.Errorf("--seed-base 3 not applied:\n%s", errOut)
+	}
+	// results.json: the tables stdout shows, with the command that made them.
+	res, err := rpt.ReadResults(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "bpinn reproduce --out " + dir + " --seed-base 3 --tiny --workers 2"; res.Source.Command != want {
+		t.Errorf("results.json's command %q, want %q", res.Source.Command, want)
+	}
+	if res.Source.Plan != "tiny" || res.Source.Date.IsZero() || !strings.Contains(res.Source.Machine, "cores") {
+		t.Errorf("results.json's source %+v lacks the plan, date or machine", res.Source)
+	}
+	if tb := res.Table("table3"); tb == nil || !strings.Contains(out, "**"+tb.Caption+"**") {
+		t.Errorf("results.json's table3 %+v is not the one on stdout", tb)
 	}
 }
 

@@ -47,7 +47,8 @@ func Build(r *Report) *Page {
 
 // Write writes DIR/report.html (every chart inline with the echarts
 // library: the page loads nothing from the network), DIR/results.md (the
-// tables in Markdown) and DIR/figures/<ID>.png, after removing the PNGs of
+// tables in Markdown), DIR/results.json (the tables with their Source,
+// which docs quote) and DIR/figures/<ID>.png, after removing the PNGs of
 // an earlier run. A PNG that cannot be drawn is added to the page's
 // failures before the page is written.
 func (pg *Page) Write(dir string) error {
@@ -75,6 +76,9 @@ func (pg *Page) Write(dir string) error {
 	if err := atomicfile.Write(filepath.Join(dir, "report.html"), page); err != nil {
 		return err
 	}
+	if err := WriteResults(filepath.Join(dir, "results.json"), pg.Results()); err != nil {
+		return err
+	}
 	return atomicfile.Write(filepath.Join(dir, "results.md"), []byte(pg.Markdown()))
 }
 
@@ -83,6 +87,7 @@ func (pg *Page) Markdown() string {
 	var b strings.Builder
 	r := pg.Report
 	fmt.Fprintf(&b, "# bpinn reproduce (%s plan), %s, %.0f s\n\n", r.Config.Name, r.Started.Format(time.DateTime), r.Seconds)
+	fmt.Fprintf(&b, "Source: %s.\n\n", r.Source())
 	if r.Config.About != "" {
 		fmt.Fprintf(&b, "%s\n\n", r.Config.About)
 	}

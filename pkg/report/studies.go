@@ -166,6 +166,9 @@ type Config struct {
 	// left.
 	Status      func(Status)
 	StatusEvery time.Duration
+	// Command is the command line that ran the report, as its Source
+	// names it ("bpinn reproduce --quick").
+	Command string
 
 	slots *slots // the workers, shared by the studies (runAll)
 }

@@ -18,20 +18,20 @@ import (
 // Cell is a table cell. A Num cell holds a number (Text parses as one); an
 // undefined number is a non-Num cell "n/a".
 type Cell struct {
-	Text string
-	Num  bool
+	Text string `json:"text"`
+	Num  bool   `json:"num,omitempty"`
 }
 
 // Table is one table of the report.
 type Table struct {
-	ID      string
-	Caption string
-	Head    []string
-	Rows    [][]Cell
+	ID      string   `json:"id"`
+	Caption string   `json:"caption"`
+	Head    []string `json:"head"`
+	Rows    [][]Cell `json:"rows"`
 	// Legend explains the codes the rows use, one "code: meaning" line
 	// each, shown right below the table.
-	Legend []string
-	Note   string
+	Legend []string `json:"legend,omitempty"`
+	Note   string   `json:"note,omitempty"`
 }
 
 func txt(s string) Cell { return Cell{Text: s} }
