@@ -93,8 +93,8 @@ func TestReproduceTiny(t *testing.T) {
 	if want := "bpinn reproduce --out " + dir + " --seed-base 3 --tiny --workers 2"; res.Source.Command != want {
 		t.Errorf("results.json's command %q, want %q", res.Source.Command, want)
 	}
-	if res.Source.Plan != "tiny" || res.Source.Date.IsZero() || !strings.Contains(res.Source.Machine, "cores") {
-		t.Errorf("results.json's source %+v lacks the plan, date or machine", res.Source)
+	if res.Source.Plan != "tiny" || res.Source.Date.IsZero() || !strings.Contains(res.Source.Machine, "cores") || !(res.Source.CPUSeconds > 0) {
+		t.Errorf("results.json's source %+v lacks the plan, date, machine or CPU time", res.Source)
 	}
 	if tb := res.Table("table3"); tb == nil || !strings.Contains(out, "**"+tb.Caption+"**") {
 		t.Errorf("results.json's table3 %+v is not the one on stdout", tb)

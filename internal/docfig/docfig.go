@@ -65,7 +65,11 @@ func Update(root string, write bool) ([]Stale, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs := map[string]*report.Results{}
+	type run struct {
+		r   *report.Results
+		err error
+	}
+	runs := map[string]run{}
 	var stale []Stale
 	for _, page := range pages {
 		b, err := os.ReadFile(filepath.Join(root, page))
@@ -74,10 +78,10 @@ func Update(root string, write bool) ([]Stale, error) {
 		}
 		out, n, err := Render(string(b), filepath.Dir(page), func(path string) (*report.Results, error) {
 			if r, ok := runs[path]; ok {
-				return r, nil
+				return r.r, r.err
 			}
 			r, err := report.ReadResults(filepath.Join(root, path))
-			runs[path] = r
+			runs[path] = run{r, err}
 			return r, err
 		})
 		if err != nil {
@@ -228,24 +232,23 @@ func renderTable(header, dir string, read func(string) (*report.Results, error))
 		return "", err
 	}
 	var b strings.Builder
-	line := func(cells []string) {
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-	}
-	head := make([]string, len(cols))
-	rule := make([]string, len(cols))
-	for i, c := range cols {
-		head[i], rule[i] = t.Head[c], "---"
-	}
-	line(head)
-	b.WriteString("|" + strings.Join(rule, "|") + "|\n")
-	for _, row := range rs {
-		cells := make([]string, len(cols))
+	if sp.attrs["columns"] == "" && sp.attrs["rows"] == "" {
+		b.WriteString(t.Markdown()) // the whole table, as results.md shows it
+	} else {
+		sub := report.Table{Head: make([]string, len(cols))}
 		for i, c := range cols {
-			if c < len(row) {
-				cells[i] = strings.ReplaceAll(row[c].Text, "|", `\|`)
-			}
+			sub.Head[i] = t.Head[c]
 		}
-		line(cells)
+		for _, row := range rs {
+			cells := make([]report.Cell, len(cols))
+			for i, c := range cols {
+				if c < len(row) {
+					cells[i] = row[c]
+				}
+			}
+			sub.Rows = append(sub.Rows, cells)
+		}
+		b.WriteString(sub.Grid())
 	}
 	link, err := filepath.Rel(dir, sp.run)
 	if err != nil {

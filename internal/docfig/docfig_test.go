@@ -120,3 +120,18 @@ func writeRun(t *testing.T, r *report.Results) string {
 	}
 	return p
 }
+
+// TestRenderWholeTable: without columns and rows, the table as results.md
+// shows it, caption and note included.
+func TestRenderWholeTable(t *testing.T) {
+	r := run()
+	r.Tables[0].Caption, r.Tables[0].Note = "Every study", "rel L2 on the grid"
+	page := "<!-- bpinn:table docs/runs/quick.json summary -->\n<!-- /bpinn:table -->"
+	out, _, err := Render(page, "docs", func(string) (*report.Results, error) { return r, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := r.Tables[0].Markdown(); !strings.Contains(out, "-->\n"+want+"\n<sub>From [quick.json](runs/quick.json)") {
+		t.Errorf("got\n%s\nwant the table's Markdown\n%s", out, want)
+	}
+}

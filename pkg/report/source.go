@@ -22,16 +22,19 @@ type Source struct {
 	Modified bool      `json:"modified,omitempty"`
 	Go       string    `json:"go"`
 	Date     time.Time `json:"date"`
-	Seconds  float64   `json:"seconds"`
-	Machine  string    `json:"machine"` // CPU model, cores, OS/arch
-	Command  string    `json:"command"`
-	Plan     string    `json:"plan"`
+	Seconds  float64   `json:"seconds"` // wall time, with whatever else ran on the machine
+	// CPUSeconds is the process's CPU time (user and system) to the end
+	// of the run, which a busy machine does not inflate; 0 if unknown.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	Machine    string  `json:"machine"` // CPU model, cores, OS/arch
+	Command    string  `json:"command"`
+	Plan       string  `json:"plan"`
 }
 
 // Source returns the report's source.
 func (r *Report) Source() Source {
 	return Source{Commit: r.Version.Revision, Modified: r.Version.Modified, Go: r.Version.Go, Date: r.Started.UTC().Truncate(time.Second),
-		Seconds: r.Seconds, Machine: Machine(), Command: r.Config.Command, Plan: r.Config.Plan.Name}
+		Seconds: r.Seconds, CPUSeconds: r.CPUSeconds, Machine: Machine(), Command: r.Config.Command, Plan: r.Config.Plan.Name}
 }
 
 // String is the source in one line, as a doc quotes it.
@@ -47,8 +50,15 @@ func (s Source) String() string {
 	if cmd == "" {
 		cmd = "bpinn reproduce (" + s.Plan + " plan)"
 	}
-	return fmt.Sprintf("`%s` at %s, %s, %s, %s", cmd, commit, s.Date.Format(time.DateOnly), s.Machine,
-		time.Duration(s.Seconds*float64(time.Second)).Round(time.Second))
+	took := duration(s.Seconds)
+	if s.CPUSeconds > 0 {
+		took += " (" + duration(s.CPUSeconds) + " CPU)"
+	}
+	return fmt.Sprintf("`%s` at %s, %s, %s, %s", cmd, commit, s.Date.Format(time.DateOnly), s.Machine, took)
+}
+
+func duration(seconds float64) string {
+	return time.Duration(seconds * float64(time.Second)).Round(time.Second).String()
 }
 
 // Machine describes this machine: its CPU model (where /proc/cpuinfo says

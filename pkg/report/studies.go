@@ -306,7 +306,9 @@ type Report struct {
 	Studies []*Study
 	Started time.Time
 	Seconds float64
-	Version record.VersionInfo
+	// CPUSeconds is the process's CPU time at the end of the run.
+	CPUSeconds float64
+	Version    record.VersionInfo
 }
 
 // Study returns the named study, nil if it was not run.
@@ -397,7 +399,7 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 	for _, st := range rep.Studies {
 		st.Seconds = cfg.slots.seconds(st.Name)
 	}
-	rep.Seconds = time.Since(rep.Started).Seconds()
+	rep.Seconds, rep.CPUSeconds = time.Since(rep.Started).Seconds(), cpuSeconds()
 	return rep, nil
 }
 

@@ -493,11 +493,11 @@ func (r *Report) settingsTable() Table {
 	return t
 }
 
-// Markdown renders t as a GitHub table, with the caption as a heading line
-// and the note below.
-func (t Table) Markdown() string {
+// Grid returns the table's head and rows in Markdown, without caption,
+// legend or note.
+func (t Table) Grid() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s**\n\n| %s |\n|%s\n", t.Caption, strings.Join(t.Head, " | "), strings.Repeat("---|", len(t.Head)))
+	fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(t.Head, " | "), strings.Repeat("---|", len(t.Head)))
 	for _, row := range t.Rows {
 		cells := make([]string, len(row))
 		for i, c := range row {
@@ -505,6 +505,14 @@ func (t Table) Markdown() string {
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
 	}
+	return b.String()
+}
+
+// Markdown renders t as a GitHub table, with the caption as a heading line
+// and the note below.
+func (t Table) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**\n\n%s", t.Caption, t.Grid())
 	if len(t.Legend) > 0 {
 		b.WriteString("\n")
 		for _, l := range t.Legend {
