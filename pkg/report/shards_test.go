@@ -15,7 +15,7 @@ import (
 // zeroTimes sets every wall time of a report to zero: what may differ
 // between two runs of the same fits.
 func zeroTimes(r *Report) {
-	r.Started, r.Seconds = time.Time{}, 0
+	r.Started, r.Seconds, r.CPUSeconds = time.Time{}, 0, 0
 	for _, st := range r.Studies {
 		st.Seconds = 0
 		for i := range st.Fits {
