@@ -1,0 +1,123 @@
+package band
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+)
+
+// ValueMin is the fewest fresh points of an output's conditions on its
+// value (the value check's z) from which the value check calibrates that
+// output: its q95 of fewer than 20 is their largest, one point's error.
+const ValueMin = 20
+
+// Uncalibrated is the phrase that opens the record's warning for an
+// output whose band no check could calibrate (uncalibratedWarnings).
+const Uncalibrated = "band uncalibrated"
+
+// checked is, per output, what read that output's errors for the
+// calibrated band: the error estimate, the value check's fresh points on
+// its conditions and the measurement check. An output none of them read
+// enough of keeps a band nothing has calibrated (the paper's, moved by the
+// residual ratio's betas and by a value check of too few points), and the
+// record says so.
+type checked struct {
+	estimated bool
+	value     []int  // per output, the value check's fresh points of it
+	measured  []bool // per output, whether the measurement check applied
+}
+
+// calibratedBy reports whether some check read output k's errors.
+func (c checked) calibratedBy(k int) bool {
+	return c.estimated || c.value[k] >= ValueMin || c.measured[k]
+}
+
+// uncalibratedWarnings is, for each output of f's problem no check read
+// (checked), the record's warning "band uncalibrated for u: ..." with the
+// reason each check gives; nil when every output was read. agree is the
+// error estimate's disagreement (estimatedScales; NaN when not computed),
+// meas the new measurements read.
+func uncalibratedWarnings(f *bayes.Fit, c checked, agree float64, meas []newMeasurement) []string {
+	p := f.Model.Problem
+	var out []string
+	for k, name := range p.OutputNames() {
+		if c.calibratedBy(k) {
+			continue
+		}
+		why := []string{estimateNote(p, agree),
+			fmt.Sprintf("%d fresh points of conditions on its value (the value check reads %d or more)", c.value[k], ValueMin)}
+		if measures(p, k) {
+			why = append(why, fmt.Sprintf("%d new measurements of it (the measurement check reads %d or more; data given once, WithData, give none)", newMeasured(p, k, meas), MeasuredMin))
+		}
+		out = append(out, fmt.Sprintf("%s for %s: no check reads enough of its errors (%s); its calibrated band may be too narrow or too wide",
+			Uncalibrated, name, strings.Join(why, "; ")))
+	}
+	return out
+}
+
+// estimateNote says why the error estimate did not size the band of p,
+// given the disagreement of its halves (NaN when not computed).
+func estimateNote(p *pde.Problem, agree float64) string {
+	var has []string
+	if hasMeasurements(p) {
+		has = append(has, "measurements")
+	}
+	if len(p.Unknowns) > 0 {
+		has = append(has, "unknowns")
+	}
+	if len(p.Transforms) > 0 {
+		has = append(has, "transforms")
+	}
+	switch {
+	case len(has) > 0:
+		return "no error estimate on a problem with " + strings.Join(has, ", ")
+	case !math.IsNaN(agree):
+		return fmt.Sprintf("the error estimate's halves disagree by %.2g (above %g)", agree, EstimateAgree)
+	}
+	return "no error estimate (no redraws, no hidden layer, no box, or beyond its budget)"
+}
+
+// measures reports whether a Measured term of p measures output k.
+func measures(p *pde.Problem, k int) bool {
+	for _, t := range p.Terms {
+		if t.Measured && p.OutputIndex(t.Output) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// newMeasured counts the new measurements of output k in meas.
+func newMeasured(p *pde.Problem, k int, meas []newMeasurement) int {
+	n := 0
+	for _, e := range meas {
+		if p.OutputIndex(p.Terms[e.term].Output) == k {
+			n += len(e.points)
+		}
+	}
+	return n
+}
+
+// disagreementWarnings is the record's warning for each output whose
+// calibrated band g a check that reads its errors directly still finds
+// far off: at ValueMin or more fresh points of its conditions on its
+// value, 95 % of the errors beyond ValueOverconfident sigma ("the
+// calibrated band of u is likely overconfident"). The error estimate,
+// which reads the whole domain, is not second-guessed (estimated).
+func disagreementWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, estimated bool) []string {
+	if estimated || g == nil {
+		return nil
+	}
+	var out []string
+	names := g.Model.Problem.OutputNames()
+	for k, z := range valueZ(g, fresh, res) {
+		if q := Quantile(z, 0.95); len(z) >= ValueMin && q > ValueOverconfident {
+			out = append(out, fmt.Sprintf("the calibrated band of %s is likely overconfident: at %d fresh points of its conditions on its value, 95 %% of the errors lie within %.2g sigma (above %g)",
+				names[k], len(z), q, ValueOverconfident))
+		}
+	}
+	return out
+}
