@@ -88,10 +88,17 @@ func paperWarnings(f *bayes.Fit, a *Assessment, m2 *bayes.Model, res [][]float64
 // the value check's points count).
 func checksOf(f *bayes.Fit, estimated bool, m2 *bayes.Model, res [][]float64, w *widening) checked {
 	z := valueZ(f, m2, res)
-	c := checked{estimated: estimated, value: make([]int, len(z)), measured: make([]bool, len(z))}
+	c := checked{estimated: estimated, value: make([]int, len(z)), measured: make([]bool, len(z)),
+		kfold: make([]kfold, len(z)), scale: make([]float64, len(z))}
 	for k, zk := range z {
-		c.value[k] = len(zk)
-		c.measured[k] = w != nil && k < len(w.measured) && w.measured[k] > 0
+		c.value[k], c.scale[k] = len(zk), 1
+		if w == nil {
+			continue
+		}
+		c.measured[k] = k < len(w.measured) && w.measured[k] > 0
+		if k < len(w.kfold) {
+			c.kfold[k], c.scale[k] = w.kfold[k], w.valueScale(k)
+		}
 	}
 	return c
 }

@@ -224,6 +224,8 @@ func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []n
 	w.scale, w.scales = valueCheck(f.WithOutputBand(beta, l, w.applyOutput), fresh, res, l == f.Laplace && heldOutAgrees(f, held))
 	// then the errors that new measurements show
 	w.measured = measurementFactors(f.WithOutputBand(beta, l, w.applyOutput), meas)
+	// and, for a field no new measurements sized, those its own show
+	w.kfold = kfoldChecks(f, l, beta, func(k int) bool { return k < len(w.measured) && w.measured[k] > 0 })
 	return beta, l, w, nil
 }
 
@@ -237,6 +239,7 @@ type widening struct {
 	scale    float64   // from every value term: a quantity's other than an output's
 	scales   []float64 // per output
 	measured []float64 // per output, 0 where the measurement check does not apply
+	kfold    []kfold   // per output, the K-fold check (kfold.go) where it ran
 }
 
 // valueScale is output k's factor before the measurement checks.
@@ -257,6 +260,11 @@ func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
 	s := w.valueScale(k)
 	if k < len(w.measured) && w.measured[k] > 0 {
 		s *= w.measured[k]
+	}
+	if k < len(w.kfold) {
+		if c := w.kfold[k].factor(s); c > 0 {
+			s *= c
+		}
 	}
 	if s > 0 && s != 1 {
 		for i := range sigma {

@@ -26,13 +26,15 @@ const Uncalibrated = "band uncalibrated"
 // record says so.
 type checked struct {
 	estimated bool
-	value     []int  // per output, the value check's fresh points of it
-	measured  []bool // per output, whether the measurement check applied
+	value     []int   // per output, the value check's fresh points of it
+	measured  []bool  // per output, whether the measurement check applied
+	kfold     []kfold // per output, the K-fold check of its own measurements
+	scale     []float64
 }
 
 // calibratedBy reports whether some check read output k's errors.
 func (c checked) calibratedBy(k int) bool {
-	return c.estimated || c.value[k] >= ValueMin || c.measured[k]
+	return c.estimated || c.value[k] >= ValueMin || c.measured[k] || c.kfold[k].calibrates(c.scale[k])
 }
 
 // uncalibratedWarnings is, for each output of f's problem no check read
@@ -51,6 +53,7 @@ func uncalibratedWarnings(f *bayes.Fit, c checked, agree float64, meas []newMeas
 			fmt.Sprintf("%d fresh points of conditions on its value (the value check reads %d or more)", c.value[k], ValueMin)}
 		if measures(p, k) {
 			why = append(why, fmt.Sprintf("%d new measurements of it (the measurement check reads %d or more; data given once, WithData, give none)", newMeasured(p, k, meas), MeasuredMin))
+			why = append(why, kfoldNote(c.kfold[k], c.scale[k]))
 		}
 		out = append(out, fmt.Sprintf("%s for %s: no check reads enough of its errors (%s); its calibrated band may be too narrow or too wide",
 			Uncalibrated, name, strings.Join(why, "; ")))
@@ -120,4 +123,13 @@ func disagreementWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, est
 		}
 	}
 	return out
+}
+
+// kfoldNote says why the K-fold check did not calibrate a band scaled by s.
+func kfoldNote(k kfold, s float64) string {
+	if k.n < KFoldMin {
+		return fmt.Sprintf("%d of its measurements for the K-fold check (it reads %d or more)", k.n, KFoldMin)
+	}
+	return fmt.Sprintf("the K-fold prediction of its %d measurements allows sigma x%.2g-%.2g of the band's (wider than %g: their noise hides errors of the band's size)",
+		k.n, k.lo/s, k.hi/s, KFoldSpan)
 }

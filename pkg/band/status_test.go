@@ -1,6 +1,7 @@
 package band_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -71,5 +72,29 @@ func TestCalibratedDisagreement(t *testing.T) {
 		if (len(ws) > 0) != c.warns {
 			t.Errorf("wave, %d epochs: %q, want a warning %v", c.epochs, ws, c.warns)
 		}
+	}
+}
+
+// TestKFoldUncalibrated: notebook 07's reaction with 20 measurements of
+// noise 0.05 given once (WithData): no new measurements, one fresh
+// condition point; the K-fold prediction of the 20 allows sigma from
+// 6.5 times the band's (0.45-6.5), so no check calibrates u, and the record says
+// so with the K-fold check's reason.
+func TestKFoldUncalibrated(t *testing.T) {
+	t.Parallel()
+	p, _ := reactionWithData(20, 1)
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := notebook07Schedule.Clone()
+	s.Epochs = 3000
+	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := containing(warningsOf(t, f, false), band.Uncalibrated+" for u")
+	if len(ws) != 1 || !strings.Contains(ws[0], "the K-fold prediction of its 20 measurements allows sigma x") {
+		t.Errorf("warnings %q, want u uncalibrated for the K-fold check's reason", ws)
 	}
 }
