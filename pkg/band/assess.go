@@ -19,7 +19,9 @@ type Assessment struct {
 	// band: each output whose calibrated band a direct check still finds
 	// far off (disagreementWarnings: "the calibrated band of u is likely
 	// overconfident"), and each output no check could calibrate
-	// (uncalibratedWarnings: "band uncalibrated for u", with the reason).
+	// (uncalibratedWarnings: "band uncalibrated for u", with the reason);
+	// then, on an inverse problem, each unknown whose interval is likely
+	// unreliable (unknownWarnings).
 	// The paper band's warning, when the error estimate applies
 	// (estimatedScales), says the band is likely overconfident or too
 	// wide when the estimated errors' q95 in sigma is above
@@ -58,6 +60,7 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	a.Warnings = paperWarnings(f, a, m2, res, meas)
 	a.Warnings = append(a.Warnings, disagreementWarnings(a.Calibrated, m2, res, a.Estimated != nil)...)
 	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checksOf(f, a.Estimated != nil, m2, res, w), agree, meas)...)
+	a.Warnings = append(a.Warnings, unknownWarnings(f, a.Calibrated, a.Train, a.Fresh)...)
 	return a, nil
 }
 

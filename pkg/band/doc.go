@@ -18,7 +18,8 @@
 //   - Assess: all a record keeps of them, with the warning of a band
 //     likely too narrow or too wide, and the calibrated band's own: a
 //     field no check calibrates ("band uncalibrated", with the reason), a
-//     calibrated band a direct check still finds far off (status.go).
+//     calibrated band a direct check still finds far off, an unknown's
+//     interval likely unreliable (status.go).
 //
 // Each returns a copy of the fit (bayes.Fit.WithBand) whose Predict gives
 // the band; only its predictions are meaningful.
