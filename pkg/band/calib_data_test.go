@@ -2,39 +2,23 @@ package band_test
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
-// reactionWithData is notebook 07's reaction problem with n measurements
-// of noise 0.05 given as data (pde.Problem.WithData: the same at every
-// draw), drawn at random points from data seed seed, and the exact
-// solution, which WithData drops.
-func reactionWithData(n int, seed uint64) (*pde.Problem, func([]float64) float64) {
-	p := reactionProblem()
-	exact := p.Exact
-	p.Terms = slices.DeleteFunc(slices.Clone(p.Terms), func(t pde.Term) bool { return t.Name == "data" })
-	rng := rand.New(rand.NewPCG(seed, 52))
-	d := &pde.Data{}
-	for range n {
-		x := rng.Float64()
-		d.Points = append(d.Points, []float64{x})
-		d.U = append(d.U, exact([]float64{x})+0.05*rng.NormFloat64())
-	}
-	return p.WithData(d), exact
-}
+// reactionWithData is notebook 07's reaction with data given once.
+var reactionWithData = testfit.ReactionWithData
 
 // TestCalibRealData measures the calibrated band of notebook 07's reaction
 // with 20 and 200 noisy measurements given as data, over data seeds 1..N
-// (BPINN_CALIB_DATA=N go test -run TestCalibRealData -v ./pkg/band), each
+// (BPINN_CALIB_DATA=N go test -run TestCalibRealData -v ./pkg/band;
+// BPINN_CALIB_DATA_EPOCHS=E trains E epochs in place of 8000), each
 // fit scored against the exact solution on 200 points, with its
 // warnings. Not a unit test: it skips without the variable.
 func TestCalibRealData(t *testing.T) {
@@ -50,7 +34,11 @@ func TestCalibRealData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: notebook07Schedule})
+			s := notebook07Schedule.Clone()
+			if e, _ := strconv.Atoi(os.Getenv("BPINN_CALIB_DATA_EPOCHS")); e > 0 {
+				s.Epochs = e
+			}
+			f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: s})
 			if err != nil {
 				t.Fatal(err)
 			}
