@@ -90,6 +90,7 @@ func TestMeasurementCheck(t *testing.T) {
 	// without the redraws the K-fold check of the training data widens
 	// the band too, less far
 	with, without, paper := cov(d), cov(WithoutEstimate(d)), coverage(f)
+	t.Logf("grid coverage: paper %.3f, K-fold check %.3f, measurement check %.3f", paper, without, with)
 	if !(with > paper+0.1) || !(with >= without) {
 		t.Errorf("grid coverage %.3f with the check, %.3f with the K-fold check instead, %.3f the paper's: want it well up", with, without, paper)
 	}
