@@ -77,9 +77,11 @@ func (k kfold) calibrates(s float64) bool {
 }
 
 // kfoldChecks is the K-fold check of each output of f measured by a
-// Measured term, for the band of Laplace l at betas beta, where skip[k]
-// is false (outputs the measurement check sized are skipped); a zero
-// kfold elsewhere. seed orders the folds.
+// Measured term, for the band of Laplace l at betas beta, except the
+// outputs skip(k) names (those the measurement check sized); a zero kfold
+// elsewhere. The folds are drawn from the fit's seed. The band it reads
+// is l's, which the caller compares with its own scale of the output
+// (widening.valueScale); the local widening is left out.
 func kfoldChecks(f *bayes.Fit, l *curv.Laplace, beta []float64, skip func(k int) bool) []kfold {
 	p := f.Model.Problem
 	out := make([]kfold, len(p.OutputNames()))
@@ -201,8 +203,8 @@ func scaleInterval(e, v, n []float64) (c, lo, hi float64) {
 			lo, hi = math.Min(lo, g), math.Max(hi, g)
 		}
 	}
-	if top-ll(0) <= 4 {
-		lo = 0
+	if top-ll(0) <= 4 || hi == 0 { // hi 0: only c below the grid is likely
+		lo, hi = 0, math.Max(hi, grid[0])
 	}
 	return c, lo, hi
 }
