@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
@@ -220,4 +221,36 @@ func paperWarningsOf(a *Assessment) []string {
 	return slices.DeleteFunc(slices.Clone(a.Warnings), func(w string) bool {
 		return strings.HasPrefix(w, Uncalibrated) || strings.HasPrefix(w, "the calibrated band of")
 	})
+}
+
+// TestDisagreementBar: where the error estimate sized the band its
+// calibrated band is second-guessed by the value check only beyond twice
+// ValueOverconfident: wave trained 300 epochs, whose paper's band puts
+// the conditions' errors at 7.9 sigma, warns either way; its calibrated
+// band (4.0) only without the estimate.
+func TestDisagreementBar(t *testing.T) {
+	t.Parallel()
+	f := testfit.Train(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
+	d, err := FreshDrawOf(f.Model.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := d.model(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := m2.Residuals()
+	cal, _, err := calibrated(f, nil, m2, nil, res, f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		g         *bayes.Fit
+		estimated bool
+		warns     bool
+	}{{f, false, true}, {f, true, true}, {cal, false, true}, {cal, true, false}} {
+		if ws := disagreementWarnings(c.g, m2, res, c.estimated); (len(ws) > 0) != c.warns {
+			t.Errorf("paper's band %v, estimated %v: %q, want a warning %v", c.g == f, c.estimated, ws, c.warns)
+		}
+	}
 }

@@ -109,18 +109,27 @@ func newMeasured(p *pde.Problem, k int, meas []newMeasurement) int {
 // calibrated band g a check that reads its errors directly still finds
 // far off: at ValueMin or more fresh points of its conditions on its
 // value, 95 % of the errors beyond ValueOverconfident sigma ("the
-// calibrated band of u is likely overconfident"). The error estimate,
-// which reads the whole domain, is not second-guessed (estimated).
+// calibrated band of u is likely overconfident"). Where the error
+// estimate sized the band (estimated) the bar is twice as high: the
+// estimate reads the whole domain, and on the fits of
+// docs/calibration.md whose estimated bands meet both targets the
+// conditions' q95 reaches 4.7 (advection-diffusion; heat 2.5-3.1,
+// poisson-2d 2.6-3.9), while an estimate that missed a condition the fit
+// ignores is far beyond it.
 func disagreementWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, estimated bool) []string {
-	if estimated || g == nil {
+	if g == nil {
 		return nil
+	}
+	bar := ValueOverconfident
+	if estimated {
+		bar *= 2
 	}
 	var out []string
 	names := g.Model.Problem.OutputNames()
 	for k, z := range valueZ(g, fresh, res) {
-		if q := Quantile(z, 0.95); len(z) >= ValueMin && q > ValueOverconfident {
+		if q := Quantile(z, 0.95); len(z) >= ValueMin && q > bar {
 			out = append(out, fmt.Sprintf("the calibrated band of %s is likely overconfident: at %d fresh points of its conditions on its value, 95 %% of the errors lie within %.2g sigma (above %g)",
-				names[k], len(z), q, ValueOverconfident))
+				names[k], len(z), q, bar))
 		}
 	}
 	return out
