@@ -2,6 +2,8 @@ package testfit
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
@@ -66,4 +68,22 @@ func Reaction() *pde.Problem {
 		},
 		Exact: exact,
 	}
+}
+
+// ReactionWithData is Reaction with n measurements of noise 0.05 given as
+// data (pde.Problem.WithData: the same at every draw, no new ones), drawn
+// at random points from data seed seed, and its exact solution, which
+// WithData drops.
+func ReactionWithData(n int, seed uint64) (*pde.Problem, func([]float64) float64) {
+	p := Reaction()
+	exact := p.Exact
+	p.Terms = slices.DeleteFunc(slices.Clone(p.Terms), func(t pde.Term) bool { return t.Name == "data" })
+	rng := rand.New(rand.NewPCG(seed, 52))
+	d := &pde.Data{}
+	for range n {
+		x := rng.Float64()
+		d.Points = append(d.Points, []float64{x})
+		d.U = append(d.U, exact([]float64{x})+0.05*rng.NormFloat64())
+	}
+	return p.WithData(d), exact
 }

@@ -15,17 +15,24 @@ type Assessment struct {
 	// Calibrated is the calibrated band (Calibrated); nil when its A does
 	// not factorize.
 	Calibrated *bayes.Fit
-	// Warnings, when the error estimate applies (estimatedScales), says
-	// the band is likely overconfident or too wide when the estimated
-	// errors' q95 in sigma is above ValueOverconfident or below
-	// ValueNarrow (estimateWarnings). Otherwise it is the overconfidence
-	// warning when a residual ratio exceeds OverconfidentRatio, or else
-	// when the measurement check would widen the paper's band by more
-	// than ValueOverconfident / 2 (measurementWarning); else the too-wide
-	// warning when every other check says the band is far wider than the
-	// errors it can see (tooWideWarning); else the overconfidence warning
-	// when the value check's q95 exceeds ValueOverconfident; nil when none
-	// does.
+	// Warnings are the paper band's warning, then those of the calibrated
+	// band: each output whose calibrated band a direct check still finds
+	// far off (disagreementWarnings: "the calibrated band of u is likely
+	// overconfident"), and each output no check could calibrate
+	// (uncalibratedWarnings: "band uncalibrated for u", with the reason);
+	// then, on an inverse problem, each unknown whose interval is likely
+	// unreliable (unknownWarnings).
+	// The paper band's warning, when the error estimate applies
+	// (estimatedScales), says the band is likely overconfident or too
+	// wide when the estimated errors' q95 in sigma is above
+	// ValueOverconfident or below ValueNarrow (estimateWarnings).
+	// Otherwise it is the overconfidence warning when a residual ratio
+	// exceeds OverconfidentRatio, or else when the measurement check would
+	// widen the paper's band by more than ValueOverconfident / 2
+	// (measurementWarning); else the too-wide warning when every other
+	// check says the band is far wider than the errors it can see
+	// (tooWideWarning); else the overconfidence warning when the value
+	// check's q95 exceeds ValueOverconfident; none when none does.
 	Warnings []string
 	// Estimated is, per output, the factor by which the error estimate
 	// scales the paper's band into the calibrated one (estimatedScales);
@@ -45,25 +52,58 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	}
 	a := &Assessment{Train: f.Model.GroupRMS(f.Beta), Fresh: m2.GroupRMS(f.Beta), fit: f}
 	res := m2.Residuals() // each term's fresh residuals: the calibrated band's and the value check's
-	a.Estimated, _, _ = estimatedScales(f, fresh)
+	var agree float64
+	a.Estimated, agree, _ = estimatedScales(f, fresh)
 	meas := newMeasurements(f, m2, res, fresh.extra) // read once: the calibrated band's and the warning's
-	a.Calibrated, _ = calibrated(f, a.Estimated, m2, meas, res, a.Train, a.Fresh)
+	var w *widening
+	a.Calibrated, w, _ = calibrated(f, a.Estimated, m2, meas, res, a.Train, a.Fresh)
+	a.Warnings = paperWarnings(f, a, m2, res, meas)
+	a.Warnings = append(a.Warnings, disagreementWarnings(a.Calibrated, m2, res, a.Estimated != nil)...)
+	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checksOf(f, a.Estimated != nil, m2, res, w), agree, meas)...)
+	a.Warnings = append(a.Warnings, unknownWarnings(f, a.Calibrated, a.Train, a.Fresh)...)
+	return a, nil
+}
+
+// paperWarnings is the warning of the paper's band (see
+// Assessment.Warnings): the error estimate's when it applies, else the
+// first of the residual ratio's, the measurement check's, the too-wide and
+// the value check's.
+func paperWarnings(f *bayes.Fit, a *Assessment, m2 *bayes.Model, res [][]float64, meas []newMeasurement) []string {
 	if a.Estimated != nil { // the estimate reads more than the checks below
-		a.Warnings = estimateWarnings(a.Estimated, f.Model.Problem.OutputNames())
-		return a, nil
+		return estimateWarnings(a.Estimated, f.Model.Problem.OutputNames())
 	}
 	ref, what := gateRMS(f, a.Train)
-	a.Warnings = overconfidenceWarnings(f.Model.BetaNames, f.Inferred, ref, a.Fresh, what)
-	if a.Warnings == nil { // the ratios say nothing: what errors can be seen
-		a.Warnings = measurementWarning(f, meas)
+	ws := overconfidenceWarnings(f.Model.BetaNames, f.Inferred, ref, a.Fresh, what)
+	if ws == nil { // the ratios say nothing: what errors can be seen
+		ws = measurementWarning(f, meas)
 	}
-	if a.Warnings == nil {
-		a.Warnings = tooWideWarning(f, m2, res, a.Fresh)
+	if ws == nil {
+		ws = tooWideWarning(f, m2, res, a.Fresh)
 	}
-	if a.Warnings == nil {
-		a.Warnings = valueWarning(f, m2, res)
+	if ws == nil {
+		ws = valueWarning(f, m2, res)
 	}
-	return a, nil
+	return ws
+}
+
+// checksOf is what read each output's errors for f's calibrated band,
+// whose widening is w (nil when the band could not be built: then only
+// the value check's points count).
+func checksOf(f *bayes.Fit, estimated bool, m2 *bayes.Model, res [][]float64, w *widening) checked {
+	z := valueZ(f, m2, res)
+	c := checked{estimated: estimated, value: make([]int, len(z)), measured: make([]bool, len(z)),
+		kfold: make([]kfold, len(z)), scale: make([]float64, len(z))}
+	for k, zk := range z {
+		c.value[k], c.scale[k] = len(zk), 1
+		if w == nil {
+			continue
+		}
+		c.measured[k] = k < len(w.measured) && w.measured[k] > 0
+		if k < len(w.kfold) {
+			c.kfold[k], c.scale[k] = w.kfold[k], w.valueScale(k)
+		}
+	}
+	return c
 }
 
 // AssessFresh is Assess at the problem's own fresh draw (FreshDrawOf):

@@ -142,7 +142,8 @@ func Calibrated(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
 	}
 	scales, _, _ := estimatedScales(f, fresh)
 	res := m2.Residuals()
-	return calibrated(f, scales, m2, newMeasurements(f, m2, res, fresh.extra), res, f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	g, _, err := calibrated(f, scales, m2, newMeasurements(f, m2, res, fresh.extra), res, f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
+	return g, err
 }
 
 // gateRMS is what each beta group's fresh rms is compared with
@@ -195,13 +196,13 @@ func calibrationBase(f *bayes.Fit, train []float64) []float64 {
 // it does not apply), f's model on the fresh points, the new
 // measurements of the fresh draw and its redraws (newMeasurements), each
 // term's residuals at the fresh points (res), and the rms residual of each
-// beta group at the training and the fresh points.
-func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []newMeasurement, res [][]float64, train, held []float64) (*bayes.Fit, error) {
+// beta group at the training and the fresh points; with its widening.
+func calibrated(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []newMeasurement, res [][]float64, train, held []float64) (*bayes.Fit, *widening, error) {
 	beta, l, w, err := calibration(f, estimated, fresh, meas, res, train, held)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return f.WithOutputBand(beta, l, w.applyOutput), nil
+	return f.WithOutputBand(beta, l, w.applyOutput), w, nil
 }
 
 // calibration is the calibrated band's betas, Laplace approximation and
@@ -223,29 +224,47 @@ func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []n
 	w.scale, w.scales = valueCheck(f.WithOutputBand(beta, l, w.applyOutput), fresh, res, l == f.Laplace && heldOutAgrees(f, held))
 	// then the errors that new measurements show
 	w.measured = measurementFactors(f.WithOutputBand(beta, l, w.applyOutput), meas)
+	// and, for a field no new measurements sized, those its own show
+	w.kfold = kfoldChecks(f, l, beta, func(k int) bool { return k < len(w.measured) && w.measured[k] > 0 })
 	return beta, l, w, nil
 }
 
 // widening is the calibrated band's widening of sigma: the local one, then
-// the value check's factor (above 1 a widening, below 1 a narrowing): an
-// output's own where it has value terms, else the one of all of them;
-// then the measurement check's.
+// the value check's factor (above 1 a widening, below 1 a narrowing), an
+// output's own (1 where it has no value terms: never another output's);
+// then the measurement check's. The error estimate's scales take the
+// value check's place.
 type widening struct {
 	local    *localInflation
-	scale    float64   // from every value term
-	scales   []float64 // per output, 0 for an output without value terms
+	scale    float64   // from every value term: a quantity's other than an output's
+	scales   []float64 // per output
 	measured []float64 // per output, 0 where the measurement check does not apply
+	kfold    []kfold   // per output, the K-fold check (kfold.go) where it ran
+}
+
+// valueScale is output k's factor before the measurement checks.
+func (w *widening) valueScale(k int) float64 {
+	s := w.scale
+	if k < len(w.scales) {
+		s = w.scales[k]
+	}
+	if s > 0 {
+		return s
+	}
+	return 1
 }
 
 // applyOutput widens output k's sigma at points.
 func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
 	w.local.apply(points, sigma)
-	s := w.scale
-	if k < len(w.scales) && w.scales[k] > 0 {
-		s = w.scales[k]
-	}
+	s := w.valueScale(k)
 	if k < len(w.measured) && w.measured[k] > 0 {
 		s *= w.measured[k]
+	}
+	if k < len(w.kfold) {
+		if c := w.kfold[k].factor(s); c > 0 {
+			s *= c
+		}
 	}
 	if s > 0 && s != 1 {
 		for i := range sigma {

@@ -218,7 +218,7 @@ func calibratedOnFresh(t *testing.T, f *bayes.Fit) (c *bayes.Fit, q *pde.Problem
 func overconfidentCount(warnings []string) int {
 	n := 0
 	for _, w := range warnings {
-		if strings.Contains(w, "likely overconfident") {
+		if strings.Contains(w, "the 2-sigma band is likely overconfident") {
 			n++
 		}
 	}

@@ -11,10 +11,15 @@
 //     by random units) where two such estimates agree; else betas lowered toward the fresh precision where the
 //     residuals warn, widened locally where a term's fresh residuals peak,
 //     widened or narrowed by the value check at the conditions on u
-//     itself, and widened by the measurement check at new measurements
+//     itself, widened by the measurement check at new measurements, and
+//     moved or confirmed by the K-fold check of data given once (its
+//     folds left out by the Laplace's linearized refit; kfold.go)
 //     (docs/calibration.md).
 //   - Assess: all a record keeps of them, with the warning of a band
-//     likely too narrow or too wide.
+//     likely too narrow or too wide, and the calibrated band's own: a
+//     field no check calibrates ("band uncalibrated", with the reason), a
+//     calibrated band a direct check still finds far off, an unknown's
+//     interval likely unreliable (status.go).
 //
 // Each returns a copy of the fit (bayes.Fit.WithBand) whose Predict gives
 // the band; only its predictions are meaningful.

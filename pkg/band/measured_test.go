@@ -18,7 +18,8 @@ import (
 // measurements of the fresh draw and its seven redraws until the weighted
 // q95 there is 2, which brings the grid's coverage up; without the
 // redraws (60 new measurements, under MeasuredMin) the check does not
-// apply; and it never reads the exact solution.
+// apply, and the K-fold check of the training data widens the band less;
+// and it never reads the exact solution.
 func TestMeasurementCheck(t *testing.T) {
 	t.Parallel()
 	f := testfit.Train(t, "burgers", bayes.Settings{Seed: 1})
@@ -69,11 +70,7 @@ func TestMeasurementCheck(t *testing.T) {
 	}
 	// the grid: closer to the target than without the check
 	grid, exact := p.Grid(40)
-	cov := func(d FreshDraw) float64 {
-		g, err := Calibrated(f, d)
-		if err != nil {
-			t.Fatal(err)
-		}
+	coverage := func(g *bayes.Fit) float64 {
 		mean, sigma, _ := g.Predict(grid)
 		in := 0
 		for i := range grid {
@@ -83,9 +80,19 @@ func TestMeasurementCheck(t *testing.T) {
 		}
 		return float64(in) / float64(len(grid))
 	}
-	with, without := cov(d), cov(WithoutEstimate(d))
-	if !(with > without+0.1) {
-		t.Errorf("grid coverage %.3f with the check, %.3f without: want it well up", with, without)
+	cov := func(d FreshDraw) float64 {
+		g, err := Calibrated(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return coverage(g)
+	}
+	// without the redraws the K-fold check of the training data widens
+	// the band too, less far
+	with, without, paper := cov(d), cov(WithoutEstimate(d)), coverage(f)
+	t.Logf("grid coverage: paper %.3f, K-fold check %.3f, measurement check %.3f", paper, without, with)
+	if !(with > paper+0.1) || !(with >= without) {
+		t.Errorf("grid coverage %.3f with the check, %.3f with the K-fold check instead, %.3f the paper's: want it well up", with, without, paper)
 	}
 	// the paper's band, far narrower, is what the record's warning reads
 	if w := measurementWarning(f, meas); len(w) != 1 || !strings.Contains(w[0], "likely overconfident") || !strings.Contains(w[0], "measurements of u") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
@@ -92,15 +93,14 @@ func TestValueCheckPerOutput(t *testing.T) {
 }
 
 // TestWideningPerOutput: the calibrated band widens (or narrows) each
-// output by its own factor, and an output without value terms (factor 0)
-// by the pooled one.
+// output by its own factor; the pooled one reaches no output.
 func TestWideningPerOutput(t *testing.T) {
 	for _, c := range []struct {
 		scale  float64
 		scales []float64
-	}{{1.5, []float64{0, 3}}, {0.5, []float64{0, 0.25}}} { // widening, narrowing
+	}{{1.5, []float64{1, 3}}, {0.5, []float64{1, 0.25}}} { // widening, narrowing
 		w := band.NewWidening(c.scale, c.scales)
-		for k, want := range []float64{c.scale, c.scales[1]} {
+		for k, want := range c.scales {
 			sigma := []float64{1, 2}
 			w(k, [][]float64{{0}, {1}}, sigma)
 			if sigma[0] != want || sigma[1] != 2*want {
@@ -145,5 +145,73 @@ func TestValueCheckTransformed(t *testing.T) {
 		if len(per) != 2 || per[0] != 1 || !(per[1] > 0) || per[1] != factor {
 			t.Errorf("narrow %v: factors %v, pooled %v; want 1 for u and v's own, the pooled one", narrow, per, factor)
 		}
+	}
+}
+
+// TestFieldNothingMeasures: the oscillator with u given at 30 points of
+// the interior (its values, noise-free) and no condition on v, trained
+// 150 epochs: u's errors at its conditions' fresh points lie within 0.56
+// sigma, and the value check, allowed to narrow, narrows u's band. v's
+// band is not scaled by u's evidence (factor 1; its calibrated sigma that
+// of the Laplace at the calibrated betas), and the record says no check
+// reads v, not u.
+func TestFieldNothingMeasures(t *testing.T) {
+	t.Parallel()
+	interior := &pde.Draw{Region: pde.Interior(), N: 24}
+	p := &pde.Problem{Name: "oscillator-u", Inputs: []string{"x"}, Outputs: []string{"u", "v"},
+		Lo: []float64{0}, Hi: []float64{math.Pi},
+		Terms: []pde.Term{
+			{Name: "u_eq", Group: "pde", Draw: interior, Residual: pde.Eq("u_x = v")},
+			{Name: "v_eq", Group: "pde", Draw: interior, Residual: pde.Eq("v_x = -u")},
+			{Name: "u_values", Group: "boundary", Output: "u", Residual: pde.DataResidual,
+				Draw: &pde.Draw{Region: pde.Interior(), N: 30, Value: func(x []float64) float64 { return math.Sin(x[0]) }}},
+		},
+		ExactOutputs: func(x []float64) []float64 { return []float64{math.Sin(x[0]), math.Cos(x[0])} },
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testfit.OscillatorSchedule.Clone()
+	s.Epochs, s.HyperStart, s.BetaMode = 150, 50, ""
+	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := q.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := f.ModelOn(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, per := band.ValueCheck(f, m2, m2.Residuals(), true)
+	if !(per[0] > 0 && per[0] < 1) || per[1] != 1 {
+		t.Fatalf("value factors allowed to narrow: %v, want u's below 1 (its errors at 30 fresh points within 0.56 sigma) and v's 1", per)
+	}
+	d, err := band.NewFreshDraw(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := band.Assess(f, band.WithoutEstimate(d))
+	if err != nil || a.Calibrated == nil {
+		t.Fatalf("no calibrated band: %v", err)
+	}
+	pts := [][]float64{{0.4}, {2.2}}
+	l, err := f.LaplaceAt(a.Calibrated.Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := f.WithBand(a.Calibrated.Beta, l, nil).PredictOutput("v", pts)
+	_, got, _ := a.Calibrated.PredictOutput("v", pts)
+	for i := range pts {
+		if math.Abs(got[i]-want[i]) > 1e-12*want[i] {
+			t.Errorf("v at %v: calibrated sigma %v, want %v (the Laplace at the calibrated betas, not widened by u's check)", pts[i], got[i], want[i])
+		}
+	}
+	ws := containing(a.Warnings, band.Uncalibrated)
+	if len(ws) != 1 || !strings.HasPrefix(ws[0], band.Uncalibrated+" for v:") {
+		t.Errorf("warnings %q, want v uncalibrated and u not", a.Warnings)
 	}
 }

@@ -29,12 +29,13 @@ import (
 // term's residual at the fresh points (fresh's weights are g's).
 //
 // The factor is also computed for each output of the problem from the
-// value terms that measure it (pde.Term.Output), 0 for an output without
-// any: perOutput; with one output it is the factor itself. Any output
-// narrows only when the pooled q95 is below ValueNarrow too. A transformed
-// output (pde.Transform) without value terms gets 1: a transform meets
-// its conditions exactly, and another output's conditions (a pressure
-// gauge) say nothing of its errors.
+// value terms that measure it (pde.Term.Output): perOutput; with one
+// output it is the factor itself. An output without value terms gets 1:
+// another output's conditions say nothing of its errors (a pressure
+// without conditions scaled by the velocity's went to coverage 0.06), so
+// its band is never scaled by them, and the record says no check read it
+// (uncalibratedWarnings). Any output narrows only when the pooled q95 is
+// below ValueNarrow too.
 func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64, narrow bool) (factor float64, perOutput []float64) {
 	z := valueZ(g, fresh, res)
 	q, ok := pooledQ95(z)
@@ -44,11 +45,9 @@ func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64, narrow bool) 
 	narrow = narrow && ok && q < ValueNarrow
 	perOutput = make([]float64, len(z))
 	for k, zk := range z {
-		switch {
-		case len(zk) > 0:
+		perOutput[k] = 1
+		if len(zk) > 0 {
 			perOutput[k] = valueFactor(Quantile(zk, 0.95), narrow)
-		case fresh.Problem.Transformed(k):
-			perOutput[k] = 1
 		}
 	}
 	if !ok {

@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/pkg/band"
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -127,5 +130,34 @@ func TestPredictBadInput(t *testing.T) {
 	}
 	if _, err := record.Restore(testfit.Oscillator(t), nil); err == nil || !strings.HasPrefix(err.Error(), "record: Restore: ") {
 		t.Errorf("restore of no record: %v, want a record: error", err)
+	}
+}
+
+// TestRecordSaysUncalibrated: a fit of notebook 07's reaction with 20
+// measurements given once (WithData) has no check that calibrates its
+// band (one fresh condition point, no new measurements, a K-fold interval
+// wider than band.KFoldSpan): its record holds the warning, and the
+// summary bpinn fit prints (WriteText) shows it.
+func TestRecordSaysUncalibrated(t *testing.T) {
+	t.Parallel()
+	p, _ := testfit.ReactionWithData(20, 1)
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testfit.Notebook07Schedule.Clone()
+	s.Epochs = 3000
+	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Schedule: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := record.NewResult(f, 20)
+	r.Problem = "reaction"
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "  warning: "+band.Uncalibrated+" for u: ") {
+		t.Errorf("bpinn fit's summary lacks the uncalibrated band:\n%s", b.String())
 	}
 }

@@ -499,7 +499,7 @@ func TestHeldValues(t *testing.T) {
 // TestWarningLegend: the summary table shows each best fit's warnings as
 // short codes, and the legend below it explains every code a row uses and
 // no other. The sentences are bayes's (fit.go, calibrate.go,
-// valuecheck.go); a change of their wording that loses a code fails here.
+// valuecheck.go, status.go); a change of their wording that loses a code fails here.
 func TestWarningLegend(t *testing.T) {
 	t.Parallel()
 	sentences := map[string]string{
@@ -509,6 +509,9 @@ func TestWarningLegend(t *testing.T) {
 		"overconf-value": "the 2-sigma band is likely overconfident: at fresh points of the conditions on u itself (u - target), 95 % of the errors are within 3.1 sigma (above 3); use the calibrated band",
 		"too-wide":       "the 2-sigma band is likely too wide: at fresh points of the conditions on u (u - target), 95 % of the errors are within 0.076 sigma (below 1), and the fresh residuals are within 2 times what beta states; use the calibrated band",
 		otherWarning:     "something no code knows",
+		"uncalibrated":   "band uncalibrated for u: no check reads enough of its errors (no error estimate on a problem with measurements; 1 fresh points of conditions on its value (the value check reads 20 or more)); its calibrated band may be too narrow or too wide",
+		"interval":       "the 95 % interval of nu, [0.004719, 0.005209], is likely unreliable: the beta_data residuals are x6.9 larger at new measurements than at the fit's own (above 2), so the fit follows its measurements more closely than the field, and nu, fitted to them, may carry the network's error beyond an interval that assumes none (at the calibrated betas [0.004403, 0.005583])",
+		"cal-overconf":   "the calibrated band of u is likely overconfident: at 40 fresh points of its conditions on its value, 95 % of the errors lie within 4.2 sigma (above 3)",
 	}
 	for want, s := range sentences {
 		if got := warningCode(s); got != want {

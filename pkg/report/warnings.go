@@ -12,6 +12,12 @@ import (
 // records. A kind is recognized by a phrase of its sentence (pkg/bayes and
 // pkg/band write them).
 var warningKinds = []struct{ code, phrase, meaning string }{
+	{"uncalibrated", "band uncalibrated",
+		"no check could calibrate a field's band (no error estimate, too few fresh condition points or measurements of it): its calibrated band is the paper's moved only by the residual ratio; the record says why"},
+	{"interval", "% interval of",
+		"an unknown's 95 % interval is likely unreliable: the fit's measurement residuals are far larger at new measurements than at its own, so the unknown may carry the network's error beyond it; the record gives the interval at the calibrated betas too"},
+	{"cal-overconf", "calibrated band of",
+		"the calibrated band itself is likely overconfident (or too wide): a check that reads a field's errors directly still finds them far outside it; the record says where"},
 	{"clamp", "is at the clamp",
 		"a hyperparameter sits at its clamp [1e-8, 1e8]: the log evidence is computed there, not at a fixed point"},
 	{"unsettled", "did not settle",

@@ -1,0 +1,186 @@
+package band
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
+)
+
+// ValueMin is the fewest fresh points of an output's conditions on its
+// value (the value check's z) from which the value check calibrates that
+// output: its q95 of fewer than 20 is their largest, one point's error.
+const ValueMin = 20
+
+// Uncalibrated is the phrase that opens the record's warning for an
+// output whose band no check could calibrate (uncalibratedWarnings).
+const Uncalibrated = "band uncalibrated"
+
+// checked is, per output, what read that output's errors for the
+// calibrated band: the error estimate, the value check's fresh points on
+// its conditions and the measurement check. An output none of them read
+// enough of keeps a band nothing has calibrated (the paper's, moved by the
+// residual ratio's betas and by a value check of too few points), and the
+// record says so.
+type checked struct {
+	estimated bool
+	value     []int   // per output, the value check's fresh points of it
+	measured  []bool  // per output, whether the measurement check applied
+	kfold     []kfold // per output, the K-fold check of its own measurements
+	scale     []float64
+}
+
+// calibratedBy reports whether some check read output k's errors.
+func (c checked) calibratedBy(k int) bool {
+	return c.estimated || c.value[k] >= ValueMin || c.measured[k] || c.kfold[k].calibrates(c.scale[k])
+}
+
+// uncalibratedWarnings is, for each output of f's problem no check read
+// (checked), the record's warning "band uncalibrated for u: ..." with the
+// reason each check gives; nil when every output was read. agree is the
+// error estimate's disagreement (estimatedScales; NaN when not computed),
+// meas the new measurements read.
+func uncalibratedWarnings(f *bayes.Fit, c checked, agree float64, meas []newMeasurement) []string {
+	p := f.Model.Problem
+	var out []string
+	for k, name := range p.OutputNames() {
+		if c.calibratedBy(k) {
+			continue
+		}
+		why := []string{estimateNote(p, agree),
+			fmt.Sprintf("%d fresh points of conditions on its value (the value check reads %d or more)", c.value[k], ValueMin)}
+		if measures(p, k) {
+			why = append(why, fmt.Sprintf("%d new measurements of it (the measurement check reads %d or more; data given once, WithData, give none)", newMeasured(p, k, meas), MeasuredMin))
+			why = append(why, kfoldNote(c.kfold[k], c.scale[k]))
+		}
+		out = append(out, fmt.Sprintf("%s for %s: no check reads enough of its errors (%s); its calibrated band may be too narrow or too wide",
+			Uncalibrated, name, strings.Join(why, "; ")))
+	}
+	return out
+}
+
+// estimateNote says why the error estimate did not size the band of p,
+// given the disagreement of its halves (NaN when not computed).
+func estimateNote(p *pde.Problem, agree float64) string {
+	var has []string
+	if hasMeasurements(p) {
+		has = append(has, "measurements")
+	}
+	if len(p.Unknowns) > 0 {
+		has = append(has, "unknowns")
+	}
+	if len(p.Transforms) > 0 {
+		has = append(has, "transforms")
+	}
+	switch {
+	case len(has) > 0:
+		return "no error estimate on a problem with " + strings.Join(has, ", ")
+	case !math.IsNaN(agree):
+		return fmt.Sprintf("the error estimate's halves disagree by %.2g (above %g)", agree, EstimateAgree)
+	}
+	return "no error estimate (no redraws, no hidden layer, no box, or beyond its budget)"
+}
+
+// measures reports whether a Measured term of p measures output k.
+func measures(p *pde.Problem, k int) bool {
+	for _, t := range p.Terms {
+		if t.Measured && p.OutputIndex(t.Output) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// newMeasured counts the new measurements of output k in meas.
+func newMeasured(p *pde.Problem, k int, meas []newMeasurement) int {
+	n := 0
+	for _, e := range meas {
+		if p.OutputIndex(p.Terms[e.term].Output) == k {
+			n += len(e.points)
+		}
+	}
+	return n
+}
+
+// disagreementWarnings is the record's warning for each output whose
+// calibrated band g a check that reads its errors directly still finds
+// far off: at ValueMin or more fresh points of its conditions on its
+// value, 95 % of the errors beyond ValueOverconfident sigma ("the
+// calibrated band of u is likely overconfident"). Where the error
+// estimate sized the band (estimated) the bar is twice as high: the
+// estimate reads the whole domain, and on the fits of
+// docs/calibration.md whose estimated bands meet both targets the
+// conditions' q95 reaches 4.7 (advection-diffusion; heat 2.5-3.1,
+// poisson-2d 2.6-3.9), while an estimate that missed a condition the fit
+// ignores is far beyond it.
+func disagreementWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, estimated bool) []string {
+	if g == nil {
+		return nil
+	}
+	bar := ValueOverconfident
+	if estimated {
+		bar *= 2
+	}
+	var out []string
+	names := g.Model.Problem.OutputNames()
+	for k, z := range valueZ(g, fresh, res) {
+		if q := Quantile(z, 0.95); len(z) >= ValueMin && q > bar {
+			out = append(out, fmt.Sprintf("the calibrated band of %s is likely overconfident: at %d fresh points of its conditions on its value, 95 %% of the errors lie within %.2g sigma (above %g)",
+				names[k], len(z), q, bar))
+		}
+	}
+	return out
+}
+
+// kfoldNote says why the K-fold check did not calibrate a band scaled by s.
+func kfoldNote(k kfold, s float64) string {
+	if k.n < KFoldMin {
+		return fmt.Sprintf("%d of its measurements for the K-fold check (it reads %d or more)", k.n, KFoldMin)
+	}
+	return fmt.Sprintf("the K-fold prediction of its %d measurements allows sigma x%.2g-%.2g of the band's (wider than %g: their noise hides errors of the band's size)",
+		k.n, k.lo/s, k.hi/s, KFoldSpan)
+}
+
+// unknownWarnings is, on an inverse problem, the record's warning for
+// each unknown whose 95 % interval is likely unreliable: the residuals of
+// a beta group of measurements are above OverconfidentRatio times larger
+// at new measurements than at the fit's own. The fit then follows its
+// measurements more closely than the field they measure, and the unknown,
+// fitted to them, carries the network's error beyond its interval, which
+// assumes none (burgers-inverse: data x4.4-11, nu 1.2-2.5 times the
+// truth, every interval missing it; heat-inverse and wave-inverse, x1.0-
+// 1.1, hold it). Each says the interval at the calibrated betas (cal)
+// too. Nil without unknowns or new measurements.
+func unknownWarnings(f *bayes.Fit, cal *bayes.Fit, train, fresh []float64) []string {
+	p := f.Model.Problem
+	if len(p.Unknowns) == 0 || f.Laplace == nil {
+		return nil
+	}
+	worst, at := 0.0, -1
+	for t, tm := range p.Terms {
+		g := f.Model.TermGroup[t]
+		if q := fresh[g] / train[g]; tm.Measured && q > OverconfidentRatio && q > worst && !math.IsInf(q, 0) {
+			worst, at = q, g
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var calU []score.Unknown
+	if cal != nil && cal.Laplace != nil {
+		calU = cal.Unknowns()
+	}
+	var out []string
+	for k, u := range f.Unknowns() {
+		w := fmt.Sprintf("the 95 %% interval of %s, [%.4g, %.4g], is likely unreliable: the %s residuals are x%.2g larger at new measurements than at the fit's own (above %g), so the fit follows its measurements more closely than the field, and %s, fitted to them, may carry the network's error beyond an interval that assumes none",
+			u.Name, u.Lo95, u.Hi95, f.Model.BetaNames[at], worst, OverconfidentRatio, u.Name)
+		if k < len(calU) {
+			w += fmt.Sprintf(" (at the calibrated betas [%.4g, %.4g])", calU[k].Lo95, calU[k].Hi95)
+		}
+		out = append(out, w)
+	}
+	return out
+}
