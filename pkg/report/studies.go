@@ -115,7 +115,7 @@ func Full() Plan {
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 3000, Warmup: 1000, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense, Temperatures: []float64{1, 1.2, 1.45, 1.75, 2.1}}}
 }
 
-// Quick is the main job of a newcomer, about 10 minutes on 2 cores with
+// Quick is the main job of a newcomer, about 12 minutes on 2 cores with
 // its setup: 12 fits per study, epochs and hyper start cut 2x, NUTS 2
 // chains x 400 draws after 500 warm-up (heat: 2 x 200 after 400, depth 9,
 // about 10 s of CPU), 6 fits per scanned size, two fits of each
