@@ -164,7 +164,7 @@ func (r *Report) pinnacleTable() Table {
 		if fixedSt != nil {
 			fSec = meanSeconds(fixedSt.Fits)
 		}
-		listed := "not listed (PINNacle codes the wrong source)"
+		listed := "PInv's, for this source as coded"
 		if l, ok := pinnacleListed[name]; ok {
 			listed = fmt.Sprintf("%.3g (%s)", l.L2RE, l.Method)
 		}
