@@ -9,6 +9,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/schedule"
 )
 
 // Bound of TestDefaultSchedule: Settings{Seed: 1} alone measured rel L2
@@ -298,5 +299,35 @@ func TestRestartConditionsFirst(t *testing.T) {
 	worse.Laplace = nil // no evidence
 	if keep := keepStart(bad, &worse); keep != bad {
 		t.Errorf("a refit unmet without evidence replaced a first with evidence")
+	}
+}
+
+// A derived schedule budgets its polishes from the problem: on PoissonND
+// (5 inputs, 2500 residuals) the toolkit's 21 polishes of 2000 iterations
+// would cost 1.4x schedule.DerivePolishWork, so they are shortened; on
+// Burgers1D they fit and stay; a polish length or rounds the settings give
+// win over the derived ones.
+func TestDerivedPolishBudget(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name           string
+		polish, rounds int
+	}{{"poisson-nd", 1400, 20}, {"burgers1d", 2000, 20}} {
+		p, err := problems.New(c.name, problems.Options{DataSeed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Settings{Seed: 1}.Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		work := float64(s.Polish.Iter*(1+s.Final.Rounds)) * float64(numWeights(p, s.Hidden)*p.NumPoints()*(1+p.Dim()))
+		if s.Polish.Iter != c.polish || s.Final.Rounds != c.rounds || work > schedule.DerivePolishWork {
+			t.Errorf("%s: polishes of %d iterations, %d rounds (%.3g products); want %d, %d within %g", c.name, s.Polish.Iter, s.Final.Rounds, work, c.polish, c.rounds, schedule.DerivePolishWork)
+		}
+		given := Settings{Seed: 1, Polish: PolishSettings{Iter: 50}, Final: FinalRounds{Rounds: 2}}
+		if g, err := given.Resolve(p); err != nil || g.Polish.Iter != 50 || g.Final.Rounds != 2 {
+			t.Errorf("%s: given polish 50 and 2 rounds resolved to %d, %d (%v)", c.name, g.Polish.Iter, g.Final.Rounds, err)
+		}
 	}
 }

@@ -118,9 +118,9 @@ func (s *Settings) resolveNet(p *pde.Problem) error {
 }
 
 // derived is the schedule sc (which gives no net) with its net, epochs,
-// hyperparameter steps and balanced betas from schedule.Derive on p's
-// facts where sc leaves them zero: the schedule of a problem nobody
-// measured.
+// hyperparameter steps, polish length, final rounds and balanced betas
+// from schedule.Derive on p's facts where sc leaves them zero: the
+// schedule of a problem nobody measured.
 func derived(sc schedule.Schedule, p *pde.Problem) schedule.Schedule {
 	d := schedule.Derive(schedule.Facts{Inputs: p.Dim(), Outputs: len(p.OutputNames()), Points: p.NumPoints()})
 	sc = sc.Clone()
@@ -129,6 +129,8 @@ func derived(sc schedule.Schedule, p *pde.Problem) schedule.Schedule {
 		sc.Epochs, sc.HyperStart = d.Epochs, cmp.Or(sc.HyperStart, d.HyperStart)
 	}
 	sc.HyperEvery = cmp.Or(sc.HyperEvery, d.HyperEvery)
+	sc.PolishIter = cmp.Or(sc.PolishIter, d.PolishIter)
+	sc.FinalHyper = cmp.Or(sc.FinalHyper, d.FinalHyper)
 	sc.BalanceBetas = true
 	return sc
 }

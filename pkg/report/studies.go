@@ -82,6 +82,10 @@ type Plan struct {
 	// problem's schedule (a 963-weight net on 3001 residuals, about 3
 	// minutes of CPU); 0 leaves those studies out.
 	LidFits int
+	// SuiteFits is the number of fits (seeds) of each PINNacle suite study
+	// (SuiteProblems, each with the defaults and with PINNacle's loss,
+	// NAME-fixed); 0 leaves those studies out.
+	SuiteFits int
 	// IdentifyFits is the number of fits of each burgers-identify study at
 	// the problem's schedule (Raissi's 3021-weight net on 4000 residuals,
 	// several minutes of CPU per fit); 0 leaves those studies out.
@@ -104,13 +108,14 @@ type Plan struct {
 // 2-6-1 posterior (4 chains x 3000 draws after 1000 warm-up, dense metric,
 // target 0.9, depth 10, tempered over five temperatures 1-2.1: R-hat of u
 // 1.0075 on `bpinn fit heat --seed 1`'s fit, 1.001 on the full run's best,
-// 11-25 min of CPU; docs/hmc.md).
+// 11-25 min of CPU; docs/hmc.md). Each PINNacle suite study fits seeds
+// 1-3 with the whole derived schedule (the issue's median of three).
 func Full() Plan {
-	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10, LidFits: 3, IdentifyFits: 3,
+	return Plan{Name: "full", Fits: 100, EpochScale: 1, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 20, WideFits: 10, LidFits: 3, IdentifyFits: 3, SuiteFits: 3,
 		HeatHMC: &mcmc.Settings{Chains: 4, Samples: 3000, Warmup: 1000, MaxDepth: 10, TargetAccept: 0.9, Metric: mcmc.Dense, Temperatures: []float64{1, 1.2, 1.45, 1.75, 2.1}}}
 }
 
-// Quick is the main job of a newcomer, about 10 minutes on 2 cores with
+// Quick is the main job of a newcomer, about 12 minutes on 2 cores with
 // its setup: 12 fits per study, epochs and hyper start cut 2x, NUTS 2
 // chains x 400 draws after 500 warm-up (heat: 2 x 200 after 400, depth 9,
 // about 10 s of CPU), 6 fits per scanned size, two fits of each
@@ -120,14 +125,26 @@ func Full() Plan {
 // fit of PINNacle's loss on the plate and of each lid-driven study at
 // half their schedule's epochs and polish iterations (the full plan runs
 // them whole: their errors here are larger, said in the report's
-// settings table); no burgers-identify fit (several minutes of CPU each).
+// settings table); no burgers-identify fit (several minutes of CPU each);
+// one fit (seed 1) of each PINNacle suite study, ours and PINNacle's loss,
+// at a tenth of the derived epochs and polish iterations (SuiteQuickScale:
+// about half a minute of CPU each where the whole schedule takes four).
 func Quick() Plan {
-	return Plan{Name: "quick", About: "The quick plan: 12 fits per study at half their epochs; one poisson-holes fit at its whole schedule; one fit of PINNacle's loss on the plate and of each lid-driven study, and two of each burgers-wide study, at half their epochs and polish iterations (the settings table says what each ran); no burgers-identify. Their numbers are those of shorter runs: `make reproduce-full` runs the paper's.",
-		Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 2, WideEpochScale: 1, LidFits: 1,
+	scales := map[string]float64{"poisson-holes-fixed": 0.5, "lid-driven": 0.5, "lid-driven-fixed": 0.5}
+	for _, name := range suiteNames() {
+		scales[name] = SuiteQuickScale
+	}
+	return Plan{Name: "quick", About: "The quick plan: 12 fits per study at half their epochs; one poisson-holes fit at its whole schedule; one fit of PINNacle's loss on the plate and of each lid-driven study, and two of each burgers-wide study, at half their epochs and polish iterations; one fit of each PINNacle suite study (the defaults, and PINNacle's loss) at a tenth of its derived epochs and polish iterations (the settings table says what each ran); no burgers-identify. Their numbers are those of shorter runs: `make reproduce-full` runs the paper's, and the suite's seeds 1-3 whole.",
+		Fits: 12, EpochScale: 0.5, ScanHidden: []int{2, 4, 6, 8, 10, 12}, ScanFits: 6, WideFits: 2, WideEpochScale: 1, LidFits: 1, SuiteFits: 1,
 		StudyFits: map[string]int{"poisson-holes": 1, "poisson-holes-fixed": 1},
-		Scales:    map[string]float64{"poisson-holes-fixed": 0.5, "lid-driven": 0.5, "lid-driven-fixed": 0.5},
+		Scales:    scales,
 		HMC:       mcmc.Settings{Chains: 2}, HeatHMC: &mcmc.Settings{Chains: 2, Samples: 200, Warmup: 400, MaxDepth: 9, TargetAccept: 0.9, Metric: mcmc.Dense}}
 }
+
+// SuiteQuickScale is the quick plan's factor on a PINNacle suite study's
+// derived epochs, hyperparameter start and polish iterations: its 14 fits
+// then add about 3 minutes on 2 cores to make reproduce.
+const SuiteQuickScale = 0.1
 
 // Tiny is for tests: every study and figure in a few seconds, numbers
 // meaningless (3 fits, 1% of the epochs, the paper's recipe without the
@@ -237,9 +254,9 @@ const heatLHSText = "the same 50 + 50 points drawn as a Latin hypercube (stratif
 
 // Names lists the studies in the order Run runs them.
 func Names() []string {
-	return []string{"hmc", "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-fixed", "wave-fixed", "scan",
+	return append([]string{"hmc", "heat", "heat-lhs", "wave", "wave-full", "burgers", "burgers-deep", "burgers-wide", "burgers-wide-fixed", "heat-fixed", "wave-fixed", "scan",
 		"heat-inverse", "wave-inverse", "burgers-inverse", "lotka-volterra-inverse", "poisson-holes", "poisson-holes-fixed",
-		"lid-driven", "lid-driven-fixed", "burgers-identify", "burgers-identify-fixed"}
+		"lid-driven", "lid-driven-fixed", "burgers-identify", "burgers-identify-fixed"}, suiteNames()...)
 }
 
 // FitRecord is one finished fit, as kept in memory for the report (the
@@ -260,13 +277,16 @@ type FitRecord struct {
 	// (band.Calibrated), Q95 the paper band's 95 % quantile of
 	// |u - u*|/sigma; NaN when undefined.
 	CoverageCalibrated, Q95, Q95Calibrated float64
-	Alpha, Beta                            []float64
-	AlphaNames                             []string
-	BetaNames                              []string
-	HeldBetas                              []bool // record.Result.HeldBetas: a beta held at a known noise
-	Gamma                                  float64
-	Seconds                                float64
-	Warnings                               []string // record.Result.Warnings
+	// OutputCoverage is each field's 2σ coverage for a problem of several
+	// fields (record.GridErrors.Outputs), nil for one.
+	OutputCoverage map[string]float64
+	Alpha, Beta    []float64
+	AlphaNames     []string
+	BetaNames      []string
+	HeldBetas      []bool // record.Result.HeldBetas: a beta held at a known noise
+	Gamma          float64
+	Seconds        float64
+	Warnings       []string // record.Result.Warnings
 	// Unknowns are an inverse problem's coefficients with their Laplace
 	// intervals (nil for a forward problem).
 	Unknowns []score.Unknown
@@ -298,6 +318,7 @@ type Study struct {
 	Err     error // why the study failed; nil if it ran
 
 	fitCost, hmcCost float64 // expected seconds of one fit and of the comparison
+	sizes            []int   // the network's layer sizes, inputs to fields (set as the study runs)
 }
 
 // Report is a finished run.
@@ -369,7 +390,7 @@ func runAll(ctx context.Context, cfg Config, fits fitsFunc) (*Report, error) {
 	rep := &Report{Config: cfg, Started: time.Now(), Version: record.Version()}
 	for _, name := range Names() {
 		if cfg.Only != nil && !slices.Contains(cfg.Only, name) || isWide(name) && cfg.WideFits == 0 || isLid(name) && cfg.LidFits == 0 ||
-			isIdentify(name) && cfg.IdentifyFits == 0 {
+			isIdentify(name) && cfg.IdentifyFits == 0 || isSuite(name) && cfg.SuiteFits == 0 {
 			continue
 		}
 		rep.Studies = append(rep.Studies, newStudy(name, &cfg))
@@ -466,6 +487,9 @@ func newStudy(name string, cfg *Config) *Study {
 // returns the number of fits of the full study.
 func (st *Study) describe(cfg *Config) (n int) {
 	if n, ok := st.describeBaseline(cfg); ok {
+		return n
+	}
+	if n, ok := st.describeSuite(cfg); ok {
 		return n
 	}
 	n = cfg.Fits
@@ -597,17 +621,29 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 	d := st.Base.Schedule
 	st.Base.Recipe = cfg.Recipe
 	scale := epochScale(st.Name, cfg)
-	st.Base.Epochs = max(1, int(math.Round(float64(d.Epochs)*scale)))
-	st.Base.Hyper.Start = max(1, int(math.Round(float64(d.HyperStart)*scale)))
+	scaled := func(n int) int { return max(1, int(math.Round(float64(n)*scale))) }
+	if d.Hidden == nil && st.Base.Hidden == nil {
+		// No schedule (the suite): the derived one's lengths, scaled, as
+		// settings, so that the schedule stays empty and the fit keeps
+		// the defaults of a problem nobody measured (Settings.Scale).
+		epochs, start, polish, err := derivedSteps(p)
+		if err != nil {
+			return err
+		}
+		st.Base.Epochs, st.Base.Hyper.Start, st.Base.Polish.Iter = scaled(epochs), scaled(start), scaled(polish)
+	} else {
+		st.Base.Epochs, st.Base.Hyper.Start = scaled(d.Epochs), scaled(d.HyperStart)
+	}
 	if d.PolishIter > 0 { // the schedule's: the paper's recipe does not polish
 		st.Base.Schedule = d.Clone()
-		st.Base.Schedule.PolishIter = max(1, int(math.Round(float64(d.PolishIter)*scale)))
+		st.Base.Schedule.PolishIter = scaled(d.PolishIter)
 	}
 	first := st.Base // every fit's settings but its seed: resolved at the first
 	first.Seed = cfg.SeedBase
 	if st.Resolved, err = first.Resolve(p); err != nil {
 		return err
 	}
+	st.sizes = append(append([]int{p.Dim()}, st.Resolved.Hidden...), len(p.OutputNames()))
 	hs, sampled := sampledStudy(st.Name, cfg)
 	sampled = sampled && cfg.Shards == 0
 	total := len(st.Seeds)
@@ -639,7 +675,7 @@ func epochScale(name string, cfg *Config) float64 {
 	switch {
 	case isWide(name) && cfg.WideEpochScale > 0:
 		scale = cfg.WideEpochScale
-	case isLid(name), isIdentify(name):
+	case isLid(name), isIdentify(name), isSuite(name):
 		scale = 1
 	}
 	if name == "lotka-volterra-inverse" && scale >= 0.5 {
@@ -742,6 +778,12 @@ func fitRecord(f *bayes.Fit, r *record.Result, pts [][]float64, exact []float64)
 		rec.MSE = val(e.MSE)
 		rec.CoverageHeldOut = val(e.Coverage2SHeldOut)
 		rec.CoverageCalibrated, rec.Q95, rec.Q95Calibrated = val(e.Coverage2SCalibrated), val(e.Q95), val(e.Q95Calibrated)
+		for name, o := range e.Outputs {
+			if rec.OutputCoverage == nil {
+				rec.OutputCoverage = map[string]float64{}
+			}
+			rec.OutputCoverage[name] = val(o.Coverage2S)
+		}
 	}
 	if r.Weights != nil && exact != nil {
 		var sum float64

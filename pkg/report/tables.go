@@ -162,9 +162,14 @@ func rho(fits []FitRecord) float64 {
 }
 
 // Tables returns the report's tables: the summary of every study, the
-// paper's Tables 1-3 rebuilt from our runs, and the settings.
+// paper's Tables 1-3 rebuilt from our runs, the inverse problems, the
+// PINNacle suite (when its studies ran) and the settings.
 func (r *Report) Tables() []Table {
-	return []Table{r.summaryTable(), r.table1(), r.table2(), r.samplingTable(), r.table3(), r.inverseTable(), r.settingsTable()}
+	ts := []Table{r.summaryTable(), r.table1(), r.table2(), r.samplingTable(), r.table3(), r.inverseTable()}
+	if slices.ContainsFunc(r.Studies, func(st *Study) bool { return isSuite(st.Name) }) {
+		ts = append(ts, r.pinnacleTable())
+	}
+	return append(ts, r.settingsTable())
 }
 
 // summaryTable is one row per study: the best fit by evidence (by error for

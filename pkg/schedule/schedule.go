@@ -83,6 +83,23 @@ const (
 	// DeriveMaxEpochs bound the epochs it gives.
 	DeriveWork                       = 3e8
 	DeriveMinEpochs, DeriveMaxEpochs = 2000, 10000
+	// DerivePolishWork is the budget of the polishes (the one after Adam
+	// and one per final round), in products weights x residuals x (1 +
+	// inputs) per iteration summed over the iterations: one L-BFGS
+	// iteration cost 0.74-0.92 ns per such product on one core on the
+	// PINNacle suite's problems (a residual takes derivatives along each
+	// input), so the budget is about 3.5 minutes of one core, and a fit
+	// refitted with its conditions first stays within 10. It is what the
+	// toolkit's defaults (20 rounds of 2000 iterations) cost on
+	// PINNacle's Burgers1D (2.2e11), which needs them: 6 rounds or
+	// polishes of 600 iterations leave it 2-3x further from the solution.
+	DerivePolishWork = 2.5e11
+	// DerivePolishIter and DeriveFinalRounds are a derived schedule's
+	// polish length and final rounds where the budget allows them (the
+	// toolkit's defaults); DeriveMinPolishIter and DeriveMinFinalRounds
+	// are the least it cuts them to, polishes first.
+	DerivePolishIter, DeriveMinPolishIter   = 2000, 500
+	DeriveFinalRounds, DeriveMinFinalRounds = 20, 3
 )
 
 // Derive is the schedule of a problem nobody measured, from its facts:
@@ -98,10 +115,13 @@ const (
 //     inversely proportional to its mean squared residual at the initial
 //     weights, so that the epochs before the first hyperparameter step do
 //     not train toward whichever residual is largest in the problem's
-//     units.
+//     units;
+//   - the polishes and final rounds within DerivePolishWork
+//     (polishBudget): the toolkit's 2000 iterations and 20 rounds where
+//     they fit, else shorter polishes (down to DeriveMinPolishIter, by
+//     100s), then fewer rounds (down to DeriveMinFinalRounds).
 //
-// The alpha and beta modes, the polish and the final rounds are the
-// toolkit's defaults.
+// The alpha and beta modes are the toolkit's defaults.
 func Derive(f Facts) Schedule {
 	layers := 2
 	if f.Inputs <= 1 && f.Outputs <= 1 {
@@ -119,7 +139,22 @@ func Derive(f Facts) Schedule {
 	work := float64(Weights(f.Inputs, f.Outputs, layers, width)) * float64(max(f.Points, 1))
 	epochs := int(DeriveWork/work) / 500 * 500
 	epochs = min(max(epochs, DeriveMinEpochs), DeriveMaxEpochs)
-	return Schedule{Hidden: hidden, Epochs: epochs, HyperStart: epochs / 3, HyperEvery: 25, BalanceBetas: true}
+	polish, rounds := polishBudget(Weights(f.Inputs, f.Outputs, layers, width), f)
+	return Schedule{Hidden: hidden, Epochs: epochs, HyperStart: epochs / 3, HyperEvery: 25, BalanceBetas: true,
+		PolishIter: polish, FinalHyper: rounds}
+}
+
+// polishBudget is the polish length and the final rounds of a derived
+// schedule of a net of weights weights on the problem of f: the most
+// iterations, 1 + rounds polishes of them, that DerivePolishWork allows,
+// within their bounds.
+func polishBudget(weights int, f Facts) (polish, rounds int) {
+	unit := float64(weights) * float64(max(f.Points, 1)) * float64(1+f.Inputs)
+	iters := int(min(DerivePolishWork/unit, 1e9)) // over all polishes
+	polish = iters / (1 + DeriveFinalRounds) / 100 * 100
+	polish = min(max(polish, DeriveMinPolishIter), DerivePolishIter)
+	rounds = min(max(iters/polish-1, DeriveMinFinalRounds), DeriveFinalRounds)
+	return polish, rounds
 }
 
 // Weights is the number of weights and biases of a fully connected net with
