@@ -16,8 +16,8 @@ import (
 // beta_pde would go past 1e8, and the cap reads it as a residual noise
 // floor of 1e-4.
 func (f *Fit) finalHyperStep() (move float64, ok bool) {
-	kind := curv.Dense
-	if f.Model.NumWeights() > DenseLimit {
+	kind, why := f.laplaceKind()
+	if why != "" {
 		kind = f.Settings.Curvature
 	}
 	hy, loss, err := f.evidence(kind, false)

@@ -1,0 +1,96 @@
+package bayes
+
+import (
+	"math"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+)
+
+// heatGrid is a 7 x 7 grid of heat's domain [0, 1]^2.
+func heatGrid() [][]float64 {
+	var pts [][]float64
+	for i := range 7 {
+		for j := range 7 {
+			pts = append(pts, []float64{float64(i) / 6, float64(j) / 6})
+		}
+	}
+	return pts
+}
+
+// The dual Laplace of a fit is its dense one: at a heat fit with more
+// weights (501) than residuals (100), where a fit keeps the dense A, the
+// dual form gives the same ln|A|, gammas, log evidence and band.
+func TestDualLaplaceOfFit(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Hidden: []int{20, 20}})
+	if f.Status != StatusOK || f.Laplace == nil || f.Laplace.Kind != curv.Dense {
+		t.Fatalf("status %s (%s), Laplace %v: want ok and dense at %d weights", f.Status, f.Reason, f.Laplace != nil, f.Model.NumWeights())
+	}
+	d, _, err := f.laplace(curv.Dual, f.Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := f.Laplace
+	for _, p := range [][2]float64{{d.LogDetA, want.LogDetA}, {d.LogEvidence, want.LogEvidence}} {
+		if rel(p[0], p[1]) > 1e-7 {
+			t.Errorf("dual %v, dense %v", p[0], p[1])
+		}
+	}
+	// The gammas: A's condition number leaves each structure's sum of
+	// gamma_alpha and of gamma_beta (equal in exact arithmetic) 3e-7
+	// apart here.
+	pairs := [][2]float64{{d.Gamma, want.Gamma}}
+	for t2 := range want.GammaBeta {
+		pairs = append(pairs, [2]float64{d.GammaBeta[t2], want.GammaBeta[t2]})
+	}
+	for _, p := range pairs {
+		if rel(p[0], p[1]) > 2e-6 {
+			t.Errorf("gamma: dual %v, dense %v", p[0], p[1])
+		}
+	}
+	_, J, err := f.Jacobian(heatGrid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(heatGrid())
+	sd, sw := d.Sigmas(J, n), want.Sigmas(J, n)
+	for i := range sd {
+		if rel(sd[i], sw[i]) > 1e-6 {
+			t.Errorf("point %d: dual sigma %.10g, dense %.10g", i, sd[i], sw[i])
+		}
+	}
+}
+
+// A fit above DenseLimit weights with fewer residuals than weights ends
+// with the dual Laplace: status ok, a log evidence and a band (heat with
+// 3281 weights and 100 residuals).
+func TestFitAboveDenseLimit(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}, Epochs: 200, Hyper: HyperSteps{Start: 100}, Curvature: CurvatureAuto})
+	if P := f.Model.NumWeights(); P <= DenseLimit {
+		t.Fatalf("%d weights: the test wants more than %d", P, DenseLimit)
+	}
+	if f.Status != StatusOK || f.Laplace == nil {
+		t.Fatalf("status %s (%s), want ok with a Laplace approximation", f.Status, f.Reason)
+	}
+	if f.Laplace.Kind != curv.Dual || math.IsNaN(f.Laplace.LogEvidence) || math.IsInf(f.Laplace.LogEvidence, 0) || !f.Laplace.OccamOK {
+		t.Errorf("Laplace %s, log evidence %v (Occam ok %v); want dual and finite", f.Laplace.Kind, f.Laplace.LogEvidence, f.Laplace.OccamOK)
+	}
+	if g := f.Laplace.Gamma; !(g > 0 && g < float64(f.Model.NumWeights())) {
+		t.Errorf("gamma %v, want in (0, %d)", g, f.Model.NumWeights())
+	}
+	_, sigma, err := f.Predict(heatGrid())
+	if err != nil || len(sigma) != len(heatGrid()) {
+		t.Fatalf("band: %d sigmas, %v", len(sigma), err)
+	}
+	for i, s := range sigma {
+		if !(s > 0) || math.IsInf(s, 0) {
+			t.Errorf("point %d: sigma %v, want positive and finite", i, s)
+		}
+	}
+	l, err := f.LaplaceAt(f.Beta)
+	if err != nil || l.Kind != curv.Dual || rel(l.LogEvidence, f.Laplace.LogEvidence) > 1e-12 {
+		t.Errorf("LaplaceAt the fit's betas: %v; want the fit's dual Laplace", err)
+	}
+}
