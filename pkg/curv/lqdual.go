@@ -1,6 +1,7 @@
 package curv
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -38,6 +39,9 @@ type lqDual struct {
 // caller holding no other reference needs one N x P matrix at a time.
 func newLQDual(s *System, tr *Traces) (*lqDual, error) {
 	P, N := s.P, s.N()
+	if N > P {
+		return nil, fmt.Errorf("curv: the dual Laplace wants no more residuals than weights, not %d for %d; use NewLaplace", N, P)
+	}
 	d := s.alphaDiag()
 	w := &lqDual{n: N, p: P, invSqrtD: make([]float64, P)}
 	for k, v := range d {
