@@ -2,9 +2,13 @@ package bayes
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
 // heatGrid is a 7 x 7 grid of heat's domain [0, 1]^2.
@@ -92,5 +96,39 @@ func TestFitAboveDenseLimit(t *testing.T) {
 	l, err := f.LaplaceAt(f.Beta)
 	if err != nil || l.Kind != curv.Dual || rel(l.LogEvidence, f.Laplace.LogEvidence) > 1e-12 {
 		t.Errorf("LaplaceAt the fit's betas: %v; want the fit's dual Laplace", err)
+	}
+}
+
+// Above DenseLimit a fit that no structure fits ends no-laplace, its
+// reason saying why: more residuals than weights (poisson-holes' 5200 at
+// 3901 weights), or the exact Hessian (heat at 3281 weights).
+func TestNoLaplaceReasons(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		problem string
+		hidden  []int
+		hessian HessianKind
+		want    string
+	}{
+		{"poisson-holes", []int{60, 60}, "", "5200 residuals"},
+		{"heat", []int{60, 50}, Exact, "hessian"},
+	} {
+		p, err := problems.New(c.problem, problems.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scheduled(p, Settings{Seed: 1, Hidden: c.hidden, Hessian: c.hessian}).Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := nn.New(append(append([]int{p.Dim()}, s.Hidden...), 1), nn.Tanh, rand.New(rand.NewPCG(1, 2)))
+		m, err := NewModel(p, net, s.AlphaMode, s.BetaMode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := FitAt(m, s, fillN(len(m.Alphas), 0.01), fillN(len(m.BetaNames), 1), true)
+		if f.Status != StatusNoLaplace || f.Laplace != nil || !strings.Contains(f.Reason, c.want) || strings.Contains(f.Reason, "\n") {
+			t.Errorf("%s %v: status %s, reason %q; want no-laplace naming %q", c.problem, c.hidden, f.Status, f.Reason, c.want)
+		}
 	}
 }
