@@ -126,11 +126,3 @@ func cpuOf(body func()) float64 {
 	body()
 	return (cpuTime() - start).Seconds()
 }
-
-func sumInts(n []int) int {
-	s := 0
-	for _, v := range n {
-		s += v
-	}
-	return s
-}

@@ -3,11 +3,13 @@ package bayes
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
@@ -129,6 +131,41 @@ func TestNoLaplaceReasons(t *testing.T) {
 		f := FitAt(m, s, fillN(len(m.Alphas), 0.01), fillN(len(m.BetaNames), 1), true)
 		if f.Status != StatusNoLaplace || f.Laplace != nil || !strings.Contains(f.Reason, c.want) || strings.Contains(f.Reason, "\n") {
 			t.Errorf("%s %v: status %s, reason %q; want no-laplace naming %q", c.problem, c.hidden, f.Status, f.Reason, c.want)
+		}
+	}
+}
+
+// The final dual Laplace's Jacobian, computed jacobianBlock points of a
+// term at a time, is GroupJacobians' in one array: burgers-wide's terms
+// of up to 2000 points, in groups of several terms.
+func TestStackedJacobians(t *testing.T) {
+	t.Parallel()
+	p, err := problems.New("burgers-wide", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{5, 5}}).Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(p, nn.New([]int{2, 5, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2))), s.AlphaMode, s.BetaMode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if longest := slices.MaxFunc(p.Terms, func(a, b pde.Term) int { return len(a.Points) - len(b.Points) }); len(longest.Points) <= jacobianBlock {
+		t.Fatalf("longest term %d points: the test wants more than %d", len(longest.Points), jacobianBlock)
+	}
+	got, err := m.stackedJacobians(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.GroupJacobians()
+	for g := range want {
+		if !slices.Equal(got[g], want[g]) {
+			t.Errorf("group %s: the blocks' Jacobian differs from the whole one", m.BetaNames[g])
+		}
+		if g > 0 && &got[g-1][:len(got[g-1])+1][len(got[g-1])] != &got[g][0] {
+			t.Errorf("group %s: not the next part of one array", m.BetaNames[g])
 		}
 	}
 }

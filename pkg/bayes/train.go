@@ -404,7 +404,7 @@ func (f *Fit) laplace(kind curv.Kind, beta []float64) (*curv.Laplace, curv.Loss,
 		return l, c.Loss, err
 	}
 	loss := f.loss()
-	s := f.system()
+	s := f.system(false)
 	s.Beta = beta
 	l, err := curv.NewDualLaplace(s, loss, f.Model.pool)
 	return l, loss, err

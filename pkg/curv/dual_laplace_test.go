@@ -131,14 +131,24 @@ func TestDualLaplace(t *testing.T) {
 			}
 		}
 		pool := par.New(2)
-		threaded, err := curv.NewDualLaplace(randomSystemLike(s, c.P, c.rows, c.group), loss, pool)
+		one := randomSystemLike(s, c.P, c.rows, c.group) // J as parts of one array: Q in place
+		all := slices.Concat(one.J...)
+		for t2, off := 0, 0; t2 < len(one.J); t2++ {
+			n := len(one.J[t2])
+			one.J[t2], off = all[off:off+n], off+n
+		}
+		before := slices.Clone(all)
+		threaded, err := curv.NewDualLaplace(one, loss, pool)
+		if slices.Equal(all, before) {
+			t.Errorf("%s: J in one array not overwritten: copied", c.name)
+		}
 		pool2 := make([]float64, n)
 		if err == nil {
 			threaded.VariancesTo(pool2, J, n)
 		}
 		pool.Close()
 		if !slices.Equal(pool2, gotV) {
-			t.Errorf("%s: two threads give %v, one %v", c.name, pool2, gotV)
+			t.Errorf("%s: J in one array on two threads give %v, stacked on one %v", c.name, pool2, gotV)
 		}
 	}
 }

@@ -86,8 +86,10 @@ type Laplace struct {
 // N x N matrix S = I + R D^-1 R^T (R the beta-weighted stacked J_t, D
 // = diag(alpha)), at O(N^2 P + N^3) time and N P + 2 N^2 floats of
 // memory instead of O(N P^2 + P^3) and several P^2: the structure for
-// nets with more weights than residuals. It takes s.J: each s.J[t] is set
-// to nil once stacked, and the stacked copy becomes the V the band reads.
+// nets with more weights than residuals. It takes s.J: when they are
+// consecutive parts of one array (bayes.Model.stackedJacobians) that array
+// is overwritten and becomes the Q the band reads, else they are stacked
+// into a new one; each s.J[t] is set to nil.
 // loss gives E_W, E_D, the group sizes and Comb; pool the threads of the
 // band.
 func NewDualLaplace(s *System, loss Loss, pool *par.Pool) (*Laplace, error) {

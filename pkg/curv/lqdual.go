@@ -35,8 +35,10 @@ type lqDual struct {
 }
 
 // newLQDual builds the lqDual of s and sets tr's traces (the squares
-// too), taking s.J: each s.J[t] is set to nil once stacked, so that a
-// caller holding no other reference needs one N x P matrix at a time.
+// too), taking s.J: when they are consecutive parts of one array that
+// array becomes Q (no copy), else they are stacked into a new one; each
+// s.J[t] is set to nil, so that a caller holding no other reference needs
+// one N x P matrix at a time.
 func newLQDual(s *System, tr *Traces) (*lqDual, error) {
 	P, N := s.P, s.N()
 	if N > P {
@@ -49,13 +51,18 @@ func newLQDual(s *System, tr *Traces) (*lqDual, error) {
 		tr.LogDet += math.Log(v)
 	}
 	rows := make([]int, len(s.J))
-	k := make([]float64, 0, N*P)
+	k, inPlace := stacked(s.J)
+	if !inPlace {
+		k = make([]float64, N*P)
+	}
+	off := 0
 	for t, j := range s.J {
 		rows[t] = s.Rows(t)
 		sb := math.Sqrt(s.Beta[t])
 		for i, v := range j {
-			k = append(k, sb*v*w.invSqrtD[i%P])
+			k[off+i] = sb * v * w.invSqrtD[i%P]
 		}
+		off += len(j)
 		s.J[t] = nil
 	}
 	if !finite(k) {
@@ -75,6 +82,27 @@ func newLQDual(s *System, tr *Traces) (*lqDual, error) {
 	blas64.Trsm(blas.Left, blas.NoTrans, 1, lsL.RawTriangular(), blas64.General{Rows: N, Cols: N, Stride: N, Data: l})
 	w.alphaTraces(l, s.AlphaOf, s.Alpha, tr)
 	return w, nil
+}
+
+// stacked returns the array whose consecutive parts js are, in order,
+// if they are.
+func stacked(js [][]float64) ([]float64, bool) {
+	total := 0
+	for _, j := range js {
+		total += len(j)
+	}
+	if len(js) == 0 || total == 0 || len(js[0]) == 0 || cap(js[0]) < total {
+		return nil, false
+	}
+	all := js[0][:total]
+	off := 0
+	for _, j := range js {
+		if len(j) > 0 && &all[off] != &j[0] {
+			return nil, false
+		}
+		off += len(j)
+	}
+	return all, true
 }
 
 // factorLQ factorizes k (N x P) as L Q in place, leaving Q in k (w.q),
