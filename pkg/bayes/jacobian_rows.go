@@ -7,21 +7,25 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
-// jacobianBlock is the most points of a term whose residual Jacobian
-// stackedJacobians computes at once: pkg/ad's Jacobian program of a term
-// holds about 5 times its N_t x P rows (its parameter blocks and their
-// cotangents), 1.35 GB for burgers-wide's 2840 points at 9937 weights,
-// against 0.26 GB per 512 points at 41000 weights.
-const jacobianBlock = 512
+// jacobianBlockFloats sizes the blocks of points of stackedJacobians:
+// pkg/ad's Jacobian program of a term holds about 6 times its rows
+// (N_t x P: its parameter blocks, their cotangents and the row-major
+// copy; 1.35 GB for burgers-wide's 2840 points at 9937 weights), so a
+// block of 2^22 / P points costs about 0.2 GB whatever P.
+const jacobianBlockFloats = 1 << 22
+
+// jacobianBlock is the number of points of a block at P weights: at
+// least 16, so that a block's compiled model is not the larger cost.
+func jacobianBlock(P int) int { return max(16, jacobianBlockFloats/P) }
 
 // stackedJacobians returns each beta group's residual Jacobian at m's
 // weights (N_t x P row-major, as GroupJacobians) as consecutive parts of
-// one new N x P array, each term computed jacobianBlock points at a time
+// one new N x P array, each term computed block points at a time
 // on a model of those points alone (a sibling of m at its weights, with
 // the fit's alpha and beta modes), so that the memory of the Jacobian
 // programs is that of a block. The array is the caller's: the dual
 // Laplace (curv.NewDualLaplace) overwrites it.
-func (m *Model) stackedJacobians(s Settings) ([][]float64, error) {
+func (m *Model) stackedJacobians(s Settings, block int) ([][]float64, error) {
 	P := m.NumWeights()
 	all := make([]float64, 0, sumInts(m.N)*P)
 	parts := make([][]float64, len(m.BetaNames))
@@ -31,8 +35,8 @@ func (m *Model) stackedJacobians(s Settings) ([][]float64, error) {
 			if m.TermGroup[i] != g {
 				continue
 			}
-			for r := 0; r < len(t.Points); r += jacobianBlock {
-				j, err := m.termRowsJacobian(s, i, r, min(r+jacobianBlock, len(t.Points)), name)
+			for r := 0; r < len(t.Points); r += block {
+				j, err := m.termRowsJacobian(s, i, r, min(r+block, len(t.Points)), name)
 				if err != nil {
 					return nil, err
 				}

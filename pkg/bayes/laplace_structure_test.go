@@ -135,9 +135,9 @@ func TestNoLaplaceReasons(t *testing.T) {
 	}
 }
 
-// The final dual Laplace's Jacobian, computed jacobianBlock points of a
-// term at a time, is GroupJacobians' in one array: burgers-wide's terms
-// of up to 2000 points, in groups of several terms.
+// The final dual Laplace's Jacobian, computed in blocks of points of a
+// term, is GroupJacobians' in one array: burgers-wide's terms of up to
+// 2000 points in blocks of 512, in groups of several terms.
 func TestStackedJacobians(t *testing.T) {
 	t.Parallel()
 	p, err := problems.New("burgers-wide", problems.Options{})
@@ -152,10 +152,13 @@ func TestStackedJacobians(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if longest := slices.MaxFunc(p.Terms, func(a, b pde.Term) int { return len(a.Points) - len(b.Points) }); len(longest.Points) <= jacobianBlock {
-		t.Fatalf("longest term %d points: the test wants more than %d", len(longest.Points), jacobianBlock)
+	if longest := slices.MaxFunc(p.Terms, func(a, b pde.Term) int { return len(a.Points) - len(b.Points) }); len(longest.Points) <= 512 {
+		t.Fatalf("longest term %d points: the test wants more than 512", len(longest.Points))
 	}
-	got, err := m.stackedJacobians(s)
+	if jacobianBlock(9937) != 422 || jacobianBlock(1e6) != 16 {
+		t.Errorf("blocks of %d points at 9937 weights, %d at 10^6; want 2^22/P, at least 16", jacobianBlock(9937), jacobianBlock(1e6))
+	}
+	got, err := m.stackedJacobians(s, 512)
 	if err != nil {
 		t.Fatal(err)
 	}
