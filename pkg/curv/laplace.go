@@ -57,7 +57,8 @@ func BuildA(c *Hessians, alpha, beta []float64, a *mat.SymDense) {
 //
 // Kind is the structure A is held in: Dense (NewLaplace: Chol and AInv
 // set) or Dual (NewDualLaplace: the Gauss-Newton A through the N x N
-// matrix of the Woodbury identity, exact, with Chol and AInv empty). Every
+// matrix of the Woodbury identity and the LQ factors of the residual
+// Jacobian, exact, with Chol and AInv empty). Every
 // other field, the evidence and the band (Sigmas, VariancesTo, Variance)
 // are the same quantities under either.
 type Laplace struct {
@@ -84,9 +85,10 @@ type Laplace struct {
 // (every weight in an alpha group) in the Dual structure: the same
 // quantities as NewLaplace from H_t = J_t^T J_t, exact, through the
 // N x N matrix S = I + R D^-1 R^T (R the beta-weighted stacked J_t, D
-// = diag(alpha)), at O(N^2 P + N^3) time and N P + 2 N^2 floats of
-// memory instead of O(N P^2 + P^3) and several P^2: the structure for
-// nets with more weights than residuals. It takes s.J: when they are
+// = diag(alpha)) and the LQ factorization of R D^-1/2 (lqDual), at
+// O(N^2 P + N^3) time and N P + a few N^2 floats of memory instead of
+// O(N P^2 + P^3) and several P^2: the structure for nets with more
+// weights than residuals (N > P is an error). It takes s.J: when they are
 // consecutive parts of one array (bayes.Model.stackedJacobians) that array
 // is overwritten and becomes the Q the band reads, else they are stacked
 // into a new one; each s.J[t] is set to nil.
@@ -112,8 +114,8 @@ func NewDualLaplace(s *System, loss Loss, pool *par.Pool) (*Laplace, error) {
 }
 
 // DualMaxRows is the most residuals for which AutoLaplace takes the Dual
-// structure: its N x N matrix and inverse are 2 N^2 floats (2.3 GB at
-// 12000), beside the N x P matrix V.
+// structure: its N x N matrices are a few N^2 floats (1.2 GB each at
+// 12000), beside the N x P matrix Q.
 const DualMaxRows = 12000
 
 // AutoLaplace chooses the structure of a fit's final Laplace approximation

@@ -28,9 +28,10 @@ func (l *Laplace) Sigmas(J []float64, n int) []float64 {
 // 74 MB); each column is solved by the same operations either way, and the
 // blocks go to the threads in turn.
 //
-// Under Dual, g^T A^-1 g = sum_k g_k^2 / alpha_k - |V g|^2, the points in
-// blocks of varianceBlock rows (one product V G^T each), the blocks to the
-// threads in turn: O(N P) per point.
+// Under Dual, g^T A^-1 g = |h - Q^T Q h|^2 + z^T (I + L^T L)^-1 z (h =
+// D^-1/2 g, z = Q h; lqDual), the points in blocks of varianceBlock rows
+// (two products with Q each), the blocks to the threads in turn: O(N P)
+// per point.
 func (l *Laplace) VariancesTo(dst, J []float64, n int) {
 	P := l.P()
 	if len(J) != n*P || len(dst) != n {
