@@ -39,7 +39,7 @@ func settingFlags(s *bayes.Settings) []settingFlag {
 		{"epochs", "Adam `epochs` (default: the problem's, see below)", cliflag.Into(&s.Epochs)},
 		{"hyper-start", "first `epoch` with a hyperparameter step (default: the problem's)", cliflag.Into(&s.Hyper.Start)},
 		{"hyper-every", "`epochs` between hyperparameter steps (default 25)", cliflag.Into(&s.Hyper.Every)},
-		{"curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default but burgers-wide's auto), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band stay dense up to " + fmt.Sprint(bayes.DenseLimit) + " weights", cliflag.OneOf(&s.Curvature, "", bayes.Curvatures())},
+		{"curvature", "structure of A at the hyperparameter steps during Adam (docs/curvature.md): dense (default but burgers-wide's auto), auto (by the number of weights), dual, diag, last-layer, layers, lowrank, stochastic; the final rounds, evidence and band are dense up to " + fmt.Sprint(bayes.DenseLimit) + " weights, above it the exact dual form while residuals < weights", cliflag.OneOf(&s.Curvature, "", bayes.Curvatures())},
 		{"hessian", "data Hessian in A and the evidence: Gauss-Newton (J^T J, always positive semi-definite) or exact (default gauss-newton)", cliflag.OneOf(&s.Hessian, "", []bayes.HessianKind{bayes.GaussNewton, bayes.Exact})},
 		{"alphas", "single: one alpha for all weights; classes: one per layer's W and b (default: the problem's)", cliflag.OneOf(&s.AlphaMode, "", nn.AlphaModes)},
 		{"betas", "single: one beta for all terms; split: one per term group, e.g. pde, boundary, data (default: the problem's)", cliflag.OneOf(&s.BetaMode, "", bayes.BetaModes)},

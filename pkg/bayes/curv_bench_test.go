@@ -85,7 +85,7 @@ func BenchmarkHyperStep(b *testing.B) {
 				reportCPU(b, func() {
 					var err error
 					if k == "dense-curv" {
-						_, err = curv.Compute(f.system(), curv.Options{})
+						_, err = curv.Compute(f.system(true), curv.Options{})
 					} else {
 						_, _, err = f.evidence(k, false)
 					}

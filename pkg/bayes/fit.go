@@ -24,8 +24,10 @@ const (
 	StatusOccamInvalid Status = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
 	StatusPolishFailed Status = "polish-failed"
 	StatusCancelled    Status = "cancelled" // the context ended the fit: the fit so far
-	// StatusNoLaplace: more than DenseLimit weights, so no dense Laplace
-	// approximation (no band, no log evidence).
+	// StatusNoLaplace: more than DenseLimit weights and no structure of
+	// the Laplace approximation that fits (curv.AutoLaplace: no fewer
+	// residuals than weights), an exact Hessian or unknown coefficients
+	// above the limit: no band, no log evidence.
 	StatusNoLaplace Status = "no-laplace"
 )
 
@@ -69,7 +71,7 @@ type Fit struct {
 	Alpha    []float64
 	Beta     []float64
 	EW, ED   []float64
-	Laplace  *curv.Laplace // nil unless A is positive definite at the end
+	Laplace  *curv.Laplace // nil unless A is positive definite at the end; its Kind names the structure
 	Status   Status
 	Reason   string // what went wrong and where, empty when ok
 	Epochs   int    // epochs run (less than Settings.Epochs when diverged)

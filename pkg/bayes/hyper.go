@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"math"
+	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -16,8 +17,8 @@ import (
 // beta_pde would go past 1e8, and the cap reads it as a residual noise
 // floor of 1e-4.
 func (f *Fit) finalHyperStep() (move float64, ok bool) {
-	kind := curv.Dense
-	if f.Model.NumWeights() > DenseLimit {
+	kind, why := f.laplaceKind()
+	if why != "" {
 		kind = f.Settings.Curvature
 	}
 	hy, loss, err := f.evidence(kind, false)
@@ -184,7 +185,7 @@ func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, er
 		return &l.Hyper, c.Loss, nil
 	}
 	loss := f.loss()
-	tr, err := curv.Compute(f.system(), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
+	tr, err := curv.Compute(f.system(true), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
 	if err != nil {
 		return nil, loss, err
 	}
@@ -192,8 +193,29 @@ func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, er
 	return &hy, loss, nil
 }
 
-// system is A at the current weights and hyperparameters for pkg/curv.
-func (f *Fit) system() *curv.System {
+// system is A at the current weights and hyperparameters for pkg/curv;
+// with shared, J is the model's own (GroupJacobians), else a new array
+// computed in blocks of points (stackedJacobians: the final dual
+// Laplace's, which it overwrites).
+func (f *Fit) system(shared bool) *curv.System {
 	m := f.Model
-	return &curv.System{P: m.NumWeights(), J: m.GroupJacobians(), Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
+	var J [][]float64
+	if !shared {
+		var err error
+		if J, err = m.stackedJacobians(f.Settings, jacobianBlock(m.NumWeights())); err != nil {
+			J = nil // the same rows from all points at once, below
+		}
+	}
+	switch {
+	case J == nil && !shared: // a new array all the same: the model's is not to be overwritten
+		all := slices.Concat(m.GroupJacobians()...)
+		off := 0
+		for _, n := range m.N {
+			J = append(J, all[off*m.NumWeights():(off+n)*m.NumWeights()])
+			off += n
+		}
+	case J == nil:
+		J = m.GroupJacobians()
+	}
+	return &curv.System{P: m.NumWeights(), J: J, Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
 }

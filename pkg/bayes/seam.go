@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -82,10 +83,16 @@ func rmsFromED(ed []float64, n []int) []float64 {
 func AtClamp(v float64) bool { return v <= MinHyper || v >= MaxHyper }
 
 // LaplaceAt is the Laplace approximation at f's weights and alphas with
-// the betas beta: the posterior another precision of the residuals gives
-// (the bands of pkg/band).
+// the betas beta, in the structure of f's own (dense up to DenseLimit
+// weights, else dual): the posterior another precision of the residuals
+// gives (the bands of pkg/band).
 func (f *Fit) LaplaceAt(beta []float64) (*curv.Laplace, error) {
-	return curv.NewLaplace(f.Hessians(), f.Alpha, beta)
+	kind, why := f.laplaceKind()
+	if why != "" {
+		return nil, errors.New(why)
+	}
+	l, _, err := f.laplace(kind, beta)
+	return l, err
 }
 
 // WithBand returns a copy of f whose Predict gives another band around the

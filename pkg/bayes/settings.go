@@ -84,11 +84,12 @@ type Settings struct {
 	// Curvature is the structure of A (pkg/curv) at the hyperparameter
 	// steps of the Adam phase: "" means the schedule's, else curv.Dense
 	// (the paper's A); CurvatureAuto picks by the number of weights P and
-	// of residuals N (curv.Auto); or another curv.Kind. Up to DenseLimit
-	// weights the final MacKay rounds, the reported evidence and the band
-	// use the dense A whatever the structure; beyond it the final rounds
-	// use the structure and the fit reports no evidence and no band
-	// (status no-laplace).
+	// of residuals N (curv.Auto); or another curv.Kind. The final MacKay
+	// rounds, the reported evidence and the band use the final Laplace's
+	// structure whatever this one (curv.AutoLaplace: the dense A up to
+	// DenseLimit weights, above it the exact dual form while N < P); where
+	// none fits the final rounds use this structure and the fit reports no
+	// evidence and no band (status no-laplace).
 	Curvature curv.Kind
 	// Scale is ScaleBox (the network reads the domain's box as [-1, 1] and
 	// writes each field in the scale its conditions and data state, so that

@@ -340,21 +340,21 @@ func firstBad(et float64, grad []float64) string {
 	return ""
 }
 
-// finish computes the final Laplace approximation and the status.
+// finish computes the final Laplace approximation, in the structure
+// laplaceKind chooses, and the status.
 func (f *Fit) finish() {
-	if P := f.Model.NumWeights(); P > DenseLimit {
-		f.Model.DataLoss(f.Beta, f.ED, make([]float64, P))
+	kind, why := f.laplaceKind()
+	if why != "" {
+		f.Model.DataLoss(f.Beta, f.ED, make([]float64, f.Model.NumWeights()))
 		f.Model.WeightLoss(f.EW)
 		if f.Status == StatusOK {
-			f.Status = StatusNoLaplace
-			f.Reason = fmt.Sprintf("%d weights > %d: no dense Laplace approximation (no band, no log evidence)", P, DenseLimit)
+			f.Status, f.Reason = StatusNoLaplace, why
 		}
 		return
 	}
-	c := f.Hessians()
-	copy(f.EW, c.EW)
-	copy(f.ED, c.ED)
-	l, err := curv.NewLaplace(c, f.Alpha, f.Beta)
+	l, loss, err := f.laplace(kind, f.Beta)
+	copy(f.EW, loss.EW)
+	copy(f.ED, loss.ED)
 	var npd curv.NotPositiveDefinite
 	switch {
 	case errors.As(err, &npd):
@@ -369,4 +369,43 @@ func (f *Fit) finish() {
 		f.Status = StatusOccamInvalid
 		f.Reason = "an Occam factor's argument is not positive: the log evidence is undefined"
 	}
+}
+
+// laplaceKind is the structure of f's final Laplace approximation
+// (curv.AutoLaplace): dense up to DenseLimit weights, above it the exact
+// dual form of the Gauss-Newton A while there are fewer residuals than
+// weights; why says why there is none (then kind is "").
+func (f *Fit) laplaceKind() (kind curv.Kind, why string) {
+	m := f.Model
+	P, N := m.NumWeights(), 0
+	for _, n := range m.N {
+		N += n
+	}
+	kind, ok := curv.AutoLaplace(P, N, DenseLimit)
+	switch {
+	case !ok:
+		return "", fmt.Sprintf("%d weights > %d and %d residuals (no fewer than the weights, or more than %d): no Laplace approximation fits (no band, no log evidence)", P, DenseLimit, N, curv.DualMaxRows)
+	case kind == curv.Dense:
+		return kind, ""
+	case f.Settings.Hessian == Exact:
+		return "", fmt.Sprintf("%d weights > %d: the Laplace approximation above the limit is the Gauss-Newton one (no band, no log evidence with hessian exact); use the Gauss-Newton hessian", P, DenseLimit)
+	case len(m.Problem.Unknowns) > 0:
+		return "", fmt.Sprintf("%d weights > %d: the Laplace approximation above the limit knows no unknown coefficients (no band, no log evidence)", P, DenseLimit)
+	}
+	return kind, ""
+}
+
+// laplace is the Laplace approximation at f's weights and alphas with the
+// betas beta under kind (Dense or Dual), and the loss parts there.
+func (f *Fit) laplace(kind curv.Kind, beta []float64) (*curv.Laplace, curv.Loss, error) {
+	if kind == curv.Dense {
+		c := f.Hessians()
+		l, err := curv.NewLaplace(c, f.Alpha, beta)
+		return l, c.Loss, err
+	}
+	loss := f.loss()
+	s := f.system(false)
+	s.Beta = beta
+	l, err := curv.NewDualLaplace(s, loss, f.Model.pool)
+	return l, loss, err
 }

@@ -22,7 +22,10 @@
 // factorization, A^-1, ln|A|, the alpha traces and NotPositiveDefinite.
 // A and the beta traces are summed in other orders, so the two agree to
 // round-off (about 1e-9 relative at a fit), not to the bit; a fit's records
-// come from NewLaplace.
+// come from NewLaplace up to bayes.DenseLimit weights. Above it,
+// NewDualLaplace gives the same Laplace for the Gauss-Newton A through the
+// N x N matrix of the Woodbury identity and the LQ factors of the
+// residual Jacobian (lqDual), exact while N < P; AutoLaplace chooses.
 //
 // # Structures
 //

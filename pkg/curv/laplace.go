@@ -54,10 +54,18 @@ func BuildA(c *Hessians, alpha, beta []float64, a *mat.SymDense) {
 //
 // Conventions: LogP = ln p(D|alpha,beta) = -EHyp, the paper's convention,
 // which drops the constant -N/2 ln(2 pi) (N = sum N_t, in LogPConst).
+//
+// Kind is the structure A is held in: Dense (NewLaplace: Chol and AInv
+// set) or Dual (NewDualLaplace: the Gauss-Newton A through the N x N
+// matrix of the Woodbury identity and the LQ factors of the residual
+// Jacobian, exact, with Chol and AInv empty). Every
+// other field, the evidence and the band (Sigmas, VariancesTo, Variance)
+// are the same quantities under either.
 type Laplace struct {
+	Kind        Kind
 	Alpha, Beta []float64
-	Chol        mat.Cholesky // of A = sum_t beta_t H_t + diag(alpha)
-	AInv        *mat.SymDense
+	Chol        mat.Cholesky  // of A = sum_t beta_t H_t + diag(alpha); Dense only
+	AInv        *mat.SymDense // Dense only
 	LogDetA     float64
 
 	TrAlpha []float64 // tr_i(A^-1), the trace of A^-1 over group i
@@ -70,6 +78,59 @@ type Laplace struct {
 	Comb float64 // sum_l (ln M_l! + M_l ln 2), from Hessians.Comb
 
 	pool *par.Pool // the threads of VariancesTo (nil: one)
+	dual *lqDual   // Dual: A through the LQ factors of the residual Jacobian
+}
+
+// NewDualLaplace is the Laplace approximation of the Gauss-Newton A of s
+// (every weight in an alpha group) in the Dual structure: the same
+// quantities as NewLaplace from H_t = J_t^T J_t, exact, through the
+// N x N matrix S = I + R D^-1 R^T (R the beta-weighted stacked J_t, D
+// = diag(alpha)) and the LQ factorization of R D^-1/2 (lqDual), at
+// O(N^2 P + N^3) time and N P + a few N^2 floats of memory instead of
+// O(N P^2 + P^3) and several P^2: the structure for nets with more
+// weights than residuals (N > P is an error). It takes s.J: when they are
+// consecutive parts of one array (bayes.Model.stackedJacobians) that array
+// is overwritten and becomes the Q the band reads, else they are stacked
+// into a new one; each s.J[t] is set to nil.
+// loss gives E_W, E_D, the group sizes and Comb; pool the threads of the
+// band.
+func NewDualLaplace(s *System, loss Loss, pool *par.Pool) (*Laplace, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if len(loss.EW) != len(s.Alpha) || len(loss.ED) != len(s.Beta) {
+		return nil, fmt.Errorf("curv: NewDualLaplace: %d alphas, %d E_W; %d betas, %d E_D", len(s.Alpha), len(loss.EW), len(s.Beta), len(loss.ED))
+	}
+	tr := &Traces{TrAlpha: make([]float64, len(s.Alpha)), TrBeta: make([]float64, len(s.Beta)),
+		TrSqAlpha: make([]float64, len(s.Alpha)), TrSqBeta: make([]float64, len(s.Beta))}
+	w, err := newLQDual(s, tr)
+	if err != nil {
+		return nil, err
+	}
+	l := &Laplace{Kind: Dual, Alpha: append([]float64(nil), s.Alpha...), Beta: append([]float64(nil), s.Beta...),
+		LogDetA: tr.LogDet, TrAlpha: tr.TrAlpha, TrBeta: tr.TrBeta, Comb: loss.Comb, pool: pool, dual: w}
+	l.Hyper = Evidence(tr, l.Alpha, l.Beta, loss)
+	return l, nil
+}
+
+// DualMaxRows is the most residuals for which AutoLaplace takes the Dual
+// structure: its N x N matrices are a few N^2 floats (1.2 GB each at
+// 12000), beside the N x P matrix Q.
+const DualMaxRows = 12000
+
+// AutoLaplace chooses the structure of a fit's final Laplace approximation
+// for P weights and N residuals: Dense up to denseLimit weights (the
+// reference, unchanged), above it Dual while N < P and N <= DualMaxRows
+// (exact for the Gauss-Newton A, and cheaper than dense there); ok false
+// when neither fits (more residuals than weights above denseLimit).
+func AutoLaplace(P, N, denseLimit int) (k Kind, ok bool) {
+	switch {
+	case P <= denseLimit:
+		return Dense, true
+	case N < P && N <= DualMaxRows:
+		return Dual, true
+	}
+	return "", false
 }
 
 // NewLaplace factorizes A = sum_t beta_t H_t + diag(alpha) and computes
@@ -110,7 +171,7 @@ func factor(a *mat.SymDense, alphaOf []int, alpha, beta []float64) (l *Laplace, 
 			return nil, nil, NotPositiveDefinite{Kind: Dense, MinDiag: v, NonFinite: true}
 		}
 	}
-	l = &Laplace{Alpha: append([]float64(nil), alpha...), Beta: append([]float64(nil), beta...)}
+	l = &Laplace{Kind: Dense, Alpha: append([]float64(nil), alpha...), Beta: append([]float64(nil), beta...)}
 	if ok := l.Chol.Factorize(a); !ok {
 		minDiag := math.Inf(1)
 		for i := 0; i < P; i++ {

@@ -27,10 +27,19 @@ func (l *Laplace) Sigmas(J []float64, n int) []float64 {
 // through its solve (the whole X of the 100 x 100 grid at 921 weights is
 // 74 MB); each column is solved by the same operations either way, and the
 // blocks go to the threads in turn.
+//
+// Under Dual, g^T A^-1 g = |h - Q^T Q h|^2 + z^T (I + L^T L)^-1 z (h =
+// D^-1/2 g, z = Q h; lqDual), the points in blocks of varianceBlock rows
+// (two products with Q each), the blocks to the threads in turn: O(N P)
+// per point.
 func (l *Laplace) VariancesTo(dst, J []float64, n int) {
-	P := l.Chol.SymmetricDim()
+	P := l.P()
 	if len(J) != n*P || len(dst) != n {
 		panic(fmt.Sprintf("curv: VariancesTo: J has %d values for %dx%d, dst %d", len(J), n, P, len(dst)))
+	}
+	if l.dual != nil {
+		l.dualVariancesTo(dst, J, n)
+		return
 	}
 	var L mat.TriDense
 	l.Chol.LTo(&L)
@@ -78,10 +87,36 @@ var varianceBlock = 512
 // Variance returns g^T A^-1 g, the predictive variance for the gradient g of
 // the network output with respect to the weights.
 func (l *Laplace) Variance(g []float64) float64 {
+	if l.dual != nil {
+		v := []float64{0}
+		l.dual.variancesTo(v, g, 1)
+		return v[0]
+	}
 	v := mat.NewVecDense(len(g), append([]float64(nil), g...))
 	x := mat.NewVecDense(len(g), nil)
 	if err := l.Chol.SolveVecTo(x, v); err != nil {
 		return math.NaN()
 	}
 	return mat.Dot(v, x)
+}
+
+// P is the number of parameters of A.
+func (l *Laplace) P() int {
+	if l.dual != nil {
+		return l.dual.p
+	}
+	return l.Chol.SymmetricDim()
+}
+
+// dualVariancesTo is VariancesTo under Dual: blocks of varianceBlock
+// points to the threads in turn, each block's variances the same bits on
+// any number of threads.
+func (l *Laplace) dualVariancesTo(dst, J []float64, n int) {
+	P, k, t := l.dual.p, min(n, varianceBlock), l.pool.Threads()
+	l.pool.Run(func(w int) {
+		for c0 := w * k; c0 < n; c0 += t * k {
+			m := min(k, n-c0)
+			l.dual.variancesTo(dst[c0:c0+m], J[c0*P:(c0+m)*P], m)
+		}
+	})
 }

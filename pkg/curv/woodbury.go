@@ -12,6 +12,10 @@ import (
 // matrix S = I + R D^-1 R^T = L L^T:
 //
 //	ln|A| = ln|D| + ln|S|,  A^-1 = D^-1 - V^T V,  V = L^-1 R D^-1.
+//
+// newWoodbury turns R into V in place: at 10^4-10^5 weights the n x P
+// matrix is the memory that counts, and one copy of it is what the
+// structure keeps for the band.
 type woodbury struct {
 	d      []float64
 	n, p   int
@@ -30,7 +34,7 @@ func newWoodbury(d, r []float64, n, P int) (*woodbury, error) {
 		}
 		w.logDet += math.Log(v)
 	}
-	rs := make([]float64, n*P) // R D^-1/2
+	rs := r // R D^-1/2, in place: r is newWoodbury's to overwrite (N x P is the memory that counts)
 	for i := 0; i < n; i++ {
 		for k := 0; k < P; k++ {
 			rs[i*P+k] = r[i*P+k] / math.Sqrt(d[k])
@@ -95,14 +99,49 @@ func (w *woodbury) alphaTraces(alphaOf []int, trA, sq []float64) {
 		sq[g] += (1/w.d[k] - 2*w.colSq[k]) / w.d[k]
 	}
 	for g, ks := range members {
+		sq[g] += w.gramFrob2(ks)
+	}
+}
+
+// gramFrob2 is |V_g^T V_g|_F^2 for the columns ks (ascending) of V: from
+// a copy of those columns while they are at most n (the smaller Gram
+// matrix), else from the n x n Gram V_g V_g^T summed over the runs of
+// contiguous columns in place, so that a group of 10^4 weights is not
+// copied.
+func (w *woodbury) gramFrob2(ks []int) float64 {
+	if len(ks) <= w.n {
 		vg := make([]float64, w.n*len(ks))
 		for i := 0; i < w.n; i++ {
 			for c, k := range ks {
 				vg[i*len(ks)+c] = w.v[i*w.p+k]
 			}
 		}
-		sq[g] += gramFrob2(vg, w.n, len(ks))
+		return gramFrob2(vg, w.n, len(ks))
 	}
+	n := w.n
+	g := make([]float64, n*n)
+	for lo := 0; lo < len(ks); {
+		hi := lo + 1
+		for hi < len(ks) && ks[hi] == ks[hi-1]+1 {
+			hi++
+		}
+		blas64.Implementation().Dsyrk(blas.Upper, blas.NoTrans, n, hi-lo, 1, w.v[ks[lo]:], w.p, 1, g, n)
+		lo = hi
+	}
+	return frob2Upper(g, n)
+}
+
+// frob2Upper is |G|_F^2 of the symmetric n x n matrix whose upper
+// triangle g holds.
+func frob2Upper(g []float64, n int) float64 {
+	s := 0.0
+	for i := 0; i < n; i++ {
+		s += g[i*n+i] * g[i*n+i]
+		for k := i + 1; k < n; k++ {
+			s += 2 * g[i*n+k] * g[i*n+k]
+		}
+	}
+	return s
 }
 
 // dual is the exact Woodbury form with R = the stacked sqrt(beta_t) J_t:
@@ -123,14 +162,25 @@ func dual(s *System, tr *Traces) error {
 	}
 	tr.LogDet, tr.Solve = w.logDet, w.solve
 	w.alphaTraces(s.AlphaOf, tr.TrAlpha, tr.TrSqAlpha)
+	rows := make([]int, len(s.J))
+	for t := range s.J {
+		rows[t] = s.Rows(t)
+	}
+	return betaTracesDual(&w.ch, rows, s.Beta, tr)
+}
+
+// betaTracesDual sets beta_t tr(A^-1 H_t) = N_t - tr_t(S^-1) and, when
+// tr.TrSqBeta is not nil, beta_t^2 tr((A^-1 H_t)^2) = |(I - S^-1)_tt|_F^2
+// from the factor ch of S (the beta groups' rows, rows[t] of them, in
+// order).
+func betaTracesDual(ch *mat.Cholesky, rows []int, beta []float64, tr *Traces) error {
 	var sinv mat.SymDense
-	if err := w.ch.InverseTo(&sinv); err != nil {
+	if err := ch.InverseTo(&sinv); err != nil {
 		return notPD(Dual)
 	}
 	off := 0
-	for t := range s.J {
-		n := s.Rows(t)
-		b := s.Beta[t]
+	for t, n := range rows {
+		b := beta[t]
 		d, sq := 0.0, 0.0
 		for i := off; i < off+n; i++ {
 			d += sinv.At(i, i)

@@ -307,6 +307,11 @@ type Result struct {
 	GammaAlpha     map[string]*float64 `json:"gamma_alpha"`
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
+	// LaplaceStructure is the structure the evidence and the band were
+	// computed in (curv.Laplace.Kind: dense, or dual above
+	// bayes.DenseLimit); empty without a Laplace approximation.
+	LaplaceStructure string `json:"laplace_structure,omitempty"`
+
 	// Unknowns are the inferred coefficients of an inverse problem by name
 	// (absent for a forward problem).
 	Unknowns map[string]UnknownJSON `json:"unknowns,omitempty"`
@@ -437,6 +442,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 func (r *Result) setLaplace(l *curv.Laplace) {
 	alphaNames, betaNames := r.AlphaNames, r.BetaNames
 	r.EHyp, r.LogP, r.LogDetA = Num(l.EHyp), Num(l.LogP), Num(l.LogDetA)
+	r.LaplaceStructure = string(l.Kind)
 	r.Comb, r.Gamma = Num(l.Comb), Num(l.Gamma)
 	r.GammaAlpha, r.GammaBeta = numMap(alphaNames, l.GammaAlpha), numMap(betaNames, l.GammaBeta)
 	r.OccamArgAlpha, r.OccamArgBeta = numMap(alphaNames, l.OccamArgAlpha), numMap(betaNames, l.OccamArgBeta)

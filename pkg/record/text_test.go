@@ -25,6 +25,14 @@ func TestWriteText(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}
+	if strings.Contains(b.String(), "structure") {
+		t.Errorf("a record without a Laplace structure names one:\n%s", b.String())
+	}
+	b.Reset()
+	r.LaplaceStructure = "dual"
+	if err := r.WriteText(&b); err != nil || !strings.Contains(b.String(), "  Laplace approximation: A in the dual structure") {
+		t.Errorf("a dual Laplace's record does not say so (%v):\n%s", err, b.String())
+	}
 	if Fmt(nil, "%g") != "n/a" || Fmt(&z, "%.1f") != "12.5" {
 		t.Error("Fmt")
 	}

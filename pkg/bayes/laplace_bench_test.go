@@ -1,0 +1,53 @@
+package bayes
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+)
+
+// finalWidths are 2-h-h-h-1 nets of 921, 3441, 9937, 30009 and 99901
+// weights on burgers-wide's 2840 residuals (921: the dense structure,
+// AutoLaplace's choice there; the others dual).
+var finalWidths = []int{20, 40, 69, 121, 222}
+
+// BenchmarkFinalLaplace times a fit's final Laplace approximation in the
+// structure AutoLaplace chooses (the residual Jacobians, their LQ factorization, every
+// quantity of the evidence) and its band at 1000 points, against P on
+// burgers-wide's 2840 residuals, with the heap in use after it. Run one
+// size per process under /usr/bin/time -v for the peak memory
+// (docs/curvature.md):
+//
+//	go test -run '^$' -bench 'FinalLaplace/P=9937$' -benchtime 1x ./pkg/bayes
+func BenchmarkFinalLaplace(b *testing.B) {
+	for _, h := range finalWidths {
+		P := widthWeights(h)
+		b.Run(fmt.Sprintf("P=%d", P), func(b *testing.B) {
+			f := wideFit(b, h, "")
+			kind, _ := curv.AutoLaplace(P, 2840, DenseLimit)
+			var l *curv.Laplace
+			reportCPU(b, func() {
+				var err error
+				if l, _, err = f.laplace(kind, f.Beta); err != nil {
+					b.Fatal(err)
+				}
+			})
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<30), "heap-GB")
+			const n = 1000
+			rng := rand.New(rand.NewPCG(1, 2))
+			J := make([]float64, n*P)
+			for i := range J {
+				J[i] = rng.NormFloat64()
+			}
+			start := cpuTime()
+			l.Sigmas(J, n)
+			b.ReportMetric((cpuTime() - start).Seconds(), "band-1000-cpu-s")
+		})
+	}
+}

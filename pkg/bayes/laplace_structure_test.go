@@ -1,0 +1,174 @@
+package bayes
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/problems"
+)
+
+// heatGrid is a 7 x 7 grid of heat's domain [0, 1]^2.
+func heatGrid() [][]float64 {
+	var pts [][]float64
+	for i := range 7 {
+		for j := range 7 {
+			pts = append(pts, []float64{float64(i) / 6, float64(j) / 6})
+		}
+	}
+	return pts
+}
+
+// The dual Laplace of a fit is its dense one: at a heat fit with more
+// weights (501) than residuals (100), where a fit keeps the dense A, the
+// dual form gives the same ln|A|, gammas, log evidence and band.
+func TestDualLaplaceOfFit(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Hidden: []int{20, 20}})
+	if f.Status != StatusOK || f.Laplace == nil || f.Laplace.Kind != curv.Dense {
+		t.Fatalf("status %s (%s), Laplace %v: want ok and dense at %d weights", f.Status, f.Reason, f.Laplace != nil, f.Model.NumWeights())
+	}
+	d, _, err := f.laplace(curv.Dual, f.Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := f.Laplace
+	for _, p := range [][2]float64{{d.LogDetA, want.LogDetA}, {d.LogEvidence, want.LogEvidence}} {
+		if rel(p[0], p[1]) > 1e-7 {
+			t.Errorf("dual %v, dense %v", p[0], p[1])
+		}
+	}
+	// The gammas: A's condition number leaves each structure's sum of
+	// gamma_alpha and of gamma_beta (equal in exact arithmetic) 3e-7
+	// apart here.
+	pairs := [][2]float64{{d.Gamma, want.Gamma}}
+	for t2 := range want.GammaBeta {
+		pairs = append(pairs, [2]float64{d.GammaBeta[t2], want.GammaBeta[t2]})
+	}
+	for _, p := range pairs {
+		if rel(p[0], p[1]) > 2e-6 {
+			t.Errorf("gamma: dual %v, dense %v", p[0], p[1])
+		}
+	}
+	_, J, err := f.Jacobian(heatGrid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(heatGrid())
+	sd, sw := d.Sigmas(J, n), want.Sigmas(J, n)
+	for i := range sd {
+		if rel(sd[i], sw[i]) > 1e-6 {
+			t.Errorf("point %d: dual sigma %.10g, dense %.10g", i, sd[i], sw[i])
+		}
+	}
+}
+
+// A fit above DenseLimit weights with fewer residuals than weights ends
+// with the dual Laplace: status ok, a log evidence and a band (heat with
+// 3281 weights and 100 residuals).
+func TestFitAboveDenseLimit(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}, Epochs: 200, Hyper: HyperSteps{Start: 100}, Curvature: CurvatureAuto})
+	if P := f.Model.NumWeights(); P <= DenseLimit {
+		t.Fatalf("%d weights: the test wants more than %d", P, DenseLimit)
+	}
+	if f.Status != StatusOK || f.Laplace == nil {
+		t.Fatalf("status %s (%s), want ok with a Laplace approximation", f.Status, f.Reason)
+	}
+	if f.Laplace.Kind != curv.Dual || math.IsNaN(f.Laplace.LogEvidence) || math.IsInf(f.Laplace.LogEvidence, 0) || !f.Laplace.OccamOK {
+		t.Errorf("Laplace %s, log evidence %v (Occam ok %v); want dual and finite", f.Laplace.Kind, f.Laplace.LogEvidence, f.Laplace.OccamOK)
+	}
+	if g := f.Laplace.Gamma; !(g > 0 && g < float64(f.Model.NumWeights())) {
+		t.Errorf("gamma %v, want in (0, %d)", g, f.Model.NumWeights())
+	}
+	_, sigma, err := f.Predict(heatGrid())
+	if err != nil || len(sigma) != len(heatGrid()) {
+		t.Fatalf("band: %d sigmas, %v", len(sigma), err)
+	}
+	for i, s := range sigma {
+		if !(s > 0) || math.IsInf(s, 0) {
+			t.Errorf("point %d: sigma %v, want positive and finite", i, s)
+		}
+	}
+	l, err := f.LaplaceAt(f.Beta)
+	if err != nil || l.Kind != curv.Dual || rel(l.LogEvidence, f.Laplace.LogEvidence) > 1e-12 {
+		t.Errorf("LaplaceAt the fit's betas: %v; want the fit's dual Laplace", err)
+	}
+}
+
+// Above DenseLimit a fit that no structure fits ends no-laplace, its
+// reason saying why: more residuals than weights (poisson-holes' 5200 at
+// 3901 weights), or the exact Hessian (heat at 3281 weights).
+func TestNoLaplaceReasons(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		problem string
+		hidden  []int
+		hessian HessianKind
+		want    string
+	}{
+		{"poisson-holes", []int{60, 60}, "", "5200 residuals"},
+		{"heat", []int{60, 50}, Exact, "hessian"},
+	} {
+		p, err := problems.New(c.problem, problems.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scheduled(p, Settings{Seed: 1, Hidden: c.hidden, Hessian: c.hessian}).Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := nn.New(append(append([]int{p.Dim()}, s.Hidden...), 1), nn.Tanh, rand.New(rand.NewPCG(1, 2)))
+		m, err := NewModel(p, net, s.AlphaMode, s.BetaMode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := FitAt(m, s, fillN(len(m.Alphas), 0.01), fillN(len(m.BetaNames), 1), true)
+		if f.Status != StatusNoLaplace || f.Laplace != nil || !strings.Contains(f.Reason, c.want) || strings.Contains(f.Reason, "\n") {
+			t.Errorf("%s %v: status %s, reason %q; want no-laplace naming %q", c.problem, c.hidden, f.Status, f.Reason, c.want)
+		}
+	}
+}
+
+// The final dual Laplace's Jacobian, computed in blocks of points of a
+// term, is GroupJacobians' in one array: burgers-wide's terms of up to
+// 2000 points in blocks of 512, in groups of several terms.
+func TestStackedJacobians(t *testing.T) {
+	t.Parallel()
+	p, err := problems.New("burgers-wide", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{5, 5}}).Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(p, nn.New([]int{2, 5, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2))), s.AlphaMode, s.BetaMode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if longest := slices.MaxFunc(p.Terms, func(a, b pde.Term) int { return len(a.Points) - len(b.Points) }); len(longest.Points) <= 512 {
+		t.Fatalf("longest term %d points: the test wants more than 512", len(longest.Points))
+	}
+	if jacobianBlock(9937) != 422 || jacobianBlock(1e6) != 16 {
+		t.Errorf("blocks of %d points at 9937 weights, %d at 10^6; want 2^22/P, at least 16", jacobianBlock(9937), jacobianBlock(1e6))
+	}
+	got, err := m.stackedJacobians(s, 512)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.GroupJacobians()
+	for g := range want {
+		if !slices.Equal(got[g], want[g]) {
+			t.Errorf("group %s: the blocks' Jacobian differs from the whole one", m.BetaNames[g])
+		}
+		if g > 0 && &got[g-1][:len(got[g-1])+1][len(got[g-1])] != &got[g][0] {
+			t.Errorf("group %s: not the next part of one array", m.BetaNames[g])
+		}
+	}
+}
