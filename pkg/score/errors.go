@@ -126,8 +126,13 @@ func onGridOutputs(p *pde.Problem, n int, predict Predictor) (Errors, error) {
 // Compute compares predictions (with optional sigma) with the truth. The
 // band is scored where the output depends on the weights (sigma above 0):
 // at a point that a hard constraint (pde.Transform) fixes, sigma is 0 and
-// the error is the reference's own, which no band can cover.
+// the error is the reference's own, which no band can cover. Compute
+// panics with a LengthError when exact, or a non-nil sigma, is not as long
+// as mean: a programmer's mistake, not a property of the fit.
 func Compute(mean, sigma, exact []float64) Errors {
+	if len(exact) != len(mean) || sigma != nil && len(sigma) != len(mean) {
+		panic(LengthError{Mean: len(mean), Sigma: len(sigma), Exact: len(exact)})
+	}
 	var num, den, maxAbs float64
 	covered, banded := 0, 0
 	for i, u := range mean {
@@ -152,3 +157,10 @@ func Compute(mean, sigma, exact []float64) Errors {
 }
 
 func notFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+
+// LengthError is Compute's panic value: the lengths of its slices differ.
+type LengthError struct{ Mean, Sigma, Exact int }
+
+func (e LengthError) Error() string {
+	return fmt.Sprintf("score: %d predictions, %d sigmas and %d exact values: give one of each per point (sigma may be nil)", e.Mean, e.Sigma, e.Exact)
+}

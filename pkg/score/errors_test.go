@@ -73,3 +73,28 @@ func TestOnGridBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeLengths: slices of different lengths are a programmer's
+// mistake that Compute names, not an index panic or a silent score.
+func TestComputeLengths(t *testing.T) {
+	for _, c := range []struct {
+		mean, sigma, exact []float64
+		want               score.LengthError
+	}{
+		{[]float64{1, 2}, nil, []float64{1}, score.LengthError{Mean: 2, Exact: 1}},
+		{[]float64{1}, nil, []float64{1, 2}, score.LengthError{Mean: 1, Exact: 2}},
+		{[]float64{1, 2}, []float64{1}, []float64{1, 2}, score.LengthError{Mean: 2, Sigma: 1, Exact: 2}},
+	} {
+		func() {
+			defer func() {
+				if got, ok := recover().(score.LengthError); !ok || got != c.want {
+					t.Errorf("score.Compute(%v, %v, %v) panicked with %v, want %v", c.mean, c.sigma, c.exact, got, c.want)
+				}
+			}()
+			score.Compute(c.mean, c.sigma, c.exact)
+		}()
+	}
+	if e := score.Compute([]float64{1, 2}, []float64{1, 1}, []float64{1, 2.5}); e.GridN != 2 || e.Coverage2S != 1 {
+		t.Errorf("equal lengths: %+v", e)
+	}
+}
