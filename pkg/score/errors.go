@@ -161,6 +161,7 @@ func notFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
 // LengthError is Compute's panic value: the lengths of its slices differ.
 type LengthError struct{ Mean, Sigma, Exact int }
 
+// Error says which lengths differ.
 func (e LengthError) Error() string {
 	return fmt.Sprintf("score: %d predictions, %d sigmas and %d exact values: give one of each per point (sigma may be nil)", e.Mean, e.Sigma, e.Exact)
 }
