@@ -79,14 +79,7 @@ func gramFrob2(m []float64, r, c int) float64 {
 		g = make([]float64, n*n)
 		impl.Dsyrk(blas.Upper, blas.NoTrans, n, c, 1, m, c, 0, g, n)
 	}
-	s := 0.0
-	for i := 0; i < n; i++ {
-		s += g[i*n+i] * g[i*n+i]
-		for k := i + 1; k < n; k++ {
-			s += 2 * g[i*n+k] * g[i*n+k]
-		}
-	}
-	return s
+	return frob2Upper(g, n)
 }
 
 func dot(a, b []float64) float64 {
