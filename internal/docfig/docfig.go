@@ -35,9 +35,10 @@ var (
 	attr       = regexp.MustCompile(`(\w+)="([^"]*)"`)
 )
 
-// Pages are the docs that may quote runs, relative to the root.
+// Pages are the project's docs, relative to the root: README.md,
+// CONTRIBUTING.md and the pages of docs/ and its folders.
 func Pages(root string) ([]string, error) {
-	pages := []string{"README.md"}
+	pages := []string{"README.md", "CONTRIBUTING.md"}
 	for _, g := range []string{"docs/*.md", "docs/*/*.md"} {
 		m, err := filepath.Glob(filepath.Join(root, g))
 		if err != nil {

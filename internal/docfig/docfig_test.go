@@ -98,6 +98,9 @@ func TestUpdateWrites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte(readme), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(root, "CONTRIBUTING.md"), []byte("No figures.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	stale, err := Update(root, true)
 	if err != nil || len(stale) != 1 || stale[0].Page != "README.md" {
 		t.Fatalf("stale %v, %v; want README.md", stale, err)

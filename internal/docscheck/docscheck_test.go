@@ -11,24 +11,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evidence-pinn/bpinn/internal/docfig"
 )
 
 // root is the repository, from this package's folder.
 const root = "../.."
 
-// docs are the pages whose names are checked, relative to root.
+// docs are the pages whose names are checked, relative to root: those
+// whose quoted figures internal/docfig checks.
 func docs(t *testing.T) []string {
 	t.Helper()
-	pages := []string{"README.md", "CONTRIBUTING.md"}
-	for _, g := range []string{"docs/*.md", "docs/*/*.md"} {
-		m, err := filepath.Glob(filepath.Join(root, g))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range m {
-			rel, _ := filepath.Rel(root, p)
-			pages = append(pages, rel)
-		}
+	pages, err := docfig.Pages(root)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return pages
 }
