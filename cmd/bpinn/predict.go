@@ -16,9 +16,9 @@ import (
 
 const predictText = `Reads a fit's record (bpinn fit --json, or an ensemble's JSONL: pick the fit
 with --seed) and points from stdin, and prints a header naming the
-columns, then per point its inputs and each output's mean and Laplace sigma
-(and calibrated sigma where recorded), from the record alone, without
-training. A bad line is an error naming it (exit 2). Details: docs/cli.md.`
+columns, then per point its inputs and each output's mean, Laplace sigma
+and the sigma of each band the record holds (u_sigma_heldout,
+u_sigma_calibrated), from the record alone, without training. A bad line is an error naming it (exit 2). Details: docs/cli.md.`
 
 // setupPredict registers bpinn predict's flags.
 func setupPredict(fs *flag.FlagSet) func([]string, env) error {
@@ -53,7 +53,7 @@ func runPredict(pos []string, seed uint64, in io.Reader, out, hint io.Writer) er
 	if err != nil {
 		return err
 	}
-	pr, err := record.Predict(f, pts)
+	pr, err := record.Predict(f, r.Bands, pts)
 	if err != nil {
 		return err
 	}

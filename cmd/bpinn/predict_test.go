@@ -35,8 +35,8 @@ func TestPredict(t *testing.T) {
 		t.Fatalf("predict: exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 3 || lines[0] != "x t u u_sigma u_sigma_calibrated" {
-		t.Fatalf("output %q: want the header x t u u_sigma u_sigma_calibrated and 2 lines", out)
+	if len(lines) != 3 || lines[0] != "x t u u_sigma u_sigma_heldout u_sigma_calibrated" {
+		t.Fatalf("output %q: want the header x t u u_sigma u_sigma_heldout u_sigma_calibrated and 2 lines", out)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -55,7 +55,7 @@ func TestPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	pts := [][]float64{{0.5, 0.1}, {0.25, 0.9}}
-	pr, err := record.Predict(f, pts)
+	pr, err := record.Predict(f, r.Bands, pts)
 	if err != nil {
 		t.Fatal(err)
 	}

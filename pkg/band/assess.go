@@ -1,20 +1,22 @@
 package band
 
 import (
+	"fmt"
+
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 )
 
 // Assessment is what the bands say of a fit at one fresh draw of its
 // problem, all a record keeps of them (pkg/record): the residual check,
-// the calibrated band, the overconfidence warning, and the held-out band
-// on demand.
+// every registered method's band (Methods), the warnings.
 type Assessment struct {
 	// Train and Fresh are each beta group's rms residual at the training
 	// points and at the fresh ones (ResidualCheck).
 	Train, Fresh []float64
-	// Calibrated is the calibrated band (Calibrated); nil when its A does
-	// not factorize.
-	Calibrated *bayes.Fit
+	// Bands are the bands of the registered methods, in their order; a
+	// method whose band could not be built (its A does not factorize) is
+	// left out.
+	Bands []*Band
 	// Warnings are the paper band's warning, then those of the calibrated
 	// band: each output whose calibrated band a direct check still finds
 	// far off (disagreementWarnings: "the calibrated band of u is likely
@@ -42,25 +44,53 @@ type Assessment struct {
 	fit       *bayes.Fit
 }
 
-// Assess computes f's residual check, calibrated band and warning at the
-// points of fresh, f's problem drawn anew. The error is that of building
-// f's model on fresh's points.
+// Band is the band of the named method, nil when there is none.
+func (a *Assessment) Band(method string) *Band {
+	for _, b := range a.Bands {
+		if b.Method == method {
+			return b
+		}
+	}
+	return nil
+}
+
+// Predictor is the named method's band on the assessed fit (Band.On): a
+// copy of the fit whose Predict gives the band. The error says the
+// assessment has no band of that method, or Band.On's.
+func (a *Assessment) Predictor(method string) (*bayes.Fit, error) {
+	b := a.Band(method)
+	if b == nil {
+		return nil, fmt.Errorf("band: the assessment has no %s band (its methods' bands: %d)", method, len(a.Bands))
+	}
+	return b.On(a.fit)
+}
+
+// Assess computes f's residual check, the band of every registered method
+// (Methods) and the warnings at the points of fresh, f's problem drawn
+// anew. The error is that of building f's model on fresh's points.
 func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
-	m2, err := fresh.model(f)
+	c, err := NewCheck(f, fresh)
 	if err != nil {
 		return nil, err
 	}
-	a := &Assessment{Train: f.Model.GroupRMS(f.Beta), Fresh: m2.GroupRMS(f.Beta), fit: f}
-	res := m2.Residuals() // each term's fresh residuals: the calibrated band's and the value check's
-	var agree float64
-	a.Estimated, agree, _ = estimatedScales(f, fresh)
-	meas := newMeasurements(f, m2, res, fresh.extra) // read once: the calibrated band's and the warning's
-	var w *widening
-	a.Calibrated, w, _ = calibrated(f, a.Estimated, m2, meas, res, a.Train, a.Fresh)
+	a := &Assessment{Train: c.Train, Fresh: c.Fresh, Estimated: c.estimated, fit: f}
+	var cal *bayes.Fit
+	for _, m := range Methods() {
+		b, err := m.Build(c)
+		if err != nil || !b.finite() {
+			continue
+		}
+		b.Method = m.Name
+		a.Bands = append(a.Bands, b)
+		if m.Name == "calibrated" {
+			cal, _ = b.On(f)
+		}
+	}
+	m2, res, meas := c.Model, c.Residuals, c.meas
 	a.Warnings = paperWarnings(f, a, m2, res, meas)
-	a.Warnings = append(a.Warnings, disagreementWarnings(a.Calibrated, m2, res, a.Estimated != nil)...)
-	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checksOf(f, a.Estimated != nil, m2, res, w), agree, meas)...)
-	a.Warnings = append(a.Warnings, unknownWarnings(f, a.Calibrated, a.Train, a.Fresh)...)
+	a.Warnings = append(a.Warnings, disagreementWarnings(cal, m2, res, a.Estimated != nil)...)
+	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checksOf(f, a.Estimated != nil, m2, res, c.widening), c.agree, meas)...)
+	a.Warnings = append(a.Warnings, unknownWarnings(f, cal, a.Train, a.Fresh)...)
 	return a, nil
 }
 
@@ -116,8 +146,3 @@ func AssessFresh(f *bayes.Fit) (*Assessment, error) {
 	}
 	return Assess(f, d)
 }
-
-// HeldOut is the held-out band (HeldOut) from the assessed fresh
-// residuals; an error when the fit has no Laplace approximation or its A
-// at the held-out betas does not factorize.
-func (a *Assessment) HeldOut() (*bayes.Fit, error) { return heldOut(a.fit, a.Fresh) }

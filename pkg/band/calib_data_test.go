@@ -53,7 +53,11 @@ func TestCalibRealData(t *testing.T) {
 				ex[i] = exact(pts[i])
 			}
 			line := ""
-			for i, g := range []*bayes.Fit{f, a.Calibrated} {
+			var cal *bayes.Fit
+			if b := a.Band("calibrated"); b != nil {
+				cal, _ = b.On(f)
+			}
+			for i, g := range []*bayes.Fit{f, cal} {
 				if g == nil {
 					continue
 				}
@@ -62,12 +66,12 @@ func TestCalibRealData(t *testing.T) {
 					t.Fatal(err)
 				}
 				cov := score.Compute(mean, sigma, ex).Coverage2S
-				line += " " + [2]string{"paper", "calibrated"}[i] + " " + strconv.FormatFloat(cov, 'f', 3, 64) + " / " + strconv.FormatFloat(band.QuantileZ(mean, sigma, ex, 0.95), 'f', 2, 64)
+				line += " " + [2]string{"paper", "calibrated"}[i] + " " + strconv.FormatFloat(cov, 'f', 3, 64) + " / " + strconv.FormatFloat(score.QuantileZ(mean, sigma, ex, 0.95), 'f', 2, 64)
 			}
-			ok := a.Calibrated != nil
+			ok := cal != nil
 			if ok {
-				mean, sigma, _ := a.Calibrated.Predict(pts)
-				cov, q := score.Compute(mean, sigma, ex).Coverage2S, band.QuantileZ(mean, sigma, ex, 0.95)
+				mean, sigma, _ := cal.Predict(pts)
+				cov, q := score.Compute(mean, sigma, ex).Coverage2S, score.QuantileZ(mean, sigma, ex, 0.95)
 				ok = cov >= 0.90 && cov <= 0.99 && q >= 1.4 && q <= 2.6
 			}
 			t.Logf("n %3d data seed %2d: %s%s meets %v warned %v: %q", m, seed, f.Status, line, ok, len(a.Warnings) > 0, a.Warnings)

@@ -73,9 +73,9 @@ func (b *pooledBands) add(f *bayes.Fit, p *pde.Problem, pts [][]float64, exact [
 		if err != nil {
 			return "", err
 		}
-		z, cov := band.ZScores(mean, sigma, exact), score.Compute(mean, sigma, exact).Coverage2S
+		z, cov := score.ZScores(mean, sigma, exact), score.Compute(mean, sigma, exact).Coverage2S
 		b.z[i], b.cov[i] = append(b.z[i], z...), b.cov[i]+cov
-		line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, band.Quantile(z, 0.95))
+		line += fmt.Sprintf(", %s coverage %.3f q95 %.2f", [2]string{"paper", "calibrated"}[i], cov, score.Quantile(z, 0.95))
 	}
 	b.n++
 	return line, nil
@@ -84,7 +84,7 @@ func (b *pooledBands) add(f *bayes.Fit, p *pde.Problem, pts [][]float64, exact [
 // String is both bands' coverage and q95 pooled over the draws.
 func (b *pooledBands) String() string {
 	return fmt.Sprintf("pooled over %d draws: paper coverage %.3f q95 %.2f; calibrated coverage %.3f q95 %.2f",
-		b.n, b.cov[0]/float64(b.n), band.Quantile(b.z[0], 0.95), b.cov[1]/float64(b.n), band.Quantile(b.z[1], 0.95))
+		b.n, b.cov[0]/float64(b.n), score.Quantile(b.z[0], 0.95), b.cov[1]/float64(b.n), score.Quantile(b.z[1], 0.95))
 }
 
 // notebook 07's problems and schedule (internal/testfit).

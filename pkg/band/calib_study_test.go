@@ -21,6 +21,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // TestCalibStudy measures the candidate calibrated bands of
@@ -492,7 +493,7 @@ func calibEnsemble(t *testing.T, name string, rs []record.Result) {
 		}
 		n := len(covs[k])
 		fmt.Printf("%-12s %-22s fits %3d  both %.2f  median cov %.3f q95 %5.2f  below0.9 %.2f above0.99 %.2f\n",
-			name, k, n, float64(met)/float64(n), band.Quantile(covs[k], 0.5), band.Quantile(q95s[k], 0.5), float64(lo)/float64(n), float64(hi)/float64(n))
+			name, k, n, float64(met)/float64(n), score.Quantile(covs[k], 0.5), score.Quantile(q95s[k], 0.5), float64(lo)/float64(n), float64(hi)/float64(n))
 	}
 }
 
@@ -515,7 +516,7 @@ func calibReport(t *testing.T, name string, f *bayes.Fit, p *pde.Problem, cands 
 	slices.Sort(keys)
 	for _, k := range keys {
 		cov, q95, w := bandStats(mean, c[k], exact, base)
-		fmt.Printf("%-16s seed %3d  %-14s cov %.3f  q95 %7.3f  width x%5.2f  median sigma %.3g\n", name, f.Settings.Seed, k, cov, q95, w, band.Quantile(c[k], 0.5))
+		fmt.Printf("%-16s seed %3d  %-14s cov %.3f  q95 %7.3f  width x%5.2f  median sigma %.3g\n", name, f.Settings.Seed, k, cov, q95, w, score.Quantile(c[k], 0.5))
 	}
 	fmt.Printf("%-16s seed %3d  candidates %.2fs\n", name, f.Settings.Seed, el)
 }
@@ -524,7 +525,7 @@ func calibReport(t *testing.T, name string, f *bayes.Fit, p *pde.Problem, cands 
 // round (docs/results/coverage.md), each the paper's band unless the fit
 // warns (OverconfidentRatio):
 //
-//	calibrated  band.Calibrated: shares, widened locally by localInflation
+//	calibrated  band.Calibrated: shares, widened locally by Local
 //	            and by its value check (valueCheck)
 //	novalue     calibrated without its value check (the band before it)
 //	valuefull   calibrated with the square of its value check's factor: the
@@ -718,7 +719,7 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 			for i, r := range fres[k] {
 				abs[i] = math.Abs(r)
 			}
-			g := band.Quantile(abs, 0.5) / 0.6745
+			g := score.Quantile(abs, 0.5) / 0.6745
 			loc := localRMS(q, pts, q.Terms[k].Points, fres[k], K)
 			for i := range rob {
 				rob[i] = math.Max(rob[i], loc[i]/g)
@@ -739,10 +740,10 @@ func calibCandidates2(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float6
 			out[name] = s
 		}
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
-			fmt.Printf("robust local ratio: median %.2f q90 %.2f max %.2f\n", band.Quantile(rob, 0.5), band.Quantile(rob, 0.9), band.Quantile(rob, 1))
+			fmt.Printf("robust local ratio: median %.2f q90 %.2f max %.2f\n", score.Quantile(rob, 0.5), score.Quantile(rob, 0.9), score.Quantile(rob, 1))
 		}
 		if os.Getenv("BPINN_CALIB_SHARES") != "" {
-			fmt.Printf("local ratio: median %.2f q90 %.2f max %.2f\n", band.Quantile(fac, 0.5), band.Quantile(fac, 0.9), band.Quantile(fac, 1))
+			fmt.Printf("local ratio: median %.2f q90 %.2f max %.2f\n", score.Quantile(fac, 0.5), score.Quantile(fac, 0.9), score.Quantile(fac, 1))
 		}
 	}
 	// novalue: the calibrated band without its value check (valueCheck),

@@ -113,7 +113,7 @@ func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 // precisions, the band starts from MacKay's betas of the training misfit
 // instead (calibrationBase) and takes every group's geometric mean with
 // the fresh precision, which narrows the held-out band. The band is then
-// widened locally (localInflation): sigma(x) times sqrt(ratio) where the
+// widened locally (newLocalInflation, Local): sigma(x) times sqrt(ratio) where the
 // rms of a term's LocalNeighbours fresh residuals nearest x exceeds
 // LocalRatio times the term's rms (at Burgers' shock). Without a warning
 // the band is the paper's so far. Next, every fit's band goes through the
@@ -136,14 +136,15 @@ func (d FreshDraw) model(f *bayes.Fit) (*bayes.Model, error) {
 // HeldOut, only the copy's predictions are meaningful: it must not be
 // trained or ranked.
 func Calibrated(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
-	m2, err := fresh.model(f)
+	c, err := NewCheck(f, fresh)
 	if err != nil {
 		return nil, err
 	}
-	scales, _, _ := estimatedScales(f, fresh)
-	res := m2.Residuals()
-	g, _, err := calibrated(f, scales, m2, newMeasurements(f, m2, res, fresh.extra), res, f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
-	return g, err
+	b, err := buildCalibrated(c)
+	if err != nil {
+		return nil, err
+	}
+	return b.On(f)
 }
 
 // gateRMS is what each beta group's fresh rms is compared with
@@ -235,7 +236,7 @@ func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []n
 // then the measurement check's. The error estimate's scales take the
 // value check's place.
 type widening struct {
-	local    *localInflation
+	local    *Local
 	scale    float64   // from every value term: a quantity's other than an output's
 	scales   []float64 // per output
 	measured []float64 // per output, 0 where the measurement check does not apply
@@ -254,9 +255,9 @@ func (w *widening) valueScale(k int) float64 {
 	return 1
 }
 
-// applyOutput widens output k's sigma at points.
-func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
-	w.local.apply(points, sigma)
+// factor is output k's factor: the value check's (or the estimate's),
+// then the measurement check's, then the K-fold check's.
+func (w *widening) factor(k int) float64 {
 	s := w.valueScale(k)
 	if k < len(w.measured) && w.measured[k] > 0 {
 		s *= w.measured[k]
@@ -266,7 +267,13 @@ func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
 			s *= c
 		}
 	}
-	if s > 0 && s != 1 {
+	return s
+}
+
+// applyOutput widens output k's sigma at points.
+func (w *widening) applyOutput(k int, points [][]float64, sigma []float64) {
+	w.local.apply(points, sigma)
+	if s := w.factor(k); s > 0 && s != 1 {
 		for i := range sigma {
 			sigma[i] *= s
 		}

@@ -92,12 +92,12 @@ func TestCalibratedPieces(t *testing.T) {
 		}
 	}
 	mean := []float64{1, 2, 3, 4}
-	if z := band.QuantileZ(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4}, 0.5); z != 2 {
+	if z := score.QuantileZ(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4}, 0.5); z != 2 {
 		t.Errorf("quantileZ = %g, want 2", z)
 	}
 	// A point with sigma 0 (fixed by a hard constraint) is no z-score,
 	// whatever its error: z = (1, 2, 3), not (1, 2, 3, +Inf).
-	if z := band.ZScores(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4 + 1e-12}); !slices.Equal(z, []float64{1, 2, 3}) {
+	if z := score.ZScores(mean, []float64{1, 1, 1, 0}, []float64{0, 0, 0, 4 + 1e-12}); !slices.Equal(z, []float64{1, 2, 3}) {
 		t.Errorf("ZScores with a fixed point = %v, want [1 2 3]", z)
 	}
 	names := []string{"beta_pde", "beta_data"}
@@ -189,9 +189,9 @@ func TestCalibratedShares(t *testing.T) {
 		t.Fatal(err)
 	}
 	mean, sf, _ := full.Predict(gp)
-	if *e.Coverage2SCalibrated != score.Compute(mean, sf, exact).Coverage2S || *e.Q95Calibrated != band.QuantileZ(mean, sf, exact, 0.95) {
+	if *e.Coverage2SCalibrated != score.Compute(mean, sf, exact).Coverage2S || *e.Q95Calibrated != score.QuantileZ(mean, sf, exact, 0.95) {
 		t.Errorf("record: calibrated coverage %v q95 %v, Calibrated's band %g %g", *e.Coverage2SCalibrated, *e.Q95Calibrated,
-			score.Compute(mean, sf, exact).Coverage2S, band.QuantileZ(mean, sf, exact, 0.95))
+			score.Compute(mean, sf, exact).Coverage2S, score.QuantileZ(mean, sf, exact, 0.95))
 	}
 }
 

@@ -15,12 +15,19 @@
 //     moved or confirmed by the K-fold check of data given once (its
 //     folds left out by the Laplace's linearized refit; kfold.go)
 //     (docs/calibration.md).
-//   - Assess: all a record keeps of them, with the warning of a band
-//     likely too narrow or too wide, and the calibrated band's own: a
-//     field no check calibrates ("band uncalibrated", with the reason), a
-//     calibrated band a direct check still finds far off, an unknown's
-//     interval likely unreliable (status.go).
+//   - Assess: all a record keeps of them: the residual check, the band of
+//     every registered method (Methods, Register: held-out, calibrated),
+//     the warning of a band likely too narrow or too wide, and the
+//     calibrated band's own: a field no check calibrates ("band
+//     uncalibrated", with the reason), a calibrated band a direct check
+//     still finds far off, an unknown's interval likely unreliable
+//     (status.go).
 //
-// Each returns a copy of the fit (bayes.Fit.WithBand) whose Predict gives
-// the band; only its predictions are meaningful.
+// A band is a value (Band: its method, the betas of its A, a factor per
+// output, a local widening), which a record stores and a restored fit
+// predicts without the checks that sized it; a new method is a Build
+// from the Check that every method reads, and one Register call.
+// Band.On, HeldOut and Calibrated return a copy of the fit
+// (bayes.Fit.WithOutputBand) whose Predict gives the band; only its
+// predictions are meaningful.
 package band

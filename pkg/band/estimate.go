@@ -12,6 +12,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // The error estimate: the solution's error u - u* read from the residuals
@@ -123,7 +124,7 @@ func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64
 				z = append(z, math.Abs(est[0][k][i])/si)
 			}
 		}
-		if scales[k] = Quantile(z, 0.95) / 2; !(scales[k] > 0) || math.IsInf(scales[k], 0) {
+		if scales[k] = score.Quantile(z, 0.95) / 2; !(scales[k] > 0) || math.IsInf(scales[k], 0) {
 			return nil, agree, false
 		}
 	}

@@ -37,7 +37,11 @@ func ExampleAssess() {
 	fmt.Println("error estimate applies:", a.Estimated != nil)
 	pts := [][]float64{{0.25, 0.5}, {0.5, 0.5}, {0.75, 0.9}}
 	_, paper, _ := f.Predict(pts)
-	_, cal, _ := a.Calibrated.Predict(pts)
+	g, err := a.Predictor("calibrated")
+	if err != nil {
+		panic(err)
+	}
+	_, cal, _ := g.Predict(pts)
 	scaled := true
 	for i := range pts {
 		scaled = scaled && math.Abs(cal[i]/paper[i]-a.Estimated[0]) < 1e-9

@@ -54,6 +54,16 @@ func HeldOut(f *bayes.Fit, fresh FreshDraw) (*bayes.Fit, error) {
 // heldOut is HeldOut given the rms residual of each beta group at the
 // fresh points.
 func heldOut(f *bayes.Fit, held []float64) (*bayes.Fit, error) {
+	beta, err := heldOutBetas(f, held)
+	if err != nil {
+		return nil, err
+	}
+	return (&Band{Method: "heldout", Beta: beta}).On(f)
+}
+
+// heldOutBetas are the held-out band's betas given the rms residual of
+// each beta group at the fresh points.
+func heldOutBetas(f *bayes.Fit, held []float64) ([]float64, error) {
 	if f.Laplace == nil {
 		return nil, fmt.Errorf("held-out band: the fit has no Laplace approximation (status %s)", f.Status)
 	}
@@ -63,9 +73,5 @@ func heldOut(f *bayes.Fit, held []float64) (*bayes.Fit, error) {
 			beta[t] = math.Min(beta[t], 1/(h*h))
 		}
 	}
-	l, err := f.LaplaceAt(beta)
-	if err != nil {
-		return nil, fmt.Errorf("held-out band: %w", err)
-	}
-	return f.WithBand(beta, l, nil), nil
+	return beta, nil
 }

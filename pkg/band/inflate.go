@@ -26,29 +26,31 @@ const LocalRatio = 2.0
 // whose residuals make the local rms of LocalRatio.
 const LocalNeighbours = 20
 
-// localInflation is the local widening of the calibrated band: the fresh
-// residuals of every term of an inferred beta group, with their points.
-type localInflation struct {
-	span  []float64 // Hi - Lo per input: distances are taken in the unit box
-	terms []freshTerm
+// Local is the local widening of the calibrated band (a Band's): the
+// fresh residuals of every term of an inferred beta group that peaks
+// somewhere, with their points; a record keeps it whole, so a restored band
+// widens where the fit's did.
+type Local struct {
+	Span  []float64   `json:"span"` // Hi - Lo per input: distances are taken in the unit box
+	Terms []LocalTerm `json:"terms"`
 }
 
-// freshTerm is one term's fresh points (scaled to the unit box), squared
+// LocalTerm is one term's fresh points (scaled to the unit box), squared
 // residuals and their mean.
-type freshTerm struct {
-	pts [][]float64
-	sq  []float64
-	ms  float64
+type LocalTerm struct {
+	Points [][]float64 `json:"points"`
+	Sq     []float64   `json:"sq"`
+	MS     float64     `json:"ms"`
 }
 
 // newLocalInflation keeps the terms of m (a model on fresh points, with
 // residuals res) whose beta group use accepts; nil when none has residuals
 // to compare.
-func newLocalInflation(m *bayes.Model, res [][]float64, use func(group int) bool) *localInflation {
+func newLocalInflation(m *bayes.Model, res [][]float64, use func(group int) bool) *Local {
 	p := m.Problem
-	li := &localInflation{span: make([]float64, p.Dim())}
-	for a := range li.span {
-		if li.span[a] = p.Hi[a] - p.Lo[a]; !(li.span[a] > 0) {
+	li := &Local{Span: make([]float64, p.Dim())}
+	for a := range li.Span {
+		if li.Span[a] = p.Hi[a] - p.Lo[a]; !(li.Span[a] > 0) {
 			return nil // a degenerate box: no distances to scale
 		}
 	}
@@ -56,49 +58,49 @@ func newLocalInflation(m *bayes.Model, res [][]float64, use func(group int) bool
 		if !use(m.TermGroup[k]) || len(res) <= LocalNeighbours {
 			continue // too few points for a local rms that differs from the global one
 		}
-		t := freshTerm{pts: make([][]float64, len(res)), sq: make([]float64, len(res))}
+		t := LocalTerm{Points: make([][]float64, len(res)), Sq: make([]float64, len(res))}
 		for i, r := range res {
-			t.sq[i] = r * r
-			t.ms += r * r / float64(len(res))
-			t.pts[i] = make([]float64, len(li.span))
-			for a, s := range li.span { // in the unit box
-				t.pts[i][a] = p.Terms[k].Points[i][a] / s
+			t.Sq[i] = r * r
+			t.MS += r * r / float64(len(res))
+			t.Points[i] = make([]float64, len(li.Span))
+			for a, s := range li.Span { // in the unit box
+				t.Points[i][a] = p.Terms[k].Points[i][a] / s
 			}
 		}
 		// No point can widen when even the LocalNeighbours largest residuals
 		// have a mean square within LocalRatio^2 times the term's (a term
 		// with residuals spread evenly): leave the term out.
-		top := slices.Clone(t.sq)
+		top := slices.Clone(t.Sq)
 		slices.Sort(top)
 		peak := 0.0
 		for _, v := range top[len(top)-LocalNeighbours:] {
 			peak += v / LocalNeighbours
 		}
-		if t.ms > 0 && !math.IsInf(t.ms, 0) && !math.IsNaN(t.ms) && peak > LocalRatio*LocalRatio*t.ms {
-			li.terms = append(li.terms, t)
+		if t.MS > 0 && !math.IsInf(t.MS, 0) && !math.IsNaN(t.MS) && peak > LocalRatio*LocalRatio*t.MS {
+			li.Terms = append(li.Terms, t)
 		}
 	}
-	if len(li.terms) == 0 {
+	if len(li.Terms) == 0 {
 		return nil
 	}
 	return li
 }
 
 // apply multiplies sigma[i] by the local factor at points[i].
-func (li *localInflation) apply(points [][]float64, sigma []float64) {
+func (li *Local) apply(points [][]float64, sigma []float64) {
 	if li == nil {
 		return
 	}
 	nd := make([]float64, LocalNeighbours) // the nearest distances, ascending
 	nv := make([]float64, LocalNeighbours) // and their squared residuals
-	x := make([]float64, len(li.span))     // a point in the unit box
+	x := make([]float64, len(li.Span))     // a point in the unit box
 	for i, pt := range points {
-		for a, s := range li.span {
+		for a, s := range li.Span {
 			x[a] = pt[a] / s
 		}
 		worst := 0.0
-		for _, t := range li.terms {
-			worst = math.Max(worst, localMS(t, x, nd, nv)/t.ms)
+		for _, t := range li.Terms {
+			worst = math.Max(worst, localMS(t, x, nd, nv)/t.MS)
 		}
 		if ratio := math.Sqrt(worst); ratio > LocalRatio {
 			sigma[i] *= math.Sqrt(ratio)
@@ -109,10 +111,10 @@ func (li *localInflation) apply(points [][]float64, sigma []float64) {
 // localMS is the mean squared residual of t's LocalNeighbours fresh points
 // nearest x, both in the unit box (an insertion into the sorted nd, nv: few
 // points displace the current nearest once the first have been seen).
-func localMS(t freshTerm, x []float64, nd, nv []float64) float64 {
+func localMS(t LocalTerm, x []float64, nd, nv []float64) float64 {
 	K := len(nd)
 	n := 0
-	for j, y := range t.pts {
+	for j, y := range t.Points {
 		d := 0.0
 		for a, xa := range x {
 			v := xa - y[a]
@@ -126,7 +128,7 @@ func localMS(t freshTerm, x []float64, nd, nv []float64) float64 {
 			nd[at], nv[at] = nd[at-1], nv[at-1]
 			at--
 		}
-		nd[at], nv[at] = d, t.sq[j]
+		nd[at], nv[at] = d, t.Sq[j]
 		n = min(n+1, K)
 	}
 	s := 0.0

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// localInflation widens sigma by sqrt(ratio) exactly where the rms of a
+// Local widens sigma by sqrt(ratio) exactly where the rms of a
 // term's LocalNeighbours fresh residuals nearest a point exceeds LocalRatio
 // times the term's rms (the nearest found by sorting all distances here),
 // and leaves it elsewhere.
@@ -30,7 +30,7 @@ func TestLocalInflation(t *testing.T) {
 	for j, y := range pts {
 		unit[j] = []float64{y[0], y[1] / 2}
 	}
-	li := &localInflation{span: []float64{1, 2}, terms: []freshTerm{{pts: unit, sq: sq, ms: ms}}}
+	li := &Local{Span: []float64{1, 2}, Terms: []LocalTerm{{Points: unit, Sq: sq, MS: ms}}}
 	probe := [][]float64{{0.5, 1}, {0.52, 0.3}, {0.1, 1}, {0.9, 1.9}, {0.45, 1.5}}
 	sigma := []float64{1, 1, 1, 1, 1}
 	li.apply(probe, sigma)
@@ -57,7 +57,7 @@ func TestLocalInflation(t *testing.T) {
 	if widened < 2 || widened == len(probe) {
 		t.Errorf("%d of %d probes widened: want those at the shock only", widened, len(probe))
 	}
-	var none *localInflation
+	var none *Local
 	s := []float64{2}
 	if none.apply(probe[:1], s); s[0] != 2 {
 		t.Errorf("no inflation changed sigma to %g", s[0])

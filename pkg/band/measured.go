@@ -8,6 +8,7 @@ import (
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // MeasuredMin is the fewest new measurements of one output (ones the fit
@@ -197,7 +198,7 @@ func neighbourNoise(pts [][]float64, r []float64, lo, hi []float64) float64 {
 		}
 		d[i] = math.Abs(r[i] - r[at])
 	}
-	return Quantile(d, 0.5) / (0.6745 * math.Sqrt2)
+	return score.Quantile(d, 0.5) / (0.6745 * math.Sqrt2)
 }
 
 // unitDist2 is the squared distance of a and b in the box lo-hi scaled to

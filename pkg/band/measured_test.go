@@ -11,6 +11,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // TestMeasurementCheck: an undertrained Burgers fit (300 epochs), whose
@@ -180,7 +181,7 @@ func TestWeightedQuantile(t *testing.T) {
 	for i := range z {
 		z[i], ones[i] = rng.ExpFloat64(), 1
 	}
-	if got, want := weightedQuantile(z, ones, 0.95), Quantile(z, 0.95); got != want {
+	if got, want := weightedQuantile(z, ones, 0.95), score.Quantile(z, 0.95); got != want {
 		t.Errorf("equal weights: %v, Quantile %v", got, want)
 	}
 	if got := weightedQuantile([]float64{3, 1, 2}, []float64{1, 1, 8}, 0.5); got != 2 {

@@ -117,7 +117,7 @@ func checkEstimate(t *testing.T, f *bayes.Fit, d FreshDraw, pts [][]float64, exa
 // targets against exact.
 func checkTargets(t *testing.T, what string, mean, sigma, exact []float64) {
 	t.Helper()
-	cov, q95 := score.Compute(mean, sigma, exact).Coverage2S, QuantileZ(mean, sigma, exact, 0.95)
+	cov, q95 := score.Compute(mean, sigma, exact).Coverage2S, score.QuantileZ(mean, sigma, exact, 0.95)
 	t.Logf("%s band on the grid: coverage %.4f, q95 of |error|/sigma %.3g", what, cov, q95)
 	if !(cov >= 0.9 && cov <= 0.99 && q95 >= 1.4 && q95 <= 2.6) {
 		t.Errorf("%s band: coverage %.4f, q95 %.3g: want both targets met", what, cov, q95)
@@ -150,7 +150,7 @@ func TestValueCheckNarrows(t *testing.T) {
 	}
 	pts, exact := p.Grid(100)
 	mean, paper, want := checkScaled(t, f, d, pts, qv/ValueNarrow, "the value check's q95 / ValueNarrow")
-	zPaper, zCal := QuantileZ(mean, paper, exact, 0.95), QuantileZ(mean, want, exact, 0.95)
+	zPaper, zCal := score.QuantileZ(mean, paper, exact, 0.95), score.QuantileZ(mean, want, exact, 0.95)
 	if !(zCal > 5*zPaper) {
 		t.Errorf("grid q95: calibrated %g, paper %g: want the calibrated band several times narrower", zCal, zPaper)
 	}
@@ -189,7 +189,7 @@ func TestNarrowingNeedsEveryCheck(t *testing.T) {
 	}
 	pts, exact := p.Grid(200)
 	mean, paper, _ := f.Predict(pts)
-	_, cal, _ := a.Calibrated.Predict(pts)
+	_, cal, _ := calibratedOf(t, a, f).Predict(pts)
 	for i := range cal {
 		if cal[i] < paper[i] {
 			t.Fatalf("calibrated sigma %g below the paper's %g at %v: a warned band narrowed", cal[i], paper[i], pts[i])
@@ -202,8 +202,8 @@ func TestNarrowingNeedsEveryCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, est, _ := e.Calibrated.Predict(pts)
-	q95 := QuantileZ(mean, est, exact, 0.95)
+	_, est, _ := calibratedOf(t, e, f).Predict(pts)
+	q95 := score.QuantileZ(mean, est, exact, 0.95)
 	t.Logf("with the estimate: sigma x%.3g the paper's, grid coverage %.4f, q95 %.3g", est[0]/paper[0], score.Compute(mean, est, exact).Coverage2S, q95)
 	if !(est[0] < paper[0]/20) || !(q95 >= 1.4 && q95 <= 2.6) {
 		t.Errorf("with the estimate: sigma %g (paper %g), grid q95 %.3g: want a band over 20 times narrower with q95 in [1.4, 2.6]", est[0], paper[0], q95)
@@ -253,4 +253,18 @@ func TestDisagreementBar(t *testing.T) {
 			t.Errorf("paper's band %v, estimated %v: %q, want a warning %v", c.g == f, c.estimated, ws, c.warns)
 		}
 	}
+}
+
+// calibratedOf is a's calibrated band on f; its absence ends the test.
+func calibratedOf(t *testing.T, a *Assessment, f *bayes.Fit) *bayes.Fit {
+	t.Helper()
+	b := a.Band("calibrated")
+	if b == nil {
+		t.Fatal("the assessment has no calibrated band")
+	}
+	g, err := b.On(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // TestValueCheckPerOutput: with two fields, the value check's factor is
@@ -47,7 +48,7 @@ func TestValueCheckPerOutput(t *testing.T) {
 	}
 	zs := slices.Clone(all) // per output, in order
 	slices.Sort(all)
-	pooled := band.Quantile(all, 0.95)
+	pooled := score.Quantile(all, 0.95)
 	if want := math.Sqrt(math.Max(1, pooled/2)); factor != want {
 		t.Errorf("pooled factor %v, want %v", factor, want)
 	}
@@ -76,13 +77,17 @@ func TestValueCheckPerOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, err := band.Assess(f, band.WithoutEstimate(d)) // the value check's band
-	if err != nil || a.Calibrated == nil {
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal, err := a.Predictor("calibrated")
+	if err != nil {
 		t.Fatalf("no calibrated band: %v", err)
 	}
 	pts := [][]float64{{0.4}, {2.2}}
 	for _, name := range []string{"u", "v"} {
 		_, s, _ := f.PredictOutput(name, pts)
-		_, c, _ := a.Calibrated.PredictOutput(name, pts)
+		_, c, _ := cal.PredictOutput(name, pts)
 		for i := range pts {
 			if !(c[i] >= s[i]) {
 				t.Errorf("%s at %v: calibrated sigma %v below the paper's %v", name, pts[i], c[i], s[i])
@@ -195,16 +200,20 @@ func TestFieldNothingMeasures(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, err := band.Assess(f, band.WithoutEstimate(d))
-	if err != nil || a.Calibrated == nil {
-		t.Fatalf("no calibrated band: %v", err)
-	}
-	pts := [][]float64{{0.4}, {2.2}}
-	l, err := f.LaplaceAt(a.Calibrated.Beta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, want, _ := f.WithBand(a.Calibrated.Beta, l, nil).PredictOutput("v", pts)
-	_, got, _ := a.Calibrated.PredictOutput("v", pts)
+	cal, err := a.Predictor("calibrated")
+	if err != nil {
+		t.Fatalf("no calibrated band: %v", err)
+	}
+	pts := [][]float64{{0.4}, {2.2}}
+	l, err := f.LaplaceAt(cal.Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := f.WithBand(cal.Beta, l, nil).PredictOutput("v", pts)
+	_, got, _ := cal.PredictOutput("v", pts)
 	for i := range pts {
 		if math.Abs(got[i]-want[i]) > 1e-12*want[i] {
 			t.Errorf("v at %v: calibrated sigma %v, want %v (the Laplace at the calibrated betas, not widened by u's check)", pts[i], got[i], want[i])

@@ -127,7 +127,7 @@ func disagreementWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, est
 	var out []string
 	names := g.Model.Problem.OutputNames()
 	for k, z := range valueZ(g, fresh, res) {
-		if q := Quantile(z, 0.95); len(z) >= ValueMin && q > bar {
+		if q := score.Quantile(z, 0.95); len(z) >= ValueMin && q > bar {
 			out = append(out, fmt.Sprintf("the calibrated band of %s is likely overconfident: at %d fresh points of its conditions on its value, 95 %% of the errors lie within %.2g sigma (above %g)",
 				names[k], len(z), q, bar))
 		}

@@ -3,9 +3,9 @@ package band
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // valueCheck is the value check of the calibrated band: the factor by
@@ -47,7 +47,7 @@ func valueCheck(g *bayes.Fit, fresh *bayes.Model, res [][]float64, narrow bool) 
 	for k, zk := range z {
 		perOutput[k] = 1
 		if len(zk) > 0 {
-			perOutput[k] = valueFactor(Quantile(zk, 0.95), narrow)
+			perOutput[k] = valueFactor(score.Quantile(zk, 0.95), narrow)
 		}
 	}
 	if !ok {
@@ -103,7 +103,7 @@ func pooledQ95(z [][]float64) (q float64, ok bool) {
 	if len(all) == 0 {
 		return 0, false
 	}
-	return Quantile(all, 0.95), true
+	return score.Quantile(all, 0.95), true
 }
 
 // valueZ is z = |r| / sigma of band g at the fresh points of the value
@@ -181,39 +181,4 @@ func isValueResidual(res, u, target []float64) bool {
 		}
 	}
 	return false
-}
-
-// Quantile is the q-quantile of z (the lower order statistic), NaN when z
-// is empty: how the value check and the records read a band's z-scores.
-func Quantile(z []float64, q float64) float64 {
-	if len(z) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(z)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
-}
-
-// QuantileZ is the q-quantile of |mean - exact| / sigma over the points
-// with sigma above 0 (the lower order statistic), NaN when there is none:
-// a record's q95 of a band for q = 0.95.
-func QuantileZ(mean, sigma, exact []float64, q float64) float64 {
-	return Quantile(ZScores(mean, sigma, exact), q)
-}
-
-// ZScores is |mean - exact| / sigma at each point where sigma is above 0:
-// a point that a hard constraint fixes (sigma 0) has no band to score.
-func ZScores(mean, sigma, exact []float64) []float64 {
-	z := make([]float64, 0, len(mean))
-	for i, u := range mean {
-		if sigma[i] == 0 {
-			continue
-		}
-		d := math.Abs(u - exact[i])
-		if d > 0 {
-			d /= sigma[i]
-		}
-		z = append(z, d)
-	}
-	return z
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
 // isValueResidual accepts u - target and target - u (target nil is 0) to
@@ -89,7 +90,7 @@ func TestValueCheck(t *testing.T) {
 				}
 			}
 		}
-		qb, qa := band.Quantile(zBefore, 0.95), band.Quantile(zAfter, 0.95)
+		qb, qa := score.Quantile(zBefore, 0.95), score.Quantile(zAfter, 0.95)
 		t.Logf("%s: %d value points, q95 of |r|/sigma %.3f -> %.3f, factor %.3f", c.problem, len(zBefore), qb, qa, w.Scale)
 		if acts := qb > 2; acts != c.acts {
 			t.Fatalf("%s: q95 %.3f before the check: want the check to act %v", c.problem, qb, c.acts)

@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -52,7 +53,15 @@ func TestTwoOutputsRecord(t *testing.T) {
 	if joint := *e.RelL2; !(joint > 0) || abs(joint*joint-num/den) > 1e-12 {
 		t.Errorf("joint L2RE %g, from the outputs' %g", joint, num/den)
 	}
-	g, err := record.Restore(testfit.Oscillator(t), &r)
+	line, err := r.MarshalLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back record.Result
+	if err := json.Unmarshal(line, &back); err != nil {
+		t.Fatal(err)
+	}
+	g, err := record.Restore(testfit.Oscillator(t), &back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +76,28 @@ func TestTwoOutputsRecord(t *testing.T) {
 			t.Errorf("output %d: restored %v ± %v, trained %v ± %v", k, m2[k], s2[k], m1[k], s1[k])
 		}
 	}
-	pr, err := record.Predict(g, pts)
+	pr, err := record.Predict(g, back.Bands, pts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cols := pr.Columns(); !slices.Equal(cols, []string{"x", "u", "u_sigma", "u_sigma_calibrated", "v", "v_sigma", "v_sigma_calibrated"}) {
+	if cols := pr.Columns(); !slices.Equal(cols, []string{"x", "u", "u_sigma", "u_sigma_heldout", "u_sigma_calibrated", "v", "v_sigma", "v_sigma_heldout", "v_sigma_calibrated"}) {
 		t.Errorf("columns %v", cols)
+	}
+	// the bands read back from the record's JSON are the bands the trained
+	// fit's assessment gives, bit for bit
+	fresh, err := record.Predict(f, nil, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fresh.Bands) != len(pr.Bands) {
+		t.Fatalf("%d bands from the record, %d assessed", len(pr.Bands), len(fresh.Bands))
+	}
+	for i, b := range pr.Bands {
+		for k := range b.Sigma {
+			if b.Method != fresh.Bands[i].Method || !slices.Equal(b.Sigma[k], fresh.Bands[i].Sigma[k]) {
+				t.Errorf("band %s output %d: from the record %v, assessed %s %v", b.Method, k, b.Sigma[k], fresh.Bands[i].Method, fresh.Bands[i].Sigma[k])
+			}
+		}
 	}
 	var b strings.Builder
 	if err := pr.WriteTable(&b); err != nil {
@@ -84,16 +109,16 @@ func TestTwoOutputsRecord(t *testing.T) {
 	}
 	for i, l := range lines[1:] {
 		f := strings.Fields(l)
-		for k, col := range []int{1, 4} {
+		for k, col := range []int{1, 5} {
 			got, err := strconv.ParseFloat(f[col], 64)
 			if err != nil || got != m1[k][i] {
 				t.Errorf("line %q column %d: want %v", l, col, m1[k][i])
 			}
 		}
-		for _, col := range []int{3, 6} {
+		for _, col := range []int{3, 4, 7, 8} {
 			c, _ := strconv.ParseFloat(f[col], 64)
 			if !(c > 0) || math.IsInf(c, 0) {
-				t.Errorf("line %q: calibrated sigma %v", l, c)
+				t.Errorf("line %q: held-out or calibrated sigma %v", l, c)
 			}
 		}
 	}
@@ -113,7 +138,7 @@ func abs(x float64) float64 {
 func TestPredictBadInput(t *testing.T) {
 	t.Parallel()
 	f := testfit.TrainOscillator(t)
-	if _, err := record.Predict(f, [][]float64{{0.5}, {math.NaN()}}); err == nil || err.Error() != "point 1: x = NaN; give finite coordinates" {
+	if _, err := record.Predict(f, nil, [][]float64{{0.5}, {math.NaN()}}); err == nil || err.Error() != "point 1: x = NaN; give finite coordinates" {
 		t.Errorf("predict at NaN: %v, want an error naming the point", err)
 	}
 	q := *f.Model.Problem
@@ -122,7 +147,7 @@ func TestPredictBadInput(t *testing.T) {
 	m.Problem = &q
 	g := *f
 	g.Model = &m
-	if _, err := record.Predict(&g, [][]float64{{0.5}}); err == nil || !strings.HasPrefix(err.Error(), "record: Predict: the calibrated band: fresh draw of \"oscillator\": no disk space") {
+	if _, err := record.Predict(&g, nil, [][]float64{{0.5}}); err == nil || !strings.HasPrefix(err.Error(), "record: Predict: the bands: fresh draw of \"oscillator\": no disk space") {
 		t.Errorf("predict with a failing fresh draw: %v, want its error", err)
 	}
 	if r := record.NewResult(f, 0); r.Errors != nil || !slices.Contains(r.Warnings, "gridN = 0: no errors on a grid; give gridN >= 1") {

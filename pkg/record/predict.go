@@ -12,24 +12,34 @@ import (
 )
 
 // Prediction is a fit's outputs at points: for each output (in the order
-// of pde.Problem.OutputNames) its mean, its Laplace sigma and, where the fit
-// has one, the sigma of the calibrated band (band.Calibrated, as its record
-// assessed it). Mean[k][i] is output k at point i.
+// of pde.Problem.OutputNames) its mean, its Laplace sigma and each other
+// band's sigma (band.Band, as its record assessed it). Mean[k][i] is
+// output k at point i.
 type Prediction struct {
 	Inputs, Outputs []string
 	Points          [][]float64
 	Mean            [][]float64
 	Sigma           [][]float64 // nil without a Laplace approximation
-	Calibrated      [][]float64 // nil without fresh points (Problem.Fresh) or a calibrated band
+	// Bands are the other bands' sigmas, in the order of the bands given.
+	Bands []BandSigma
+}
+
+// BandSigma is one band's sigma at a Prediction's points: Sigma[k][i] is
+// output k's at point i.
+type BandSigma struct {
+	Method string
+	Sigma  [][]float64
 }
 
 // Predict is f's Prediction at points (each the problem's inputs in
-// order). The calibrated band is the one NewResult assesses from the
-// problem's fresh draw, so a fit restored from its record (Restore)
-// predicts what the fit that wrote it did; a fresh draw that fails is an
-// error. Points with a coordinate that is not finite are an error, as in
-// bayes.Fit.Predict.
-func Predict(f *bayes.Fit, points [][]float64) (*Prediction, error) {
+// order) with the bands given, a record's Bands (band.Band values, read
+// back without assessing them again), so a fit restored from its record
+// (Restore) predicts what the fit that wrote it did. Nil bands, from a
+// record written before records kept them, are assessed at the problem's
+// fresh draw as NewResult does; a fresh draw that fails is then an error.
+// A band whose A does not factorize is left out. Points with a coordinate
+// that is not finite are an error, as in bayes.Fit.Predict.
+func Predict(f *bayes.Fit, bands []band.Band, points [][]float64) (*Prediction, error) {
 	p := f.Model.Problem
 	pr := &Prediction{Inputs: p.Inputs, Outputs: p.OutputNames(), Points: points}
 	var err error
@@ -39,24 +49,28 @@ func Predict(f *bayes.Fit, points [][]float64) (*Prediction, error) {
 	if pr.Sigma == nil {
 		return pr, nil
 	}
-	if p.Fresh == nil { // no fresh draw: no calibrated band
-		return pr, nil
+	if bands == nil && p.Fresh != nil {
+		a, err := band.AssessFresh(f)
+		if err != nil {
+			return nil, fmt.Errorf("record: Predict: the bands: %w", err)
+		}
+		for _, b := range a.Bands {
+			bands = append(bands, *b)
+		}
 	}
-	a, err := band.AssessFresh(f)
-	if err != nil {
-		return nil, fmt.Errorf("record: Predict: the calibrated band: %w", err)
-	}
-	if a.Calibrated == nil { // its A does not factorize: the record has none either
-		return pr, nil
-	}
-	if _, pr.Calibrated, err = a.Calibrated.PredictOutputs(points); err != nil {
-		return nil, err
+	for _, b := range bands {
+		sigma, err := b.Sigma(f, points)
+		if err != nil {
+			continue // its A does not factorize: NewResult left it out too
+		}
+		pr.Bands = append(pr.Bands, BandSigma{Method: b.Method, Sigma: sigma})
 	}
 	return pr, nil
 }
 
 // Columns are the names of WriteTable's columns: the inputs, then for each
-// output u its mean u, u_sigma and u_sigma_calibrated (those present).
+// output u its mean u, u_sigma and u_sigma_METHOD for each other band
+// (those present).
 func (pr *Prediction) Columns() []string {
 	cols := append([]string(nil), pr.Inputs...)
 	for _, name := range pr.Outputs {
@@ -64,8 +78,8 @@ func (pr *Prediction) Columns() []string {
 		if pr.Sigma != nil {
 			cols = append(cols, name+"_sigma")
 		}
-		if pr.Calibrated != nil {
-			cols = append(cols, name+"_sigma_calibrated")
+		for _, b := range pr.Bands {
+			cols = append(cols, name+"_sigma_"+b.Method)
 		}
 	}
 	return cols
@@ -95,8 +109,8 @@ func (pr *Prediction) WriteTable(w io.Writer) error {
 			if pr.Sigma != nil {
 				put(pr.Sigma[k][i])
 			}
-			if pr.Calibrated != nil {
-				put(pr.Calibrated[k][i])
+			for _, b := range pr.Bands {
+				put(b.Sigma[k][i])
 			}
 		}
 		b = append(b, '\n')

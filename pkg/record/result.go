@@ -184,11 +184,24 @@ type GridErrors struct {
 	Coverage2SCalibrated *float64 `json:"coverage_2sigma_calibrated,omitempty"`
 	Q95Calibrated        *float64 `json:"q95_calibrated,omitempty"`
 	SigmaRatioCalibrated *float64 `json:"sigma_ratio_calibrated,omitempty"`
+	// Bands holds every band of the record's "bands" by method name, each
+	// scored as above (the held-out and calibrated ones' figures repeat
+	// those fields); absent without them.
+	Bands map[string]*BandErrors `json:"bands,omitempty"`
 	// Outputs holds each output's errors, for a problem of several outputs
 	// (pde.Problem.Outputs); the fields above are then over all outputs
 	// (rel_l2 is PINNacle's joint L2RE, ||Y - Y*||_F / ||Y*||_F) and
 	// Points counts grid points, not values. Absent for one output.
 	Outputs map[string]*GridErrors `json:"outputs,omitempty"`
+}
+
+// BandErrors are a band's errors on the grid (score.Band): its 2-sigma
+// coverage, its q95 of |u - u*| / sigma and its sigma over the paper
+// band's, median over the grid; null where undefined.
+type BandErrors struct {
+	Coverage2S *float64 `json:"coverage_2sigma"`
+	Q95        *float64 `json:"q95"`
+	SigmaRatio *float64 `json:"sigma_ratio"`
 }
 
 // PolishJSON is the L-BFGS polish as recorded.
@@ -328,10 +341,16 @@ type Result struct {
 	// ResidualRMS per beta group, at the training points and at fresh ones
 	// (band.ResidualCheck); null when the problem has no Fresh.
 	ResidualRMS map[string]ResidualRMS `json:"residual_rms"`
-	Hyper       bayes.HyperStats       `json:"hyper"`
-	Polish      *PolishJSON            `json:"polish,omitempty"`
-	Seconds     float64                `json:"seconds"`
-	Version     VersionInfo            `json:"version"`
+	// Bands are the fit's other bands as values (band.Band: the method,
+	// its betas, per-output factors and local widening), as the fresh
+	// points assessed them (band.Assess); Predict reads them back without
+	// assessing again. Absent without fresh points or a Laplace
+	// approximation.
+	Bands   []band.Band      `json:"bands,omitempty"`
+	Hyper   bayes.HyperStats `json:"hyper"`
+	Polish  *PolishJSON      `json:"polish,omitempty"`
+	Seconds float64          `json:"seconds"`
+	Version VersionInfo      `json:"version"`
 
 	Weights *nn.MLP       `json:"weights"` // null when a weight is not finite
 	Terms   []TermData    `json:"terms"`
@@ -479,6 +498,9 @@ func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
 			r.Warnings = append(r.Warnings, w)
 		}
 	}
+	for _, b := range a.Bands {
+		r.Bands = append(r.Bands, *b)
+	}
 	return a
 }
 
@@ -545,13 +567,19 @@ func recordErrors(e score.Errors) *GridErrors {
 	g.Coverage2S, g.Q95 = Num(e.Coverage2S), Num(e.Q95)
 	g.Coverage2SHeldOut, g.SigmaRatioHeldOut = Num(e.Coverage2SHeldOut), Num(e.SigmaRatioHeldOut)
 	g.Coverage2SCalibrated, g.Q95Calibrated, g.SigmaRatioCalibrated = Num(e.Coverage2SCalibrated), Num(e.Q95Calibrated), Num(e.SigmaRatioCalibrated)
+	for name, b := range e.Bands {
+		if g.Bands == nil {
+			g.Bands = make(map[string]*BandErrors, len(e.Bands))
+		}
+		g.Bands[name] = &BandErrors{Coverage2S: Num(b.Coverage2S), Q95: Num(b.Q95), SigmaRatio: Num(b.SigmaRatio)}
+	}
 	return g
 }
 
 // gridErrors is the record's errors on the grid; a (the bands at fresh
-// points), if not nil, adds the held-out and the calibrated band. With
-// several outputs they are over all outputs (RelL2 is PINNacle's joint
-// L2RE) and Outputs holds each output's.
+// points), if not nil, adds each of its bands. With several outputs they
+// are over all outputs (RelL2 is PINNacle's joint L2RE) and Outputs holds
+// each output's.
 func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, error) {
 	p := f.Model.Problem
 	switch {
@@ -570,18 +598,19 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, erro
 	}
 	// The other bands: the same Jacobian, another A. A band whose A does
 	// not factorize is left out.
-	var held, cal *bayes.Fit
+	var others []namedFit
 	if a != nil && f.Laplace != nil {
-		if h, err := a.HeldOut(); err == nil {
-			held = h
+		for _, b := range a.Bands {
+			if g, err := b.On(f); err == nil {
+				others = append(others, namedFit{b.Method, g})
+			}
 		}
-		cal = a.Calibrated
 	}
 	names := p.OutputNames()
 	var all gridBands
 	per := make(map[string]score.Errors, len(names))
 	for k, name := range names {
-		b, err := outputBands(f, held, cal, name, pts, exact[k])
+		b, err := outputBands(f, others, name, pts, exact[k])
 		if err != nil {
 			return score.Errors{}, err
 		}
@@ -597,15 +626,25 @@ func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, erro
 	return e, nil
 }
 
+// namedFit is a fit that predicts the band of the named method
+// (band.Band.On).
+type namedFit struct {
+	method string
+	fit    *bayes.Fit
+}
+
 // gridBands are one output's (or every output's, joined) mean, exact
-// values and bands on the grid: the paper's sigma, the held-out and the
-// calibrated one (nil where absent).
+// values and bands on the grid: the paper's sigma and each other band's,
+// by method, in the assessment's order (a band either lacks is dropped
+// when joined).
 type gridBands struct {
-	mean, exact, sigma, held, cal []float64
+	mean, exact, sigma []float64
+	methods            []string
+	others             [][]float64
 }
 
 // outputBands is the named output's gridBands at pts.
-func outputBands(f, held, cal *bayes.Fit, name string, pts [][]float64, exact []float64) (gridBands, error) {
+func outputBands(f *bayes.Fit, others []namedFit, name string, pts [][]float64, exact []float64) (gridBands, error) {
 	mean, J, err := f.JacobianOutput(name, pts)
 	if err != nil {
 		return gridBands{}, err
@@ -615,12 +654,10 @@ func outputBands(f, held, cal *bayes.Fit, name string, pts [][]float64, exact []
 		return b, nil
 	}
 	b.sigma = f.Laplace.Sigmas(J, len(pts))
-	if held != nil {
-		b.held = held.Laplace.Sigmas(J, len(pts))
-	}
-	if cal != nil {
-		b.cal = cal.Laplace.Sigmas(J, len(pts))
-		cal.WidenOutput(name, pts, b.cal)
+	for _, o := range others {
+		s := o.fit.Laplace.Sigmas(J, len(pts))
+		o.fit.WidenOutput(name, pts, s)
+		b.methods, b.others = append(b.methods, o.method), append(b.others, s)
 	}
 	return b, nil
 }
@@ -633,8 +670,17 @@ func (b gridBands) join(c gridBands, first bool) gridBands {
 		}
 		return append(slices.Clone(x), y...)
 	}
-	return gridBands{mean: cat(b.mean, c.mean), exact: cat(b.exact, c.exact),
-		sigma: cat(b.sigma, c.sigma), held: cat(b.held, c.held), cal: cat(b.cal, c.cal)}
+	out := gridBands{mean: cat(b.mean, c.mean), exact: cat(b.exact, c.exact), sigma: cat(b.sigma, c.sigma)}
+	for i, m := range c.methods {
+		var prev []float64
+		if j := slices.Index(b.methods, m); j >= 0 {
+			prev = b.others[j]
+		}
+		if s := cat(prev, c.others[i]); s != nil {
+			out.methods, out.others = append(out.methods, m), append(out.others, s)
+		}
+	}
+	return out
 }
 
 // errors are the errors of b, NaN where undefined.
@@ -644,33 +690,20 @@ func (b gridBands) errors() score.Errors {
 		e.Coverage2S = math.NaN()
 		return e
 	}
-	e.Q95 = band.QuantileZ(b.mean, b.sigma, b.exact, 0.95)
-	if b.held != nil {
-		e.Coverage2SHeldOut = score.Compute(b.mean, b.held, b.exact).Coverage2S
-		e.SigmaRatioHeldOut = medianRatio(b.held, b.sigma)
+	e.Q95 = score.QuantileZ(b.mean, b.sigma, b.exact, 0.95)
+	for i, m := range b.methods {
+		if e.Bands == nil {
+			e.Bands = make(map[string]score.Band, len(b.methods))
+		}
+		e.Bands[m] = score.BandOf(b.mean, b.others[i], b.sigma, b.exact)
 	}
-	if b.cal != nil {
-		e.Coverage2SCalibrated = score.Compute(b.mean, b.cal, b.exact).Coverage2S
-		e.Q95Calibrated = band.QuantileZ(b.mean, b.cal, b.exact, 0.95)
-		e.SigmaRatioCalibrated = medianRatio(b.cal, b.sigma)
+	if h, ok := e.Bands["heldout"]; ok {
+		e.Coverage2SHeldOut, e.SigmaRatioHeldOut = h.Coverage2S, h.SigmaRatio
+	}
+	if c, ok := e.Bands["calibrated"]; ok {
+		e.Coverage2SCalibrated, e.Q95Calibrated, e.SigmaRatioCalibrated = c.Coverage2S, c.Q95, c.SigmaRatio
 	}
 	return e
-}
-
-// medianRatio is the median of s[i]/base[i] over the points where it is
-// finite; NaN when there is none.
-func medianRatio(s, base []float64) float64 {
-	var ratio []float64
-	for i := range s {
-		if q := s[i] / base[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
-			ratio = append(ratio, q)
-		}
-	}
-	if len(ratio) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(ratio)
-	return ratio[len(ratio)/2]
 }
 
 // RelL2 returns the grid's relative L2 error, NaN when undefined.

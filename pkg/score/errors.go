@@ -34,10 +34,13 @@ type Errors struct {
 	// Q95 is the 95 % quantile over the grid of |u - u*| / sigma for the
 	// paper's band (1.96 for a calibrated Gaussian band).
 	Q95 float64
-	// The same with the held-out band (band.HeldOut), and its sigma over
-	// the paper's, median over the grid.
-	Coverage2SHeldOut, SigmaRatioHeldOut float64
-	// The same with the calibrated band (band.Calibrated).
+	// Bands are the other bands' errors by method name (pkg/band's
+	// Methods: "heldout", "calibrated", ...); nil when there are none.
+	Bands map[string]Band
+	// The held-out band's coverage and sigma ratio, and the calibrated
+	// band's coverage, q95 and sigma ratio: Bands["heldout"] and
+	// Bands["calibrated"] under the names records have always had.
+	Coverage2SHeldOut, SigmaRatioHeldOut                      float64
 	Coverage2SCalibrated, Q95Calibrated, SigmaRatioCalibrated float64
 	// Outputs holds each output's errors for a problem of several outputs
 	// (Problem.Outputs), whose other fields are then over all outputs
@@ -164,4 +167,33 @@ type LengthError struct{ Mean, Sigma, Exact int }
 // Error says which lengths differ.
 func (e LengthError) Error() string {
 	return fmt.Sprintf("score: %d predictions, %d sigmas and %d exact values: give one of each per point (sigma may be nil)", e.Mean, e.Sigma, e.Exact)
+}
+
+// Band is how another band of a fit does on the grid: its coverage of
+// the 2-sigma band, its q95 of |u - u*| / sigma, and its sigma over the
+// paper band's, median over the points (NaN where undefined).
+type Band struct {
+	Coverage2S, Q95, SigmaRatio float64
+}
+
+// BandOf scores sigma, a band around mean, against exact; base is the
+// paper band's sigma at the same points.
+func BandOf(mean, sigma, base, exact []float64) Band {
+	return Band{Coverage2S: Compute(mean, sigma, exact).Coverage2S, Q95: QuantileZ(mean, sigma, exact, 0.95), SigmaRatio: MedianRatio(sigma, base)}
+}
+
+// MedianRatio is the median of s[i]/base[i] over the points where it is
+// finite; NaN when there is none.
+func MedianRatio(s, base []float64) float64 {
+	var ratio []float64
+	for i := range s {
+		if q := s[i] / base[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no ratio
+			ratio = append(ratio, q)
+		}
+	}
+	if len(ratio) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(ratio)
+	return ratio[len(ratio)/2]
 }
