@@ -12,14 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/docfig"
+	"github.com/evidence-pinn/bpinn/scripts/docfig"
 )
 
 // root is the repository, from this package's folder.
 const root = "../.."
 
 // docs are the pages whose names are checked, relative to root: those
-// whose quoted figures internal/docfig checks.
+// whose quoted figures scripts/docfig checks.
 func docs(t *testing.T) []string {
 	t.Helper()
 	pages, err := docfig.Pages(root)
