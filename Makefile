@@ -68,7 +68,7 @@ reproduce-full:
 
 ## docs-figures: rewrites every figure the README and docs/ quote from a
 ## run (its results.json, copied into docs/runs/) that differs from it;
-## TestDocsMatchRuns (internal/docfig) fails until then.
+## TestDocsMatchRuns (scripts/docfig) fails until then.
 docs-figures:
 	go run ./scripts/docfigs -w
 

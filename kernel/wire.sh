@@ -4,8 +4,8 @@
 # temporary Go module ($GONB_TMP_DIR), where GoNB compiles the cells:
 #
 #   - require github.com/evidence-pinn/bpinn and replace it by this directory,
-#     so `import "github.com/evidence-pinn/bpinn/pkg/..."` compiles the files
-#     as they are on disk now (edit them, re-run the cell);
+#     so `import "github.com/evidence-pinn/bpinn/nb"` (and `.../pkg/...`)
+#     compiles the files as they are on disk now (edit them, re-run the cell);
 #   - through that requirement, every module pinned in this go.mod (gonum,
 #     GoNB's gonbui, go-echarts, ...) enters the notebook's module graph at the
 #     same version, so GoNB's automatic `go get` resolves the cells' imports

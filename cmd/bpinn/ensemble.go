@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evidence-pinn/bpinn/cmd/internal/termbar"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/cmd/internal/termbar"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/datafile"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/cmd/internal/termbar"
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"

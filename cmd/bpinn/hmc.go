@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evidence-pinn/bpinn/cmd/internal/termbar"
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/pde"

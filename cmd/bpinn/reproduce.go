@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/cmd/internal/termbar"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
-	"github.com/evidence-pinn/bpinn/internal/termbar"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	rpt "github.com/evidence-pinn/bpinn/pkg/report"
 	"github.com/evidence-pinn/bpinn/pkg/viz/offline"

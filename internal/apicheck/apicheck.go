@@ -1,7 +1,7 @@
 // Package apicheck finds the gaps in a Go package's API reference: an
 // exported name without a doc comment, a package without a package comment,
 // a package without a runnable example. Its test runs it on every package
-// under pkg/, so `go doc` on each reads as a manual.
+// under pkg/ and nb/, so `go doc` on each reads as a manual.
 package apicheck
 
 import (

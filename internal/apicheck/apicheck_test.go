@@ -7,26 +7,32 @@ import (
 	"testing"
 )
 
-// TestAPIReference fails for every package under pkg/ with an exported name
-// lacking a doc comment, no package comment or no runnable example; it
-// walks the directory, so a new package is checked as soon as it exists.
+// TestAPIReference fails for every package under pkg/ (the library) and
+// nb/ (the notebooks' helpers) with an exported name lacking a doc comment,
+// no package comment or no runnable example; it walks the directories, so a
+// new package is checked as soon as it exists.
 func TestAPIReference(t *testing.T) {
-	root := filepath.Join("..", "..", "pkg")
-	dirs, err := Packages(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(dirs) < 5 {
-		t.Fatalf("found only %d packages under %s: %v", len(dirs), root, dirs)
-	}
-	for _, d := range dirs {
-		gaps, err := Check(filepath.Join(root, d))
+	for _, top := range []struct {
+		dir   string
+		least int // packages the walk must find, so it cannot pass by finding none
+	}{{"pkg", 5}, {"nb", 1}} {
+		root := filepath.Join("..", "..", top.dir)
+		dirs, err := Packages(root)
 		if err != nil {
-			t.Errorf("pkg/%s: %v", d, err)
-			continue
+			t.Fatal(err)
 		}
-		for _, g := range gaps {
-			t.Errorf("%s", g)
+		if len(dirs) < top.least {
+			t.Fatalf("found only %d packages under %s: %v", len(dirs), root, dirs)
+		}
+		for _, d := range dirs {
+			gaps, err := Check(filepath.Join(root, d))
+			if err != nil {
+				t.Errorf("%s/%s: %v", top.dir, d, err)
+				continue
+			}
+			for _, g := range gaps {
+				t.Errorf("%s", g)
+			}
 		}
 	}
 }

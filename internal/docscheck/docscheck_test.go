@@ -12,14 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/docfig"
+	"github.com/evidence-pinn/bpinn/scripts/docfig"
 )
 
 // root is the repository, from this package's folder.
 const root = "../.."
 
 // docs are the pages whose names are checked, relative to root: those
-// whose quoted figures internal/docfig checks.
+// whose quoted figures scripts/docfig checks.
 func docs(t *testing.T) []string {
 	t.Helper()
 	pages, err := docfig.Pages(root)
@@ -62,8 +62,8 @@ func TestTestNames(t *testing.T) {
 	}
 }
 
-// TestPaths: every pkg/, internal/ and cmd/ path of this module the docs
-// mention exists.
+// TestPaths: every path of this module's Go trees (tops) the docs mention
+// exists.
 func TestPaths(t *testing.T) {
 	n := 0
 	for _, page := range docs(t) {
@@ -186,7 +186,7 @@ var (
 )
 
 // modulePaths returns the paths of this module a line mentions: those
-// starting at pkg/, internal/ or cmd/, bare, after ./ or ../, or after the
+// starting at one of tops, bare, after ./ or ../, or after the
 // module's path; not another module's (golang.org/x/tools/cmd/...).
 // Placeholders in capitals (pkg/NAME) are left out.
 func modulePaths(line string) []string {
@@ -210,14 +210,18 @@ func modulePaths(line string) []string {
 	return res
 }
 
-// firstTop returns where tok's first segment pkg/, internal/ or cmd/ starts
-// (at the start or after a /), or -1.
+// tops are the repository's folders of Go packages whose paths the docs
+// name.
+var tops = []string{"pkg/", "internal/", "cmd/", "nb/", "scripts/", "testsupport/"}
+
+// firstTop returns where tok's first segment of tops starts (at the start
+// or after a /), or -1.
 func firstTop(tok string) int {
 	for i := 0; i < len(tok); i++ {
 		if i > 0 && tok[i-1] != '/' {
 			continue
 		}
-		for _, top := range []string{"pkg/", "internal/", "cmd/"} {
+		for _, top := range tops {
 			if strings.HasPrefix(tok[i:], top) && len(tok) > i+len(top) {
 				return i
 			}
@@ -471,7 +475,7 @@ func topLevel(s string, sep byte) []string {
 // TestParsers: the readers find commands, paths and targets where the
 // pages write them, and the checker fails a stale name.
 func TestParsers(t *testing.T) {
-	md := "Run `go test -run\nTestA -v ./pkg/x` or:\n\n```sh\ngo test -run '^$' -fuzz '^FuzzB$' \\\n  -fuzztime 60s ./cmd/bpinn   # a fuzz\nmake fuzz\n```\n\nthen `make test`; see `band: make them` and pkg/record/jsonl.go, ../pkg/pde, golang.org/x/tools/cmd/goimports, internal/version.Version, `go doc ./pkg/NAME`.\n"
+	md := "Run `go test -run\nTestA -v ./pkg/x` or:\n\n```sh\ngo test -run '^$' -fuzz '^FuzzB$' \\\n  -fuzztime 60s ./cmd/bpinn   # a fuzz\nmake fuzz\n```\n\nthen `make test`; see `band: make them` and pkg/record/jsonl.go, ../pkg/pde, golang.org/x/tools/cmd/goimports, internal/version.Version, `go doc ./pkg/NAME`, nb/nb.go, scripts/slurm, gonb/x.\n"
 	var cmds []string
 	for _, c := range codeChunks(md) {
 		for _, g := range goTestCommands(c.text) {
@@ -495,7 +499,7 @@ func TestParsers(t *testing.T) {
 	for _, l := range strings.Split(md, "\n") {
 		paths = append(paths, modulePaths(l)...)
 	}
-	if want := []string{"pkg/x", "cmd/bpinn", "pkg/record/jsonl.go", "pkg/pde", "internal/version"}; !slices.Equal(paths, want) {
+	if want := []string{"pkg/x", "cmd/bpinn", "pkg/record/jsonl.go", "pkg/pde", "internal/version", "nb/nb.go", "scripts/slurm"}; !slices.Equal(paths, want) {
 		t.Errorf("paths %q, want %q", paths, want)
 	}
 	if got := makeTargets("a: b\n\tcmd\nX := 1\nc-d:\n"); !slices.Equal(got, []string{"a", "c-d"}) {

@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestCalibNoiseDraws measures the paper's and the calibrated band of
@@ -87,7 +87,7 @@ func (b *pooledBands) String() string {
 		b.n, b.cov[0]/float64(b.n), score.Quantile(b.z[0], 0.95), b.cov[1]/float64(b.n), score.Quantile(b.z[1], 0.95))
 }
 
-// notebook 07's problems and schedule (internal/testfit).
+// notebook 07's problems and schedule (testsupport/testfit).
 var (
 	notebook07Schedule        = testfit.Notebook07Schedule
 	reactionProblem           = testfit.Reaction

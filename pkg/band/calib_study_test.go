@@ -13,7 +13,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
@@ -22,6 +21,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/score"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestCalibStudy measures the candidate calibrated bands of

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // solution does not compile.

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // HeldOut lowers each inferred beta to 1/rms^2 of the residuals at the

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestValueCheckPerOutput: with two fields, the value check's factor is

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestSandwichReducesToLaplace: with B built from the training points'

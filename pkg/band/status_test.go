@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // warningsOf is the assessment's warnings of f at its fresh draw, the

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/score"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // isValueResidual accepts u - target and target - u (target nil is 0) to

@@ -6,11 +6,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // poissonBox is a Poisson problem nobody measured, written in the units it

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/schedule"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestTwoOutputs trains the system u' = v, v' = -u briefly: each output

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // The code blocks of docs/problems.md are the functions below between

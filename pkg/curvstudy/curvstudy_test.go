@@ -5,10 +5,10 @@ import (
 	"math"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // On a small heat fit the curv package's dense traces are NewLaplace's, and

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestCurvatureTable prints docs/curvature.md's table: every structure

@@ -7,13 +7,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // short is a fit of a few hundred epochs: enough for a history with

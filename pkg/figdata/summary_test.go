@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/ad"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/figdata"
@@ -16,6 +15,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/score"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 func TestLinspace(t *testing.T) {

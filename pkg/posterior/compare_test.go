@@ -14,13 +14,13 @@ import (
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/floats/scalar"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // compareEpochs is the training of the tests' regression fit: short, so the

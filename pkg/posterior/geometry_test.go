@@ -9,10 +9,10 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestHeatPosteriorGeometry measures why NUTS finds heat's posterior hard

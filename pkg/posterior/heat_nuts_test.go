@@ -12,11 +12,11 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // canonical returns the weights w of a one-hidden-layer net (sizes in-H-1)

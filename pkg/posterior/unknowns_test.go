@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // HMC on the joint posterior of (w, ln kappa) of a short heat-inverse fit:

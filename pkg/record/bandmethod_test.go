@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestNewBandMethod: a band method is one Build and one Register row; the

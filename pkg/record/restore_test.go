@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // roundTrip writes r as a JSONL line and reads it back, as a notebook cell

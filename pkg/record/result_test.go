@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // nonFiniteRE matches a NaN or infinity written as a JSON value.

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // rvRecord is a Result as a reader of the JSON sees it: decoded into generic

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/par"
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/record"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // threadsCases are short fits of heat, burgers and burgers-wide with every

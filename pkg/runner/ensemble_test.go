@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/fault"
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // An ensemble whose every fit diverges goes on: no error, no best fit, one

@@ -5,11 +5,11 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // A fit whose Occam argument is not positive has no log evidence: its

@@ -10,11 +10,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // A run stopped by its context keeps what ended: each ended fit is a

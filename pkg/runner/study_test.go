@@ -14,7 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evidence-pinn/bpinn/internal/testfit"
 	"github.com/evidence-pinn/bpinn/pkg/band"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -22,6 +21,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // The ensemble studies of docs/results.md.

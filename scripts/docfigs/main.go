@@ -1,5 +1,5 @@
 // Command docfigs checks that every figure the README and docs/ quote from
-// a run (a bpinn:table or bpinn:value mark, internal/docfig) equals that
+// a run (a bpinn:table or bpinn:value mark, scripts/docfig) equals that
 // run's results.json; with -w it rewrites the ones that differ.
 //
 //	go run ./scripts/docfigs [-w]
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/evidence-pinn/bpinn/internal/docfig"
+	"github.com/evidence-pinn/bpinn/scripts/docfig"
 )
 
 func main() {

@@ -11,8 +11,8 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 
+	"github.com/evidence-pinn/bpinn/nb"
 	"github.com/evidence-pinn/bpinn/pkg/viz"
-	"github.com/evidence-pinn/bpinn/pkg/viz/nb"
 )
 
 // In a GoNB cell this shows the figure, the chart and a live progress bar;
