@@ -6,7 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -94,13 +98,21 @@ func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64
 		append([]*pde.Problem{p, d.p}, d.extra[:EstimateDraws-1]...),
 		append([]*pde.Problem{p}, d.extra[EstimateDraws-1:2*EstimateDraws-1]...),
 	}
+	// the halves are independent: on a fit of several threads, at once
 	var est [2][][]float64
+	var errs [2]error
+	var wg sync.WaitGroup
 	for h, draws := range halves {
-		e, err := errorEstimate(f, draws, uint64(h+1), pts)
-		if err != nil {
-			return nil, agree, false
+		run := func() { est[h], errs[h] = errorEstimate(f, draws, uint64(h+1), pts) }
+		if f.Model.Threads() > 1 {
+			wg.Go(run)
+		} else {
+			run()
 		}
-		est[h] = e
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil {
+		return nil, agree, false
 	}
 	var diff, norm float64
 	for k := range est[0] {
@@ -161,20 +173,24 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	if err != nil {
 		return nil, err
 	}
-	moved := net.Clone()
-	for c, v := range du {
-		moved.W[c0+c] += v
-	}
+	// u - (u + du), the error, is -du's output layer on the features
+	H := net.Sizes[len(net.Sizes)-2]
 	est := make([][]float64, nout)
 	for k := range est {
 		est[k] = make([]float64, len(pts))
 	}
-	u, v := make([]float64, nout), make([]float64, nout)
+	h := make([]float64, H)
 	for i, x := range pts {
-		net.Eval(x, u)
-		moved.Eval(x, v)
+		net.Features(x, h)
 		for k := range est {
-			est[k][i] = u[k] - v[k] // u - (u + du): the error
+			s := du[nout*H+k]
+			for j, hj := range h {
+				s += du[k*H+j] * hj
+			}
+			if net.OutScale != nil {
+				s *= net.OutScale[k]
+			}
+			est[k][i] = -s
 		}
 	}
 	return est, nil
@@ -182,21 +198,56 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 
 // leastSquares is the minimum-norm x of |A x - b| over the directions
 // whose singular value exceeds rcond times the largest, A's columns scaled
-// to unit norm first (a truncated SVD). A is overwritten.
+// to unit norm first (a truncated SVD). It computes it as LAPACK's xGELSS
+// does, without forming the left singular vectors: A = Q B P^T
+// bidiagonalized, Q^T b, then B's SVD with its left rotations applied to
+// Q^T b and its right ones to P^T. A is overwritten.
 func leastSquares(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
 	n, c := A.Dims()
-	scale := make([]float64, c)
-	for j := range scale {
-		if scale[j] = mat.Norm(A.ColView(j), 2); scale[j] == 0 {
-			scale[j] = 1
+	if n < c { // the estimate has more residuals than columns; anything else is a wider problem
+		return leastSquaresSVD(A, b, rcond)
+	}
+	scale := columnScale(A)
+	raw := A.RawMatrix()
+	a, lda := raw.Data, raw.Stride
+	impl := lapackgo.Implementation{}
+	d, e := make([]float64, c), make([]float64, c)
+	tauQ, tauP := make([]float64, c), make([]float64, c)
+	work := make([]float64, 1)
+	impl.Dgebrd(n, c, a, lda, d, e, tauQ, tauP, work, -1)
+	lwork := int(work[0])
+	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, a, lda, tauQ, nil, 1, work, -1)
+	impl.Dorgbr(lapack.GeneratePT, c, c, n, a, lda, tauP, work[:1], -1)
+	lwork = max(lwork, int(work[0]), 4*c)
+	work = make([]float64, max(lwork, 1))
+	impl.Dgebrd(n, c, a, lda, d, e, tauQ, tauP, work, len(work))
+	qb := slices.Clone(b)
+	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, a, lda, tauQ, qb, 1, work, len(work))
+	impl.Dorgbr(lapack.GeneratePT, c, c, n, a, lda, tauP, work, len(work)) // P^T in A's first c rows
+	if !impl.Dbdsqr(blas.Upper, c, c, 0, 1, d, e, a, lda, nil, 1, qb, 1, work) {
+		return nil, errSVD
+	}
+	x := make([]float64, c)
+	for k, s := range d {
+		if !(s > rcond*d[0]) {
+			break
+		}
+		uk := qb[k] / s
+		for j, v := range a[k*lda : k*lda+c] {
+			x[j] += uk * v
 		}
 	}
-	for i := 0; i < n; i++ {
-		row := A.RawRowView(i)
-		for j := range row {
-			row[j] /= scale[j]
-		}
+	for j := range x {
+		x[j] /= scale[j]
 	}
+	return x, nil
+}
+
+// leastSquaresSVD is leastSquares by gonum's thin SVD, the left singular
+// vectors formed.
+func leastSquaresSVD(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
+	n, c := A.Dims()
+	scale := columnScale(A)
 	var svd mat.SVD
 	if !svd.Factorize(A, mat.SVDThin) {
 		return nil, errSVD
@@ -220,6 +271,25 @@ func leastSquares(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
 		x[j] /= scale[j]
 	}
 	return x, nil
+}
+
+// columnScale scales A's columns to unit norm (a zero column is left) and
+// returns the norms it divided by.
+func columnScale(A *mat.Dense) []float64 {
+	n, c := A.Dims()
+	scale := make([]float64, c)
+	for j := range scale {
+		if scale[j] = mat.Norm(A.ColView(j), 2); scale[j] == 0 {
+			scale[j] = 1
+		}
+	}
+	for i := 0; i < n; i++ {
+		row := A.RawRowView(i)
+		for j := range row {
+			row[j] /= scale[j]
+		}
+	}
+	return scale
 }
 
 // errSVD is leastSquares' error when gonum's SVD does not converge.

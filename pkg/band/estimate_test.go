@@ -134,3 +134,59 @@ func TestEstimateWarnings(t *testing.T) {
 		t.Errorf("scale 0.3: %q", w)
 	}
 }
+
+// TestLeastSquaresAsSVD: the bidiagonal route (xGELSS's) gives the thin
+// SVD's truncated solution on an ill-conditioned matrix of random tanh
+// features, as the error estimate's are (singular values spread below
+// the cutoff, so directions are dropped): the same kept directions, and
+// solutions and fitted values equal to rounding.
+func TestLeastSquaresAsSVD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	n, c := 300, 120
+	A := mat.NewDense(n, c, nil)
+	b := make([]float64, n)
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = rng.Float64()
+		b[i] = math.Sin(7*xs[i]) + 0.01*rng.NormFloat64()
+	}
+	for j := 0; j < c; j++ {
+		slope, at := math.Exp(rng.Float64()*math.Log(40)), rng.Float64()
+		for i, x := range xs {
+			A.Set(i, j, math.Tanh(slope*(x-at)))
+		}
+	}
+	var svd mat.SVD
+	if !svd.Factorize(A, mat.SVDNone) {
+		t.Fatal("no SVD")
+	}
+	sv := svd.Values(nil)
+	const rcond = 1e-8
+	if sv[len(sv)-1] > rcond*sv[0] {
+		t.Fatalf("condition %g: this test needs directions below the cutoff", sv[0]/sv[len(sv)-1])
+	}
+	want, err := leastSquaresSVD(mat.DenseCopyOf(A), b, rcond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := leastSquares(mat.DenseCopyOf(A), b, rcond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dx, nx float64
+	for j := range got {
+		dx += (got[j] - want[j]) * (got[j] - want[j])
+		nx += want[j] * want[j]
+	}
+	fit := func(x []float64) *mat.VecDense {
+		var v mat.VecDense
+		v.MulVec(A, mat.NewVecDense(c, x))
+		return &v
+	}
+	var df mat.VecDense
+	df.SubVec(fit(got), fit(want))
+	t.Logf("solutions %.3g, fitted %.3g, condition %.3g", math.Sqrt(dx/nx), mat.Norm(&df, 2)/mat.Norm(fit(want), 2), sv[0]/sv[len(sv)-1])
+	if r := math.Sqrt(dx / nx); !(r < 1e-6) || !(mat.Norm(&df, 2) < 1e-9*mat.Norm(fit(want), 2)) {
+		t.Errorf("relative difference of the solutions %g, of the fitted values %g; want both at rounding", r, mat.Norm(&df, 2)/mat.Norm(fit(want), 2))
+	}
+}

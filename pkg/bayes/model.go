@@ -91,6 +91,15 @@ func (m *Model) startPool(threads int) {
 	runtime.AddCleanup(m, func(p *par.Pool) { p.Close() }, pool)
 }
 
+// Threads is the number of threads the model's row work runs on (1
+// without a pool): what a fit's own parallel work may take.
+func (m *Model) Threads() int {
+	if m.pool == nil {
+		return 1
+	}
+	return m.pool.Threads()
+}
+
 // setPool runs the model's programs and dense products on pool's threads
 // (the same bits as on one).
 func (m *Model) setPool(pool *par.Pool) {

@@ -295,8 +295,35 @@ func inverses(v []float64) []float64 {
 // allocates it). It is the plain reference evaluation; batches go through a
 // compiled graph (Apply).
 func (m *MLP) Eval(x []float64, out []float64) []float64 {
+	L := m.Layers()
+	h := m.Features(x, nil)
+	if out == nil {
+		out = make([]float64, m.Sizes[L])
+	}
+	in := m.Sizes[L-1]
+	w, b := m.Layer(L - 1)
+	for j := range out {
+		s := b[j]
+		for i, xi := range h {
+			s += w[j*in+i] * xi
+		}
+		out[j] = s
+	}
+	if m.OutShift != nil {
+		for k := range out {
+			out[k] = out[k]*m.OutScale[k] + m.OutShift[k]
+		}
+	}
+	return out
+}
+
+// Features returns the values of the network's last hidden layer at one
+// point (its activations; the inputs, mapped, for a network without a
+// hidden layer), written into out (nil allocates it): what the output
+// layer combines, u = OutShift + OutScale (W h + b).
+func (m *MLP) Features(x []float64, out []float64) []float64 {
 	if len(x) != m.Sizes[0] {
-		panic(fmt.Sprintf("nn: Eval: %d inputs for a network with %d", len(x), m.Sizes[0]))
+		panic(fmt.Sprintf("nn: %d inputs for a network with %d", len(x), m.Sizes[0]))
 	}
 	maxw := 0
 	for _, s := range m.Sizes {
@@ -305,7 +332,7 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 	buf := make([]float64, 2*maxw)
 	cur, next := buf[:maxw], buf[maxw:]
 	copy(cur, m.MapInput(x))
-	for l := 0; l < m.Layers(); l++ {
+	for l := 0; l < m.Layers()-1; l++ {
 		in, o := m.Sizes[l], m.Sizes[l+1]
 		w, b := m.Layer(l)
 		for j := 0; j < o; j++ {
@@ -313,21 +340,14 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 			for i, xi := range cur[:in] {
 				s += w[j*in+i] * xi
 			}
-			if l < m.Layers()-1 {
-				s = m.Activation.eval(s)
-			}
-			next[j] = s
+			next[j] = m.Activation.eval(s)
 		}
 		cur, next = next, cur
 	}
+	H := m.Sizes[m.Layers()-1]
 	if out == nil {
-		out = make([]float64, m.Sizes[len(m.Sizes)-1])
+		out = make([]float64, H)
 	}
-	copy(out, cur)
-	if m.OutShift != nil {
-		for k := range out {
-			out[k] = out[k]*m.OutScale[k] + m.OutShift[k]
-		}
-	}
+	copy(out, cur[:H])
 	return out
 }

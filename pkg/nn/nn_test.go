@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -333,5 +334,44 @@ func TestPolishGaussNewtonRosenbrock(t *testing.T) {
 	rl, _ := Polish(lb, rosenbrock, nil)
 	if calls == 0 || r.Iterations >= rl.Iterations {
 		t.Errorf("Gauss-Newton: %d iterations, %d matrices; L-BFGS %d iterations: want fewer with the matrix", r.Iterations, calls, rl.Iterations)
+	}
+}
+
+// TestFeatures: Features is the last hidden layer's activations (checked
+// against a forward pass written out for two hidden layers), and Eval is
+// the output layer on them, output map included, bit for bit.
+func TestFeatures(t *testing.T) {
+	m := New([]int{2, 3, 4, 2}, Tanh, rand.New(rand.NewPCG(3, 9)))
+	m.BoxMap([]float64{0, 1}, []float64{2, 5})
+	m.SetOutputMap([]float64{1, -2}, []float64{3, 0.5})
+	x := []float64{0.7, 2.9}
+	z := m.MapInput(x)
+	for l := 0; l < 2; l++ {
+		w, b := m.Layer(l)
+		in, out := m.Sizes[l], m.Sizes[l+1]
+		next := make([]float64, out)
+		for j := range next {
+			s := b[j]
+			for i := 0; i < in; i++ {
+				s += w[j*in+i] * z[i]
+			}
+			next[j] = math.Tanh(s)
+		}
+		z = next
+	}
+	h := m.Features(x, nil)
+	if !slices.Equal(h, z) {
+		t.Fatalf("features %v, want %v", h, z)
+	}
+	w, b := m.Layer(2)
+	u := m.Eval(x, nil)
+	for k := range u {
+		s := b[k]
+		for i, hi := range h {
+			s += w[k*4+i] * hi
+		}
+		if want := s*m.OutScale[k] + m.OutShift[k]; u[k] != want {
+			t.Errorf("output %d: Eval %v, the output layer on the features %v", k, u[k], want)
+		}
 	}
 }
