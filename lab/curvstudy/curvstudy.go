@@ -3,6 +3,13 @@
 // hyperparameters: the errors of ln|A|, of the effective parameters, of the
 // evidence's gradient and value, and of the band (docs/curvature.md). It
 // builds on a fit through bayes' public API; pkg/curv cannot import bayes.
+//
+// It is a study, not part of the library: TestCurvatureTable prints
+// docs/curvature.md's table when BPINN_CURV_TABLE names the problems,
+//
+//	BPINN_CURV_TABLE=heat,burgers go test -count=1 -run TestCurvatureTable -v -timeout 60m ./lab/curvstudy
+//
+// and skips without it; the package's other tests are quick.
 package curvstudy
 
 import (

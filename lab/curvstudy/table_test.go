@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/testfit"
+	"github.com/evidence-pinn/bpinn/lab/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
-	"github.com/evidence-pinn/bpinn/pkg/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
