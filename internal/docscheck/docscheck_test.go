@@ -212,7 +212,7 @@ func modulePaths(line string) []string {
 
 // tops are the repository's folders of Go packages whose paths the docs
 // name.
-var tops = []string{"pkg/", "internal/", "cmd/", "nb/", "scripts/", "testsupport/"}
+var tops = []string{"pkg/", "internal/", "cmd/", "nb/", "scripts/", "testsupport/", "lab/"}
 
 // firstTop returns where tok's first segment of tops starts (at the start
 // or after a /), or -1.

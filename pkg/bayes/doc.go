@@ -38,8 +38,6 @@
 //   - pkg/posterior: the posterior as an mcmc.LogDensity and the Laplace
 //     band against a sampler's (CompareHMC, SampleUnknowns), through
 //     [Fit.ModelCopy].
-//   - pkg/curvstudy: each pkg/curv structure measured against the dense A
-//     at a fit (Compare).
 //   - pkg/score: a fit against the truth, the errors on a grid
 //     ([Fit.GridErrors]) and the unknowns' intervals ([Fit.Unknowns]).
 //

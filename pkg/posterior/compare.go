@@ -178,6 +178,13 @@ type Comparison struct {
 	Hyper *HyperComparison `json:"hyper,omitempty"`
 
 	Diagnostics Diagnostics `json:"diagnostics"`
+
+	// Draws is the sampler's run the comparison summarizes, every draw in
+	// the weights' coordinates (whitened runs mapped back; ln alpha and
+	// ln beta after the parameters with SampleHyper) with its ln p: for
+	// diagnostics of one's own, such as the weights' R-hat in a form the
+	// network's symmetries leave unchanged. Not in the JSON.
+	Draws *mcmc.Result `json:"-"`
 }
 
 // HMCRun is the resolved settings of a sampler run.
@@ -375,6 +382,7 @@ func CompareHMC(ctx context.Context, f *bayes.Fit, s *mcmc.Settings, o *CompareO
 	}
 	c.compareBands(pred, inside)
 	c.Diagnostics = diagnostics(res, pred, secs, c.Diagnostics.PredictiveSeconds)
+	c.Draws = res
 	return c, nil
 }
 

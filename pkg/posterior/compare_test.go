@@ -502,11 +502,33 @@ func TestCompareWhiten(t *testing.T) {
 	if !c.HMC.Whiten {
 		t.Error("the comparison does not say it was whitened")
 	}
+	checkDraws(t, f, c, data)
 	for i, x := range data {
 		mL, mH, sH := c.Laplace.Mean[i], c.Sampled.Mean[i], c.Sampled.Std[i]
 		if !(math.Abs(mL-mH) <= 2*sH) || !(sH < 1) {
 			t.Errorf("x = %.3f: Laplace mean %.4g, sampled %.4g ± %.3g: want within 2 sd and sd < 1", x[0], mL, mH, sH)
 		}
+	}
+}
+
+// checkDraws: c.Draws holds every kept draw of every chain in the
+// weights' coordinates, the draws c.Sampled summarizes: the net's mean
+// over them at points[0] is c.Sampled.Mean[0].
+func checkDraws(t *testing.T, f *bayes.Fit, c *Comparison, points [][]float64) {
+	t.Helper()
+	d := c.Draws
+	if d == nil || len(d.Chains) != c.HMC.Chains || d.Len() != c.HMC.Samples {
+		t.Fatalf("draws %+v, want %d chains of %d", d, c.HMC.Chains, c.HMC.Samples)
+	}
+	eval, out, sum := newGridEval(f, points[:1]), make([]float64, 1), 0.0
+	for ch := range d.Chains {
+		for i := range d.Len() {
+			eval(d.Sample(ch, i)[:len(f.Model.Net.W)], out)
+			sum += out[0]
+		}
+	}
+	if mean := sum / float64(len(d.Chains)*d.Len()); !scalar.EqualWithinAbsOrRel(mean, c.Sampled.Mean[0], 1e-12, 1e-12) {
+		t.Errorf("the net's mean over Draws at %v is %.15g, the comparison's sampled mean %.15g", points[0], mean, c.Sampled.Mean[0])
 	}
 }
 

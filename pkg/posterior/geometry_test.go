@@ -116,7 +116,7 @@ func hessianEigen(lp mcmc.LogDensity, x []float64) []float64 {
 // picture is a standard normal at z = 0, and then at draws of a short NUTS
 // chain. It runs only when BPINN_GEOMETRY is set:
 //
-//	BPINN_GEOMETRY=1 go test -run TestHeatInverseGeometry -v ./pkg/bayes/
+//	BPINN_GEOMETRY=1 go test -run TestHeatInverseGeometry -v ./pkg/posterior/
 func TestHeatInverseGeometry(t *testing.T) {
 	if os.Getenv("BPINN_GEOMETRY") == "" {
 		t.Skip("a study: set BPINN_GEOMETRY=1")

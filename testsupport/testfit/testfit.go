@@ -1,6 +1,6 @@
 // Package testfit trains the small fits the tests of the packages built on
-// pkg/bayes (records, bands, runners) share, so that each does not carry
-// its own copy. It serves this repository's tests and is no part of the
+// pkg/bayes (records, bands, runners) and the studies of lab/ share, so
+// that each does not carry its own copy. It serves this repository's tests and is no part of the
 // toolkit's API; it stands above pkg/bayes and pkg/problems, which it
 // imports, so no library package imports it outside a test.
 package testfit

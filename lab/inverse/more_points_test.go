@@ -1,11 +1,13 @@
-package bayes
+package inverse_test
 
 import (
 	"fmt"
 	"os"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestHeatInverseMorePoints is a study (about 2 min of CPU) of why heat-
@@ -16,7 +18,7 @@ import (
 // equation to the clamp's precision (docs/inverse.md). It runs only when
 // BPINN_GEOMETRY is set:
 //
-//	BPINN_GEOMETRY=1 go test -run TestHeatInverseMorePoints -v ./pkg/bayes/
+//	BPINN_GEOMETRY=1 go test -run TestHeatInverseMorePoints -v ./lab/inverse/
 func TestHeatInverseMorePoints(t *testing.T) {
 	if os.Getenv("BPINN_GEOMETRY") == "" {
 		t.Skip("a study: set BPINN_GEOMETRY=1")
@@ -35,7 +37,7 @@ func TestHeatInverseMorePoints(t *testing.T) {
 				}
 				p.Terms[0].Points = append(p.Terms[0].Points, q.Terms[0].Points...)
 			}
-			f, err := Train(t.Context(), p, scheduled(p, Settings{Seed: 1}))
+			f, err := bayes.Train(t.Context(), p, testfit.Scheduled(p, bayes.Settings{Seed: 1}))
 			if err != nil || f.Laplace == nil {
 				t.Fatalf("fit: %v (status %s)", err, f.Status)
 			}

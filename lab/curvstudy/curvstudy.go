@@ -3,6 +3,15 @@
 // hyperparameters: the errors of ln|A|, of the effective parameters, of the
 // evidence's gradient and value, and of the band (docs/curvature.md). It
 // builds on a fit through bayes' public API; pkg/curv cannot import bayes.
+//
+// It is a study, not part of the library: TestCurvatureTable prints
+// docs/curvature.md's table when BPINN_CURV_TABLE names the problems,
+//
+//	BPINN_CURV_TABLE=heat,burgers go test -count=1 -run TestCurvatureTable -v -timeout 60m ./lab/curvstudy
+//
+// and skips without it, as TestDualStudy (BPINN_DUAL_STUDY), the dual
+// final Laplace against the dense one; the package's other tests are
+// quick.
 package curvstudy
 
 import (
@@ -43,9 +52,7 @@ func Compare(f *bayes.Fit, opts []curv.Options, points [][]float64) ([]Row, erro
 		return nil, fmt.Errorf("fit has no Laplace approximation (status %s): nothing to compare with", f.Status)
 	}
 	m := f.Model
-	loss := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: bayes.Comb(m.Net.Hidden())}
-	m.DataLoss(f.Beta, loss.ED, make([]float64, m.NumWeights()))
-	m.WeightLoss(loss.EW)
+	loss := lossOf(f)
 	sys := system(f)
 	ref, err := curv.Compute(sys, curv.Options{Kind: curv.Dense, Squares: true})
 	if err != nil {
@@ -123,6 +130,16 @@ func Compare(f *bayes.Fit, opts []curv.Options, points [][]float64) ([]Row, erro
 func system(f *bayes.Fit) *curv.System {
 	m := f.Model
 	return &curv.System{P: m.NumWeights(), J: m.GroupJacobians(), Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
+}
+
+// lossOf is the fit's loss parts at its weights: E_W per alpha group, E_D
+// per beta group (at f's betas), the group sizes and Comb.
+func lossOf(f *bayes.Fit) curv.Loss {
+	m := f.Model
+	loss := curv.Loss{EW: make([]float64, len(f.Alpha)), ED: make([]float64, len(f.Beta)), W: m.W(), N: m.N, Comb: bayes.Comb(m.Net.Hidden())}
+	m.DataLoss(f.Beta, loss.ED, make([]float64, m.NumWeights()))
+	m.WeightLoss(loss.EW)
+	return loss
 }
 
 // rel is the relative error |got - want| / |want|.

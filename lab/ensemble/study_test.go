@@ -1,4 +1,4 @@
-package runner_test
+package ensemble_test
 
 import (
 	"context"
@@ -23,22 +23,6 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
-
-// The ensemble studies of docs/results.md.
-//
-// The studies are heavy and run only when BPINN_STUDY is set:
-//
-//	BPINN_STUDY=heat,wave BPINN_STUDY_N=100 go test -run TestStudy -timeout 2h -v ./pkg/runner/
-//	BPINN_STUDY=full go test -run TestStudy -timeout 6h -v ./pkg/runner/
-//
-// studyVars below is every variable the study reads, in one table; a
-// BPINN_STUDY_* variable not in it (a misspelt knob) fails the test rather
-// than being ignored. An unset variable keeps the default Settings.
-//
-// Every record carries, besides rel L2 and the 2-sigma coverage, the mean
-// absolute error on the grid and the quantiles of |u - u*| / sigma over the
-// grid (ratio_q50/q90/q95): a calibrated Gaussian band has q95 = 1.96; the
-// factor by which sigma would have to grow to cover 95 % is q95 / 1.96.
 
 // studyVars is every variable TestStudy reads and what it sets.
 var studyVars = map[string]string{

@@ -1,4 +1,4 @@
-package bayes
+package inverse_test
 
 import (
 	"fmt"
@@ -6,8 +6,10 @@ import (
 	"os"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestBurgersWideNuProfile is a study (about 6 min of CPU): burgers-wide-
@@ -18,7 +20,7 @@ import (
 // where the PINN's posterior of nu puts its mass, whatever the optimizer.
 // It runs only when BPINN_NUPROFILE is set:
 //
-//	BPINN_NUPROFILE=1 go test -run TestBurgersWideNuProfile -v ./pkg/bayes/
+//	BPINN_NUPROFILE=1 go test -run TestBurgersWideNuProfile -v ./lab/inverse/
 func TestBurgersWideNuProfile(t *testing.T) {
 	if os.Getenv("BPINN_NUPROFILE") == "" {
 		t.Skip("a study: set BPINN_NUPROFILE=1")
@@ -37,7 +39,7 @@ func TestBurgersWideNuProfile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Train(t.Context(), q, scheduled(q, Settings{Seed: 1}))
+			f, err := bayes.Train(t.Context(), q, testfit.Scheduled(q, bayes.Settings{Seed: 1}))
 			if err != nil || f.Laplace == nil {
 				t.Fatalf("fit: %v (status %s: %s)", err, f.Status, f.Reason)
 			}

@@ -1,4 +1,4 @@
-package bayes_test
+package defaults_test
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func poissonBox() *pde.Problem {
 // TestDefaultsStudy measures the derived schedule (Settings{Seed: 1}
 // alone) against the schedules a user would copy (notebook 07's, heat's)
 // and against itself with every beta starting at 1, on problems with none, for docs/results/defaults.md:
-// BPINN_DEFAULTS_STUDY=1 go test -count=1 -timeout 60m -run TestDefaultsStudy -v ./pkg/bayes
+// BPINN_DEFAULTS_STUDY=1 go test -count=1 -timeout 60m -run TestDefaultsStudy -v ./lab/defaults
 // (BPINN_DEFAULTS_STUDY=holes adds poisson-holes-raw with the derived
 // schedule alone: minutes). Not a unit test: it skips without the variable.
 func TestDefaultsStudy(t *testing.T) {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/evidence-pinn/bpinn/lab/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
-	"github.com/evidence-pinn/bpinn/pkg/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 

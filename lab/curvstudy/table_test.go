@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/lab/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
-	"github.com/evidence-pinn/bpinn/pkg/curvstudy"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/testsupport/testfit"

@@ -1,4 +1,4 @@
-package posterior
+package hmc_test
 
 import (
 	"cmp"
@@ -15,6 +15,7 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
@@ -97,11 +98,14 @@ func slicesClose(a, b []float64, tol float64) bool {
 // R-hat and ESS of u on the 21 x 21 grid, of ln p, and of the weights
 // raw and in canonical form, the sign flips of hidden units within each
 // chain, and each chain's mean ln p by quarters, which shows the rare
-// excursions that keep the chains from agreeing. It samples for minutes:
+// excursions that keep the chains from agreeing (posterior.CompareHMC's
+// run, whitened). It samples for minutes:
 // set BPINN_HEAT_NUTS=SAMPLES (draws per chain), BPINN_HEAT_NUTS_CHAINS
 // (default 4), BPINN_HEAT_NUTS_WARMUP (default 1500) and, for parallel
 // tempering, BPINN_HEAT_NUTS_TEMPS (a ladder such as 1,1.3,1.69,2.2). The
-// band comparison of the same run is bpinn hmc's (the same draws).
+// band comparison of the same run is bpinn hmc's (the same draws):
+//
+//	BPINN_HEAT_NUTS=500 BPINN_HEAT_NUTS_CHAINS=4 go test -run TestHeatNUTSReference -v ./lab/hmc
 func TestHeatNUTSReference(t *testing.T) {
 	n := envInt(t, "BPINN_HEAT_NUTS", 0)
 	if n == 0 {
@@ -127,19 +131,12 @@ func TestHeatNUTSReference(t *testing.T) {
 	if err != nil || f.Laplace == nil {
 		t.Fatalf("fit: %v", err)
 	}
-	s := DefaultSampler(mcmc.Settings{Metric: mcmc.Dense, Warmup: warmup, Samples: n, Chains: chains, TargetAccept: 0.9, MaxDepth: 10, Seed: 1, Temperatures: temps})
-	res, secs, err := sampleFit(t.Context(), f, &s, &CompareOptions{Whiten: true})
+	s := posterior.DefaultSampler(mcmc.Settings{Metric: mcmc.Dense, Warmup: warmup, Samples: n, Chains: chains, TargetAccept: 0.9, MaxDepth: 10, Seed: 1, Temperatures: temps})
+	comp, err := posterior.CompareHMC(t.Context(), f, &s, &posterior.CompareOptions{Whiten: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	points, err := comparePoints(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eval := newGridEval(f, points)
-	nw := len(f.Model.Net.W)
-	pred := res.Predictive(len(points), func(x, out []float64) { eval(x[:nw], out) })
-	d := diagnostics(res, pred, secs, 0)
+	res, d := comp.Draws, comp.Diagnostics
 	lp := make([][]float64, len(res.Chains))
 	var b strings.Builder
 	for c := range lp {
