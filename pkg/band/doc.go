@@ -18,10 +18,10 @@
 //   - Assess: all a record keeps of them: the residual check, the band of
 //     every registered method (Methods, Register: held-out, calibrated),
 //     the warning of a band likely too narrow or too wide, and the
-//     calibrated band's own: a field no check calibrates ("band
-//     uncalibrated", with the reason), a calibrated band a direct check
-//     still finds far off, an unknown's interval likely unreliable
-//     (status.go).
+//     calibrated band's own: a field no check calibrates or whose stated
+//     condition the fit leaves unmet ("band uncalibrated", with the
+//     reason), a calibrated band a direct check still finds beyond its
+//     q95 target, an unknown's interval likely unreliable (status.go).
 //
 // A band is a value (Band: its method, the betas of its A, a factor per
 // output, a local widening), which a record stores and a restored fit

@@ -1,0 +1,90 @@
+// Command rescore judges recorded fits' calibrated bands with the current
+// code: each record of the JSONL files given is restored (its problem
+// rebuilt from the registry, record.Restore), recorded again
+// (record.NewResult: the bands and warnings as the current pkg/band
+// assesses them) and scored per field against the calibrated band's
+// targets, coverage in [0.90, 0.99] and q95 in [1.4, 2.6]: MEETS, WARNED
+// (missed, and the record says so for that field: "band uncalibrated for
+// FIELD" or "the calibrated band of FIELD is likely ..."), or SILENT
+// (missed without a word). docs/calibration.md's suite table is its
+// output:
+//
+//	go run ./lab/rescore out/full/poisson-nd.jsonl out/full/heat-nd.jsonl ...
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/evidence-pinn/bpinn/pkg/problems"
+	"github.com/evidence-pinn/bpinn/pkg/record"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./lab/rescore FILE.jsonl ...  (records of registered problems)")
+		os.Exit(2)
+	}
+	failed := false
+	for _, path := range os.Args[1:] {
+		if err := rescore(path); err != nil {
+			fmt.Fprintf(os.Stderr, "rescore: %s: %v\n", path, err)
+			failed = true
+		}
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+// rescore prints one line per record of path and field.
+func rescore(path string) error {
+	rs, _, err := record.ReadResults(path)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		p, err := problems.Rebuild(r.Problem, r.DataSeed, r.Sampling, r.Params, r.Truths())
+		if err != nil {
+			return err
+		}
+		f, err := record.Restore(p, &r)
+		if err != nil {
+			return fmt.Errorf("seed %d: %w", r.Seed, err)
+		}
+		f.Warnings = nil // the fit's own are not the band's
+		n := record.NewResult(f, 100)
+		if n.Errors == nil {
+			return fmt.Errorf("seed %d: no errors on the grid (no exact solution)", r.Seed)
+		}
+		outs := n.Errors.Outputs
+		if outs == nil {
+			outs = map[string]*record.GridErrors{p.OutputNames()[0]: n.Errors}
+		}
+		for _, k := range p.OutputNames() {
+			o := outs[k]
+			c, q := record.Val(o.Coverage2SCalibrated), record.Val(o.Q95Calibrated)
+			verdict := "MEETS"
+			if !(c >= 0.9 && c <= 0.99 && q >= 1.4 && q <= 2.6) {
+				verdict = "SILENT"
+				if slices.ContainsFunc(n.Warnings, func(w string) bool { return bandWarning(w, k, len(outs)) }) {
+					verdict = "WARNED"
+				}
+			}
+			fmt.Printf("%s seed %d %s: rel L2 %.3g, paper's band %.3f / %.3g, calibrated %.3f / %.3g: %s\n",
+				r.Problem, r.Seed, k, record.Val(o.RelL2), record.Val(o.Coverage2S), record.Val(o.Q95), c, q, verdict)
+		}
+	}
+	return nil
+}
+
+// bandWarning reports whether w is a warning of the calibrated band of
+// field k (of a problem of n fields).
+func bandWarning(w, k string, n int) bool {
+	if strings.Contains(w, "calibrated band of "+k+" ") || strings.Contains(w, "band uncalibrated for "+k+":") {
+		return true
+	}
+	return n == 1 && (strings.HasPrefix(w, "band uncalibrated") || strings.HasPrefix(w, "the calibrated band of"))
+}
