@@ -20,8 +20,11 @@ type Assessment struct {
 	// Warnings are the paper band's warning, then those of the calibrated
 	// band: each output whose calibrated band a direct check still finds
 	// far off (disagreementWarnings: "the calibrated band of u is likely
-	// overconfident"), and each output no check could calibrate
-	// (uncalibratedWarnings: "band uncalibrated for u", with the reason);
+	// overconfident"), each output whose checks disagree (interiorWarnings:
+	// "... likely overconfident away from its conditions"), and each output
+	// no check could calibrate or whose stated condition the fit leaves
+	// unmet (uncalibratedWarnings: "band uncalibrated for u", with the
+	// reason);
 	// then, on an inverse problem, each unknown whose interval is likely
 	// unreliable (unknownWarnings).
 	// The paper band's warning, when the error estimate applies
@@ -89,7 +92,12 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	m2, res, meas := c.Model, c.Residuals, c.meas
 	a.Warnings = paperWarnings(f, a, m2, res, meas)
 	a.Warnings = append(a.Warnings, disagreementWarnings(cal, m2, res, a.Estimated != nil)...)
-	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checksOf(f, a.Estimated != nil, m2, res, c.widening), c.agree, meas)...)
+	checks := checksOf(f, a.Estimated != nil, m2, res, c.widening)
+	ref, _ := gateRMS(f, a.Train)
+	if ratio, at := overconfident(f.Inferred, ref, a.Fresh); at >= 0 {
+		a.Warnings = append(a.Warnings, interiorWarnings(cal, m2, res, checks, ratio, f.Model.BetaNames[at])...)
+	}
+	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checks, c.agree, meas)...)
 	a.Warnings = append(a.Warnings, unknownWarnings(f, cal, a.Train, a.Fresh)...)
 	return a, nil
 }

@@ -76,3 +76,47 @@ func TestCalibratedQ95Bar(t *testing.T) {
 		}
 	}
 }
+
+// TestInteriorWarnings: where the residual ratio says the equation is
+// violated between the points and the value check, the band's only
+// direct check, finds the conditions' errors well inside the band, the
+// checks disagree and the record warns; not when the value check reads
+// errors of the band's size, nor where the error estimate or a
+// measurement check sized the band.
+func TestInteriorWarnings(t *testing.T) {
+	t.Parallel()
+	f := testfit.Train(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
+	d, err := FreshDrawOf(f.Model.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := d.model(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := m2.Residuals()
+	z := valueZ(f, m2, res)[0]
+	q0 := score.Quantile(z, 0.95)
+	value := checked{value: []int{len(z)}, measured: []bool{false}, kfold: []kfold{{}}, scale: []float64{1}}
+	for _, c := range []struct {
+		q     float64
+		ratio float64
+		c     checked
+		warns bool
+	}{
+		{0.5, 3, value, true},
+		{1.5, 3, value, false},
+		{0.5, 1.5, value, false},
+		{0.5, 3, checked{estimated: true, value: value.value, measured: value.measured, kfold: value.kfold, scale: value.scale}, false},
+		{0.5, 3, checked{value: value.value, measured: []bool{true}, kfold: value.kfold, scale: value.scale}, false},
+	} {
+		g, err := (&Band{Method: "test", Scale: []float64{q0 / c.q}}).On(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := interiorWarnings(g, m2, res, c.c, c.ratio, "beta_pde")
+		if (len(ws) > 0) != c.warns {
+			t.Errorf("q95 %.2g at the conditions, ratio %g, estimated %v, measured %v: %q, want a warning %v", c.q, c.ratio, c.c.estimated, c.c.measured[0], ws, c.warns)
+		}
+	}
+}
