@@ -125,6 +125,14 @@ var expect = map[string][]check{
 		printed(`spearman = `+num, below(0)),           // (-0.92 over 10 fits)
 		hasPNG(), hasHTMLChart(), hasHTML("<progress"), // a progress bar
 	},
+	"10-pinnacle.ipynb": {
+		printed(`heat-nd +inputs \[x1 x2 x3 x4 x5 t\]`),           // the suite listed with its derived nets
+		printed(`rel_l2 = `+num, below(0.01)),                     // (0.0026; PINNacle's best listed 1.19e-4)
+		printed(`log_evidence = `+num, above(5000)),               // (11788)
+		printed(`coverage_calibrated = `+num, within(0.5, 1)),     // (0.868, and the record warns)
+		printed(`rel_l2 \(PINNacle's loss\) = `+num, below(0.04)), // (0.0115: the evidence wins here)
+		hasHTML("<progress"),                                      // a progress bar
+	},
 	"09-systems-and-geometry.ipynb": {
 		printed(`plate: rel_l2 = `+num, below(0.15)),                 // (0.055; a 2-10-10-1 net against the finite-difference reference)
 		printed(`plate: coverage = `+num, within(0.5, 1)),            // (0.915)
