@@ -168,6 +168,10 @@ type GridErrors struct {
 	MaxAbs     *float64 `json:"max_abs"`
 	Coverage2S *float64 `json:"coverage_2sigma"` // fraction of grid points with |u - u*| <= 2 sigma
 	Points     int      `json:"points"`          // grid points used
+	// TestPoints says the errors are at the problem's test points
+	// (pde.Problem.TestPoints: PINNacle's, a reference's nodes), not on a
+	// grid; absent for a grid.
+	TestPoints bool `json:"test_points,omitempty"`
 	// The same with the band of band.HeldOut (beta from residuals at fresh
 	// points), and its sigma over the evidence's, median over the grid;
 	// absent without fresh points or a Laplace approximation.
@@ -450,6 +454,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("gridN = %d: no errors on a grid; give gridN >= 1", gridN))
 		} else if e, err := gridErrors(f, a, gridN); err == nil {
 			r.Errors = recordErrors(e)
+			r.Errors.TestPoints = p.TestPoints != nil
 		}
 	}
 	r.Terms = termsData(p, cfg, betaNames)

@@ -342,3 +342,33 @@ func TestRunConfigDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordAtTestPoints: a problem with TestPoints is scored there, and
+// its record and summary say so; on a grid they say grid points.
+func TestRecordAtTestPoints(t *testing.T) {
+	f := testfit.TrainOscillator(t)
+	q := *f.Model.Problem
+	q.TestPoints = [][]float64{{0.5}, {1.5}, {2.5}}
+	m := *f.Model
+	m.Problem = &q
+	g := *f
+	g.Model = &m
+	for _, c := range []struct {
+		fit    *bayes.Fit
+		points int
+		test   bool
+		says   string
+	}{{f, 40, false, "on 40 grid points"}, {&g, 3, true, "at the problem's 3 test points"}} {
+		r := record.NewResult(c.fit, 20)
+		if r.Errors == nil || r.Errors.Points != c.points || r.Errors.TestPoints != c.test {
+			t.Fatalf("errors %+v: want %d points, test points %v", r.Errors, c.points, c.test)
+		}
+		var b strings.Builder
+		if err := r.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.says) {
+			t.Errorf("summary %q: want %q", b.String(), c.says)
+		}
+	}
+}

@@ -28,7 +28,11 @@ func (r *Result) writeText(w io.Writer) {
 		fmt.Fprintf(w, "  warning: %s\n", warning)
 	}
 	if e := r.Errors; e != nil {
-		fmt.Fprintf(w, "  rel L2 = %s  mse = %s  max |err| = %s  coverage(2 sigma) = %s  on %d grid points\n",
+		where := "on %d grid points"
+		if e.TestPoints {
+			where = "at the problem's %d test points"
+		}
+		fmt.Fprintf(w, "  rel L2 = %s  mse = %s  max |err| = %s  coverage(2 sigma) = %s  "+where+"\n",
 			Fmt(e.RelL2, "%.4g"), Fmt(e.MSE, "%.4g"), Fmt(e.MaxAbs, "%.4g"), Fmt(e.Coverage2S, "%.3f"), e.Points)
 		for _, name := range r.Outputs { // several fields: the line above is over all (rel L2 the joint L2RE)
 			if o := e.Outputs[name]; o != nil {
