@@ -10,7 +10,6 @@ import (
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
-	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // poisson1D is a user's noise-free -u” = pi^2 sin(pi x) on [0, 1] with
@@ -230,16 +229,7 @@ func paperWarningsOf(a *Assessment) []string {
 // band (4.0) only without the estimate.
 func TestDisagreementBar(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
-	d, err := FreshDrawOf(f.Model.Problem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := d.model(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := m2.Residuals()
+	f, m2, res := trainedFresh(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
 	cal, _, err := calibrated(f, nil, m2, nil, res, f.Model.GroupRMS(f.Beta), m2.GroupRMS(f.Beta))
 	if err != nil {
 		t.Fatal(err)

@@ -52,16 +52,7 @@ func TestUnmetConditionUncalibrated(t *testing.T) {
 // % of them warns (above CalibratedQ95Max), one within 2.4 does not.
 func TestCalibratedQ95Bar(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
-	d, err := FreshDrawOf(f.Model.Problem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := d.model(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := m2.Residuals()
+	f, m2, res := trainedFresh(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
 	q0 := score.Quantile(valueZ(f, m2, res)[0], 0.95)
 	for _, c := range []struct {
 		q     float64
@@ -85,16 +76,7 @@ func TestCalibratedQ95Bar(t *testing.T) {
 // measurement check sized the band.
 func TestInteriorWarnings(t *testing.T) {
 	t.Parallel()
-	f := testfit.Train(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
-	d, err := FreshDrawOf(f.Model.Problem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := d.model(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := m2.Residuals()
+	f, m2, res := trainedFresh(t, "wave", bayes.Settings{Seed: 1, Epochs: 300})
 	z := valueZ(f, m2, res)[0]
 	q0 := score.Quantile(z, 0.95)
 	value := checked{value: []int{len(z)}, measured: []bool{false}, kfold: []kfold{{}}, scale: []float64{1}}
@@ -119,4 +101,21 @@ func TestInteriorWarnings(t *testing.T) {
 			t.Errorf("q95 %.2g at the conditions, ratio %g, estimated %v, measured %v: %q, want a warning %v", c.q, c.ratio, c.c.estimated, c.c.measured[0], ws, c.warns)
 		}
 	}
+}
+
+// trainedFresh trains the paper's problem name with s (testfit.Train) and
+// returns the fit, its model on the problem's fresh draw and each term's
+// residuals there; an error ends the test.
+func trainedFresh(t *testing.T, name string, s bayes.Settings) (*bayes.Fit, *bayes.Model, [][]float64) {
+	t.Helper()
+	f := testfit.Train(t, name, s)
+	d, err := FreshDrawOf(f.Model.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := d.model(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, m2, m2.Residuals()
 }
