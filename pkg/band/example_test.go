@@ -52,3 +52,56 @@ func ExampleAssess() {
 	// error estimate applies: true
 	// calibrated = paper's x the estimate's factor: true
 }
+
+// A band method of one's own is a Build from the Check every method reads
+// (the fit, its fresh draw, the residuals there) and one Register call:
+// Assess then builds its band beside the others, and a record stores,
+// scores and predicts it (pkg/record). This one widens the paper's band by
+// the largest ratio of fresh to training rms residuals over the beta
+// groups, at least 1.
+func ExampleRegister() {
+	remove, err := band.Register(band.Method{Name: "worst-ratio", Build: func(c *band.Check) (*band.Band, error) {
+		s := 1.0
+		for t := range c.Train {
+			s = math.Max(s, c.Fresh[t]/c.Train[t])
+		}
+		return &band.Band{Scale: []float64{s}}, nil
+	}})
+	if err != nil {
+		panic(err)
+	}
+	defer remove()
+	heat, err := problems.Lookup("heat")
+	if err != nil {
+		panic(err)
+	}
+	p := heat.New(problems.Options{})
+	s := bayes.Settings{Schedule: heat.Schedule(problems.Options{}), Seed: 1, Epochs: 300, Hyper: bayes.HyperSteps{Start: 100}}
+	f, err := bayes.Train(context.Background(), p, s)
+	if err != nil {
+		panic(err)
+	}
+	d, err := band.FreshDrawOf(p)
+	if err != nil {
+		panic(err)
+	}
+	a, err := band.Assess(f, d)
+	if err != nil {
+		panic(err)
+	}
+	for _, b := range a.Bands {
+		fmt.Println(b.Method)
+	}
+	pts := [][]float64{{0.5, 0.5}}
+	_, paper, _ := f.Predict(pts)
+	sigma, err := a.Band("worst-ratio").Sigma(f, pts)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("wider than the paper's:", sigma[0][0] >= paper[0])
+	// Output:
+	// heldout
+	// calibrated
+	// worst-ratio
+	// wider than the paper's: true
+}
