@@ -65,3 +65,19 @@ func (c Config) WithProgress(progress func(epoch, epochs int), stage func(stage 
 	c.settings.Progress, c.settings.Stage = progress, stage
 	return c
 }
+
+// Config returns f's configuration as f holds it: its Settings (resolved
+// when Train or FitAt made f), its model's problem and beta groups; what
+// pkg/record records, with nothing resolved or parsed again. It panics if
+// f has no Model.
+func (f *Fit) Config() Config {
+	m := f.Model
+	return Config{settings: f.Settings, problem: m.Problem, betaNames: m.BetaNames, termGroup: m.TermGroup}.clone()
+}
+
+// clone is c with copies of its slices and map: a Config of its own.
+func (c Config) clone() Config {
+	c.settings = c.Settings()
+	c.betaNames, c.termGroup = c.BetaGroups()
+	return c
+}

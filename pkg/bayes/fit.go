@@ -92,13 +92,7 @@ type Fit struct {
 	// widenOutput, if not nil, widens the sigma of output k > 0 in its
 	// place (WithOutputBand).
 	widenOutput func(k int, points [][]float64, sigma []float64)
-	// config is the configuration the fit was trained with (Config).
-	config Config
 }
-
-// Config returns the configuration f was trained with (or rebuilt with,
-// FitAt): what pkg/record records, without resolving its settings again.
-func (f *Fit) Config() Config { return f.config }
 
 // holdKnown puts the known betas back into beta.
 func (f *Fit) holdKnown(beta []float64) {

@@ -132,8 +132,7 @@ func (f *Fit) Jacobian(points [][]float64) (mean, J []float64, err error) {
 func FitAt(m *Model, s Settings, alpha, beta []float64, laplace bool) *Fit {
 	s.resolved = true
 	f := &Fit{Model: m, Settings: s, Alpha: alpha, Beta: beta, Status: StatusOK,
-		EW: make([]float64, len(alpha)), ED: make([]float64, len(beta)),
-		config: Config{settings: s, problem: m.Problem, betaNames: slices.Clone(m.BetaNames), termGroup: slices.Clone(m.TermGroup)}}
+		EW: make([]float64, len(alpha)), ED: make([]float64, len(beta))}
 	f.known = s.KnownBetas(m.BetaNames)
 	if laplace {
 		f.finish()

@@ -121,7 +121,8 @@ func trainFrom(ctx context.Context, cfg Config, start time.Time, conditionsFirst
 // its problem (its row work on threads), with the hyperparameters at their
 // starting values.
 func newFit(cfg Config, threads int) (*Fit, error) {
-	p, s := cfg.problem, cfg.settings
+	p, s := cfg.problem, cfg.Settings() // the fit's own copies
+	names, termGroup := cfg.BetaGroups()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
 	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames()))
 	net := nn.New(sizes, s.Activation, rng)
@@ -137,13 +138,12 @@ func newFit(cfg Config, threads int) (*Fit, error) {
 		c.Terms = slices.Clone(p.Terms)
 		own = &c
 	}
-	names, termGroup := cfg.BetaGroups()
 	m, err := newModel(own, net, s.AlphaMode, names, termGroup)
 	if err != nil {
 		return nil, err
 	}
 	m.startPool(threads)
-	f := &Fit{Model: m, Settings: cfg.Settings(), Status: StatusOK, config: cfg}
+	f := &Fit{Model: m, Settings: s, Status: StatusOK}
 	f.Alpha = fillN(len(m.Alphas), s.Hyper.Alpha0)
 	f.known = s.KnownBetas(m.BetaNames)
 	f.Beta = fillN(len(m.BetaNames), s.Hyper.Beta0)
