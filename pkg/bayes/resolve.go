@@ -28,9 +28,8 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 	return c.settings, err
 }
 
-// resolve is NewConfig: the steps of Resolve in order, the beta groups
-// worked out (and kept) where the steps after them need them. On an error
-// the Config holds s as far as it was filled.
+// resolve is NewConfig: the steps of Resolve in order. On an error the
+// Config holds s as far as it was filled.
 func (s Settings) resolve(p *pde.Problem) (Config, error) {
 	c := Config{problem: p}
 	if err := s.checkFinite(); err != nil {
@@ -43,36 +42,34 @@ func (s Settings) resolve(p *pde.Problem) (Config, error) {
 			return Config{settings: s}, err
 		}
 	}
-	err := s.steps(p, (*Settings).resolveScale, (*Settings).resolveNet, (*Settings).resolveEpochs, (*Settings).resolveRecipe)
-	if err == nil {
+	// The beta groups are worked out once, kept in c, and read by the
+	// known-noise check.
+	groups := func(s *Settings, p *pde.Problem) (err error) {
 		c.betaNames, c.termGroup, err = s.resolveGroups(p)
+		return err
 	}
-	if err == nil {
-		err = s.resolveFromSchedule(p)
-	}
-	if err == nil {
-		err = s.checkKnownNoise(p, c.betaNames)
-	}
-	if err == nil {
-		err = s.steps(p, (*Settings).resolveDefaults, (*Settings).resolvePolish, (*Settings).checkRanges,
-			(*Settings).checkNames, (*Settings).resolveCurvature)
-	}
-	if err != nil {
-		return Config{settings: s}, err
+	knownNoise := func(s *Settings, p *pde.Problem) error { return s.checkKnownNoise(p, c.betaNames) }
+	for _, step := range []func(*Settings, *pde.Problem) error{
+		(*Settings).resolveScale,
+		(*Settings).resolveNet,
+		(*Settings).resolveEpochs,
+		(*Settings).resolveRecipe,
+		groups,
+		(*Settings).resolveFromSchedule,
+		knownNoise,
+		(*Settings).resolveDefaults,
+		(*Settings).resolvePolish,
+		(*Settings).checkRanges,
+		(*Settings).checkNames,
+		(*Settings).resolveCurvature,
+	} {
+		if err := step(&s, p); err != nil {
+			return Config{settings: s}, err
+		}
 	}
 	s.resolved = true
 	c.settings = s
 	return c, nil
-}
-
-// steps runs the resolution steps on s in order, to the first error.
-func (s *Settings) steps(p *pde.Problem, steps ...func(*Settings, *pde.Problem) error) error {
-	for _, step := range steps {
-		if err := step(s, p); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // checkFinite refuses a float setting that is NaN or infinite: every one
