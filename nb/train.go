@@ -19,26 +19,24 @@ import (
 // took. An empty title is the problem's name and network ("heat, 2-6-1
 // net"). s.Progress and s.Stage, if set, are called as well.
 func Train(ctx context.Context, title string, p *pde.Problem, s bayes.Settings) (*bayes.Fit, error) {
-	rs, err := s.Resolve(p)
+	cfg, err := bayes.NewConfig(p, s)
 	if err != nil {
 		return nil, err
 	}
-	bar := Progress{Title: fitTitle(title, p, rs)}
-	bar.Start(rs.Epochs)
-	progress, stage := s.Progress, s.Stage
-	s.Progress = func(epoch, epochs int) {
+	epochs := cfg.Settings().Epochs
+	bar := Progress{Title: fitTitle(title, p, cfg.Settings())}
+	bar.Start(epochs)
+	f, err := bayes.TrainConfig(ctx, cfg.WithProgress(func(epoch, total int) {
 		bar.Update(epoch, "")
-		if progress != nil {
-			progress(epoch, epochs)
+		if s.Progress != nil {
+			s.Progress(epoch, total)
 		}
-	}
-	s.Stage = func(what string) {
-		bar.Update(rs.Epochs, what)
-		if stage != nil {
-			stage(what)
+	}, func(what string) {
+		bar.Update(epochs, what)
+		if s.Stage != nil {
+			s.Stage(what)
 		}
-	}
-	f, err := bayes.Train(ctx, p, s)
+	}))
 	if err == nil {
 		bar.Done()
 	}

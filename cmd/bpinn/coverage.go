@@ -41,7 +41,7 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if len(p.Unknowns) == 0 {
 		return usagef("problem %q has no unknown coefficients: coverage needs an inverse problem", p.Name)
 	}
-	if _, err := ff.settings(p, seed); err != nil {
+	if _, err := ff.config(p, seed); err != nil {
 		return err
 	}
 	draws, err := runner.Seeds(ff.dataSeed.V, n)
@@ -66,8 +66,8 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 		if err != nil {
 			return nil, bayes.Settings{}, err
 		}
-		s, err := g.settings(q, seed)
-		return q, s, err
+		cfg, err := g.config(q, seed)
+		return q, cfg.Settings(), err
 	})
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"github.com/evidence-pinn/bpinn/cmd/internal/termbar"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
 )
@@ -46,10 +45,9 @@ func setupEnsemble(fs *flag.FlagSet) func([]string, env) error {
 // ensemblePlan is an ensemble's checked input: what run runs and what
 // --sbatch writes into a job script.
 type ensemblePlan struct {
-	p     *pde.Problem
-	s     bayes.Settings
-	cfg   record.RunConfig
-	seeds []uint64 // this run's (this shard's) seeds
+	cfg   bayes.Config     // every fit's but its seed
+	rc    record.RunConfig // what the fits' records carry
+	seeds []uint64         // this run's (this shard's) seeds
 }
 
 // plan checks the flags and the problem without running anything.
@@ -76,12 +74,11 @@ func (m *ensembleFlags) plan(pos []string) (ensemblePlan, error) {
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	s, err := m.fit.settings(p, m.seed.V)
+	cfg, err := m.fit.config(p, m.seed.V)
 	if err != nil {
 		return ensemblePlan{}, err
 	}
-	cfg, err := record.NewRunConfig(p, s, m.fit.dataSeed.V)
-	return ensemblePlan{p, s, cfg, seeds}, asUsage(err)
+	return ensemblePlan{cfg, record.NewRunConfig(cfg, m.fit.dataSeed.V), seeds}, nil
 }
 
 // run trains the ensemble (runner.RunFile) and prints its summary.
@@ -96,10 +93,10 @@ func (m *ensembleFlags) run(pos []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var prog *termbar.Fits
-	sum, err := runner.RunFile(m.fit.context(), plan.p, plan.s, plan.seeds, runner.FileOptions{
-		Out: m.out, Resume: m.resume, Config: plan.cfg, Workers: m.workers, DataSeed: m.fit.dataSeed.V, GridN: gridN,
+	sum, err := runner.RunFile(m.fit.context(), plan.cfg, plan.seeds, runner.FileOptions{
+		Out: m.out, Resume: m.resume, Config: plan.rc, Workers: m.workers, DataSeed: m.fit.dataSeed.V, GridN: gridN,
 		Notify: func(msg string) { fmt.Fprintf(stderr, "bpinn ensemble: %s\n", msg) },
-		Start:  func(todo int) { prog = termbar.NewFits(stderr, todo, fmt.Sprintf("%s x%d", plan.p.Name, todo)) },
+		Start:  func(todo int) { prog = termbar.NewFits(stderr, todo, fmt.Sprintf("%s x%d", plan.rc.Problem, todo)) },
 		Done:   func(done int, r *record.Result) { prog.Step(done, r) },
 	})
 	if prog != nil {

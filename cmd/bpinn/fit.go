@@ -10,7 +10,6 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/atomicfile"
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
@@ -49,7 +48,7 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 	if err != nil {
 		return nil, err
 	}
-	s, err := ff.settings(p, seed)
+	cfg, err := ff.config(p, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -58,9 +57,8 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 			return nil, err
 		}
 	}
-	var done func()
-	s.Progress, s.Stage, done = termbar.Fit(stderr, p.Name)
-	r, err := runFit(ff.context(), p, s, ff.dataSeed.V)
+	progress, stage, done := termbar.Fit(stderr, p.Name)
+	r, err := runFit(ff.context(), cfg.WithProgress(progress, stage), ff.dataSeed.V)
 	done()
 	if err != nil {
 		return nil, err
@@ -74,8 +72,8 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 }
 
 // runFit trains and records one fit.
-func runFit(ctx context.Context, p *pde.Problem, s bayes.Settings, dataSeed uint64) (*record.Result, error) {
-	f, err := bayes.Train(ctx, p, s)
+func runFit(ctx context.Context, cfg bayes.Config, dataSeed uint64) (*record.Result, error) {
+	f, err := bayes.TrainConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

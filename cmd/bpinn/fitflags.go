@@ -85,23 +85,22 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }
 
-// settings returns the bayes settings for seed, in which unset flags stay
-// zero so the problem's schedule applies, after checking them resolved (as
-// a combination, the schedule and the defaults filled in): an error of
-// Resolve is bad input.
-func (ff *fitFlags) settings(p *pde.Problem, seed uint64) (bayes.Settings, error) {
+// config returns the fit's configuration for seed, resolved once (the
+// schedule and the defaults filled in where a flag was not given): an
+// error of the resolution is bad input.
+func (ff *fitFlags) config(p *pde.Problem, seed uint64) (bayes.Config, error) {
 	sch, err := ff.schedule(p)
 	if err != nil {
-		return bayes.Settings{}, err
+		return bayes.Config{}, err
 	}
 	s := ff.s
 	s.Schedule, s.Seed = sch, seed
-	r, err := s.Resolve(p)
+	cfg, err := bayes.NewConfig(p, s)
 	if err != nil {
-		return s, asUsage(err)
+		return cfg, asUsage(err)
 	}
-	if ff.nanAt.Given && ff.nanAt.V > r.Epochs {
-		return s, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.V, r.Epochs)
+	if epochs := cfg.Settings().Epochs; ff.nanAt.Given && ff.nanAt.V > epochs {
+		return cfg, usagef("--nan-at %d is beyond epochs = %d", ff.nanAt.V, epochs)
 	}
-	return s, nil
+	return cfg, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/evidence-pinn/bpinn/internal/cliflag"
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/mcmc"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/posterior"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 	"github.com/evidence-pinn/bpinn/pkg/runner"
@@ -132,12 +131,12 @@ func runHMC(h *hmcFlags, positional []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	hs, s := &plan.Sampler, plan.Fit
+	hs, s := &plan.Sampler, plan.Fit.Settings()
 	if plan.Unknowns { // an inverse problem: the unknowns' marginals (docs/inverse.md)
-		return hmcUnknowns(p, s, hs, plan.Whitening, stdout, stderr)
+		return hmcUnknowns(plan.Fit, hs, plan.Whitening, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "bpinn hmc: training the Laplace fit of %s (%s recipe, %d epochs, seed %d)\n", p.Name, s.Recipe, s.Epochs, s.Seed)
-	fit, err := bayes.Train(interrupt, p, s)
+	fit, err := bayes.TrainConfig(interrupt, plan.Fit)
 	if err != nil {
 		return err
 	}
@@ -165,12 +164,12 @@ func runHMC(h *hmcFlags, positional []string, stdout, stderr io.Writer) error {
 }
 
 // hmcUnknowns is "bpinn hmc PROBLEM" for an inverse problem: the fit of
-// settings fs (the tuned defaults but the seed and net), then the sampler
-// on the joint posterior of its weights and unknowns at the fit's alpha
-// and beta, each unknown's marginal beside its Laplace one.
-func hmcUnknowns(p *pde.Problem, fs bayes.Settings, hs *mcmc.Settings, whiten bayes.HessianKind, stdout, stderr io.Writer) error {
-	fmt.Fprintf(stderr, "bpinn hmc: training the fit of %s (seed %d)\n", p.Name, fs.Seed)
-	f, err := bayes.Train(interrupt, p, fs)
+// cfg (the tuned defaults but the seed and net), then the sampler on the
+// joint posterior of its weights and unknowns at the fit's alpha and beta,
+// each unknown's marginal beside its Laplace one.
+func hmcUnknowns(cfg bayes.Config, hs *mcmc.Settings, whiten bayes.HessianKind, stdout, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "bpinn hmc: training the fit of %s (seed %d)\n", cfg.Problem().Name, cfg.Settings().Seed)
+	f, err := bayes.TrainConfig(interrupt, cfg)
 	if err != nil {
 		return err
 	}

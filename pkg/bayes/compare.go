@@ -12,7 +12,7 @@ func (f *Fit) ModelCopy() (cm *Model, alpha, beta []float64) {
 		panic("bayes: ModelCopy: the fit has no Model")
 	}
 	m := f.Model
-	cm, err := m.sibling(m.Problem, f.Settings.AlphaMode, f.Settings.BetaMode)
+	cm, err := m.sibling(m.Problem, m.BetaNames, m.TermGroup)
 	if err != nil {
 		panic("bayes: ModelCopy: " + err.Error())
 	}

@@ -76,7 +76,7 @@ func TestBalancedBetas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := newFit(p, s, 1)
+	f, err := newFit(resolvedConfig(t, p, s), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestBalancedBetas(t *testing.T) {
 		t.Errorf("beta_data %g: measurements keep Beta0 = 2", f.Beta[dG])
 	}
 	s.Hyper.Balance = false
-	if f, err = newFit(p, s, 1); err != nil {
+	if f, err = newFit(resolvedConfig(t, p, s), 1); err != nil {
 		t.Fatal(err)
 	}
 	for _, b := range f.Beta {
@@ -235,7 +235,7 @@ func TestBalancedBetasFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := newFit(p, s, 1)
+	f, err := newFit(resolvedConfig(t, p, s), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestRestartConditionsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := newFit(p, s, 1)
+	f, err := newFit(resolvedConfig(t, p, s), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,14 @@
 // # Data flow
 //
 //	pde.Problem                 inputs, terms (points, targets, residuals), unknowns
-//	  │ Settings.Resolve         Settings.Schedule (pkg/problems registers the paper's)
-//	  │                          and the defaults filled in, the combination checked
+//	  │ NewConfig                Settings.Schedule (pkg/problems registers the paper's)
+//	  │                          and the defaults filled in, the combination checked,
+//	  │                          the beta groups worked out: a Config, resolved once
 //	  ▼
 //	NewModel                    one ad graph: E_D^t per beta group, its gradient,
 //	  │                          H_t (Gauss-Newton or exact)
 //	  ▼
-//	Train                       Adam on E_T = Σ β_t E_D^t + Σ α_i E_W^i, hyperparameter
+//	Train, TrainConfig          Adam on E_T = Σ β_t E_D^t + Σ α_i E_W^i, hyperparameter
 //	  │                          steps on the evidence, polish, MacKay's final rounds
 //	  ▼
 //	Fit                         the trained model, α, β, history, status, warnings
@@ -54,15 +55,19 @@
 //	Final  FinalRounds     Rounds, Tol, Betas: MacKay's rounds after the polish
 //
 // A zero field means the schedule's value, else the default written on it;
-// [Settings.Resolve] fills them and names a wrong one as the user writes
-// it (Hyper.LR).
+// [NewConfig] fills them, names a wrong one as the user writes it
+// (Hyper.LR) and returns the [Config] that the fit, its record (pkg/record)
+// and an ensemble's fits (pkg/runner) share: the settings are resolved
+// once, where they come in, and nothing downstream parses or resolves
+// them again. [Train] of Settings is [TrainConfig] of their Config;
+// [Settings.Resolve] gives the resolved settings alone.
 //
 // # Where things are
 //
 //   - settings.go, enums.go: Settings and its typed choices (Recipe,
 //     PolishMethod, RoundBetas, Updater, the beta grouping, the curvature
-//     structure) with their Parse functions; resolve.go: Resolve, in named
-//     steps.
+//     structure) with their Parse functions; resolve.go: the resolution
+//     (NewConfig, Resolve), in named steps; config.go: Config.
 //   - model.go: Model, E_D, gradients, H_t.
 //   - train.go: Train (the Adam epochs, the final rounds, the end);
 //     hyper.go: the hyperparameter steps, the evidence under a structure,

@@ -42,3 +42,39 @@ func ExampleTrain() {
 	// ok [beta_pde beta_boundary]
 	// rel L2 below 1e-3: true
 }
+
+// One resolution for several fits: NewConfig fills the settings from the
+// defaults and works out the beta groups once; each seed's fit trains
+// that Config with its own seed.
+func ExampleNewConfig() {
+	p := &pde.Problem{Name: "poisson-1d", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{
+			pde.PDE("u_xx = -pi^2*sin(pi*x)", 30),
+			pde.Dirichlet(pde.Boundary(), 2, 0),
+		},
+	}
+	q, err := p.Sample(1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg, err := bayes.NewConfig(q, bayes.Settings{Seed: 1, Hidden: []int{8}, Epochs: 200, Recipe: bayes.RecipePaper})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	names, termGroup := cfg.BetaGroups()
+	fmt.Println(cfg.Settings().Recipe, cfg.Settings().Hyper.Start, names, termGroup)
+	for _, seed := range []uint64{1, 2} {
+		f, err := bayes.TrainConfig(context.Background(), cfg.WithSeed(seed))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("seed", f.Settings.Seed, "epochs", f.Epochs)
+	}
+	// Output:
+	// paper 66 [beta_pde beta_boundary] [0 1]
+	// seed 1 epochs 200
+	// seed 2 epochs 200
+}

@@ -175,7 +175,7 @@ func TestFitRealDivergence(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.LR = 1e153
-	f, err := newFit(p, s, 1)
+	f, err := newFit(resolvedConfig(t, p, s), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evidence-pinn/bpinn/internal/fault"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
@@ -31,4 +32,16 @@ func nanTestFit(t *testing.T, name string, s Settings, nanAt int) *Fit {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// resolvedConfig is the Config of p with the settings s, resolved already
+// and then changed by a test (past what NewConfig would accept): their
+// beta groups worked out, nothing checked again.
+func resolvedConfig(t testing.TB, p *pde.Problem, s Settings) Config {
+	t.Helper()
+	names, termGroup, err := p.BetaGroups(s.BetaMode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{settings: s, problem: p, betaNames: names, termGroup: termGroup}
 }

@@ -202,7 +202,7 @@ func (f *Fit) system(shared bool) *curv.System {
 	var J [][]float64
 	if !shared {
 		var err error
-		if J, err = m.stackedJacobians(f.Settings, jacobianBlock(m.NumWeights())); err != nil {
+		if J, err = m.stackedJacobians(jacobianBlock(m.NumWeights())); err != nil {
 			J = nil // the same rows from all points at once, below
 		}
 	}

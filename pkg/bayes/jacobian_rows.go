@@ -21,11 +21,11 @@ func jacobianBlock(P int) int { return max(16, jacobianBlockFloats/P) }
 // stackedJacobians returns each beta group's residual Jacobian at m's
 // weights (N_t x P row-major, as GroupJacobians) as consecutive parts of
 // one new N x P array, each term computed block points at a time
-// on a model of those points alone (a sibling of m at its weights, with
-// the fit's alpha and beta modes), so that the memory of the Jacobian
+// on a model of those points alone (a sibling of m at its weights, in
+// the term's beta group), so that the memory of the Jacobian
 // programs is that of a block. The array is the caller's: the dual
 // Laplace (curv.NewDualLaplace) overwrites it.
-func (m *Model) stackedJacobians(s Settings, block int) ([][]float64, error) {
+func (m *Model) stackedJacobians(block int) ([][]float64, error) {
 	P := m.NumWeights()
 	all := make([]float64, 0, sumInts(m.N)*P)
 	parts := make([][]float64, len(m.BetaNames))
@@ -36,7 +36,7 @@ func (m *Model) stackedJacobians(s Settings, block int) ([][]float64, error) {
 				continue
 			}
 			for r := 0; r < len(t.Points); r += block {
-				j, err := m.termRowsJacobian(s, i, r, min(r+block, len(t.Points)), name)
+				j, err := m.termRowsJacobian(i, r, min(r+block, len(t.Points)), name)
 				if err != nil {
 					return nil, err
 				}
@@ -50,15 +50,12 @@ func (m *Model) stackedJacobians(s Settings, block int) ([][]float64, error) {
 
 // termRowsJacobian is the Jacobian of points [lo, hi) of term i (in beta
 // group name) at m's weights, from a sibling model of those points alone.
-func (m *Model) termRowsJacobian(s Settings, i, lo, hi int, name string) ([]float64, error) {
+func (m *Model) termRowsJacobian(i, lo, hi int, name string) ([]float64, error) {
 	q := *m.Problem
 	q.Terms = []pde.Term{termRows(m.Problem.Terms[i], lo, hi)}
-	b, err := m.sibling(&q, s.AlphaMode, s.BetaMode)
+	b, err := m.sibling(&q, []string{name}, []int{0})
 	if err != nil {
 		return nil, fmt.Errorf("the Jacobian of term %q: %w", m.Problem.Terms[i].Name, err)
-	}
-	if len(b.BetaNames) != 1 || b.BetaNames[0] != name {
-		return nil, fmt.Errorf("the Jacobian of term %q: its points alone make beta groups %v, not %q", m.Problem.Terms[i].Name, b.BetaNames, name)
 	}
 	return b.GroupJacobians()[0], nil
 }

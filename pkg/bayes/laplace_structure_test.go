@@ -158,7 +158,7 @@ func TestStackedJacobians(t *testing.T) {
 	if jacobianBlock(9937) != 422 || jacobianBlock(1e6) != 16 {
 		t.Errorf("blocks of %d points at 9937 weights, %d at 10^6; want 2^22/P, at least 16", jacobianBlock(9937), jacobianBlock(1e6))
 	}
-	got, err := m.stackedJacobians(s, 512)
+	got, err := m.stackedJacobians(512)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,6 +78,8 @@ type Model struct {
 	gnTmp []float64
 
 	pool *par.Pool // the threads of the row work; nil: the calling goroutine
+	// alphaMode is the mode of Alphas, which a sibling shares.
+	alphaMode nn.AlphaMode
 }
 
 // startPool gives the model (and the models built from it) a pool of
@@ -116,12 +118,18 @@ func NewModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, betaMode pde.
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return newModel(p, net, alphaMode, betaMode)
+	names, termGroup, err := p.BetaGroups(betaMode)
+	if err != nil {
+		return nil, err
+	}
+	return newModel(p, net, alphaMode, names, termGroup)
 }
 
 // newModel is NewModel for a problem already validated (Train validates
-// before it builds the network): Validate builds every residual once more.
-func newModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, betaMode pde.BetaMode) (*Model, error) {
+// before it builds the network: Validate builds every residual once more)
+// with its beta groups worked out (names, and each term's group): a
+// Config's, or a model's for a sibling.
+func newModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, names []string, termGroup []int) (*Model, error) {
 	if f := len(p.OutputNames()); net.Sizes[0] != p.Dim() || net.Sizes[len(net.Sizes)-1] != f {
 		return nil, fmt.Errorf("network %v for problem %q: want %d inputs and %d outputs", net.Sizes, p.Name, p.Dim(), f)
 	}
@@ -129,12 +137,8 @@ func newModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, betaMode pde.
 	if err != nil {
 		return nil, err
 	}
-	names, termGroup, err := p.BetaGroups(betaMode)
-	if err != nil {
-		return nil, err
-	}
 	m := &Model{Problem: p, Net: net, Alphas: alphas, AlphaOf: nn.GroupIndex(alphas, net.NumWeights()),
-		BetaNames: names, TermGroup: termGroup, N: make([]int, len(names))}
+		BetaNames: names, TermGroup: termGroup, N: make([]int, len(names)), alphaMode: alphaMode}
 	g := ad.NewGraph()
 	m.g = g
 	m.ps = net.Params(g)
@@ -227,11 +231,15 @@ func (m *Model) addUnknowns(g *ad.Graph) map[string]*ad.Node {
 	return byName
 }
 
-// sibling builds a model of q (the same problem drawn anew, or a copy of
-// it) on a copy of m's parameters, weights and unknowns: NewModel on m.Net
-// itself would move Net.W away from m.Theta.
-func (m *Model) sibling(q *pde.Problem, alphaMode nn.AlphaMode, betaMode pde.BetaMode) (*Model, error) {
-	m2, err := NewModel(q, m.Net.Clone(), alphaMode, betaMode)
+// sibling builds a model of q (the same problem drawn anew, a copy of it,
+// or some of its terms) with the beta groups names and termGroup (q's
+// terms') on a copy of m's parameters, weights and unknowns: NewModel on
+// m.Net itself would move Net.W away from m.Theta.
+func (m *Model) sibling(q *pde.Problem, names []string, termGroup []int) (*Model, error) {
+	if err := q.Validate(); err != nil {
+		return nil, err
+	}
+	m2, err := newModel(q, m.Net.Clone(), m.alphaMode, names, termGroup)
 	if err != nil {
 		return nil, err
 	}

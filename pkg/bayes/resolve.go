@@ -21,25 +21,42 @@ import (
 // that ask for something that cannot happen (a number that is not finite,
 // a flag of one mode given with another mode) are refused before anything
 // is filled; settings Resolve returned (a fit's) resolve again unchanged.
+// It returns NewConfig's settings: a fit takes the Config, which carries
+// them with the problem's beta groups.
 func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
+	c, err := s.resolve(p)
+	return c.settings, err
+}
+
+// resolve is NewConfig: the steps of Resolve in order. On an error the
+// Config holds s as far as it was filled.
+func (s Settings) resolve(p *pde.Problem) (Config, error) {
+	c := Config{problem: p}
 	if err := s.checkFinite(); err != nil {
-		return s, err
+		return Config{settings: s}, err
 	}
 	if !s.resolved {
 		// Resolve fills the fields these checks read, so they apply to the
 		// settings as given only.
 		if err := s.checkAsGiven(); err != nil {
-			return s, err
+			return Config{settings: s}, err
 		}
 	}
+	// The beta groups are worked out once, kept in c, and read by the
+	// known-noise check.
+	groups := func(s *Settings, p *pde.Problem) (err error) {
+		c.betaNames, c.termGroup, err = s.resolveGroups(p)
+		return err
+	}
+	knownNoise := func(s *Settings, p *pde.Problem) error { return s.checkKnownNoise(p, c.betaNames) }
 	for _, step := range []func(*Settings, *pde.Problem) error{
 		(*Settings).resolveScale,
 		(*Settings).resolveNet,
 		(*Settings).resolveEpochs,
 		(*Settings).resolveRecipe,
-		(*Settings).resolveGroups,
+		groups,
 		(*Settings).resolveFromSchedule,
-		(*Settings).checkKnownNoise,
+		knownNoise,
 		(*Settings).resolveDefaults,
 		(*Settings).resolvePolish,
 		(*Settings).checkRanges,
@@ -47,11 +64,12 @@ func (s Settings) Resolve(p *pde.Problem) (Settings, error) {
 		(*Settings).resolveCurvature,
 	} {
 		if err := step(&s, p); err != nil {
-			return s, err
+			return Config{settings: s}, err
 		}
 	}
 	s.resolved = true
-	return s, nil
+	c.settings = s
+	return c, nil
 }
 
 // checkFinite refuses a float setting that is NaN or infinite: every one
@@ -178,21 +196,21 @@ func (s *Settings) resolveRecipe(*pde.Problem) error {
 	return nil
 }
 
-// resolveGroups fills the Hessian and the alpha and beta groups.
-func (s *Settings) resolveGroups(p *pde.Problem) error {
+// resolveGroups fills the Hessian and the alpha and beta modes and
+// returns the problem's beta groups under the beta mode.
+func (s *Settings) resolveGroups(p *pde.Problem) (names []string, termGroup []int, err error) {
 	if s.Hessian == "" {
 		s.Hessian = GaussNewton
 	}
 	s.AlphaMode = cmp.Or(s.AlphaMode, nn.AlphaMode(s.Schedule.AlphaMode), nn.AlphaSingle)
 	s.BetaMode = cmp.Or(s.BetaMode, pde.BetaMode(s.Schedule.BetaMode), p.DefaultBetaMode())
 	if _, err := nn.ParseAlphaMode(string(s.AlphaMode)); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if _, err := ParseBetaMode(string(s.BetaMode)); err != nil {
-		return err
+		return nil, nil, err
 	}
-	_, _, err := p.BetaGroups(s.BetaMode)
-	return err
+	return p.BetaGroups(s.BetaMode)
 }
 
 // resolveFromSchedule fills the fields only a schedule sets: known noise,
@@ -366,17 +384,14 @@ func (s *Settings) resolveCurvature(p *pde.Problem) error {
 	return nil
 }
 
-// checkKnownNoise checks KnownNoise against the problem's beta groups.
-func (s Settings) checkKnownNoise(p *pde.Problem) error {
+// checkKnownNoise checks KnownNoise against the problem's beta groups,
+// names.
+func (s Settings) checkKnownNoise(p *pde.Problem, names []string) error {
 	if len(s.KnownNoise) == 0 {
 		return nil
 	}
 	if s.Fixed.On {
 		return fmt.Errorf("known noise and fixed weights: the baseline holds every beta at 1; use one of them")
-	}
-	names, _, err := p.BetaGroups(s.BetaMode)
-	if err != nil {
-		return err
 	}
 	keys := slices.Sorted(maps.Keys(s.KnownNoise)) // errors name keys in a fixed order
 	given := map[string]string{}                   // group -> the key that named it

@@ -26,12 +26,9 @@ func (f *Fit) ModelOn(q *pde.Problem) (*Model, error) {
 	if err := sameTerms(m.Problem, q); err != nil {
 		return nil, fmt.Errorf("fresh points: %w", err)
 	}
-	m2, err := m.sibling(q, f.Settings.AlphaMode, f.Settings.BetaMode)
+	m2, err := m.sibling(q, m.BetaNames, m.TermGroup)
 	if err != nil {
 		return nil, fmt.Errorf("fresh points: %w", err)
-	}
-	if len(m2.N) != len(m.N) {
-		return nil, fmt.Errorf("fresh points: %d beta groups, the fit has %d", len(m2.N), len(m.N))
 	}
 	return m2, nil
 }
@@ -133,9 +130,9 @@ func (f *Fit) Jacobian(points [][]float64) (mean, J []float64, err error) {
 // than DenseLimit). Without laplace (a diverged fit has none) E_W and E_D
 // are zero. pkg/record's Restore rebuilds a recorded fit with it.
 func FitAt(m *Model, s Settings, alpha, beta []float64, laplace bool) *Fit {
+	s.resolved = true
 	f := &Fit{Model: m, Settings: s, Alpha: alpha, Beta: beta, Status: StatusOK,
 		EW: make([]float64, len(alpha)), ED: make([]float64, len(beta))}
-	f.Settings.resolved = true
 	f.known = s.KnownBetas(m.BetaNames)
 	if laplace {
 		f.finish()

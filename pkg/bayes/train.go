@@ -25,34 +25,58 @@ import (
 // derived schedule) that ends ok with a condition unmet is fitted again
 // with the conditions first (keepStart says which is returned). Only an
 // invalid problem or settings return an error, before anything is built.
+// Train is TrainConfig of NewConfig(p, s).
 func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
-	if err := p.Validate(); err != nil {
+	if err := validate(p); err != nil {
 		return nil, err
 	}
-	if err := p.ValidateExact(); err != nil {
-		return nil, err
-	}
-	s, err := s.Resolve(p)
+	cfg, err := NewConfig(p, s)
 	if err != nil {
 		return nil, err
 	}
+	return train(ctx, cfg)
+}
+
+// TrainConfig is Train of the configuration cfg, resolved (NewConfig)
+// once for any number of fits. Only an invalid problem returns an error.
+func TrainConfig(ctx context.Context, cfg Config) (*Fit, error) {
+	if cfg.problem == nil {
+		return nil, errors.New("bayes: TrainConfig of a zero Config: make it with NewConfig")
+	}
+	if err := validate(cfg.problem); err != nil {
+		return nil, err
+	}
+	return train(ctx, cfg)
+}
+
+// validate checks p and its exact solution before a fit builds anything.
+func validate(p *pde.Problem) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return p.ValidateExact()
+}
+
+// train is Train of cfg, its problem validated.
+func train(ctx context.Context, cfg Config) (*Fit, error) {
 	start := time.Now()
-	f, err := trainFrom(ctx, p, s, start, false)
+	f, err := trainFrom(ctx, cfg, start, false)
 	if err != nil || !f.restarts() {
 		return f, err
 	}
-	g, err := trainFrom(ctx, p, s, start, true)
+	g, err := trainFrom(ctx, cfg, start, true)
 	if err != nil {
 		return nil, err
 	}
 	return keepStart(f, g), nil
 }
 
-// trainFrom is Train's fit of p with the resolved settings s, its betas
-// started balanced (with s.Hyper.Balance) or, with conditionsFirst, with
-// the conditions' raised ConditionsFirst times over the equations'.
-func trainFrom(ctx context.Context, p *pde.Problem, s Settings, start time.Time, conditionsFirst bool) (*Fit, error) {
-	f, err := newFit(p, s, par.ForFit(ctx, s.Threads))
+// trainFrom is Train's fit of cfg, its betas started balanced (with
+// Hyper.Balance) or, with conditionsFirst, with the conditions' raised
+// ConditionsFirst times over the equations'.
+func trainFrom(ctx context.Context, cfg Config, start time.Time, conditionsFirst bool) (*Fit, error) {
+	p, s := cfg.problem, cfg.settings
+	f, err := newFit(cfg, par.ForFit(ctx, s.Threads))
 	if err != nil {
 		return nil, err
 	}
@@ -93,10 +117,12 @@ func trainFrom(ctx context.Context, p *pde.Problem, s Settings, start time.Time,
 	return f, nil
 }
 
-// newFit builds the network of s (seeded by s.Seed) and its model on p
-// (its row work on threads), with the hyperparameters at their starting
-// values.
-func newFit(p *pde.Problem, s Settings, threads int) (*Fit, error) {
+// newFit builds the network of cfg (seeded by its Seed) and its model on
+// its problem (its row work on threads), with the hyperparameters at their
+// starting values.
+func newFit(cfg Config, threads int) (*Fit, error) {
+	p, s := cfg.problem, cfg.Settings() // the fit's own copies
+	names, termGroup := cfg.BetaGroups()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1417))
 	sizes := append(append([]int{p.Dim()}, s.Hidden...), len(p.OutputNames()))
 	net := nn.New(sizes, s.Activation, rng)
@@ -112,7 +138,7 @@ func newFit(p *pde.Problem, s Settings, threads int) (*Fit, error) {
 		c.Terms = slices.Clone(p.Terms)
 		own = &c
 	}
-	m, err := newModel(own, net, s.AlphaMode, s.BetaMode)
+	m, err := newModel(own, net, s.AlphaMode, names, termGroup)
 	if err != nil {
 		return nil, err
 	}

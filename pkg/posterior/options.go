@@ -48,7 +48,7 @@ type Plan struct {
 	// Unknowns: the problem has unknowns, sampled by SampleUnknowns with
 	// Whitening; otherwise CompareHMC compares with Compare's options.
 	Unknowns  bool
-	Fit       bayes.Settings // resolved for a problem without unknowns
+	Fit       bayes.Config // the fit's configuration, resolved once
 	Sampler   mcmc.Settings
 	Compare   CompareOptions
 	Whitening bayes.HessianKind
@@ -96,7 +96,10 @@ func (o Options) Resolve(p *pde.Problem) (Plan, error) {
 				return Plan{}, fmt.Errorf("--whitening is %q: use exact or gauss-newton", *o.Whitening)
 			}
 		}
-		fit := bayes.Settings{Schedule: o.Fit.Schedule, Seed: o.Fit.Seed, Hidden: o.Fit.Hidden, Scale: o.Fit.Scale}
+		fit, err := bayes.NewConfig(p, bayes.Settings{Schedule: o.Fit.Schedule, Seed: o.Fit.Seed, Hidden: o.Fit.Hidden, Scale: o.Fit.Scale})
+		if err != nil {
+			return Plan{}, err
+		}
 		return Plan{Unknowns: true, Fit: fit, Sampler: s, Whitening: wh}, nil
 	}
 	if err := oneField(p); err != nil {
@@ -105,9 +108,9 @@ func (o Options) Resolve(p *pde.Problem) (Plan, error) {
 	if o.Whitening != nil {
 		return Plan{}, fmt.Errorf("--whitening is for inverse problems (heat-inverse, ...); %q has no unknowns: use --whiten", p.Name)
 	}
-	fit := o.Fit
-	fit.Epochs = or(o.Epochs, 0)
-	fit, err := fit.Resolve(p)
+	fs := o.Fit
+	fs.Epochs = or(o.Epochs, 0)
+	fit, err := bayes.NewConfig(p, fs)
 	if err != nil {
 		return Plan{}, err
 	}

@@ -25,7 +25,7 @@ func TestOptionsDefaults(t *testing.T) {
 	plan, err := o.Resolve(e.New(problems.Options{}))
 	s := plan.Sampler
 	if err != nil || plan.Unknowns || s.Sampler != mcmc.NUTS || s.Metric != mcmc.Diag || s.Samples != 400 || s.Warmup != 500 ||
-		s.Chains != mcmc.DefaultChains || s.MaxDepth != 12 || s.TargetAccept != 0.98 || plan.Fit.Epochs != 15000 {
+		s.Chains != mcmc.DefaultChains || s.MaxDepth != 12 || s.TargetAccept != 0.98 || plan.Fit.Settings().Epochs != 15000 {
 		t.Errorf("regression: %+v, %v; want NUTS, diag, 400 draws after 500, max depth 12, target 0.98, 15000 epochs", plan, err)
 	}
 	o.Leapfrog = new(10) // a leapfrog count picks static HMC and its defaults
@@ -38,7 +38,7 @@ func TestOptionsDefaults(t *testing.T) {
 	o, e = options(t, "heat-inverse")
 	o.Whitening = new("gauss-newton")
 	plan, err = o.Resolve(e.New(problems.Options{}))
-	if err != nil || !plan.Unknowns || plan.Sampler.Metric != posterior.UnknownsMetric || plan.Whitening != bayes.GaussNewton || plan.Fit.Recipe != "" {
+	if err != nil || !plan.Unknowns || plan.Sampler.Metric != posterior.UnknownsMetric || plan.Whitening != bayes.GaussNewton || plan.Fit.Settings().Recipe != bayes.RecipeTuned {
 		t.Errorf("heat-inverse: %+v, %v; want the unknowns, a dense metric, Gauss-Newton whitening, the tuned defaults", plan, err)
 	}
 }

@@ -61,13 +61,10 @@ type RunConfig struct {
 	Settings map[string]any `json:"settings"`
 }
 
-// NewRunConfig resolves s for p and returns the configuration a Result of
-// that fit will carry. dataSeed is recorded as given.
-func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig, error) {
-	s, err := s.Resolve(p)
-	if err != nil {
-		return RunConfig{}, err
-	}
+// NewRunConfig returns the configuration a Result of a fit of cfg will
+// carry. dataSeed is recorded as given.
+func NewRunConfig(cfg bayes.Config, dataSeed uint64) RunConfig {
+	p, s := cfg.Problem(), cfg.Settings()
 	params := make(map[string]float64, len(p.Params))
 	for k, v := range p.Params {
 		params[k] = v
@@ -85,7 +82,7 @@ func NewRunConfig(p *pde.Problem, s bayes.Settings, dataSeed uint64) (RunConfig,
 		Fixed: s.Fixed.On, FixedAlpha: s.Fixed.Alpha, FixedBeta: s.Fixed.Beta,
 		PolishOn: s.Polish.On,
 		Settings: settingsMap(s),
-	}, nil
+	}
 }
 
 // outputsOf is the record's output names: nil for the one output u, so
@@ -401,17 +398,16 @@ func finiteOrZero(xs []float64) []float64 {
 	return out
 }
 
-// NewResult records f. gridN is the grid of the errors: gridN x gridN points
-// for problems with two inputs, 2 gridN points for one input (so 100 gives
-// the paper's 100x100 grid and 200 points on a line); below 1 the record
-// has no errors and a warning saying why.
+// NewResult records f with the configuration it was trained with
+// (f.Config(), not resolved again). gridN is the grid of the errors: gridN
+// x gridN points for problems with two inputs, 2 gridN points for one
+// input (so 100 gives the paper's 100x100 grid and 200 points on a line);
+// below 1 the record has no errors and a warning saying why.
 func NewResult(f *bayes.Fit, gridN int) Result {
 	m := f.Model
 	p := m.Problem
-	cfg, err := NewRunConfig(p, f.Settings, 0)
-	if err != nil { // f.Settings are resolved and were valid for Train
-		panic("record: NewResult: " + err.Error())
-	}
+	c := f.Config()
+	cfg, s := NewRunConfig(c, 0), c.Settings()
 	alphaNames := make([]string, len(m.Alphas))
 	alphaSizes := map[string]int{}
 	for i, g := range m.Alphas {
@@ -424,14 +420,14 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 		betaSizes[n] = m.N[t]
 	}
 	r := Result{
-		Seed: f.Settings.Seed, Status: string(f.Status), Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
+		Seed: s.Seed, Status: string(f.Status), Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
 		AlphaNames: alphaNames, BetaNames: betaNames, AlphaSizes: alphaSizes, BetaSizes: betaSizes,
 		Alpha: numMap(alphaNames, f.Alpha), Beta: numMap(betaNames, f.Beta),
 		EW: numMap(alphaNames, f.EW), ED: numMap(betaNames, f.ED),
 		LogPConvention: LogPConvention,
 		Hyper:          f.Hyper, Seconds: f.Seconds, Version: Version(),
 		Warnings: slices.Clone(f.Warnings),
-		EvidenceAtClamp: f.Laplace != nil && !f.Settings.Fixed.On &&
+		EvidenceAtClamp: f.Laplace != nil && !s.Fixed.On &&
 			(slices.ContainsFunc(f.Alpha, atClamp) || slices.ContainsFunc(f.Beta, atClamp)),
 	}
 	nTotal := 0
@@ -457,7 +453,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 			r.Errors.TestPoints = p.TestPoints != nil
 		}
 	}
-	r.Terms = termsData(p, cfg, betaNames)
+	r.Terms = termsData(p, betaNames, m.TermGroup)
 	r.History = historyJSON(f.History)
 	return r
 }
@@ -509,15 +505,13 @@ func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
 	return a
 }
 
-// termsData copies each term's points and targets with its groups.
-func termsData(p *pde.Problem, cfg RunConfig, betaNames []string) []TermData {
+// termsData copies each term's points and targets with its groups and
+// beta groups (betaNames[termGroup[i]] for term i).
+func termsData(p *pde.Problem, betaNames []string, termGroup []int) []TermData {
 	var out []TermData
-	_, termGroup, _ := p.BetaGroups(pde.BetaMode(cfg.BetaMode))
 	for i, t := range p.Terms {
-		td := TermData{Name: t.Name, Group: t.Group, Output: t.Output, Points: make([][]float64, len(t.Points))}
-		if i < len(termGroup) {
-			td.BetaGroup = betaNames[termGroup[i]]
-		}
+		td := TermData{Name: t.Name, Group: t.Group, Output: t.Output, Points: make([][]float64, len(t.Points)),
+			BetaGroup: betaNames[termGroup[i]]}
 		for k, x := range t.Points {
 			td.Points[k] = append([]float64(nil), x...)
 		}

@@ -171,6 +171,24 @@ func TestNewResultDeterministic(t *testing.T) {
 	}
 }
 
+// NewResult records the fit's configuration as the fit holds it
+// (Fit.Config), without resolving its settings again: settings a
+// resolution would refuse are recorded as they are, not a panic.
+func TestNewResultRecordsConfig(t *testing.T) {
+	t.Parallel()
+	f := testfit.Train(t, "heat", bayes.Settings{Seed: 3, Epochs: 60, Hyper: bayes.HyperSteps{Start: 30}})
+	want := record.NewResult(f, 5)
+	f.Settings.LR = 5 // above Resolve's limit of 1
+	got := record.NewResult(f, 5)
+	if got.LR != 5 || got.Settings["LR"] != 5.0 {
+		t.Errorf("LR recorded %g (settings %v), want the fit's 5", got.LR, got.Settings["LR"])
+	}
+	got.LR, got.Settings["LR"] = want.LR, want.Settings["LR"]
+	if !record.SameApartFromSeconds(got, want) {
+		t.Error("a fit's record changed beyond its LR")
+	}
+}
+
 func TestNewResultDiverged(t *testing.T) {
 	t.Parallel()
 	f := testfit.TrainNaN(t, "heat", bayes.Settings{Seed: 1}, 40)

@@ -97,10 +97,11 @@ func loadFits(st *Study, p *pde.Problem, cfg *Config, dirs []string, prog Progre
 		if st.Name == "scan" {
 			s.Hidden = []int{cfg.ScanHidden[int(r.Seed-cfg.SeedBase)%len(cfg.ScanHidden)]}
 		}
-		want, err := record.NewRunConfig(p, s, cfg.DataSeed)
+		c, err := bayes.NewConfig(p, s)
 		if err != nil {
 			return err
 		}
+		want := record.NewRunConfig(c, cfg.DataSeed)
 		if d := r.RunConfig.Diff(want); d != "" && !r.RunConfig.Equal(withScheduleResample(want, s)) {
 			return fmt.Errorf("seed %d was run with other settings than this study's (%s): give the flags of the sharded run (--quick, --recipe, --seed-base)", r.Seed, d)
 		}

@@ -319,6 +319,9 @@ type Study struct {
 
 	fitCost, hmcCost float64 // expected seconds of one fit and of the comparison
 	sizes            []int   // the network's layer sizes, inputs to fields (set as the study runs)
+	// fitConfig is Base resolved once for the problem, with the first
+	// seed: every fit's configuration but its seed (set as the study runs).
+	fitConfig bayes.Config
 }
 
 // Report is a finished run.
@@ -638,11 +641,12 @@ func runStudy(ctx context.Context, st *Study, cfg *Config, fits fitsFunc) (err e
 		st.Base.Schedule = d.Clone()
 		st.Base.Schedule.PolishIter = scaled(d.PolishIter)
 	}
-	first := st.Base // every fit's settings but its seed: resolved at the first
+	first := st.Base // every fit's settings but its seed: resolved once, at the first
 	first.Seed = cfg.SeedBase
-	if st.Resolved, err = first.Resolve(p); err != nil {
+	if st.fitConfig, err = bayes.NewConfig(p, first); err != nil {
 		return err
 	}
+	st.Resolved = st.fitConfig.Settings()
 	st.sizes = append(append([]int{p.Dim()}, st.Resolved.Hidden...), len(p.OutputNames()))
 	hs, sampled := sampledStudy(st.Name, cfg)
 	sampled = sampled && cfg.Shards == 0
@@ -743,12 +747,13 @@ func runFits(ctx context.Context, st *Study, p *pde.Problem, cfg *Config, prog P
 			prog.Step(fmt.Sprintf("seed %d %s: rel L2 %s, ln Z %s (%.1f s)", o.Key, rec.Status,
 				fmtG(rec.RelL2, 4), fmtG(rec.LogEvidence, 6), rec.Seconds))
 		}}, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
-		s := st.Base
-		s.Seed = seed
-		if st.Name == "scan" {
-			i := int(seed - cfg.SeedBase)
-			s.Hidden = []int{cfg.ScanHidden[i%len(cfg.ScanHidden)]}
+		if st.Name != "scan" {
+			return bayes.TrainConfig(ctx, st.fitConfig.WithSeed(seed))
 		}
+		s := st.Base // the scan's net changes with the seed: its own resolution
+		s.Seed = seed
+		i := int(seed - cfg.SeedBase)
+		s.Hidden = []int{cfg.ScanHidden[i%len(cfg.ScanHidden)]}
 		return bayes.Train(ctx, p, s)
 	})
 	slices.SortFunc(st.Fits, func(a, b FitRecord) int { return cmp.Compare(a.Seed, b.Seed) })

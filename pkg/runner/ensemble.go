@@ -78,10 +78,11 @@ type EnsembleRun struct {
 	Best *bayes.Fit
 }
 
-// TrainEnsemble trains one fit of p per seed (s with its Seed set; s.Progress
-// is not used: see FitProgress) through Run and ranks them by log evidence.
-// The seeds must pass CheckSeeds, the workers Workers. The error is the first of bayes.Train
-// (invalid settings) or of writing Out (the fits running then finish, and
+// TrainEnsemble trains one fit of p per seed (s resolved once, with each
+// seed: bayes.NewConfig and TrainConfig; s.Progress is not used: see
+// FitProgress) through Run and ranks them by log evidence. The seeds must
+// pass CheckSeeds, the workers Workers. The error is the first of
+// bayes.NewConfig (invalid settings) or of writing Out (the fits running then finish, and
 // nothing more is written), the context's when it ended the run (the fits
 // then end as cancelled, are not written, and the run holds them), or, when
 // no fit has a defined log evidence, one that counts their statuses.
@@ -95,9 +96,10 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	first := s // every fit's settings but its seed: checked at the first
+	first := s // every fit's settings but its seed: resolved once, at the first
 	first.Seed = seeds[0]
-	if _, err := first.Resolve(p); err != nil {
+	cfg, err := bayes.NewConfig(p, first)
+	if err != nil {
 		return nil, err
 	}
 	var (
@@ -117,7 +119,7 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 		}
 	}
 	run := &EnsembleRun{Fits: make([]*bayes.Fit, len(seeds))}
-	err := Run(ctx, seeds, Options{Workers: opt.Workers, Out: opt.Out, Done: func(o Outcome) {
+	err = Run(ctx, seeds, Options{Workers: opt.Workers, Out: opt.Out, Done: func(o Outcome) {
 		run.Fits[index[o.Key]] = o.Fit
 		if l := laplaceOK(o.Fit); o.Err == nil && l != nil && o.Fit.Status != bayes.StatusCancelled {
 			if b := run.Best; b == nil || l.LogEvidence > b.Laplace.LogEvidence ||
@@ -134,9 +136,7 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 		}
 		update(o.Key, planned)
 	}}, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
-		s := s
-		s.Seed = seed
-		s.Progress = func(epoch, total int) {
+		progress := func(epoch, total int) {
 			mu.Lock()
 			defer mu.Unlock()
 			update(seed, min(epoch, total-1))
@@ -144,7 +144,7 @@ func TrainEnsemble(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds 
 				opt.FitProgress(seed, epoch, total)
 			}
 		}
-		return bayes.Train(ctx, p, s)
+		return bayes.TrainConfig(ctx, cfg.WithSeed(seed).WithProgress(progress, s.Stage))
 	})
 	switch {
 	case err != nil:

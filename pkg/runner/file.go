@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/record"
 )
 
@@ -38,13 +37,13 @@ type FileOptions struct {
 	Done  func(done int, r *record.Result)
 }
 
-// RunFile trains one fit of p per seed (s with its Seed set), appending
+// RunFile trains one fit of cfg per seed (cfg.WithSeed), appending
 // each to o.Out, and summarizes the ensemble: from o.Out's records alone
 // when there is a file (sorted by seed, ties in evidence broken by seed),
 // so that a resumed run prints the same summary as an uninterrupted one.
 // Resume's errors are input errors (IsInput). When ctx ends the run, the
 // fits that ended are kept and the error says so.
-func RunFile(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds []uint64, o FileOptions) (record.Summary, error) {
+func RunFile(ctx context.Context, cfg bayes.Config, seeds []uint64, o FileOptions) (record.Summary, error) {
 	var file *os.File
 	var kept []record.Result
 	if o.Out != "" { // fresh, or resumed after cutting a torn line
@@ -82,9 +81,7 @@ func RunFile(ctx context.Context, p *pde.Problem, s bayes.Settings, seeds []uint
 		opt.Out = file
 	}
 	err := Run(ctx, todo, opt, func(ctx context.Context, seed uint64) (*bayes.Fit, error) {
-		fs := s
-		fs.Seed = seed
-		return bayes.Train(ctx, p, fs)
+		return bayes.TrainConfig(ctx, cfg.WithSeed(seed))
 	})
 	if err != nil && ctx.Err() != nil {
 		return record.Summary{}, fmt.Errorf("interrupted: %d fits ended and are kept; run again with --resume to finish", len(results))

@@ -23,10 +23,11 @@ func TestRunFile(t *testing.T) {
 	t.Parallel()
 	p := problems.Heat(problems.Options{})
 	s := testfit.Scheduled(p, bayes.Settings{Seed: 1, Epochs: 200, Hyper: bayes.HyperSteps{Start: 100}, Recipe: bayes.RecipePaper})
-	cfg, err := record.NewRunConfig(p, s, 1)
+	c, err := bayes.NewConfig(p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := record.NewRunConfig(c, 1)
 	path := filepath.Join(t.TempDir(), "ens.jsonl")
 	var notes []string
 	ran := 0
@@ -40,12 +41,12 @@ func TestRunFile(t *testing.T) {
 		}
 		return b.String()
 	}
-	sum, err := runner.RunFile(context.Background(), p, s, []uint64{1, 2}, o)
+	sum, err := runner.RunFile(context.Background(), c, []uint64{1, 2}, o)
 	if err != nil || ran != 2 || sum.N != 2 {
 		t.Fatalf("first run: %d fits ran, summary of %d, %v", ran, sum.N, err)
 	}
 	first := text(sum)
-	if _, err := runner.RunFile(context.Background(), p, s, []uint64{1, 2}, o); !runner.IsInput(err) || !strings.Contains(err.Error(), "use --resume") {
+	if _, err := runner.RunFile(context.Background(), c, []uint64{1, 2}, o); !runner.IsInput(err) || !strings.Contains(err.Error(), "use --resume") {
 		t.Errorf("a second run without Resume: %v, want an input error", err)
 	}
 	data, err := os.ReadFile(path)
@@ -56,7 +57,7 @@ func TestRunFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.Resume, ran = true, 0
-	sum, err = runner.RunFile(context.Background(), p, s, []uint64{1, 2}, o)
+	sum, err = runner.RunFile(context.Background(), c, []uint64{1, 2}, o)
 	if err != nil || ran != 1 || text(sum) != first {
 		t.Errorf("resumed after a torn line: %d fits ran (want 1), %v; summary\n%s\nwant\n%s", ran, err, text(sum), first)
 	}
