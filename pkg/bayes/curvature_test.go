@@ -70,3 +70,32 @@ func TestPolishDefaultBySize(t *testing.T) {
 }
 
 func rel(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
+
+// The default curvature is dense up to DenseLimit weights and what the
+// problem's size allows above it (curv.Auto: heat with a 5 x 100 net, 41k
+// weights on its few hundred residuals, gets the exact dual form, not a 13
+// GB dense A); an inverse problem, which only the dense curvature handles,
+// keeps dense; a curvature given stays.
+func TestCurvatureDefaultBySize(t *testing.T) {
+	t.Parallel()
+	big := []int{100, 100, 100, 100, 100}
+	for _, c := range []struct {
+		p    string
+		s    Settings
+		want curv.Kind
+	}{
+		{"heat", Settings{Seed: 1}, curv.Dense},
+		{"heat", Settings{Seed: 1, Hidden: big}, curv.Dual},
+		{"heat", Settings{Seed: 1, Hidden: big, Curvature: curv.Dense}, curv.Dense},
+		{"heat-inverse", Settings{Seed: 1, Hidden: big}, curv.Dense},
+	} {
+		p, err := problems.New(c.p, problems.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scheduled(p, c.s).Resolve(p)
+		if err != nil || s.Curvature != c.want {
+			t.Errorf("%s, hidden %v, curvature %q: %q, %v; want %s", c.p, c.s.Hidden, c.s.Curvature, s.Curvature, err, c.want)
+		}
+	}
+}

@@ -364,6 +364,12 @@ func (s *Settings) resolveCurvature(p *pde.Problem) error {
 	switch s.Curvature {
 	case "":
 		s.Curvature = curv.Dense
+		if P > DenseLimit && len(p.Unknowns) == 0 && s.Hessian != Exact {
+			// The dense A is P^2 values factored at every hyperparameter
+			// step: 13 GB and O(P^3) for a 5 x 100 net. Above the limit
+			// the default is what the problem's size allows.
+			s.Curvature = curv.Auto(P, N)
+		}
 	case CurvatureAuto:
 		s.Curvature = curv.Auto(P, N)
 	}

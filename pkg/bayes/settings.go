@@ -83,7 +83,9 @@ type Settings struct {
 	Resample int
 	// Curvature is the structure of A (pkg/curv) at the hyperparameter
 	// steps of the Adam phase: "" means the schedule's, else curv.Dense
-	// (the paper's A); CurvatureAuto picks by the number of weights P and
+	// (the paper's A) up to DenseLimit weights and curv.Auto above it
+	// (for a problem without unknowns and with the Gauss-Newton Hessian;
+	// dense otherwise); CurvatureAuto picks by the number of weights P and
 	// of residuals N (curv.Auto); or another curv.Kind. The final MacKay
 	// rounds, the reported evidence and the band use the final Laplace's
 	// structure whatever this one (curv.AutoLaplace: the dense A up to
