@@ -126,13 +126,89 @@ func output(v *pde.Vars) *ad.Node { return v.U }
 // Laplace posterior: sigma^2 = g^T A^-1 g with g the quantity's gradient
 // with respect to the weights.
 func (f *Fit) PredictQuantity(points [][]float64, q pde.Residual) (mean, sigma []float64, err error) {
-	mean, J, err := f.meanJacobian(points, q)
-	if err != nil || J == nil {
-		return mean, nil, err
+	mean, sigma, err = f.predictBlocks(points, q)
+	if err != nil || sigma == nil {
+		return mean, sigma, err
 	}
-	sigma = f.Laplace.Sigmas(J, len(points))
 	f.Widen(points, sigma)
 	return mean, sigma, nil
+}
+
+// JacobianBlockValues is the most values of one block's Jacobian (its
+// points times the weights) that a prediction or a grid's bands hold at
+// once: 64 MB. The 100 x 100 grid of a 5 x 100 network (41k weights)
+// would be 3.3 GB whole; in blocks of 195 points it is the same numbers,
+// each point's computed alone.
+const JacobianBlockValues = 8 << 20
+
+// JacobianBlocks calls fn for consecutive blocks of points (the first at
+// index lo) with the quantity q's values there and, when f has a Laplace
+// approximation, their Jacobian (rows x P, row-major; nil otherwise), each
+// block's Jacobian within JacobianBlockValues. The values are those of one
+// call over all points: every point is computed alone. An error of fn ends
+// the walk and is returned; so is a point of the wrong width or with a
+// coordinate that is not finite, before fn is called.
+func (f *Fit) JacobianBlocks(points [][]float64, q pde.Residual, fn func(lo int, mean, J []float64) error) error {
+	rows := len(points)
+	if P := f.Model.NumWeights(); f.Laplace != nil && P > 0 {
+		rows = max(1, JacobianBlockValues/P)
+	}
+	return f.jacobianBlocks(points, q, rows, fn)
+}
+
+// jacobianBlocks is JacobianBlocks in blocks of rows points.
+func (f *Fit) jacobianBlocks(points [][]float64, q pde.Residual, rows int, fn func(lo int, mean, J []float64) error) error {
+	if err := f.checkPoints(points); err != nil {
+		return err
+	}
+	for lo := 0; lo < len(points); lo += rows {
+		hi := min(lo+rows, len(points))
+		mean, J, err := f.meanJacobian(points[lo:hi], q)
+		if err != nil {
+			return err
+		}
+		if err := fn(lo, mean, J); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// predictBlocks is q's mean and Laplace sigma at points (sigma nil without
+// a Laplace approximation), block by block (JacobianBlocks), unwidened.
+func (f *Fit) predictBlocks(points [][]float64, q pde.Residual) (mean, sigma []float64, err error) {
+	mean = make([]float64, len(points))
+	if f.Laplace != nil && len(points) > 0 {
+		sigma = make([]float64, len(points))
+	}
+	err = f.JacobianBlocks(points, q, func(lo int, m, J []float64) error {
+		copy(mean[lo:], m)
+		if J != nil {
+			copy(sigma[lo:], f.Laplace.Sigmas(J, len(m)))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return mean, sigma, nil
+}
+
+// checkPoints is meanJacobian's check of points, with each point's index
+// in points.
+func (f *Fit) checkPoints(points [][]float64) error {
+	p := f.Model.Problem
+	for k, x := range points {
+		if len(x) != p.Dim() {
+			return fmt.Errorf("point %d has %d coordinates; problem %q has %d inputs (%s)", k, len(x), p.Name, p.Dim(), strings.Join(p.Inputs, ", "))
+		}
+		for i, c := range x {
+			if math.IsNaN(c) || math.IsInf(c, 0) {
+				return fmt.Errorf("point %d: %s = %v; give finite coordinates", k, p.Inputs[i], c)
+			}
+		}
+	}
+	return nil
 }
 
 // Widen applies f's widening (WithBand) to sigma, its band at points;
@@ -153,16 +229,11 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 	if n == 0 {
 		return mean, nil, nil
 	}
+	if err := f.checkPoints(points); err != nil {
+		return nil, nil, err
+	}
 	flat := make([]float64, 0, n*p.Dim())
-	for k, x := range points {
-		if len(x) != p.Dim() {
-			return nil, nil, fmt.Errorf("point %d has %d coordinates; problem %q has %d inputs (%s)", k, len(x), p.Name, p.Dim(), strings.Join(p.Inputs, ", "))
-		}
-		for i, c := range x {
-			if math.IsNaN(c) || math.IsInf(c, 0) {
-				return nil, nil, fmt.Errorf("point %d: %s = %v; give finite coordinates", k, p.Inputs[i], c)
-			}
-		}
+	for _, x := range points {
 		flat = append(flat, x...)
 	}
 	g := ad.NewGraph()

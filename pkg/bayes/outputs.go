@@ -12,13 +12,26 @@ import (
 // (Problem.Outputs; "" is the first): its mean and Laplace sigma at
 // points, from the same A as every other output's.
 func (f *Fit) PredictOutput(name string, points [][]float64) (mean, sigma []float64, err error) {
-	mean, J, err := f.JacobianOutput(name, points)
-	if err != nil || J == nil {
-		return mean, nil, err
+	q, err := f.outputQuantity(name)
+	if err != nil {
+		return nil, nil, err
 	}
-	sigma = f.Laplace.Sigmas(J, len(points))
+	mean, sigma, err = f.predictBlocks(points, q)
+	if err != nil || sigma == nil {
+		return mean, sigma, err
+	}
 	f.WidenOutput(name, points, sigma)
 	return mean, sigma, nil
+}
+
+// JacobianOutputBlocks is JacobianBlocks for the named output ("" is the
+// first): its values and Jacobian block by block.
+func (f *Fit) JacobianOutputBlocks(name string, points [][]float64, fn func(lo int, mean, J []float64) error) error {
+	q, err := f.outputQuantity(name)
+	if err != nil {
+		return err
+	}
+	return f.JacobianBlocks(points, q, fn)
 }
 
 // WidenOutput is Widen for the named output's sigma at points: the

@@ -644,19 +644,29 @@ type gridBands struct {
 
 // outputBands is the named output's gridBands at pts.
 func outputBands(f *bayes.Fit, others []namedFit, name string, pts [][]float64, exact []float64) (gridBands, error) {
-	mean, J, err := f.JacobianOutput(name, pts)
+	b := gridBands{mean: make([]float64, len(pts)), exact: exact}
+	if f.Laplace != nil {
+		b.sigma = make([]float64, len(pts))
+		for _, o := range others {
+			b.methods, b.others = append(b.methods, o.method), append(b.others, make([]float64, len(pts)))
+		}
+	}
+	// the same Jacobian for every band, block by block (bayes.JacobianBlockValues)
+	err := f.JacobianOutputBlocks(name, pts, func(lo int, mean, J []float64) error {
+		copy(b.mean[lo:], mean)
+		if J != nil {
+			copy(b.sigma[lo:], f.Laplace.Sigmas(J, len(mean)))
+			for i, o := range others {
+				copy(b.others[i][lo:], o.fit.Laplace.Sigmas(J, len(mean)))
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return gridBands{}, err
 	}
-	b := gridBands{mean: mean, exact: exact}
-	if J == nil {
-		return b, nil
-	}
-	b.sigma = f.Laplace.Sigmas(J, len(pts))
-	for _, o := range others {
-		s := o.fit.Laplace.Sigmas(J, len(pts))
-		o.fit.WidenOutput(name, pts, s)
-		b.methods, b.others = append(b.methods, o.method), append(b.others, s)
+	for i, o := range others {
+		o.fit.WidenOutput(name, pts, b.others[i])
 	}
 	return b, nil
 }
