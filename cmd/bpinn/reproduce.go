@@ -43,7 +43,7 @@ type reproduceFlags struct {
 
 func (r *reproduceFlags) register(fs *flag.FlagSet) {
 	r.base, r.recipe = cliflag.Seed{V: 1}, cliflag.Choice{Choices: cliflag.Names(bayes.Recipes)}
-	fs.BoolVar(&r.quick, "quick", false, "the short run (make reproduce, about 12 min on 2 cores): 12 fits per study, epochs cut 2x, fewer and shorter fits of the costliest studies")
+	fs.BoolVar(&r.quick, "quick", false, "the short run (make reproduce, about 10 min on 2 cores): 12 fits per study, epochs cut 2x, fewer and shorter fits of the costliest studies")
 	fs.BoolVar(&r.tiny, "tiny", false, cliflag.TestOnly+"seconds, numbers meaningless")
 	fs.StringVar(&r.out, "out", "", "output directory `DIR`, created if missing (default out/full, out/quick with --quick)")
 	fs.IntVar(&r.workers, "workers", 0, "`W` concurrent fits; 0 is one per core")
