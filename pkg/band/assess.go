@@ -90,12 +90,17 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 		}
 	}
 	m2, res, meas := c.Model, c.Residuals, c.meas
+	var calZ [][]float64 // the calibrated band at the conditions' fresh points, read by both its checks
+	if cal != nil {
+		calZ = valueZ(cal, m2, res)
+	}
+	names := f.Model.Problem.OutputNames()
 	a.Warnings = paperWarnings(f, a, m2, res, meas)
-	a.Warnings = append(a.Warnings, disagreementWarnings(cal, m2, res, a.Estimated != nil)...)
+	a.Warnings = append(a.Warnings, disagreementWarnings(calZ, names, a.Estimated != nil)...)
 	checks := checksOf(f, a.Estimated != nil, m2, res, c.widening)
 	ref, _ := gateRMS(f, a.Train)
 	if ratio, at := overconfident(f.Inferred, ref, a.Fresh); at >= 0 {
-		a.Warnings = append(a.Warnings, interiorWarnings(cal, m2, res, checks, ratio, f.Model.BetaNames[at])...)
+		a.Warnings = append(a.Warnings, interiorWarnings(calZ, names, checks, ratio, f.Model.BetaNames[at])...)
 	}
 	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checks, c.agree, meas)...)
 	a.Warnings = append(a.Warnings, unknownWarnings(f, cal, a.Train, a.Fresh)...)

@@ -239,7 +239,7 @@ func TestDisagreementBar(t *testing.T) {
 		estimated bool
 		warns     bool
 	}{{f, false, true}, {f, true, true}, {cal, false, true}, {cal, true, false}} {
-		if ws := disagreementWarnings(c.g, m2, res, c.estimated); (len(ws) > 0) != c.warns {
+		if ws := disagreementWarnings(valueZ(c.g, m2, res), f.Model.Problem.OutputNames(), c.estimated); (len(ws) > 0) != c.warns {
 			t.Errorf("paper's band %v, estimated %v: %q, want a warning %v", c.g == f, c.estimated, ws, c.warns)
 		}
 	}

@@ -156,10 +156,11 @@ func newMeasured(p *pde.Problem, k int, meas []newMeasurement) int {
 	return n
 }
 
-// disagreementWarnings is the record's warning for each output whose
-// calibrated band g a check that reads its errors directly still finds
-// far off: at ValueMin or more fresh points of its conditions on its
-// value, 95 % of the errors beyond CalibratedQ95Max sigma ("the
+// disagreementWarnings is the record's warning for each output (named by
+// names) whose calibrated band a check that reads its errors directly
+// still finds far off: at ValueMin or more fresh points of its
+// conditions on its value (calZ, the band's valueZ), 95 % of the errors
+// beyond CalibratedQ95Max sigma ("the
 // calibrated band of u is likely overconfident"). Where the error
 // estimate sized the band (estimated) the bar is 2 ValueOverconfident:
 // the estimate reads the whole domain, and on the fits of
@@ -167,17 +168,13 @@ func newMeasured(p *pde.Problem, k int, meas []newMeasurement) int {
 // conditions' q95 reaches 4.7 (advection-diffusion; heat 2.5-3.1,
 // poisson-2d 2.6-3.9), while an estimate that missed a condition the fit
 // ignores is far beyond it.
-func disagreementWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, estimated bool) []string {
-	if g == nil {
-		return nil
-	}
+func disagreementWarnings(calZ [][]float64, names []string, estimated bool) []string {
 	bar := CalibratedQ95Max
 	if estimated {
 		bar = 2 * ValueOverconfident
 	}
 	var out []string
-	names := g.Model.Problem.OutputNames()
-	for k, z := range valueZ(g, fresh, res) {
+	for k, z := range calZ {
 		if q := score.Quantile(z, 0.95); len(z) >= ValueMin && q > bar {
 			out = append(out, fmt.Sprintf("the calibrated band of %s is likely overconfident: at %d fresh points of its conditions on its value, 95 %% of the errors lie within %.2g sigma (above %g)",
 				names[k], len(z), q, bar))
@@ -186,25 +183,25 @@ func disagreementWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, est
 	return out
 }
 
-// interiorWarnings is the record's warning for each output whose checks
-// disagree: its calibrated band g was sized by the value check alone (no
-// error estimate, no measurement or K-fold check), the residual ratio
+// interiorWarnings is the record's warning for each output (named by
+// names) whose checks disagree: its calibrated band was sized by the
+// value check alone (no error estimate, no measurement or K-fold check),
+// the residual ratio
 // finds an inferred group's residuals above OverconfidentRatio times
 // larger at fresh points (ratio > 0 names it: group), and yet the
-// conditions' errors lie within ValueNarrow sigma of g for 95 % of their
-// ValueMin or more fresh points. The error then lies away from the
+// conditions' errors (calZ, the band's valueZ) lie within ValueNarrow
+// sigma for 95 % of their ValueMin or more fresh points. The error then lies away from the
 // conditions, where only the residual ratio sees the equation violated
 // and no check reads the error itself (burgers1d's shock: 0.855 of the
 // grid covered at q95 4.5, its conditions' errors within 0.84 sigma);
 // where the value check reads errors of the band's size the two agree
 // (the paper's wave fits: 1.4).
-func interiorWarnings(g *bayes.Fit, fresh *bayes.Model, res [][]float64, c checked, ratio float64, group string) []string {
-	if g == nil || !(ratio > OverconfidentRatio) || c.estimated {
+func interiorWarnings(calZ [][]float64, names []string, c checked, ratio float64, group string) []string {
+	if !(ratio > OverconfidentRatio) || c.estimated {
 		return nil
 	}
 	var out []string
-	names := g.Model.Problem.OutputNames()
-	for k, z := range valueZ(g, fresh, res) {
+	for k, z := range calZ {
 		if c.measured[k] || c.kfold[k].calibrates(c.scale[k]) || len(z) < ValueMin {
 			continue
 		}

@@ -62,7 +62,7 @@ func TestCalibratedQ95Bar(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ws := disagreementWarnings(g, m2, res, false); (len(ws) > 0) != c.warns {
+		if ws := disagreementWarnings(valueZ(g, m2, res), f.Model.Problem.OutputNames(), false); (len(ws) > 0) != c.warns {
 			t.Errorf("q95 %.2g at the conditions: %q, want a warning %v", c.q, ws, c.warns)
 		}
 	}
@@ -96,7 +96,7 @@ func TestInteriorWarnings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws := interiorWarnings(g, m2, res, c.c, c.ratio, "beta_pde")
+		ws := interiorWarnings(valueZ(g, m2, res), f.Model.Problem.OutputNames(), c.c, c.ratio, "beta_pde")
 		if (len(ws) > 0) != c.warns {
 			t.Errorf("q95 %.2g at the conditions, ratio %g, estimated %v, measured %v: %q, want a warning %v", c.q, c.ratio, c.c.estimated, c.c.measured[0], ws, c.warns)
 		}
