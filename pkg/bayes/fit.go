@@ -163,7 +163,7 @@ func (f *Fit) jacobianBlocks(points [][]float64, q pde.Residual, rows int, fn fu
 	}
 	for lo := 0; lo < len(points); lo += rows {
 		hi := min(lo+rows, len(points))
-		mean, J, err := f.meanJacobian(points[lo:hi], q)
+		mean, J, err := f.checkedMeanJacobian(points[lo:hi], q) // checked above, with each point's index among all
 		if err != nil {
 			return err
 		}
@@ -220,17 +220,23 @@ func (f *Fit) Widen(points [][]float64, sigma []float64) {
 }
 
 // meanJacobian returns the quantity q at points and, when f has a Laplace
-// approximation, its Jacobian g = dq/dw there (n x P, row-major).
+// approximation, its Jacobian g = dq/dw there (n x P, row-major); a bad
+// point is an error (checkPoints).
 func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float64, err error) {
+	if err := f.checkPoints(points); err != nil {
+		return nil, nil, err
+	}
+	return f.checkedMeanJacobian(points, q)
+}
+
+// checkedMeanJacobian is meanJacobian at points already checked.
+func (f *Fit) checkedMeanJacobian(points [][]float64, q pde.Residual) (mean, J []float64, err error) {
 	m := f.Model
 	p := m.Problem
 	n := len(points)
 	mean = make([]float64, n)
 	if n == 0 {
 		return mean, nil, nil
-	}
-	if err := f.checkPoints(points); err != nil {
-		return nil, nil, err
 	}
 	flat := make([]float64, 0, n*p.Dim())
 	for _, x := range points {
