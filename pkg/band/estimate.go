@@ -312,17 +312,20 @@ func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 	sizes[L-1] += k
 	w := nn.Zero(sizes, net.Activation)
 	w.InShift, w.InScale, w.OutShift, w.OutScale = net.InShift, net.InScale, net.OutShift, net.OutScale
+	if net.Waves != nil {
+		w.SetWaves(net.Waves, nil)
+	}
 	for l := 0; l < L; l++ {
 		ow, ob := net.Layer(l)
 		nw, nb := w.Layer(l)
-		in, nin := S[l], sizes[l]
+		in, nin := net.InWidth(l), w.InWidth(l)
 		for r := 0; r < S[l+1]; r++ {
 			copy(nw[r*nin:r*nin+in], ow[r*in:(r+1)*in])
 		}
 		copy(nb, ob)
 	}
-	below := hiddenValues(net, L-2) // nil: the new units see the inputs
-	in, H := S[L-2], S[L-1]
+	below := hiddenValues(net, L-2) // nil: the new units see the inputs (not their waves)
+	in, H := net.InWidth(L-2), S[L-1]
 	nw, nb := w.Layer(L - 2)
 	x0 := make([]float64, len(p.Lo))
 	for j := 0; j < k; j++ {
@@ -334,7 +337,7 @@ func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 			h = below(x0)
 		}
 		slope := math.Exp(rng.Float64() * math.Log(40))
-		row := nw[(H+j)*in : (H+j+1)*in]
+		row := nw[(H+j)*in : (H+j)*in+len(h)]
 		norm := 0.0
 		for i := range row {
 			row[i] = rng.NormFloat64()
@@ -367,6 +370,9 @@ func hiddenValues(net *nn.MLP, l int) func(x []float64) []float64 {
 	H := S[l]
 	cut := nn.Zero(append(slices.Clone(S[:l+1]), H), net.Activation)
 	cut.InShift, cut.InScale = net.InShift, net.InScale // the values it sees; no output map
+	if net.Waves != nil {
+		cut.SetWaves(net.Waves, nil)
+	}
 	copy(cut.W, net.W[:len(cut.W)-H*H-H])
 	id, _ := cut.Layer(l)
 	for i := 0; i < H; i++ {

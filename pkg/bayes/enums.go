@@ -113,7 +113,10 @@ func ParseCurvature(s string) (curv.Kind, error) {
 }
 
 // Scale says whether the network reads its inputs and writes its outputs
-// through fixed maps (Settings.Scale, nn.MLP's maps).
+// through fixed maps (Settings.Scale, nn.MLP's maps). Under auto and box
+// the network also reads the waves its problem's values ask for
+// (ProblemWaves): none on a problem whose conditions and measurements
+// oscillate with fewer than WaveMinPeriods periods across their points.
 type Scale string
 
 // The scales.

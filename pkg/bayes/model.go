@@ -411,7 +411,7 @@ func (m *Model) Layers() [][2]int {
 	var out [][2]int
 	off := 0
 	for l := 0; l < m.Net.Layers(); l++ {
-		n := (m.Net.Sizes[l] + 1) * m.Net.Sizes[l+1]
+		n := (m.Net.InWidth(l) + 1) * m.Net.Sizes[l+1]
 		out = append(out, [2]int{off, off + n})
 		off += n
 	}

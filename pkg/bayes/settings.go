@@ -97,7 +97,9 @@ type Settings struct {
 	// writes each field in the scale its conditions and data state, so that
 	// an equation in physical units trains as one in unit scale) or
 	// ScaleNone, or ScaleAuto (the maps only where the box or a field is
-	// far from unit scale). "" means auto for settings without a schedule
+	// far from unit scale); under auto and box the network also reads the
+	// waves (nn.Wave) that the problem's oscillating conditions and
+	// measurements ask for (ProblemWaves). "" means auto for settings without a schedule
 	// (a problem nobody measured), none under a schedule (the paper's
 	// problems, whose schedules were measured without the maps).
 	Scale Scale

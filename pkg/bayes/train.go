@@ -132,6 +132,11 @@ func newFit(cfg Config, threads int) (*Fit, error) {
 	case ScaleAuto:
 		AutoMaps(net, p)
 	}
+	if s.Scale != ScaleNone {
+		if w := ProblemWaves(net, p); w != nil {
+			net.SetWaves(w, rng)
+		}
+	}
 	own := p
 	if s.Resample > 0 { // the model's points move: give it its own terms
 		c := *p

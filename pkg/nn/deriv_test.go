@@ -18,19 +18,20 @@ import (
 // jet through its column (a system's fields, pde.Problem.Outputs). The
 // mapped variant puts the inputs in a box far from [-1, 1] (widths 100, 8
 // and 0.5) and the outputs in a scale of their own: its derivatives are
-// the chain rule through the maps, in physical units.
+// the chain rule through the maps, in physical units. The waved variant
+// adds waves (Wave) of two inputs, one of them twice, to the mapped one.
 func TestJetFiniteDifferences(t *testing.T) {
 	t.Parallel()
-	for _, mapped := range []bool{false, true} {
-		testJetFiniteDifferences(t, mapped)
+	for _, v := range []struct{ mapped, waved bool }{{false, false}, {true, false}, {true, true}} {
+		testJetFiniteDifferences(t, v.mapped, v.waved)
 	}
 }
 
-func testJetFiniteDifferences(t *testing.T, mapped bool) {
+func testJetFiniteDifferences(t *testing.T, mapped, waved bool) {
 	const (
 		dim  = 3
 		n    = 5
-		h1   = 1e-5 // first derivatives: truncation ~h1^2, rounding ~eps/h1
+		h1   = 1e-5 // first derivatives (extrapolated from h1 and 2 h1): truncation ~h1^4, rounding ~eps/h1
 		h2   = 1e-4 // second derivatives (extrapolated from h2 and 2 h2): rounding ~eps/h2^2
 		tol  = 1e-6 // relative to the scale 1 + |value|
 		gain = 2
@@ -40,10 +41,16 @@ func testJetFiniteDifferences(t *testing.T, mapped bool) {
 		if mapped {
 			name += "/mapped"
 		}
+		if waved {
+			name += "/waved"
+		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(11, uint64(ai)))
 			m := New([]int{dim, 8, 8, 8, 2}, act, rng)
+			if waved {
+				m.SetWaves([]Wave{{Input: 0, Omega: 7}, {Input: 2, Omega: 3.5}, {Input: 0, Omega: 12}}, rng)
+			}
 			// Weights twice Xavier's and nonzero biases: every layer works in
 			// its curved range, away from an activation's symmetry point
 			// (Xavier alone leaves a sigmoid net nearly linear and flat).
@@ -99,9 +106,14 @@ func testJetFiniteDifferences(t *testing.T, mapped bool) {
 				}
 				outs = append(outs, out{fmt.Sprintf("u%d", c), j.U, u, sc})
 				for i := 0; i < dim; i++ {
-					hi := h1 * step[i]
-					outs = append(outs, out{fmt.Sprintf("u%d D(%d)", c, i), j.D(i), func(p []float64) float64 {
+					// central differences Richardson-extrapolated from h and 2h:
+					// the waves' frequencies make the h^2 term count
+					d1 := func(p []float64, h float64) float64 {
+						hi := h * step[i]
 						return (shift(p, i, hi, i, 0) - shift(p, i, -hi, i, 0)) / (2 * hi)
+					}
+					outs = append(outs, out{fmt.Sprintf("u%d D(%d)", c, i), j.D(i), func(p []float64) float64 {
+						return (4*d1(p, h1) - d1(p, 2*h1)) / 3
 					}, sc / step[i]})
 				}
 				for i := 0; i < dim; i++ {

@@ -19,6 +19,7 @@ type jsonMLP struct {
 	InScale    []float64   `json:"in_scale,omitempty"`
 	OutShift   []float64   `json:"out_shift,omitempty"`
 	OutScale   []float64   `json:"out_scale,omitempty"`
+	Waves      []Wave      `json:"waves,omitempty"`
 }
 
 type jsonLayer struct {
@@ -28,12 +29,13 @@ type jsonLayer struct {
 
 // MarshalJSON writes {"sizes", "activation", "layers": [{"W": rows, "b"}]}
 // and, for a mapped network, "in_shift", "in_scale", "out_shift",
-// "out_scale".
+// "out_scale"; for one with waves, "waves" (the first layer's W then has
+// two columns more per wave).
 func (m *MLP) MarshalJSON() ([]byte, error) {
 	j := jsonMLP{Sizes: m.Sizes, Activation: m.Activation,
-		InShift: m.InShift, InScale: m.InScale, OutShift: m.OutShift, OutScale: m.OutScale}
+		InShift: m.InShift, InScale: m.InScale, OutShift: m.OutShift, OutScale: m.OutScale, Waves: m.Waves}
 	for l := 0; l < m.Layers(); l++ {
-		in, out := m.Sizes[l], m.Sizes[l+1]
+		in, out := m.InWidth(l), m.Sizes[l+1]
 		w, b := m.Layer(l)
 		rows := make([][]float64, out)
 		for r := range rows {
@@ -60,7 +62,10 @@ func (m *MLP) UnmarshalJSON(data []byte) error {
 		}
 		in, out := len(L.W[0]), len(L.W)
 		if l == 0 {
-			sizes = append(sizes, in)
+			if in <= 2*len(j.Waves) {
+				return fmt.Errorf("network JSON: layers[0].W has %d columns for %d waves; want the inputs and 2 per wave", in, len(j.Waves))
+			}
+			sizes = append(sizes, in-2*len(j.Waves))
 		} else if in != sizes[l] {
 			return fmt.Errorf("network JSON: layers[%d].W has %d columns, want %d (the previous layer's outputs)", l, in, sizes[l])
 		}
@@ -82,9 +87,17 @@ func (m *MLP) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("network JSON: %v", err)
 	}
 	n := Zero(sizes, act)
+	for _, w := range j.Waves {
+		if w.Input < 0 || w.Input >= sizes[0] || math.IsNaN(w.Omega) || math.IsInf(w.Omega, 0) {
+			return fmt.Errorf("network JSON: wave %+v: want an input below %d and a finite omega", w, sizes[0])
+		}
+	}
+	if len(j.Waves) > 0 {
+		n.SetWaves(j.Waves, nil)
+	}
 	for l, L := range j.Layers {
 		w, b := n.Layer(l)
-		in := sizes[l]
+		in := n.InWidth(l)
 		for r, row := range L.W {
 			copy(w[r*in:], row)
 		}

@@ -95,6 +95,58 @@ type MLP struct {
 	// OutShift and OutScale (the outputs' count each, or nil) map the
 	// layers' outputs to the outputs' physical scale.
 	OutShift, OutScale []float64
+	// Waves (nil: none) are fixed features of the mapped inputs that the
+	// first layer reads after them: sin and cos of each wave's Omega times
+	// its input. They let a small network hold oscillations of many
+	// periods across the box, which its units reach slowly if ever.
+	Waves []Wave
+}
+
+// Wave is one Fourier feature pair, sin(Omega z) and cos(Omega z), of the
+// mapped input z = Input.
+type Wave struct {
+	Input int     `json:"input"`
+	Omega float64 `json:"omega"`
+}
+
+// InWidth is the number of values layer l reads: the inputs and the two
+// values of each wave for the first, the previous layer's units after.
+func (m *MLP) InWidth(l int) int {
+	if l == 0 {
+		return m.Sizes[0] + 2*len(m.Waves)
+	}
+	return m.Sizes[l]
+}
+
+// SetWaves sets m's waves and resizes its first layer to read them: the
+// new columns' weights are drawn as New draws them (rng nil: zero), the
+// others kept.
+func (m *MLP) SetWaves(waves []Wave, rng *rand.Rand) {
+	for _, w := range waves {
+		if w.Input < 0 || w.Input >= m.Sizes[0] || math.IsNaN(w.Omega) || math.IsInf(w.Omega, 0) {
+			panic(fmt.Sprintf("nn: SetWaves: wave %+v for a network with %d inputs", w, m.Sizes[0]))
+		}
+	}
+	old := m.Clone()
+	m.Waves = slices.Clone(waves)
+	m.W = make([]float64, m.NumWeights())
+	oin, in, out := old.InWidth(0), m.InWidth(0), m.Sizes[1]
+	std := math.Sqrt(2 / float64(in+out))
+	for l := 0; l < m.Layers(); l++ {
+		ow, ob := old.Layer(l)
+		nw, nb := m.Layer(l)
+		copy(nb, ob)
+		if l > 0 {
+			copy(nw, ow)
+			continue
+		}
+		for r := 0; r < out; r++ {
+			n := copy(nw[r*in:], ow[r*oin:(r+1)*oin])
+			for i := n; i < in && rng != nil; i++ {
+				nw[r*in+i] = std * rng.NormFloat64()
+			}
+		}
+	}
 }
 
 // BoxMap sets m's input map to the one taking the box [lo, hi] to
@@ -140,7 +192,7 @@ func (m *MLP) Mapped() bool { return m.InShift != nil || m.OutShift != nil }
 func New(sizes []int, act Activation, rng *rand.Rand) *MLP {
 	m := Zero(sizes, act)
 	for l := 0; l < m.Layers(); l++ {
-		in, out := m.Sizes[l], m.Sizes[l+1]
+		in, out := m.InWidth(l), m.Sizes[l+1]
 		w, _ := m.Layer(l)
 		std := math.Sqrt(2 / float64(in+out))
 		for i := range w {
@@ -176,7 +228,7 @@ func (m *MLP) Layers() int { return len(m.Sizes) - 1 }
 func (m *MLP) NumWeights() int {
 	n := 0
 	for l := 0; l < m.Layers(); l++ {
-		n += (m.Sizes[l] + 1) * m.Sizes[l+1]
+		n += (m.InWidth(l) + 1) * m.Sizes[l+1]
 	}
 	return n
 }
@@ -191,20 +243,21 @@ func (m *MLP) Clone() *MLP {
 	c.W = append([]float64(nil), m.W...)
 	c.InShift, c.InScale = slices.Clone(m.InShift), slices.Clone(m.InScale)
 	c.OutShift, c.OutScale = slices.Clone(m.OutShift), slices.Clone(m.OutScale)
+	c.Waves = slices.Clone(m.Waves)
 	return &c
 }
 
 func (m *MLP) offset(l int) int {
 	off := 0
 	for k := 0; k < l; k++ {
-		off += (m.Sizes[k] + 1) * m.Sizes[k+1]
+		off += (m.InWidth(k) + 1) * m.Sizes[k+1]
 	}
 	return off
 }
 
 // Layer returns views of layer l's matrix (out x in, row-major) and bias.
 func (m *MLP) Layer(l int) (w, b []float64) {
-	in, out := m.Sizes[l], m.Sizes[l+1]
+	in, out := m.InWidth(l), m.Sizes[l+1]
 	off := m.offset(l)
 	return m.W[off : off+in*out], m.W[off+in*out : off+in*out+out]
 }
@@ -221,7 +274,7 @@ func (m *MLP) Classes() []Class {
 	var cs []Class
 	off := 0
 	for l := 0; l < m.Layers(); l++ {
-		in, out := m.Sizes[l], m.Sizes[l+1]
+		in, out := m.InWidth(l), m.Sizes[l+1]
 		cs = append(cs, Class{fmt.Sprintf("W%d", l+1), off, in * out}, Class{fmt.Sprintf("b%d", l+1), off + in*out, out})
 		off += (in + 1) * out
 	}
@@ -232,7 +285,7 @@ func (m *MLP) Classes() []Class {
 func (m *MLP) Params(g *ad.Graph) ad.Params {
 	var ps ad.Params
 	for l := 0; l < m.Layers(); l++ {
-		in, out := m.Sizes[l], m.Sizes[l+1]
+		in, out := m.InWidth(l), m.Sizes[l+1]
 		ps = append(ps, g.Param(fmt.Sprintf("W%d", l+1), out, in), g.Param(fmt.Sprintf("b%d", l+1), 1, out))
 	}
 	return ps
@@ -250,6 +303,9 @@ func (m *MLP) Apply(ps ad.Params, x *ad.Node) *ad.Node {
 	h := x
 	if m.InShift != nil {
 		h = ad.Mul(ad.Sub(h, constRow(x.Graph(), m.InShift)), constRow(x.Graph(), inverses(m.InScale)))
+	}
+	if m.Waves != nil {
+		h = m.waveNodes(h)
 	}
 	for l := 0; l < m.Layers(); l++ {
 		h = ad.Add(ad.MatMulT(h, ps[2*l]), ps[2*l+1])
@@ -300,7 +356,7 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 	if out == nil {
 		out = make([]float64, m.Sizes[L])
 	}
-	in := m.Sizes[L-1]
+	in := m.InWidth(L - 1)
 	w, b := m.Layer(L - 1)
 	for j := range out {
 		s := b[j]
@@ -325,15 +381,15 @@ func (m *MLP) Features(x []float64, out []float64) []float64 {
 	if len(x) != m.Sizes[0] {
 		panic(fmt.Sprintf("nn: %d inputs for a network with %d", len(x), m.Sizes[0]))
 	}
-	maxw := 0
+	maxw := m.InWidth(0)
 	for _, s := range m.Sizes {
 		maxw = max(maxw, s)
 	}
 	buf := make([]float64, 2*maxw)
 	cur, next := buf[:maxw], buf[maxw:]
-	copy(cur, m.MapInput(x))
+	m.waveValues(m.MapInput(x), cur)
 	for l := 0; l < m.Layers()-1; l++ {
-		in, o := m.Sizes[l], m.Sizes[l+1]
+		in, o := m.InWidth(l), m.Sizes[l+1]
 		w, b := m.Layer(l)
 		for j := 0; j < o; j++ {
 			s := b[j]
@@ -344,10 +400,43 @@ func (m *MLP) Features(x []float64, out []float64) []float64 {
 		}
 		cur, next = next, cur
 	}
-	H := m.Sizes[m.Layers()-1]
+	H := m.InWidth(m.Layers() - 1)
 	if out == nil {
 		out = make([]float64, H)
 	}
 	copy(out, cur[:H])
 	return out
+}
+
+// waveValues writes what the first layer reads of the mapped input z into
+// h: z, then sin and cos of each wave.
+func (m *MLP) waveValues(z, h []float64) {
+	n := copy(h, z)
+	for j, w := range m.Waves {
+		h[n+2*j], h[n+2*j+1] = math.Sincos(w.Omega * z[w.Input])
+	}
+}
+
+// waveNodes is waveValues in a graph: the batch z (N x inputs) and its
+// waves' columns beside it.
+func (m *MLP) waveNodes(z *ad.Node) *ad.Node {
+	width := m.InWidth(0)
+	var h *ad.Node
+	for i := 0; i < m.Sizes[0]; i++ {
+		h = addCol(h, ad.PadCol(ad.SliceCol(z, i), i, width))
+	}
+	for j, w := range m.Waves {
+		a := ad.Scale(ad.SliceCol(z, w.Input), w.Omega)
+		h = addCol(h, ad.PadCol(ad.Sin(a), m.Sizes[0]+2*j, width))
+		h = addCol(h, ad.PadCol(ad.Cos(a), m.Sizes[0]+2*j+1, width))
+	}
+	return h
+}
+
+// addCol is h + c, or c for a nil h.
+func addCol(h, c *ad.Node) *ad.Node {
+	if h == nil {
+		return c
+	}
+	return ad.Add(h, c)
 }

@@ -375,3 +375,62 @@ func TestFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestWaves checks a waved network: SetWaves without draws keeps the
+// function (its new columns are zero) and with them changes it; Eval is
+// the first layer on the inputs and their waves; the saved form loads the
+// same bits and refuses a wave that names no input.
+func TestWaves(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 1))
+	m := New([]int{2, 4, 3, 1}, Tanh, rng)
+	m.BoxMap([]float64{0, -1}, []float64{1, 1})
+	x := []float64{0.3, 0.2}
+	plain := m.Eval(x, nil)[0]
+	waves := []Wave{{Input: 0, Omega: 31.4}, {Input: 1, Omega: 9}}
+	zero := m.Clone()
+	zero.SetWaves(waves, nil)
+	if got := zero.Eval(x, nil)[0]; got != plain || zero.InWidth(0) != 6 || zero.NumWeights() != m.NumWeights()+2*len(waves)*4 {
+		t.Fatalf("zero waves: value %v (want %v), first layer reads %d, %d weights", got, plain, zero.InWidth(0), zero.NumWeights())
+	}
+	m.SetWaves(waves, rng)
+	z := m.MapInput(x)
+	in := append(slices.Clone(z), math.Sin(31.4*z[0]), math.Cos(31.4*z[0]), math.Sin(9*z[1]), math.Cos(9*z[1]))
+	w, b := m.Layer(0)
+	h := make([]float64, 4)
+	for j := range h {
+		s := b[j]
+		for i, v := range in {
+			s += w[j*6+i] * v
+		}
+		h[j] = math.Tanh(s)
+	}
+	w1, b1 := m.Layer(1)
+	w2, b2 := m.Layer(2)
+	u := b2[0]
+	for j := range 3 {
+		s := b1[j]
+		for i, v := range h {
+			s += w1[j*4+i] * v
+		}
+		u += w2[j] * math.Tanh(s)
+	}
+	if got := m.Eval(x, nil)[0]; math.Abs(got-u) > 1e-12 || got == plain {
+		t.Errorf("waved Eval %v, by hand %v (unwaved %v)", got, u, plain)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.W, m.W) || !slices.Equal(got.Waves, m.Waves) || got.Eval(x, nil)[0] != m.Eval(x, nil)[0] {
+		t.Errorf("loaded waves %v, weights equal %v", got.Waves, slices.Equal(got.W, m.W))
+	}
+	bad := `{"layers": [{"W": [[1, 2, 3]], "b": [0]}], "waves": [{"input": 1, "omega": 3}]}`
+	if _, err := Load(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "input below 1") {
+		t.Errorf("a wave of a missing input: error %v", err)
+	}
+}

@@ -366,7 +366,7 @@ func (p *Problem) OutputValues() [][]float64 {
 	out := make([][]float64, len(p.OutputNames()))
 	for _, t := range p.Terms {
 		k := p.OutputIndex(t.Output)
-		if k < 0 || !(t.setsValue || t.Measured) || len(t.Points) == 0 {
+		if k < 0 || !t.GivesValues() || len(t.Points) == 0 {
 			continue
 		}
 		if vals, _ := p.Values(t); badIndex(vals) < 0 {
@@ -375,6 +375,11 @@ func (p *Problem) OutputValues() [][]float64 {
 	}
 	return out
 }
+
+// GivesValues reports whether t states its output's own values at its
+// points: a condition on the value (Dirichlet, InitialValue) or a
+// measurement, whose values OutputValues reads.
+func (t Term) GivesValues() bool { return t.setsValue || t.Measured }
 
 // pointsAndDraw refuses a term given both Points and a Draw: Sample
 // would draw over the Points without a word.
