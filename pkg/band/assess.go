@@ -25,7 +25,7 @@ type Assessment struct {
 	// (interiorWarnings: "... likely overconfident away from its
 	// conditions", "... unchecked where its equation is violated most"),
 	// each output the K-fold check sized beneath the measurements' noise
-	// (kfoldTailWarnings: "... checked in its rms only"), and each output
+	// (kfoldTailWarnings: "... unchecked beyond its rms"), and each output
 	// no check could calibrate, whose stated condition the fit leaves
 	// unmet, or which only its conditions check on a problem whose
 	// measurements fix it inside (uncalibratedWarnings: "band

@@ -299,7 +299,7 @@ func kfoldTailWarnings(names []string, c checked) []string {
 			continue
 		}
 		if sigma, noise := kf.sigmaNoise(kf.settled(s)); sigma < noise {
-			out = append(out, fmt.Sprintf("the calibrated band of %s is checked in its rms only: the K-fold check sized it from %d measurements, at which its sigma (rms %.3g) is below the noise the fit states for them (1/sqrt(beta), %.3g); beneath the noise it cannot tell how the errors are spread, and whether 95 %% of them lie within 2 sigma is unread",
+			out = append(out, fmt.Sprintf("the calibrated band of %s is unchecked beyond its rms: the K-fold check sized it from %d measurements, at which its sigma (rms %.3g) is below the noise the fit states for them (1/sqrt(beta), %.3g); beneath the noise it cannot tell how the errors are spread, and whether 95 %% of them lie within 2 sigma is unread",
 				name, kf.n, sigma, noise))
 		}
 	}

@@ -155,7 +155,7 @@ func TestEquationPeak(t *testing.T) {
 
 // TestKFoldTailWarnings: a band the K-fold check pins where its sigma at
 // the measurements is a fraction of the noise the fit states says that
-// only its rms is checked; one whose sigma there exceeds the noise (the
+// it is unchecked beyond its rms; one whose sigma there exceeds the noise (the
 // errors show through it) does not, nor one the check could not pin (the
 // record says "band uncalibrated" instead), nor one the measurement check
 // sized.
@@ -194,7 +194,7 @@ func TestKFoldTailWarnings(t *testing.T) {
 		ch := checked{value: []int{0}, measured: []bool{c.measured}, kfold: []kfold{c.k}, scale: []float64{1}}
 		ws := kfoldTailWarnings(names, ch)
 		sigma, noise := c.k.sigmaNoise(c.k.settled(1))
-		if (len(ws) > 0) != c.warns || c.warns && !strings.Contains(ws[0], "checked in its rms only") {
+		if (len(ws) > 0) != c.warns || c.warns && !strings.Contains(ws[0], "unchecked beyond its rms") {
 			t.Errorf("%s: c %.3g in [%.3g, %.3g], sigma %.3g, noise %.3g: %q, want a warning %v", c.name, c.k.c, c.k.lo, c.k.hi, sigma, noise, ws, c.warns)
 		}
 	}
