@@ -20,11 +20,16 @@ type Assessment struct {
 	// Warnings are the paper band's warning, then those of the calibrated
 	// band: each output whose calibrated band a direct check still finds
 	// far off (disagreementWarnings: "the calibrated band of u is likely
-	// overconfident"), each output whose checks disagree (interiorWarnings:
-	// "... likely overconfident away from its conditions"), and each output
-	// no check could calibrate or whose stated condition the fit leaves
-	// unmet (uncalibratedWarnings: "band uncalibrated for u", with the
-	// reason);
+	// overconfident"), each output whose checks disagree or whose
+	// equation's residuals peak where no check reads the errors
+	// (interiorWarnings: "... likely overconfident away from its
+	// conditions", "... unchecked where its equation is violated most"),
+	// each output the K-fold check sized beneath the measurements' noise
+	// (kfoldTailWarnings: "... unchecked beyond its rms"), and each output
+	// no check could calibrate, whose stated condition the fit leaves
+	// unmet, or which only its conditions check on a problem whose
+	// measurements fix it inside (uncalibratedWarnings: "band
+	// uncalibrated for u", with the reason);
 	// then, on an inverse problem, each unknown whose interval is likely
 	// unreliable (unknownWarnings).
 	// The paper band's warning, when the error estimate applies
@@ -100,8 +105,10 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 	checks := checksOf(f, a.Estimated != nil, m2, res, c.widening)
 	ref, _ := gateRMS(f, a.Train)
 	if ratio, at := overconfident(f.Inferred, ref, a.Fresh); at >= 0 {
-		a.Warnings = append(a.Warnings, interiorWarnings(calZ, names, checks, ratio, f.Model.BetaNames[at])...)
+		peak, term := equationPeak(f, m2, res)
+		a.Warnings = append(a.Warnings, interiorWarnings(calZ, names, checks, ratio, f.Model.BetaNames[at], peak, term)...)
 	}
+	a.Warnings = append(a.Warnings, kfoldTailWarnings(names, checks)...)
 	a.Warnings = append(a.Warnings, uncalibratedWarnings(f, checks, c.agree, meas)...)
 	a.Warnings = append(a.Warnings, unknownWarnings(f, cal, a.Train, a.Fresh)...)
 	return a, nil

@@ -218,7 +218,7 @@ func calibration(f *bayes.Fit, estimated []float64, fresh *bayes.Model, meas []n
 	}
 	w := &widening{}
 	if l != f.Laplace { // warned: widen also where the equation is violated most
-		w.local = newLocalInflation(fresh, res, f.Inferred)
+		w.local = newLocalInflation(fresh, res, func(t int) bool { return f.Inferred(fresh.TermGroup[t]) })
 	}
 	// the value check reads the band before its own factors; it may narrow
 	// a band no residual ratio widened and the held-out band agrees with

@@ -44,9 +44,9 @@ type LocalTerm struct {
 }
 
 // newLocalInflation keeps the terms of m (a model on fresh points, with
-// residuals res) whose beta group use accepts; nil when none has residuals
+// residuals res) that use accepts (by index); nil when none has residuals
 // to compare.
-func newLocalInflation(m *bayes.Model, res [][]float64, use func(group int) bool) *Local {
+func newLocalInflation(m *bayes.Model, res [][]float64, use func(term int) bool) *Local {
 	p := m.Problem
 	li := &Local{Span: make([]float64, p.Dim())}
 	for a := range li.Span {
@@ -55,7 +55,7 @@ func newLocalInflation(m *bayes.Model, res [][]float64, use func(group int) bool
 		}
 	}
 	for k, res := range res {
-		if !use(m.TermGroup[k]) || len(res) <= LocalNeighbours {
+		if !use(k) || len(res) <= LocalNeighbours {
 			continue // too few points for a local rms that differs from the global one
 		}
 		t := LocalTerm{Points: make([][]float64, len(res)), Sq: make([]float64, len(res))}
@@ -106,6 +106,25 @@ func (li *Local) apply(points [][]float64, sigma []float64) {
 			sigma[i] *= math.Sqrt(ratio)
 		}
 	}
+}
+
+// peak is the largest local rms ratio of li's terms at their own fresh
+// points (the square root of the mean square of a point's LocalNeighbours
+// nearest residuals over the term's): above LocalRatio, apply widens
+// there. 0 for a nil Local.
+func (li *Local) peak() float64 {
+	if li == nil {
+		return 0
+	}
+	nd := make([]float64, LocalNeighbours)
+	nv := make([]float64, LocalNeighbours)
+	worst := 0.0
+	for _, t := range li.Terms {
+		for _, x := range t.Points {
+			worst = math.Max(worst, localMS(t, x, nd, nv)/t.MS)
+		}
+	}
+	return math.Sqrt(worst)
 }
 
 // localMS is the mean squared residual of t's LocalNeighbours fresh points

@@ -76,6 +76,31 @@ func (k kfold) calibrates(s float64) bool {
 	return k.n >= KFoldMin && (k.informative() || s < k.lo || s > k.hi)
 }
 
+// settled is the scale at which the check leaves a band scaled by s:
+// s times factor(s), s where the check did not run.
+func (k kfold) settled(s float64) float64 {
+	if f := k.factor(s); f > 0 {
+		return s * f
+	}
+	return s
+}
+
+// sigmaNoise is, at the measurements the check read, the rms sigma of
+// the band scaled by s and the rms of the noise 1/beta it takes for
+// them. Each component's band variance lambda_j (an eigenvalue of the
+// fold's Sigma) is v_j n_j / (n_j + v_j), v_j its refit variance; over
+// a fold they sum to Sigma's trace, the band's sigma^2 at its points.
+func (k kfold) sigmaNoise(s float64) (sigma, noise float64) {
+	var band, nn float64
+	for j, v := range k.components[1] {
+		n := k.noise[j]
+		band += v * n / (n + v)
+		nn += n
+	}
+	m := float64(len(k.noise))
+	return s * math.Sqrt(band/m), math.Sqrt(nn / m)
+}
+
 // kfoldChecks is the K-fold check of each output of f measured by a
 // Measured term, for the band of Laplace l at betas beta, except the
 // outputs skip(k) names (those the measurement check sized); a zero kfold

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
@@ -112,13 +113,8 @@ func valueZ(g *bayes.Fit, fresh *bayes.Model, res [][]float64) [][]float64 {
 	p := fresh.Problem
 	z := make([][]float64, len(p.OutputNames()))
 	for k, tm := range p.Terms {
-		if tm.Measured || len(tm.Points) == 0 {
-			continue
-		}
-		// g's band before this check; none (a fit without a Laplace
-		// approximation) leaves nothing to check
-		u, s, err := g.PredictOutput(tm.Output, tm.Points) // the output the term measures
-		if err != nil || len(s) != len(u) || !isValueResidual(res[k], u, tm.Target) {
+		s, ok := valueTerm(g, tm, res[k])
+		if !ok {
 			continue
 		}
 		o := p.OutputIndex(tm.Output)
@@ -129,6 +125,22 @@ func valueZ(g *bayes.Fit, fresh *bayes.Model, res [][]float64) [][]float64 {
 		}
 	}
 	return z
+}
+
+// valueTerm is band g's sigma at the points of term tm, whose residuals
+// there are r, where tm is a condition on the value itself (r = u -
+// target: not a measurement, whose residuals carry noise); ok is false
+// for any other term, and where g has no band (a fit without a Laplace
+// approximation leaves nothing to check).
+func valueTerm(g *bayes.Fit, tm pde.Term, r []float64) (sigma []float64, ok bool) {
+	if tm.Measured || len(tm.Points) == 0 {
+		return nil, false
+	}
+	u, s, err := g.PredictOutput(tm.Output, tm.Points) // the output the term measures
+	if err != nil || len(s) != len(u) || !isValueResidual(r, u, tm.Target) {
+		return nil, false
+	}
+	return s, true
 }
 
 // valueWarning is the record's warning when the paper's band (f) misses the

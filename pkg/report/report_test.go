@@ -512,8 +512,18 @@ func TestWarningLegend(t *testing.T) {
 		"uncalibrated":   "band uncalibrated for u: no check reads enough of its errors (no error estimate on a problem with measurements; 1 fresh points of conditions on its value (the value check reads 20 or more)); its calibrated band may be too narrow or too wide",
 		"interval":       "the 95 % interval of nu, [0.004719, 0.005209], is likely unreliable: the beta_data residuals are x6.9 larger at new measurements than at the fit's own (above 2), so the fit follows its measurements more closely than the field, and nu, fitted to them, may carry the network's error beyond an interval that assumes none (at the calibrated betas [0.004403, 0.005583])",
 		"cal-overconf":   "the calibrated band of u is likely overconfident: at 40 fresh points of its conditions on its value, 95 % of the errors lie within 4.2 sigma (above 3)",
+		"cal-unchecked":  "the calibrated band of u is unchecked beyond its rms: the K-fold check sized it from 2500 measurements, at which its sigma (rms 0.034) is below the noise the fit states for them (1/sqrt(beta), 0.104); beneath the noise it cannot tell how the errors are spread, and whether 95 % of them lie within 2 sigma is unread",
 	}
 	for want, s := range sentences {
+		if got := warningCode(s); got != want {
+			t.Errorf("warningCode(%q) = %q, want %q", s, got, want)
+		}
+	}
+	more := map[string]string{ // other sentences of the same codes
+		"cal-unchecked": "the calibrated band of u is unchecked where its equation is violated most: the beta_pde residuals are x8.8 larger at fresh points (above 2) and the pde residuals peak locally at x9.6 their rms (above 2); the band there is widened by the square root of that, and no check reads its errors there (at its conditions 95 % lie within 1 sigma)",
+		"uncalibrated":  "band uncalibrated for a: only the value check reads its errors, at 500 fresh points of its conditions; inside the domain the equation fixes it from the measurements of u, whose noise moves it in ways no condition or residual shows",
+	}
+	for want, s := range more {
 		if got := warningCode(s); got != want {
 			t.Errorf("warningCode(%q) = %q, want %q", s, got, want)
 		}

@@ -13,9 +13,11 @@ import (
 // pkg/band write them).
 var warningKinds = []struct{ code, phrase, meaning string }{
 	{"uncalibrated", "band uncalibrated",
-		"no check could calibrate a field's band (no error estimate, too few fresh condition points or measurements of it): its calibrated band is the paper's moved only by the residual ratio; the record says why"},
+		"no check could calibrate a field's band (no error estimate, too few fresh condition points or measurements of it): its calibrated band is the paper's moved only by the residual ratio; or only its conditions check it, on a problem whose measurements fix it inside; or a condition it has is unmet; the record says why"},
 	{"interval", "% interval of",
 		"an unknown's 95 % interval is likely unreliable: the fit's measurement residuals are far larger at new measurements than at its own, so the unknown may carry the network's error beyond it; the record gives the interval at the calibrated betas too"},
+	{"cal-unchecked", "is unchecked",
+		"the calibrated band is unchecked somewhere the grid judges it: beyond its rms (the K-fold check sized it beneath the measurements' noise, which hides how the errors are spread) or where the equation's fresh residuals peak (a shock, where no check reads the error); the record says which"},
 	{"cal-overconf", "calibrated band of",
 		"the calibrated band itself is likely overconfident (or too wide): a check that reads a field's errors directly still finds them far outside it; the record says where"},
 	{"clamp", "is at the clamp",
