@@ -258,7 +258,7 @@ func calibCandidates(t *testing.T, f *bayes.Fit, q *pde.Problem, pts [][]float64
 		g.ED, g.EW = make([]float64, len(f.Beta)), make([]float64, len(f.Alpha))
 		g.Polish = nil
 		ps := &nn.PolishSettings{MaxIter: 200, Hessian: gaussNewtonMatrix(m3, g.Alpha, g.Beta)}
-		if _, err := nn.Polish(net.W, func(w, gr []float64) float64 { return lossAndGrad(m3, g.Alpha, g.Beta, gr) }, ps); err == nil {
+		if _, err := nn.Polish(context.Background(), net.W, func(w, gr []float64) float64 { return lossAndGrad(m3, g.Alpha, g.Beta, gr) }, ps); err == nil {
 			g.Laplace = nil
 			m2mean, _, _ := g.Jacobian(pts)
 			m1mean, _, _ := f.Jacobian(pts)

@@ -367,6 +367,36 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestCancelPolish: a context that ends during a polish (after Adam, or
+// in a final round) stops it at its next iteration, and the fit ends
+// cancelled, not polish-failed, without another round.
+func TestCancelPolish(t *testing.T) {
+	t.Parallel()
+	for _, at := range []string{"polish", "final round 2 of at most 20"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		s := Settings{Seed: 1, Epochs: 300, Polish: PolishSettings{Method: PolishLBFGS, Iter: 100000}}
+		s.Stage = func(stage string) {
+			if stage == at {
+				cancel()
+			}
+		}
+		f, err := Train(ctx, poisson1D(), scheduled(poisson1D(), s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounds := 0
+		if at != "polish" {
+			rounds = 2
+		}
+		if f.Status != StatusCancelled || f.Hyper.FinalRounds != rounds || f.Polish == nil {
+			t.Fatalf("cancelled at %q: status %s (%s), %d final rounds (want %d)", at, f.Status, f.Reason, f.Hyper.FinalRounds, rounds)
+		}
+		if at == "polish" && f.Polish.Iterations > 2 {
+			t.Errorf("cancelled at the polish: it ran %d iterations, want at most 2", f.Polish.Iterations)
+		}
+	}
+}
+
 // TestPolishMemory: the L-BFGS polish takes LBFGSMemory unless given one,
 // a Gauss-Newton polish has none (and its settings map no key, so its
 // records compare equal to those written before the field), and a memory

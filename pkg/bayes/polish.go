@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -39,13 +40,14 @@ func (f *Fit) restore(st *fitState) {
 }
 
 // polish minimizes E_T over w (Gauss-Newton or L-BFGS, Settings.Polish.Method) at the
-// current hyperparameters.
-func (f *Fit) polish() {
+// current hyperparameters. A context that ends stops it where it is; the
+// caller reads ctx for the fit's cancellation.
+func (f *Fit) polish(ctx context.Context) {
 	ps := &nn.PolishSettings{MaxIter: f.Settings.Polish.Iter, Store: f.Settings.Polish.Memory}
 	if f.Settings.Polish.Method == PolishGaussNewton {
 		ps.Hessian = f.gaussNewtonMatrix()
 	}
-	r, err := nn.Polish(f.Model.Theta, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)
+	r, err := nn.Polish(ctx, f.Model.Theta, func(w, g []float64) float64 { return f.lossAndGrad(g) }, ps)
 	if f.Polish == nil {
 		f.Polish = &r
 	} else {
@@ -54,7 +56,7 @@ func (f *Fit) polish() {
 		f.Polish.Evals += r.Evals
 		f.Polish.Status = r.Status
 	}
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		f.Status, f.Reason = StatusPolishFailed, err.Error()
 	}
 }

@@ -97,7 +97,10 @@ func trainFrom(ctx context.Context, cfg Config, start time.Time, conditionsFirst
 	}
 	if s.Polish.On {
 		stage("polish")
-		f.polish()
+		if f.polish(ctx); ctx.Err() != nil {
+			f.cancel(p, s.Epochs, start, ctx)
+			return f, nil
+		}
 	}
 	good, ended := f.finalRounds(ctx, p, start, stage)
 	if ended {
@@ -258,11 +261,15 @@ func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, 
 		good = before
 		f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
 		if s.Polish.On {
-			f.polish()
+			f.polish(ctx) // a context that ends there ends the fit below or at the next round
 		}
 		if move <= s.Final.Tol {
 			break
 		}
+	}
+	if cancelled(done) { // in the last round's polish, or just after it
+		f.cancel(p, s.Epochs, start, ctx)
+		return good, true
 	}
 	return good, false
 }

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -33,8 +34,9 @@ type PolishResult struct {
 // copied into w before f is called with it, so f may read the weights in
 // place (a network's bound programs do). It is meant to finish what Adam
 // started: Adam rarely reaches the exact minimum the Laplace approximation
-// expands around.
-func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (PolishResult, error) {
+// expands around. A context that ends stops it after the iteration under
+// way, with the best point so far in w and the context's error.
+func Polish(ctx context.Context, w []float64, f func(w, grad []float64) float64, s *PolishSettings) (PolishResult, error) {
 	var d PolishSettings
 	if s != nil {
 		d = *s
@@ -68,7 +70,7 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 		}
 		method = &optimize.Newton{Linesearcher: &optimize.Backtracking{}}
 	}
-	st := &optimize.Settings{MajorIterations: d.MaxIter, GradientThreshold: d.GradTol}
+	st := &optimize.Settings{MajorIterations: d.MaxIter, GradientThreshold: d.GradTol, Recorder: ctxRecorder{ctx}}
 	if d.Hessian != nil {
 		// Newton steps reach the minimum's basin floor in tens of
 		// iterations, where rounding stops the gradient short of GradTol;
@@ -79,6 +81,9 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 	}
 	res, err := optimize.Minimize(p, append([]float64(nil), w0...), st, method)
 	if res == nil {
+		if ctx.Err() != nil {
+			return PolishResult{F0: f0, F: f0}, fmt.Errorf("L-BFGS stopped before its first iteration: %w", context.Cause(ctx))
+		}
 		return PolishResult{F0: f0, F: f0}, fmt.Errorf("L-BFGS failed: %v", err)
 	}
 	r := PolishResult{F0: f0, F: res.F, Iterations: res.Stats.MajorIterations, Evals: res.Stats.FuncEvaluations + res.Stats.GradEvaluations, Status: res.Status.String()}
@@ -88,11 +93,24 @@ func Polish(w []float64, f func(w, grad []float64) float64, s *PolishSettings) (
 		copy(w, w0)
 		r.F = f0
 	}
+	if ctx.Err() != nil {
+		return r, fmt.Errorf("L-BFGS stopped after %d iterations: %w", r.Iterations, context.Cause(ctx))
+	}
 	// A line search that cannot improve further is the normal end of a polish.
 	if err != nil && res.F > f0 {
 		return r, fmt.Errorf("L-BFGS: %v", err)
 	}
 	return r, nil
+}
+
+// ctxRecorder stops gonum's Minimize once its context ends: Minimize ends
+// when a recorder returns an error.
+type ctxRecorder struct{ ctx context.Context }
+
+func (ctxRecorder) Init() error { return nil }
+
+func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
+	return r.ctx.Err()
 }
 
 // evalCache evaluates f at x (copied into w first) unless x is the point of

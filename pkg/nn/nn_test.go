@@ -2,6 +2,8 @@ package nn
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -280,7 +282,7 @@ func rosenbrock(x, g []float64) float64 {
 func TestPolishRosenbrock(t *testing.T) {
 	t.Parallel()
 	w := []float64{-1.2, 1}
-	r, err := Polish(w, rosenbrock, nil)
+	r, err := Polish(context.Background(), w, rosenbrock, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +300,7 @@ func TestPolishInPlace(t *testing.T) {
 		g[0], g[1] = 2*(w[0]-1), 2*(w[1]-2)
 		return (w[0]-1)*(w[0]-1) + (w[1]-2)*(w[1]-2)
 	}
-	r, err := Polish(w, f, nil)
+	r, err := Polish(context.Background(), w, f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +325,7 @@ func TestPolishGaussNewtonRosenbrock(t *testing.T) {
 		h.SetSym(0, 1, 2*(-200*x))
 		h.SetSym(1, 1, 2*100)
 	}
-	r, err := Polish(w, rosenbrock, &PolishSettings{Hessian: gn})
+	r, err := Polish(context.Background(), w, rosenbrock, &PolishSettings{Hessian: gn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +333,7 @@ func TestPolishGaussNewtonRosenbrock(t *testing.T) {
 		t.Errorf("Gauss-Newton polish ended at %v with %+v", w, r)
 	}
 	lb := []float64{-1.2, 1}
-	rl, _ := Polish(lb, rosenbrock, nil)
+	rl, _ := Polish(context.Background(), lb, rosenbrock, nil)
 	if calls == 0 || r.Iterations >= rl.Iterations {
 		t.Errorf("Gauss-Newton: %d iterations, %d matrices; L-BFGS %d iterations: want fewer with the matrix", r.Iterations, calls, rl.Iterations)
 	}
@@ -432,5 +434,19 @@ func TestWaves(t *testing.T) {
 	bad := `{"layers": [{"W": [[1, 2, 3]], "b": [0]}], "waves": [{"input": 1, "omega": 3}]}`
 	if _, err := Load(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "input below 1") {
 		t.Errorf("a wave of a missing input: error %v", err)
+	}
+}
+
+// TestPolishContext: a polish whose context has ended stops at once with
+// the context's error and leaves w at a point no worse than the start.
+func TestPolishContext(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w := []float64{-1.2, 1}
+	f0 := rosenbrock(slices.Clone(w), make([]float64, 2))
+	r, err := Polish(ctx, w, rosenbrock, nil)
+	if !errors.Is(err, context.Canceled) || r.Iterations > 1 || rosenbrock(w, make([]float64, 2)) > f0 {
+		t.Errorf("cancelled polish: error %v, %d iterations, E %v from %v", err, r.Iterations, r.F, f0)
 	}
 }
