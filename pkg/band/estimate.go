@@ -307,7 +307,8 @@ var errSVD = errors.New("error estimate: the SVD did not converge")
 // such a point.
 func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 	S := net.Sizes
-	L := len(S) - 1 // layers; L-2 is the last hidden layer's index
+	L := len(S) - 1                 // layers; L-2 is the last hidden layer's index
+	below := hiddenValues(net, L-2) // nil: the new units see the inputs
 	sizes := slices.Clone(S)
 	sizes[L-1] += k
 	w := nn.Zero(sizes, net.Activation)
@@ -321,7 +322,6 @@ func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 		}
 		copy(nb, ob)
 	}
-	below := hiddenValues(net, L-2) // nil: the new units see the inputs
 	in, H := S[L-2], S[L-1]
 	nw, nb := w.Layer(L - 2)
 	x0 := make([]float64, len(p.Lo))

@@ -293,12 +293,18 @@ func (m *Model) W() []int {
 // DataLoss evaluates E_D^t per beta group and the gradient of
 // sum_t beta_t E_D^t into grad (len P) at the current weights.
 func (m *Model) DataLoss(beta, ed, grad []float64) {
+	m.runED(beta, ed)
+	m.ps.Gather(m.train, m.grads, grad)
+}
+
+// runED runs the training program at beta and writes E_D^t per beta
+// group into ed.
+func (m *Model) runED(beta, ed []float64) {
 	copy(m.betaBuf, beta)
 	m.train.Run()
 	for k, n := range m.ed {
 		ed[k] = m.train.Scalar(n)
 	}
-	m.ps.Gather(m.train, m.grads, grad)
 }
 
 // WeightLoss returns E_w^i = 1/2 sum of squares per alpha group (a

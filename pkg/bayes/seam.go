@@ -62,7 +62,7 @@ func sameTerms(p, q *pde.Problem) error {
 // it).
 func (m *Model) GroupRMS(beta []float64) []float64 {
 	ed := make([]float64, len(beta))
-	m.DataLoss(beta, ed, make([]float64, m.NumWeights()))
+	m.runED(beta, ed) // no gradient: E_D alone
 	return rmsFromED(ed, m.N)
 }
 
