@@ -153,7 +153,7 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	var rows []float64
 	var rhs []float64
 	for _, q := range draws {
-		m, err := bayes.NewModel(q, net, f.Settings.AlphaMode, f.Settings.BetaMode)
+		m, err := f.ModelOnNet(q, net)
 		if err != nil {
 			return nil, err
 		}

@@ -232,13 +232,11 @@ func (m *Model) addUnknowns(g *ad.Graph) map[string]*ad.Node {
 }
 
 // sibling builds a model of q (the same problem drawn anew, a copy of it,
-// or some of its terms) with the beta groups names and termGroup (q's
+// or some of its terms; checked by the caller where it comes from
+// elsewhere: ModelOn) with the beta groups names and termGroup (q's
 // terms') on a copy of m's parameters, weights and unknowns: NewModel on
 // m.Net itself would move Net.W away from m.Theta.
 func (m *Model) sibling(q *pde.Problem, names []string, termGroup []int) (*Model, error) {
-	if err := q.Validate(); err != nil {
-		return nil, err
-	}
 	m2, err := newModel(q, m.Net.Clone(), m.alphaMode, names, termGroup)
 	if err != nil {
 		return nil, err
