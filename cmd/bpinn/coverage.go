@@ -34,15 +34,12 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	if ff.dataFile != "" {
 		return usagef("--data: coverage draws the data anew for every fit; fit your file with bpinn fit --data")
 	}
-	p, err := ff.problem(pos[0])
+	cfg, err := ff.config(pos[0], seed)
 	if err != nil {
 		return err
 	}
-	if len(p.Unknowns) == 0 {
+	if p := cfg.Problem(); len(p.Unknowns) == 0 {
 		return usagef("problem %q has no unknown coefficients: coverage needs an inverse problem", p.Name)
-	}
-	if _, err := ff.config(p, seed); err != nil {
-		return err
 	}
 	draws, err := runner.Seeds(ff.dataSeed.V, n)
 	if err != nil {
@@ -62,12 +59,11 @@ func runCoverage(pos []string, ff *fitFlags, n int, seed uint64, out string, wor
 	run, err := runner.Sweep(ff.context(), draws, opt, func(d uint64) (*pde.Problem, bayes.Settings, error) {
 		g := *ff
 		g.dataSeed.V = d
-		q, err := g.problem(pos[0])
+		cfg, err := g.config(pos[0], seed)
 		if err != nil {
 			return nil, bayes.Settings{}, err
 		}
-		cfg, err := g.config(q, seed)
-		return q, cfg.Settings(), err
+		return cfg.Problem(), cfg.Settings(), nil
 	})
 	if err != nil {
 		return err

@@ -70,11 +70,7 @@ func (m *ensembleFlags) plan(pos []string) (ensemblePlan, error) {
 			return ensemblePlan{}, usagef("--shard %s: %v", &m.shard, err)
 		}
 	}
-	p, err := m.fit.problem(pos[0])
-	if err != nil {
-		return ensemblePlan{}, err
-	}
-	cfg, err := m.fit.config(p, m.seed.V)
+	cfg, err := m.fit.config(pos[0], m.seed.V)
 	if err != nil {
 		return ensemblePlan{}, err
 	}

@@ -31,7 +31,7 @@ func runExact(pos []string, kappa cliflag.PosFloat, in io.Reader, out, hint io.W
 		return usagef("want one problem (%s), got %d arguments", strings.Join(problems.Names(), ", "), len(pos))
 	}
 	ff := fitFlags{kappa: kappa, dataSeed: cliflag.Seed{V: 1}}
-	p, err := ff.problem(pos[0])
+	p, _, err := ff.problem(pos[0])
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"io"
 	"strings"
@@ -40,15 +39,15 @@ func setupFit(fs *flag.FlagSet) func([]string, env) error {
 	}
 }
 
+// fitOnce trains and records one fit of the problem pos names: the
+// flags' work first (the context, the configuration), then the fit, its
+// record and the file, each handed what the step before made.
 func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io.Writer) (*record.Result, error) {
 	if len(pos) != 1 {
 		return nil, usagef("want one problem (%s), got %d arguments", strings.Join(problems.Names(), ", "), len(pos))
 	}
-	p, err := ff.problem(pos[0])
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := ff.config(p, seed)
+	ctx := ff.context()
+	cfg, err := ff.config(pos[0], seed)
 	if err != nil {
 		return nil, err
 	}
@@ -57,27 +56,18 @@ func fitOnce(pos []string, ff *fitFlags, seed uint64, jsonPath string, stderr io
 			return nil, err
 		}
 	}
-	progress, stage, done := termbar.Fit(stderr, p.Name)
-	r, err := runFit(ff.context(), cfg.WithProgress(progress, stage), ff.dataSeed.V)
+	progress, stage, done := termbar.Fit(stderr, pos[0])
+	f, err := bayes.TrainConfig(ctx, cfg.WithProgress(progress, stage))
 	done()
 	if err != nil {
 		return nil, err
 	}
+	r := record.NewResult(f, gridN)
+	r.DataSeed = ff.dataSeed.V
 	if jsonPath != "" {
-		if err := atomicfile.WriteJSON(jsonPath, r); err != nil {
+		if err := atomicfile.WriteJSON(jsonPath, &r); err != nil {
 			return nil, err
 		}
 	}
-	return r, nil
-}
-
-// runFit trains and records one fit.
-func runFit(ctx context.Context, cfg bayes.Config, dataSeed uint64) (*record.Result, error) {
-	f, err := bayes.TrainConfig(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	r := record.NewResult(f, gridN)
-	r.DataSeed = dataSeed
 	return &r, nil
 }

@@ -85,11 +85,12 @@ func (ff *fitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&ff.nanAt, "nan-at", "test only: inject a NaN into the loss at this epoch")
 }
 
-// config returns the fit's configuration for seed, resolved once (the
-// schedule and the defaults filled in where a flag was not given): an
-// error of the resolution is bad input.
-func (ff *fitFlags) config(p *pde.Problem, seed uint64) (bayes.Config, error) {
-	sch, err := ff.schedule(p)
+// config returns the configuration of a fit of the named problem (built
+// by problem) for seed: the problem validated and the settings resolved
+// once (bayes.NewConfig: the schedule and the defaults filled in where a
+// flag was not given). An error of either is bad input.
+func (ff *fitFlags) config(name string, seed uint64) (bayes.Config, error) {
+	p, sch, err := ff.problem(name)
 	if err != nil {
 		return bayes.Config{}, err
 	}

@@ -52,58 +52,48 @@ func (ff *fitFlags) options() problems.Options {
 	return problems.Options{DataSeed: ff.dataSeed.V, Kappa: ff.kappa.V, Sampling: pde.Sampler(ff.sampling.V), Reaction: ff.reaction}
 }
 
-// problem builds the named problem with the data flags.
-func (ff *fitFlags) problem(name string) (*pde.Problem, error) {
+// problem builds the named problem with the data flags, and its
+// schedule for them: with --data, the user's measurements keep none of
+// the problem's stated noise.
+func (ff *fitFlags) problem(name string) (*pde.Problem, schedule.Schedule, error) {
+	var none schedule.Schedule
 	e, err := problems.Lookup(name)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, none, asUsage(err)
 	}
 	if ff.kappa.Given && !e.Takes("Kappa") {
-		return nil, usagef("--kappa applies to %s only, not %q", problems.Takers("Kappa"), name)
+		return nil, none, usagef("--kappa applies to %s only, not %q", problems.Takers("Kappa"), name)
 	}
 	if ff.reaction != 0 && !e.Takes("Reaction") {
-		return nil, usagef("--reaction applies to %s only, not %q", problems.Takers("Reaction"), name)
+		return nil, none, usagef("--reaction applies to %s only, not %q", problems.Takers("Reaction"), name)
 	}
 	if math.IsNaN(ff.reaction) || math.IsInf(ff.reaction, 0) {
-		return nil, usagef("--reaction %v: give a finite rate", ff.reaction)
+		return nil, none, usagef("--reaction %v: give a finite rate", ff.reaction)
 	}
-	p, err := problems.New(name, ff.options())
+	o := ff.options()
+	p, err := problems.New(name, o)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, none, asUsage(err)
 	}
+	sch := e.ScheduleFor(o)
 	if ff.dataFile != "" {
 		f, err := os.Open(ff.dataFile)
 		if err != nil {
-			return nil, usagef("--data: %v", err)
+			return nil, none, usagef("--data: %v", err)
 		}
 		defer f.Close()
 		d, err := datafile.ReadData(f, p)
 		if err != nil {
-			return nil, usagef("--data %s: %v", ff.dataFile, err)
+			return nil, none, usagef("--data %s: %v", ff.dataFile, err)
 		}
-		p = p.WithData(d)
+		p, sch = p.WithData(d), sch.ForData()
 	}
 	if len(ff.init.V) > 0 {
 		if p, err = problems.WithInit(p, ff.init.V); err != nil {
-			return nil, usagef("--init %v", err)
+			return nil, none, usagef("--init %v", err)
 		}
 	}
-	return p, nil
-}
-
-// schedule is the schedule of problem p (built by ff.problem) for the data
-// flags: with --data, the user's measurements keep none of the problem's
-// stated noise.
-func (ff *fitFlags) schedule(p *pde.Problem) (schedule.Schedule, error) {
-	e, err := problems.Lookup(p.Name)
-	if err != nil {
-		return schedule.Schedule{}, asUsage(err)
-	}
-	sch := e.ScheduleFor(ff.options())
-	if ff.dataFile != "" {
-		sch = sch.ForData()
-	}
-	return sch, nil
+	return p, sch, nil
 }
 
 // context is the context the flags' fits train under: the interrupt's,

@@ -239,6 +239,32 @@ func TestStopGradient(t *testing.T) {
 	}
 }
 
+// Row is its values as one row of constants, which a batch's rows
+// broadcast against, and a program of it has no input to set.
+func TestRow(t *testing.T) {
+	t.Parallel()
+	for _, v := range [][]float64{{2.5}, {1, -2, 3}} {
+		g := NewGraph()
+		x := g.Input("x", 2, len(v))
+		row := g.Row(v)
+		if s := row.Shape(); s.Rows != 1 || s.Cols != len(v) {
+			t.Fatalf("Row(%v): shape %v, want 1x%d", v, s, len(v))
+		}
+		y := Add(x, row)
+		prog := g.Compile(y)
+		prog.Set(x, make([]float64, 2*len(v)))
+		prog.Run()
+		got := prog.Value(y)
+		for r := 0; r < 2; r++ {
+			for j, want := range v {
+				if got[r*len(v)+j] != want {
+					t.Errorf("Row(%v): row %d of x + Row is %v, want %v", v, r, got[r*len(v):(r+1)*len(v)], v)
+				}
+			}
+		}
+	}
+}
+
 func TestShapePanics(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -130,6 +130,26 @@ func (g *Graph) Fill(rows, cols int, c float64) *Node {
 // Scalar is a 1x1 constant.
 func (g *Graph) Scalar(c float64) *Node { return g.Fill(1, 1, c) }
 
+// Row is the constant row v (1 x len(v)), built from constants (Scalar,
+// PadCol, Add) so that no program has an input to set; a 1x1 constant for
+// one value. It broadcasts over the rows of a batch, as a per-column shift
+// or scale does.
+func (g *Graph) Row(v []float64) *Node {
+	if len(v) == 1 {
+		return g.Scalar(v[0])
+	}
+	var row *Node
+	for j, c := range v {
+		col := PadCol(g.Scalar(c), j, len(v))
+		if row == nil {
+			row = col
+		} else {
+			row = Add(row, col)
+		}
+	}
+	return row
+}
+
 func checkShape(op string, rows, cols int) {
 	if rows <= 0 || cols <= 0 {
 		panic(fmt.Sprintf("ad: %s: shape %dx%d must be positive", op, rows, cols))

@@ -95,14 +95,17 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 		}
 	}
 	m2, res, meas := c.Model, c.Residuals, c.meas
-	var calZ [][]float64 // the calibrated band at the conditions' fresh points, read by both its checks
+	// the paper's band and the calibrated one at the conditions' fresh
+	// points, each predicted once and read by every check of it
+	paperZ := valueZ(f, m2, res)
+	var calZ [][]float64
 	if cal != nil {
 		calZ = valueZ(cal, m2, res)
 	}
 	names := f.Model.Problem.OutputNames()
-	a.Warnings = paperWarnings(f, a, m2, res, meas)
+	a.Warnings = paperWarnings(f, a, paperZ, meas)
 	a.Warnings = append(a.Warnings, disagreementWarnings(calZ, names, a.Estimated != nil)...)
-	checks := checksOf(f, a.Estimated != nil, m2, res, c.widening)
+	checks := checksOf(paperZ, a.Estimated != nil, c.widening)
 	ref, _ := gateRMS(f, a.Train)
 	if ratio, at := overconfident(f.Inferred, ref, a.Fresh); at >= 0 {
 		peak, term := equationPeak(f, m2, res)
@@ -117,8 +120,8 @@ func Assess(f *bayes.Fit, fresh FreshDraw) (*Assessment, error) {
 // paperWarnings is the warning of the paper's band (see
 // Assessment.Warnings): the error estimate's when it applies, else the
 // first of the residual ratio's, the measurement check's, the too-wide and
-// the value check's.
-func paperWarnings(f *bayes.Fit, a *Assessment, m2 *bayes.Model, res [][]float64, meas []newMeasurement) []string {
+// the value check's (the last two from z, the paper band's valueZ).
+func paperWarnings(f *bayes.Fit, a *Assessment, z [][]float64, meas []newMeasurement) []string {
 	if a.Estimated != nil { // the estimate reads more than the checks below
 		return estimateWarnings(a.Estimated, f.Model.Problem.OutputNames())
 	}
@@ -128,19 +131,18 @@ func paperWarnings(f *bayes.Fit, a *Assessment, m2 *bayes.Model, res [][]float64
 		ws = measurementWarning(f, meas)
 	}
 	if ws == nil {
-		ws = tooWideWarning(f, m2, res, a.Fresh)
+		ws = tooWideWarning(f, z, a.Fresh)
 	}
 	if ws == nil {
-		ws = valueWarning(f, m2, res)
+		ws = valueWarning(z)
 	}
 	return ws
 }
 
 // checksOf is what read each output's errors for f's calibrated band,
 // whose widening is w (nil when the band could not be built: then only
-// the value check's points count).
-func checksOf(f *bayes.Fit, estimated bool, m2 *bayes.Model, res [][]float64, w *widening) checked {
-	z := valueZ(f, m2, res)
+// the value check's points count), z the paper band's valueZ.
+func checksOf(z [][]float64, estimated bool, w *widening) checked {
 	c := checked{estimated: estimated, value: make([]int, len(z)), measured: make([]bool, len(z)),
 		kfold: make([]kfold, len(z)), scale: make([]float64, len(z))}
 	for k, zk := range z {

@@ -22,6 +22,10 @@
 //     condition the fit leaves unmet ("band uncalibrated", with the
 //     reason), a calibrated band a direct check still finds beyond its
 //     q95 target, an unknown's interval likely unreliable (status.go).
+//   - GridErrors: the fit's errors on a grid against the exact solution
+//     with each band of an assessment scored by its method (grid.go);
+//     AssessAndScore: the assessment and those errors in one call, what a
+//     record holds of the bands (pkg/record encodes them).
 //
 // A band is a value (Band: its method, the betas of its A, a factor per
 // output, a local widening), which a record stores and a restored fit

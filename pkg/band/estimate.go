@@ -153,7 +153,7 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	var rows []float64
 	var rhs []float64
 	for _, q := range draws {
-		m, err := bayes.NewModel(q, net, f.Settings.AlphaMode, f.Settings.BetaMode)
+		m, err := f.ModelOnNet(q, net)
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +307,8 @@ var errSVD = errors.New("error estimate: the SVD did not converge")
 // such a point.
 func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 	S := net.Sizes
-	L := len(S) - 1 // layers; L-2 is the last hidden layer's index
+	L := len(S) - 1                 // layers; L-2 is the last hidden layer's index
+	below := hiddenValues(net, L-2) // nil: the new units see the inputs (not their waves)
 	sizes := slices.Clone(S)
 	sizes[L-1] += k
 	w := nn.Zero(sizes, net.Activation)
@@ -324,7 +325,6 @@ func widened(net *nn.MLP, p *pde.Problem, k int, rng *rand.Rand) *nn.MLP {
 		}
 		copy(nb, ob)
 	}
-	below := hiddenValues(net, L-2) // nil: the new units see the inputs (not their waves)
 	in, H := net.InWidth(L-2), S[L-1]
 	nw, nb := w.Layer(L - 2)
 	x0 := make([]float64, len(p.Lo))

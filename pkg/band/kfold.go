@@ -113,10 +113,7 @@ func kfoldChecks(f *bayes.Fit, l *curv.Laplace, beta []float64, skip func(k int)
 	if l == nil || !hasMeasurements(p) {
 		return out
 	}
-	m, err := f.ModelOn(p) // a model of its own: the fit's stays untouched
-	if err != nil {
-		return out
-	}
+	m, _, _ := f.ModelCopy() // a model of its own: the fit's stays untouched
 	res, jac := m.TermJacobians()
 	P := len(m.Theta)
 	rng := rand.New(rand.NewPCG(f.Settings.Seed, 0x6b666f6c64))

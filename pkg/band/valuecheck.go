@@ -143,11 +143,11 @@ func valueTerm(g *bayes.Fit, tm pde.Term, r []float64) (sigma []float64, ok bool
 	return s, true
 }
 
-// valueWarning is the record's warning when the paper's band (f) misses the
-// errors at the value terms' fresh points, q95 above ValueOverconfident;
-// nil otherwise.
-func valueWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64) []string {
-	q, ok := valueQ95(f, fresh, res)
+// valueWarning is the record's warning when the paper's band misses the
+// errors at the value terms' fresh points (z, its valueZ), q95 above
+// ValueOverconfident; nil otherwise.
+func valueWarning(z [][]float64) []string {
+	q, ok := pooledQ95(z)
 	if !ok || !(q > ValueOverconfident) {
 		return nil
 	}
@@ -157,11 +157,11 @@ func valueWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64) []string {
 
 // tooWideWarning is the record's warning when every check says the paper's
 // band (f) is far wider than the errors it can see: no residual ratio
-// warned (Assess reads them first), the value check's q95 is below
-// ValueNarrow and the held-out band agrees (heldOutAgrees, held the fresh
-// rms of each beta group); nil otherwise.
-func tooWideWarning(f *bayes.Fit, fresh *bayes.Model, res [][]float64, held []float64) []string {
-	q, ok := valueQ95(f, fresh, res)
+// warned (Assess reads them first), the value check's q95 (of z, the
+// band's valueZ) is below ValueNarrow and the held-out band agrees
+// (heldOutAgrees, held the fresh rms of each beta group); nil otherwise.
+func tooWideWarning(f *bayes.Fit, z [][]float64, held []float64) []string {
+	q, ok := pooledQ95(z)
 	if !ok || !(q > 0 && q < ValueNarrow) || !heldOutAgrees(f, held) {
 		return nil
 	}

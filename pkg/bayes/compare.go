@@ -4,7 +4,8 @@ import "slices"
 
 // ModelCopy returns a Model of its own, compiled on a copy of f's network
 // at f's weights and unknowns, with copies of f's alphas and betas: what a
-// posterior density needs to run concurrently with others (pkg/posterior).
+// posterior density needs to run concurrently with others (pkg/posterior),
+// and a check that must leave f's own untouched (pkg/band's K-fold check).
 // It panics if f has no Model or if the Model cannot be rebuilt (a Fit
 // from Train always can).
 func (f *Fit) ModelCopy() (cm *Model, alpha, beta []float64) {

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"errors"
 	"maps"
 	"slices"
 
@@ -8,10 +9,11 @@ import (
 )
 
 // Config is a fit's configuration resolved for its problem, once, by
-// NewConfig: every setting filled in from the schedule and the defaults
-// and checked, the names of the modes checked, the problem's beta groups
-// worked out. Train, the records (pkg/record) and the runner (pkg/runner)
-// take it as it is, so that nothing downstream resolves or parses again.
+// NewConfig: the problem validated, every setting filled in from the
+// schedule and the defaults and checked, the names of the modes checked,
+// the problem's beta groups worked out. Train, the records (pkg/record)
+// and the runner (pkg/runner) take it as it is, so that nothing downstream
+// validates, resolves or parses again.
 //
 // A Config is a value that its holders do not change: its methods return
 // copies, and With* return a changed copy. The zero Config is not usable;
@@ -23,9 +25,20 @@ type Config struct {
 	termGroup []int    // term -> its group in betaNames
 }
 
-// NewConfig resolves s for p (Settings.Resolve says how) and returns the
-// configuration of that fit; errors name the setting and the fix.
+// NewConfig validates p and its exact solution (pde.Problem.Validate,
+// ValidateExact), resolves s for it (Settings.Resolve says how) and
+// returns the configuration of that fit: the one place where a fit's
+// input is checked. Errors name the term or the setting and the fix.
 func NewConfig(p *pde.Problem, s Settings) (Config, error) {
+	if p == nil {
+		return Config{settings: s}, errors.New("bayes: NewConfig of no problem: pass the problem to fit")
+	}
+	if err := p.Validate(); err != nil {
+		return Config{settings: s}, err
+	}
+	if err := p.ValidateExact(); err != nil {
+		return Config{settings: s}, err
+	}
 	return s.resolve(p)
 }
 

@@ -48,6 +48,26 @@ func TestConfigResolvedOnce(t *testing.T) {
 	}
 }
 
+// NewConfig is where a fit's problem is validated: a problem Validate
+// refuses is refused there with Validate's error (so TrainConfig need not
+// check again), and so is no problem.
+func TestNewConfigValidates(t *testing.T) {
+	t.Parallel()
+	s := Settings{Seed: 1, Schedule: poissonSchedule}
+	p := poisson1D()
+	p.Terms = append(slices.Clone(p.Terms), p.Terms[0]) // two terms of one name
+	want := p.Validate()
+	if want == nil {
+		t.Fatal("a problem with two terms of one name passed Validate")
+	}
+	if _, err := NewConfig(p, s); err == nil || err.Error() != want.Error() {
+		t.Errorf("NewConfig of an invalid problem: %v, want Validate's %v", err, want)
+	}
+	if _, err := NewConfig(nil, s); err == nil || !strings.Contains(err.Error(), "no problem") {
+		t.Errorf("NewConfig(nil): %v, want an error saying there is no problem", err)
+	}
+}
+
 // TrainConfig of NewConfig's configuration is Train's fit, bit for bit,
 // and the fit carries that configuration; a zero Config and seed 0 are
 // refused.

@@ -6,9 +6,10 @@
 // # Data flow
 //
 //	pde.Problem                 inputs, terms (points, targets, residuals), unknowns
-//	  │ NewConfig                Settings.Schedule (pkg/problems registers the paper's)
-//	  │                          and the defaults filled in, the combination checked,
-//	  │                          the beta groups worked out: a Config, resolved once
+//	  │ NewConfig                the problem validated (Problem.Validate), Settings.Schedule
+//	  │                          (pkg/problems registers the paper's) and the defaults
+//	  │                          filled in, the combination checked, the beta groups
+//	  │                          worked out: a Config, checked and resolved once
 //	  ▼
 //	NewModel                    one ad graph: E_D^t per beta group, its gradient,
 //	  │                          H_t (Gauss-Newton or exact)
@@ -30,7 +31,8 @@
 //
 //   - pkg/band: the bands beyond the paper's (the residual check at fresh
 //     points, the held-out and the calibrated band, the overconfidence
-//     warning), through [Fit.ModelOn], [Fit.LaplaceAt] and [Fit.WithBand].
+//     warning), through [Fit.ModelOn] (and [Fit.ModelOnNet]), [Fit.LaplaceAt]
+//     and [Fit.WithBand].
 //   - pkg/record: a fit as a JSON line (NewResult), ensembles of them read
 //     back, summarized and ranked, and a fit rebuilt from its line
 //     (Restore, through [FitAt]).
@@ -57,9 +59,9 @@
 // A zero field means the schedule's value, else the default written on it;
 // [NewConfig] fills them, names a wrong one as the user writes it
 // (Hyper.LR) and returns the [Config] that the fit, its record (pkg/record)
-// and an ensemble's fits (pkg/runner) share: the settings are resolved
-// once, where they come in, and nothing downstream parses or resolves
-// them again. [Train] of Settings is [TrainConfig] of their Config;
+// and an ensemble's fits (pkg/runner) share: the problem is validated and
+// the settings are resolved once, where they come in, and nothing
+// downstream validates, parses or resolves them again. [Train] of Settings is [TrainConfig] of their Config;
 // [Settings.Resolve] gives the resolved settings alone.
 //
 // # Where things are

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
@@ -312,5 +314,42 @@ func TestFitStages(t *testing.T) {
 	}
 	if !slices.Equal(events, want) {
 		t.Errorf("events\n%q\nwant\n%q", events, want)
+	}
+}
+
+// ModelOnNet is NewModel of the draw on the given network, with the fit's
+// groups taken as they are: the same residuals and beta groups; a draw of
+// another problem is refused, as ModelOn refuses it.
+func TestModelOnNet(t *testing.T) {
+	t.Parallel()
+	f := resultTestFit(t, "heat", Settings{Seed: 1, Epochs: 20, Hidden: []int{6}, Recipe: RecipePaper})
+	q, err := f.Model.Problem.Fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := nn.New([]int{2, 9, 1}, nn.Tanh, rand.New(rand.NewPCG(3, 4)))
+	got, err := f.ModelOnNet(q, net.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := NewModel(q, net.Clone(), f.Settings.AlphaMode, f.Settings.BetaMode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.BetaNames, want.BetaNames) || !slices.Equal(got.TermGroup, want.TermGroup) || len(got.Theta) != len(want.Theta) {
+		t.Fatalf("groups %v %v, %d parameters; want NewModel's %v %v, %d", got.BetaNames, got.TermGroup, len(got.Theta), want.BetaNames, want.TermGroup, len(want.Theta))
+	}
+	gr, wr := got.Residuals(), want.Residuals()
+	for i := range wr {
+		if !slices.Equal(gr[i], wr[i]) {
+			t.Errorf("term %d: residuals differ from NewModel's", i)
+		}
+	}
+	other, err := problems.New("wave", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ModelOnNet(other, net.Clone()); err == nil || !strings.Contains(err.Error(), "fresh points") {
+		t.Errorf("a draw of another problem: %v, want ModelOn's error", err)
 	}
 }

@@ -232,13 +232,11 @@ func (m *Model) addUnknowns(g *ad.Graph) map[string]*ad.Node {
 }
 
 // sibling builds a model of q (the same problem drawn anew, a copy of it,
-// or some of its terms) with the beta groups names and termGroup (q's
+// or some of its terms; checked by the caller where it comes from
+// elsewhere: ModelOn) with the beta groups names and termGroup (q's
 // terms') on a copy of m's parameters, weights and unknowns: NewModel on
 // m.Net itself would move Net.W away from m.Theta.
 func (m *Model) sibling(q *pde.Problem, names []string, termGroup []int) (*Model, error) {
-	if err := q.Validate(); err != nil {
-		return nil, err
-	}
 	m2, err := newModel(q, m.Net.Clone(), m.alphaMode, names, termGroup)
 	if err != nil {
 		return nil, err
@@ -293,12 +291,18 @@ func (m *Model) W() []int {
 // DataLoss evaluates E_D^t per beta group and the gradient of
 // sum_t beta_t E_D^t into grad (len P) at the current weights.
 func (m *Model) DataLoss(beta, ed, grad []float64) {
+	m.runED(beta, ed)
+	m.ps.Gather(m.train, m.grads, grad)
+}
+
+// runED runs the training program at beta and writes E_D^t per beta
+// group into ed.
+func (m *Model) runED(beta, ed []float64) {
 	copy(m.betaBuf, beta)
 	m.train.Run()
 	for k, n := range m.ed {
 		ed[k] = m.train.Scalar(n)
 	}
-	m.ps.Gather(m.train, m.grads, grad)
 }
 
 // WeightLoss returns E_w^i = 1/2 sum of squares per alpha group (a

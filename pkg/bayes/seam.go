@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
+	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -23,14 +24,46 @@ import (
 // the fit never saw.
 func (f *Fit) ModelOn(q *pde.Problem) (*Model, error) {
 	m := f.Model
-	if err := sameTerms(m.Problem, q); err != nil {
-		return nil, fmt.Errorf("fresh points: %w", err)
+	if err := f.checkDraw(q); err != nil {
+		return nil, err
 	}
 	m2, err := m.sibling(q, m.BetaNames, m.TermGroup)
 	if err != nil {
 		return nil, fmt.Errorf("fresh points: %w", err)
 	}
 	return m2, nil
+}
+
+// ModelOnNet is ModelOn with the network net in place of f's: the model
+// of q (a draw of f's problem, checked as ModelOn checks it) on net at
+// net's own weights, the unknowns at their starting values, with f's
+// alpha mode and beta groups, not worked out again. net reads the
+// problem's inputs and writes its outputs; the model runs on the calling
+// goroutine. pkg/band's error estimate builds it on a widened copy of f's
+// network.
+func (f *Fit) ModelOnNet(q *pde.Problem, net *nn.MLP) (*Model, error) {
+	m := f.Model
+	if err := f.checkDraw(q); err != nil {
+		return nil, err
+	}
+	m2, err := newModel(q, net, m.alphaMode, m.BetaNames, m.TermGroup)
+	if err != nil {
+		return nil, fmt.Errorf("fresh points: %w", err)
+	}
+	return m2, nil
+}
+
+// checkDraw checks q as a draw of f's problem: its terms f's (sameTerms)
+// and its points, targets and values valid (pde.Problem.Validate), so
+// that a model of q is built from checked data.
+func (f *Fit) checkDraw(q *pde.Problem) error {
+	if err := sameTerms(f.Model.Problem, q); err != nil {
+		return fmt.Errorf("fresh points: %w", err)
+	}
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("fresh points: %w", err)
+	}
+	return nil
 }
 
 // sameTerms checks that q is a draw of p: the same name, inputs and terms
@@ -62,7 +95,7 @@ func sameTerms(p, q *pde.Problem) error {
 // it).
 func (m *Model) GroupRMS(beta []float64) []float64 {
 	ed := make([]float64, len(beta))
-	m.DataLoss(beta, ed, make([]float64, m.NumWeights()))
+	m.runED(beta, ed) // no gradient: E_D alone
 	return rmsFromED(ed, m.N)
 }
 

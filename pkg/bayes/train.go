@@ -27,9 +27,6 @@ import (
 // invalid problem or settings return an error, before anything is built.
 // Train is TrainConfig of NewConfig(p, s).
 func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
-	if err := validate(p); err != nil {
-		return nil, err
-	}
 	cfg, err := NewConfig(p, s)
 	if err != nil {
 		return nil, err
@@ -37,27 +34,17 @@ func Train(ctx context.Context, p *pde.Problem, s Settings) (*Fit, error) {
 	return train(ctx, cfg)
 }
 
-// TrainConfig is Train of the configuration cfg, resolved (NewConfig)
-// once for any number of fits. Only an invalid problem returns an error.
+// TrainConfig is Train of the configuration cfg, validated and resolved
+// (NewConfig) once for any number of fits. Only a zero Config, or
+// held-out rounds on a problem whose fresh points fail, return an error.
 func TrainConfig(ctx context.Context, cfg Config) (*Fit, error) {
 	if cfg.problem == nil {
 		return nil, errors.New("bayes: TrainConfig of a zero Config: make it with NewConfig")
 	}
-	if err := validate(cfg.problem); err != nil {
-		return nil, err
-	}
 	return train(ctx, cfg)
 }
 
-// validate checks p and its exact solution before a fit builds anything.
-func validate(p *pde.Problem) error {
-	if err := p.Validate(); err != nil {
-		return err
-	}
-	return p.ValidateExact()
-}
-
-// train is Train of cfg, its problem validated.
+// train is Train of cfg, made by NewConfig.
 func train(ctx context.Context, cfg Config) (*Fit, error) {
 	start := time.Now()
 	f, err := trainFrom(ctx, cfg, start, false)

@@ -46,18 +46,20 @@ func ParseActivation(s string) (Activation, error) {
 	return "", fmt.Errorf("unknown activation %q: use tanh, sin, softplus or sigmoid", s)
 }
 
-func (a Activation) node(x *ad.Node) *ad.Node {
+// op is the graph operation of the activation, chosen once per Apply; for
+// an unknown activation, one that panics where a layer applies it.
+func (a Activation) op() func(*ad.Node) *ad.Node {
 	switch a {
 	case Tanh, "":
-		return ad.Tanh(x)
+		return ad.Tanh
 	case Sin:
-		return ad.Sin(x)
+		return ad.Sin
 	case Softplus:
-		return ad.Softplus(x)
+		return ad.Softplus
 	case Sigmoid:
-		return ad.Sigmoid(x)
+		return ad.Sigmoid
 	}
-	panic(fmt.Sprintf("nn: unknown activation %q", string(a)))
+	return func(*ad.Node) *ad.Node { panic(fmt.Sprintf("nn: unknown activation %q", string(a))) }
 }
 
 func (a Activation) eval(x float64) float64 {
@@ -300,9 +302,11 @@ func (m *MLP) Apply(ps ad.Params, x *ad.Node) *ad.Node {
 	if len(ps) != 2*m.Layers() {
 		panic(fmt.Sprintf("nn: Apply: %d parameters for %d layers", len(ps), m.Layers()))
 	}
+	act, g := m.Activation.op(), x.Graph()
 	h := x
 	if m.InShift != nil {
-		h = ad.Mul(ad.Sub(h, constRow(x.Graph(), m.InShift)), constRow(x.Graph(), inverses(m.InScale)))
+		inv := inverses(m.InScale)
+		h = ad.Mul(ad.Sub(h, g.Row(m.InShift)), g.Row(inv))
 	}
 	if m.Waves != nil {
 		h = m.waveNodes(h)
@@ -310,31 +314,13 @@ func (m *MLP) Apply(ps ad.Params, x *ad.Node) *ad.Node {
 	for l := 0; l < m.Layers(); l++ {
 		h = ad.Add(ad.MatMulT(h, ps[2*l]), ps[2*l+1])
 		if l < m.Layers()-1 {
-			h = m.Activation.node(h)
+			h = act(h)
 		}
 	}
 	if m.OutShift != nil {
-		h = ad.Add(ad.Mul(h, constRow(x.Graph(), m.OutScale)), constRow(x.Graph(), m.OutShift))
+		h = ad.Add(ad.Mul(h, g.Row(m.OutScale)), g.Row(m.OutShift))
 	}
 	return h
-}
-
-// constRow is the constant row v (1 x len(v)) in g, built from constants
-// so that no program has an input to set: a 1x1 constant for one value.
-func constRow(g *ad.Graph, v []float64) *ad.Node {
-	if len(v) == 1 {
-		return g.Scalar(v[0])
-	}
-	var row *ad.Node
-	for j, c := range v {
-		col := ad.PadCol(g.Scalar(c), j, len(v))
-		if row == nil {
-			row = col
-		} else {
-			row = ad.Add(row, col)
-		}
-	}
-	return row
 }
 
 // inverses returns 1/v elementwise: the input map multiplies by them, in

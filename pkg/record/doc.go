@@ -1,5 +1,6 @@
 // Package record writes a trained fit as one JSON record (Result, the
-// schema of docs/results-schema.md) and reads records back: a file of JSON
+// schema of docs/results-schema.md; its bands and their grid errors
+// gathered by band.AssessAndScore, then encoded) and reads records back: a file of JSON
 // lines (AppendResult, ReadResults, OpenAppend for resuming, MergeResults
 // for shards), an ensemble's summary ranked by log evidence (Summarize,
 // Rank, Spearman), and the fit a record describes rebuilt on its problem

@@ -402,17 +402,48 @@ func finiteOrZero(xs []float64) []float64 {
 // (f.Config(), not resolved again). gridN is the grid of the errors: gridN
 // x gridN points for problems with two inputs, 2 gridN points for one
 // input (so 100 gives the paper's 100x100 grid and 200 points on a line);
-// below 1 the record has no errors and a warning saying why.
+// below 1 the record has no errors and a warning saying why. What the
+// record holds of the fit is gathered first (its configuration, alpha
+// groups, unknowns, and, when its weights are finite, its bands and grid
+// errors: band.AssessAndScore), then written into the record.
 func NewResult(f *bayes.Fit, gridN int) Result {
 	m := f.Model
-	p := m.Problem
-	c := f.Config()
+	c, alphaSizes, unknowns := f.Config(), m.W(), f.Unknowns()
+	var weights *nn.MLP
+	var a *band.Assessment
+	var e *score.Errors
+	if !slices.ContainsFunc(m.Net.W, func(w float64) bool { return Num(w) == nil }) {
+		weights = m.Net.Clone()
+		a, e = band.AssessAndScore(f, gridN)
+	}
+	r := newResult(f, c, alphaSizes)
+	r.Unknowns = unknownsJSON(unknowns)
+	if weights != nil {
+		r.Weights = weights
+		r.setAssessment(a)
+		if gridN < 1 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("gridN = %d: no errors on a grid; give gridN >= 1", gridN))
+		} else if e != nil {
+			r.Errors = recordErrors(*e)
+			r.Errors.TestPoints = c.Problem().TestPoints != nil
+		}
+	}
+	r.Terms = termsData(c.Problem(), r.BetaNames, m.TermGroup)
+	r.History = historyJSON(f.History)
+	return r
+}
+
+// newResult is the record of f's own numbers under its configuration c
+// (alphaSizes: the weights of each alpha group), with nothing of its
+// bands, unknowns, weights, terms or history yet.
+func newResult(f *bayes.Fit, c bayes.Config, alphaSizes []int) Result {
+	m := f.Model
 	cfg, s := NewRunConfig(c, 0), c.Settings()
 	alphaNames := make([]string, len(m.Alphas))
-	alphaSizes := map[string]int{}
+	sizes := map[string]int{}
 	for i, g := range m.Alphas {
 		alphaNames[i] = g.Name
-		alphaSizes[g.Name] = g.Len()
+		sizes[g.Name] = alphaSizes[i]
 	}
 	betaNames := append([]string(nil), m.BetaNames...)
 	betaSizes := map[string]int{}
@@ -421,7 +452,7 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 	}
 	r := Result{
 		Seed: s.Seed, Status: string(f.Status), Reason: f.Reason, Epochs: f.Epochs, RunConfig: cfg,
-		AlphaNames: alphaNames, BetaNames: betaNames, AlphaSizes: alphaSizes, BetaSizes: betaSizes,
+		AlphaNames: alphaNames, BetaNames: betaNames, AlphaSizes: sizes, BetaSizes: betaSizes,
 		Alpha: numMap(alphaNames, f.Alpha), Beta: numMap(betaNames, f.Beta),
 		EW: numMap(alphaNames, f.EW), ED: numMap(betaNames, f.ED),
 		LogPConvention: LogPConvention,
@@ -438,23 +469,10 @@ func NewResult(f *bayes.Fit, gridN int) Result {
 	if f.Laplace != nil {
 		r.setLaplace(f.Laplace)
 	}
-	r.Unknowns = unknownsJSON(f.Unknowns())
 	if f.Polish != nil {
 		r.Polish = &PolishJSON{F0: Num(f.Polish.F0), F: Num(f.Polish.F), Iterations: f.Polish.Iterations,
 			Evals: f.Polish.Evals, Status: f.Polish.Status}
 	}
-	if !slices.ContainsFunc(m.Net.W, func(w float64) bool { return Num(w) == nil }) {
-		r.Weights = m.Net.Clone()
-		a := r.assessFresh(f)
-		if gridN < 1 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("gridN = %d: no errors on a grid; give gridN >= 1", gridN))
-		} else if e, err := gridErrors(f, a, gridN); err == nil {
-			r.Errors = recordErrors(e)
-			r.Errors.TestPoints = p.TestPoints != nil
-		}
-	}
-	r.Terms = termsData(p, betaNames, m.TermGroup)
-	r.History = historyJSON(f.History)
 	return r
 }
 
@@ -483,12 +501,11 @@ func (r *Result) setLaplace(l *curv.Laplace) {
 	}
 }
 
-// assessFresh records the residuals and the warnings of the bands at the
-// problem's fresh points and returns their assessment, nil without them.
-func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
-	a, err := band.AssessFresh(f)
-	if err != nil {
-		return nil
+// setAssessment records the residuals, the warnings and the bands of a,
+// the assessment at the problem's fresh points (nil: none).
+func (r *Result) setAssessment(a *band.Assessment) {
+	if a == nil {
+		return
 	}
 	r.ResidualRMS = make(map[string]ResidualRMS, len(r.BetaNames))
 	for t, n := range r.BetaNames {
@@ -502,7 +519,6 @@ func (r *Result) assessFresh(f *bayes.Fit) *band.Assessment {
 	for _, b := range a.Bands {
 		r.Bands = append(r.Bands, *b)
 	}
-	return a
 }
 
 // termsData copies each term's points and targets with its groups and
@@ -544,11 +560,7 @@ func historyJSON(history []bayes.HistoryPoint) []HistoryJSON {
 // solution, more than two inputs or a prediction that is not finite.
 func ErrorsOf(f *bayes.Fit, gridN int) (score.Errors, error) {
 	a, _ := band.AssessFresh(f) // nil without fresh points: no other band
-	e, err := gridErrors(f, a, gridN)
-	if err != nil {
-		return score.Errors{}, err
-	}
-	return e, nil
+	return band.GridErrors(f, a, gridN)
 }
 
 // recordErrors is e as a record holds it: null (or absent) where undefined.
@@ -573,146 +585,6 @@ func recordErrors(e score.Errors) *GridErrors {
 		g.Bands[name] = &BandErrors{Coverage2S: Num(b.Coverage2S), Q95: Num(b.Q95), SigmaRatio: Num(b.SigmaRatio)}
 	}
 	return g
-}
-
-// gridErrors is the record's errors on the grid; a (the bands at fresh
-// points), if not nil, adds each of its bands. With several outputs they
-// are over all outputs (RelL2 is PINNacle's joint L2RE) and Outputs holds
-// each output's.
-func gridErrors(f *bayes.Fit, a *band.Assessment, gridN int) (score.Errors, error) {
-	p := f.Model.Problem
-	switch {
-	case !p.HasExact():
-		return score.Errors{}, fmt.Errorf("problem %q has no exact solution", p.Name)
-	case p.Dim() > 2 && p.TestPoints == nil:
-		return score.Errors{}, fmt.Errorf("problem %q: %d inputs and no TestPoints; grid errors are for 1 or 2", p.Name, p.Dim())
-	}
-	n := gridN
-	if p.Dim() == 1 {
-		n = 2 * gridN
-	}
-	pts, exact, err := p.GridOutputs(n)
-	if err != nil {
-		return score.Errors{}, err
-	}
-	// The other bands: the same Jacobian, another A. A band whose A does
-	// not factorize is left out.
-	var others []namedFit
-	if a != nil && f.Laplace != nil {
-		for _, b := range a.Bands {
-			if g, err := b.On(f); err == nil {
-				others = append(others, namedFit{b.Method, g})
-			}
-		}
-	}
-	names := p.OutputNames()
-	var all gridBands
-	per := make(map[string]score.Errors, len(names))
-	for k, name := range names {
-		b, err := outputBands(f, others, name, pts, exact[k])
-		if err != nil {
-			return score.Errors{}, err
-		}
-		if len(names) == 1 {
-			return b.errors(), nil
-		}
-		per[name] = b.errors()
-		all = all.join(b, k == 0)
-	}
-	e := all.errors()
-	e.GridN = len(pts)
-	e.Outputs = per
-	return e, nil
-}
-
-// namedFit is a fit that predicts the band of the named method
-// (band.Band.On).
-type namedFit struct {
-	method string
-	fit    *bayes.Fit
-}
-
-// gridBands are one output's (or every output's, joined) mean, exact
-// values and bands on the grid: the paper's sigma and each other band's,
-// by method, in the assessment's order (a band either lacks is dropped
-// when joined).
-type gridBands struct {
-	mean, exact, sigma []float64
-	methods            []string
-	others             [][]float64
-}
-
-// outputBands is the named output's gridBands at pts.
-func outputBands(f *bayes.Fit, others []namedFit, name string, pts [][]float64, exact []float64) (gridBands, error) {
-	b := gridBands{mean: make([]float64, len(pts)), exact: exact}
-	if f.Laplace != nil {
-		b.sigma = make([]float64, len(pts))
-		for _, o := range others {
-			b.methods, b.others = append(b.methods, o.method), append(b.others, make([]float64, len(pts)))
-		}
-	}
-	// the same Jacobian for every band, block by block (bayes.JacobianBlockValues)
-	err := f.JacobianOutputBlocks(name, pts, func(lo int, mean, J []float64) error {
-		copy(b.mean[lo:], mean)
-		if J != nil {
-			copy(b.sigma[lo:], f.Laplace.Sigmas(J, len(mean)))
-			for i, o := range others {
-				copy(b.others[i][lo:], o.fit.Laplace.Sigmas(J, len(mean)))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return gridBands{}, err
-	}
-	for i, o := range others {
-		o.fit.WidenOutput(name, pts, b.others[i])
-	}
-	return b, nil
-}
-
-// join appends c's values to b's; a band that either lacks is dropped.
-func (b gridBands) join(c gridBands, first bool) gridBands {
-	cat := func(x, y []float64) []float64 {
-		if (x == nil && !first) || y == nil {
-			return nil
-		}
-		return append(slices.Clone(x), y...)
-	}
-	out := gridBands{mean: cat(b.mean, c.mean), exact: cat(b.exact, c.exact), sigma: cat(b.sigma, c.sigma)}
-	for i, m := range c.methods {
-		var prev []float64
-		if j := slices.Index(b.methods, m); j >= 0 {
-			prev = b.others[j]
-		}
-		if s := cat(prev, c.others[i]); s != nil {
-			out.methods, out.others = append(out.methods, m), append(out.others, s)
-		}
-	}
-	return out
-}
-
-// errors are the errors of b, NaN where undefined.
-func (b gridBands) errors() score.Errors {
-	e := score.Compute(b.mean, b.sigma, b.exact)
-	if b.sigma == nil || Num(e.MSE) == nil {
-		e.Coverage2S = math.NaN()
-		return e
-	}
-	e.Q95 = score.QuantileZ(b.mean, b.sigma, b.exact, 0.95)
-	for i, m := range b.methods {
-		if e.Bands == nil {
-			e.Bands = make(map[string]score.Band, len(b.methods))
-		}
-		e.Bands[m] = score.BandOf(b.mean, b.others[i], b.sigma, b.exact)
-	}
-	if h, ok := e.Bands["heldout"]; ok {
-		e.Coverage2SHeldOut, e.SigmaRatioHeldOut = h.Coverage2S, h.SigmaRatio
-	}
-	if c, ok := e.Bands["calibrated"]; ok {
-		e.Coverage2SCalibrated, e.Q95Calibrated, e.SigmaRatioCalibrated = c.Coverage2S, c.Q95, c.SigmaRatio
-	}
-	return e
 }
 
 // RelL2 returns the grid's relative L2 error, NaN when undefined.
