@@ -19,12 +19,14 @@ import (
 const reproduceText = `Runs every study of the paper (listed below; docs/cli.md says what each
 is) at once, their fits sharing the workers, the costliest first; a line
 on stderr as each fit ends, and every 30 s one with what runs and the time
-left. Each fit is appended to DIR/<study>.jsonl as
-it ends; at the end DIR/report.html holds every figure and the paper's
-Tables 1-3 beside the paper's numbers, DIR/figures/*.png the static figures
-and DIR/results.md the tables (also printed on stdout). On a cluster each
-task of a job array runs --shard I/N into a folder of its own, and --from
-builds the report from those folders (docs/scale-out.md).`
+left; --only runs a few of them. Each fit is appended to
+DIR/<study>.jsonl as it ends; at the end DIR/report.html holds every
+figure and the paper's Tables 1-3 beside the paper's numbers,
+DIR/figures/*.png the static figures, DIR/results.md the tables (also
+printed on stdout) and DIR/results.json the tables with the run's source,
+which the docs quote. On a cluster each task of a job array runs
+--shard I/N into a folder of its own, and --from builds the report from
+those folders (docs/scale-out.md).`
 
 const reproduceEnd = `exit status: 0 every study ran, 1 a study failed (the report is still
 written, with a section naming what failed and why) or an I/O error,
@@ -50,7 +52,7 @@ func (r *reproduceFlags) register(fs *flag.FlagSet) {
 	fs.Var(&r.base, "seed-base", "fit i of every study has seed `B` + i")
 	fs.Var(&r.recipe, "recipe", "tuned (the default of bayes.Settings: the paper's schedule, then a Gauss-Newton polish and MacKay rounds) or paper (the paper's schedule alone)")
 	fs.StringVar(&r.failStudy, "fail-study", "", cliflag.TestOnly+"this study panics")
-	fs.StringVar(&r.only, "only", "", cliflag.TestOnly+"comma-separated studies")
+	fs.StringVar(&r.only, "only", "", "run only the comma-separated `STUDIES` (listed below), each with the plan's settings; the report has their tables alone")
 	fs.Var(&r.shard, "shard", "run shard I of N of every study, no report (job arrays)")
 	fs.StringVar(&r.from, "from", "", "build the report from the comma-separated `DIRS` of the shards, without training")
 }

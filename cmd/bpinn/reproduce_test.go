@@ -173,9 +173,11 @@ func TestReproduceBadInput(t *testing.T) {
 		{"seed 0", []string{"--seed-base", "0", "--out", dir}, "seeds start at 1"},
 		{"unknown flag", []string{"--fits", "3"}, "unknown flag --fits"},
 		{"argument", []string{"heat"}, `unexpected argument "heat"`},
-		{"unknown study", []string{"--tiny", "--only", "heat,nope", "--out", dir}, `unknown study "nope"`},
+		{"unknown study", []string{"--only", "heat,nope", "--out", dir}, `--only: unknown study "nope": use one of hmc, heat,`},
+		{"empty study", []string{"--only", "heat,,wave", "--out", dir}, `--only: unknown study ""`},
+		{"study not in the plan", []string{"--quick", "--only", "burgers-identify", "--out", dir}, "the quick plan runs no burgers-identify fits"},
 		{"unknown recipe", []string{"--recipe", "best", "--out", dir}, `--recipe best: use tuned or paper`},
-		{"unknown failing study", []string{"--fail-study", "nope", "--out", dir}, `unknown study "nope"`},
+		{"unknown failing study", []string{"--fail-study", "nope", "--out", dir}, `--fail-study: unknown study "nope"`},
 		{"bad shard", []string{"--shard", "2/2", "--out", dir}, "0 <= I < N"},
 		{"shard and from", []string{"--shard", "0/2", "--from", dir, "--out", dir}, "use one"},
 		{"from no folder", []string{"--from", dir + "," + file, "--out", dir}, "--from " + file + ": not a folder"},
@@ -200,10 +202,10 @@ func TestReproduceBadInput(t *testing.T) {
 func TestReproduceHelp(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := cli(t, "reproduce", "--help")
-	if code != 0 || errOut != "" || !strings.Contains(out, "usage: bpinn reproduce") || !strings.Contains(out, "--quick") {
+	if code != 0 || errOut != "" || !strings.Contains(out, "usage: bpinn reproduce") || !strings.Contains(out, "--quick") || !strings.Contains(out, "--only STUDIES") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	for _, hidden := range []string{"--tiny", "--fail-study", "--only"} {
+	for _, hidden := range []string{"--tiny", "--fail-study"} {
 		if strings.Contains(out, hidden) {
 			t.Errorf("--help shows the test-only flag %s", hidden)
 		}
