@@ -35,7 +35,7 @@ written, with a section naming what failed and why) or an I/O error,
 
 // reproduceFlags are the flags of bpinn reproduce.
 type reproduceFlags struct {
-	quick, tiny                bool
+	quick, tiny, noHeatNUTS    bool
 	out, failStudy, only, from string
 	workers                    int
 	base                       cliflag.Seed
@@ -51,6 +51,7 @@ func (r *reproduceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&r.workers, "workers", 0, "`W` concurrent fits; 0 is one per core")
 	fs.Var(&r.base, "seed-base", "fit i of every study has seed `B` + i")
 	fs.Var(&r.recipe, "recipe", "tuned (the default of bayes.Settings: the paper's schedule, then a Gauss-Newton polish and MacKay rounds) or paper (the paper's schedule alone)")
+	fs.BoolVar(&r.noHeatNUTS, "no-heat-nuts", false, "leave out the comparison of heat's best fit with NUTS (11-25 min of CPU in the full plan); the settings table says so")
 	fs.StringVar(&r.failStudy, "fail-study", "", cliflag.TestOnly+"this study panics")
 	fs.StringVar(&r.only, "only", "", "run only the comma-separated `STUDIES` (listed below), each with the plan's settings; the report has their tables alone")
 	fs.Var(&r.shard, "shard", "run shard I of N of every study, no report (job arrays)")
@@ -67,6 +68,9 @@ func (r *reproduceFlags) config(pos []string) (rpt.Config, error) {
 		return rpt.Config{}, err
 	}
 	plan := rpt.PlanFor(r.quick, r.tiny, bayes.Recipe(r.recipe.V))
+	if r.noHeatNUTS {
+		plan.HeatHMC = nil
+	}
 	cfg := rpt.Config{Plan: plan, Out: cmp.Or(r.out, plan.DefaultOut()), Workers: r.workers, SeedBase: r.base.V,
 		FailStudy: r.failStudy, Shard: r.shard.I, Shards: r.shard.N}
 	if r.from != "" {

@@ -126,6 +126,30 @@ func TestReproduceFailedStudy(t *testing.T) {
 	}
 }
 
+// TestReproduceNoHeatNUTS: heat's comparison with NUTS runs unless
+// --no-heat-nuts leaves it out, and the settings table says which.
+func TestReproduceNoHeatNUTS(t *testing.T) {
+	fakeECharts(t)
+	for _, skip := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"reproduce", "--tiny", "--only", "heat", "--workers", "1", "--out", dir}
+		if skip {
+			args = append(args, "--no-heat-nuts")
+		}
+		if code, _, errOut := cli(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d, stderr:\n%s", args, code, errOut)
+		}
+		_, err := os.Stat(filepath.Join(dir, "hmc-heat.json"))
+		r, rerr := rpt.ReadResults(filepath.Join(dir, "results.json"))
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if sampled := err == nil; sampled == skip || strings.Contains(r.Table("settings").Note, "no sampling on heat") != skip {
+			t.Errorf("--no-heat-nuts %v: hmc-heat.json written %v, settings note %q", skip, sampled, r.Table("settings").Note)
+		}
+	}
+}
+
 // TestReproduceShards: two shards of a tiny run, each without a report,
 // and the report of both from --from; a lost shard fails its studies
 // (pkg/report's TestShardsReport checks that the report equals one run's).
