@@ -297,7 +297,8 @@ var (
 // Unsourced is what a page quotes without a source: the lines (from 1) of
 // the table rows with a digit outside bpinn:table blocks (headers and code
 // aside), and the number of decimal figures in its prose outside
-// bpinn:value spans and code.
+// bpinn:value spans and code. Both are upper bounds, read by form: a row
+// of settings or a target (1.8e-2) counts as a figure of a run would.
 type Unsourced struct {
 	Rows  []int
 	Prose int
