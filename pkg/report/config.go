@@ -33,8 +33,8 @@ func (p Plan) DefaultOut() string { return filepath.Join("out", p.Name) }
 
 // Check checks c before anything runs: a shard (Shards) and the folders of
 // shards (From) exclude each other, each of From is a folder, Only and
-// FailStudy name studies, and the plan runs those of Only. Its errors are one line naming bpinn
-// reproduce's flag.
+// FailStudy name studies, and the plan runs those of Only. Its errors are
+// one line naming bpinn reproduce's flag.
 func (c *Config) Check() error {
 	if c.Shards > 0 && c.From != nil {
 		return errors.New("--shard runs one shard, --from reports on all of them: use one")
