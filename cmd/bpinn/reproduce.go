@@ -19,12 +19,14 @@ import (
 const reproduceText = `Runs every study of the paper (listed below; docs/cli.md says what each
 is) at once, their fits sharing the workers, the costliest first; a line
 on stderr as each fit ends, and every 30 s one with what runs and the time
-left. Each fit is appended to DIR/<study>.jsonl as
-it ends; at the end DIR/report.html holds every figure and the paper's
-Tables 1-3 beside the paper's numbers, DIR/figures/*.png the static figures
-and DIR/results.md the tables (also printed on stdout). On a cluster each
-task of a job array runs --shard I/N into a folder of its own, and --from
-builds the report from those folders (docs/scale-out.md).`
+left; --only runs a few of them. Each fit is appended to
+DIR/<study>.jsonl as it ends; at the end DIR/report.html holds every
+figure and the paper's Tables 1-3 beside the paper's numbers,
+DIR/figures/*.png the static figures, DIR/results.md the tables (also
+printed on stdout) and DIR/results.json the tables with the run's source,
+which the docs quote. On a cluster each task of a job array runs
+--shard I/N into a folder of its own, and --from builds the report from
+those folders (docs/scale-out.md).`
 
 const reproduceEnd = `exit status: 0 every study ran, 1 a study failed (the report is still
 written, with a section naming what failed and why) or an I/O error,
@@ -33,7 +35,7 @@ written, with a section naming what failed and why) or an I/O error,
 
 // reproduceFlags are the flags of bpinn reproduce.
 type reproduceFlags struct {
-	quick, tiny                bool
+	quick, tiny, noHeatNUTS    bool
 	out, failStudy, only, from string
 	workers                    int
 	base                       cliflag.Seed
@@ -49,8 +51,9 @@ func (r *reproduceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&r.workers, "workers", 0, "`W` concurrent fits; 0 is one per core")
 	fs.Var(&r.base, "seed-base", "fit i of every study has seed `B` + i")
 	fs.Var(&r.recipe, "recipe", "tuned (the default of bayes.Settings: the paper's schedule, then a Gauss-Newton polish and MacKay rounds) or paper (the paper's schedule alone)")
+	fs.BoolVar(&r.noHeatNUTS, "no-heat-nuts", false, "leave out the comparison of heat's best fit with NUTS (11-25 min of CPU in the full plan); the settings table says so")
 	fs.StringVar(&r.failStudy, "fail-study", "", cliflag.TestOnly+"this study panics")
-	fs.StringVar(&r.only, "only", "", cliflag.TestOnly+"comma-separated studies")
+	fs.StringVar(&r.only, "only", "", "run only the comma-separated `STUDIES` (listed below), each with the plan's settings; the report has their tables alone")
 	fs.Var(&r.shard, "shard", "run shard I of N of every study, no report (job arrays)")
 	fs.StringVar(&r.from, "from", "", "build the report from the comma-separated `DIRS` of the shards, without training")
 }
@@ -65,6 +68,9 @@ func (r *reproduceFlags) config(pos []string) (rpt.Config, error) {
 		return rpt.Config{}, err
 	}
 	plan := rpt.PlanFor(r.quick, r.tiny, bayes.Recipe(r.recipe.V))
+	if r.noHeatNUTS {
+		plan.HeatHMC = nil
+	}
 	cfg := rpt.Config{Plan: plan, Out: cmp.Or(r.out, plan.DefaultOut()), Workers: r.workers, SeedBase: r.base.V,
 		FailStudy: r.failStudy, Shard: r.shard.I, Shards: r.shard.N}
 	if r.from != "" {

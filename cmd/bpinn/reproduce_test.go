@@ -126,6 +126,30 @@ func TestReproduceFailedStudy(t *testing.T) {
 	}
 }
 
+// TestReproduceNoHeatNUTS: heat's comparison with NUTS runs unless
+// --no-heat-nuts leaves it out, and the settings table says which.
+func TestReproduceNoHeatNUTS(t *testing.T) {
+	fakeECharts(t)
+	for _, skip := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"reproduce", "--tiny", "--only", "heat", "--workers", "1", "--out", dir}
+		if skip {
+			args = append(args, "--no-heat-nuts")
+		}
+		if code, _, errOut := cli(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d, stderr:\n%s", args, code, errOut)
+		}
+		_, err := os.Stat(filepath.Join(dir, "hmc-heat.json"))
+		r, rerr := rpt.ReadResults(filepath.Join(dir, "results.json"))
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if sampled := err == nil; sampled == skip || strings.Contains(r.Table("settings").Note, "no sampling on heat") != skip {
+			t.Errorf("--no-heat-nuts %v: hmc-heat.json written %v, settings note %q", skip, sampled, r.Table("settings").Note)
+		}
+	}
+}
+
 // TestReproduceShards: two shards of a tiny run, each without a report,
 // and the report of both from --from; a lost shard fails its studies
 // (pkg/report's TestShardsReport checks that the report equals one run's).
@@ -173,9 +197,11 @@ func TestReproduceBadInput(t *testing.T) {
 		{"seed 0", []string{"--seed-base", "0", "--out", dir}, "seeds start at 1"},
 		{"unknown flag", []string{"--fits", "3"}, "unknown flag --fits"},
 		{"argument", []string{"heat"}, `unexpected argument "heat"`},
-		{"unknown study", []string{"--tiny", "--only", "heat,nope", "--out", dir}, `unknown study "nope"`},
+		{"unknown study", []string{"--only", "heat,nope", "--out", dir}, `--only: unknown study "nope": use one of hmc, heat,`},
+		{"empty study", []string{"--only", "heat,,wave", "--out", dir}, `--only: unknown study ""`},
+		{"study not in the plan", []string{"--quick", "--only", "burgers-identify", "--out", dir}, "the quick plan runs no burgers-identify fits"},
 		{"unknown recipe", []string{"--recipe", "best", "--out", dir}, `--recipe best: use tuned or paper`},
-		{"unknown failing study", []string{"--fail-study", "nope", "--out", dir}, `unknown study "nope"`},
+		{"unknown failing study", []string{"--fail-study", "nope", "--out", dir}, `--fail-study: unknown study "nope"`},
 		{"bad shard", []string{"--shard", "2/2", "--out", dir}, "0 <= I < N"},
 		{"shard and from", []string{"--shard", "0/2", "--from", dir, "--out", dir}, "use one"},
 		{"from no folder", []string{"--from", dir + "," + file, "--out", dir}, "--from " + file + ": not a folder"},
@@ -200,10 +226,10 @@ func TestReproduceBadInput(t *testing.T) {
 func TestReproduceHelp(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := cli(t, "reproduce", "--help")
-	if code != 0 || errOut != "" || !strings.Contains(out, "usage: bpinn reproduce") || !strings.Contains(out, "--quick") {
+	if code != 0 || errOut != "" || !strings.Contains(out, "usage: bpinn reproduce") || !strings.Contains(out, "--quick") || !strings.Contains(out, "--only STUDIES") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	for _, hidden := range []string{"--tiny", "--fail-study", "--only"} {
+	for _, hidden := range []string{"--tiny", "--fail-study"} {
 		if strings.Contains(out, hidden) {
 			t.Errorf("--help shows the test-only flag %s", hidden)
 		}

@@ -33,8 +33,8 @@ func (p Plan) DefaultOut() string { return filepath.Join("out", p.Name) }
 
 // Check checks c before anything runs: a shard (Shards) and the folders of
 // shards (From) exclude each other, each of From is a folder, Only and
-// FailStudy name studies. Its errors are one line naming bpinn
-// reproduce's flag.
+// FailStudy name studies, and the plan runs those of Only. Its errors are
+// one line naming bpinn reproduce's flag.
 func (c *Config) Check() error {
 	if c.Shards > 0 && c.From != nil {
 		return errors.New("--shard runs one shard, --from reports on all of them: use one")
@@ -44,10 +44,24 @@ func (c *Config) Check() error {
 			return fmt.Errorf("--from %s: not a folder of a shard's files", d)
 		}
 	}
-	for _, s := range append(slices.Clip(c.Only), c.FailStudy) {
-		if s != "" && !slices.Contains(Names(), s) {
-			return fmt.Errorf("unknown study %q: use one of %s", s, strings.Join(Names(), ", "))
+	for _, s := range c.Only {
+		if err := checkStudy("--only", s); err != nil {
+			return err
 		}
+		if !c.Plan.runs(s) {
+			return fmt.Errorf("--only: the %s plan runs no %s fits: run it in the full plan (without --quick)", c.Plan.Name, s)
+		}
+	}
+	if c.FailStudy != "" {
+		return checkStudy("--fail-study", c.FailStudy)
+	}
+	return nil
+}
+
+// checkStudy checks that name, given to bpinn reproduce's flag, is a study.
+func checkStudy(flag, name string) error {
+	if !slices.Contains(Names(), name) {
+		return fmt.Errorf("%s: unknown study %q: use one of %s", flag, name, strings.Join(Names(), ", "))
 	}
 	return nil
 }

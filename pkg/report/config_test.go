@@ -38,8 +38,11 @@ func TestConfigCheck(t *testing.T) {
 		{Config{Only: []string{"heat", "hmc"}, FailStudy: "heat", From: []string{dir}}, ""},
 		{Config{Shards: 2, From: []string{dir}}, "use one"},
 		{Config{From: []string{dir, file}}, "--from " + file + ": not a folder"},
-		{Config{Only: []string{"heat", "nope"}}, `unknown study "nope"`},
-		{Config{FailStudy: "nope"}, `unknown study "nope"`},
+		{Config{Only: []string{"heat", "nope"}}, `--only: unknown study "nope": use one of hmc, heat,`},
+		{Config{Only: []string{"heat", ""}}, `--only: unknown study ""`},
+		{Config{FailStudy: "nope"}, `--fail-study: unknown study "nope"`},
+		{Config{Plan: Quick(), Only: []string{"heat", "burgers-identify"}}, "--only: the quick plan runs no burgers-identify fits"},
+		{Config{Plan: Full(), Only: []string{"heat", "burgers-identify"}}, ""},
 	} {
 		err := c.cfg.Check()
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {

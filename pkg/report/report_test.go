@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -85,13 +86,17 @@ func checkPage(t *testing.T, page []byte, want map[string][]string) {
 	if len(got) != n {
 		t.Errorf("report.html has %d figures, want %d", len(got), n)
 	}
-	for _, id := range []string{"summary", "table1", "table2", "sampling", "table3", "inverse", "settings"} {
+	tables := []string{"summary", "table1", "table2", "sampling", "table3", "inverse", "settings"}
+	if want["scan"] != nil {
+		tables = append(tables, "scan") // only when the scan ran
+	}
+	for _, id := range tables {
 		if !strings.Contains(s, `<section class="table" id="`+id+`">`) {
 			t.Errorf("table %s missing", id)
 		}
 	}
-	if k := len(tableRE.FindAllString(s, -1)); k != 7 {
-		t.Errorf("%d tables, want 7", k)
+	if k := len(tableRE.FindAllString(s, -1)); k != len(tables) {
+		t.Errorf("%d tables, want %d", k, len(tables))
 	}
 	cells := numRE.FindAllStringSubmatch(s, -1)
 	if len(cells) < 40 {
@@ -602,4 +607,29 @@ func writePage(t *testing.T, rep *Report, dir string) (*Page, []byte) {
 		t.Fatal(err)
 	}
 	return pg, page
+}
+
+// TestScanTable: per size, the best fit by evidence, the mean evidence of
+// the fits that have one, and the lowest error of all.
+func TestScanTable(t *testing.T) {
+	ok := string(bayes.StatusOK)
+	st := &Study{Name: "scan", Fits: []FitRecord{
+		{Seed: 1, Hidden: []int{2}, Status: ok, LogEvidence: 10, RelL2: 0.1},
+		{Seed: 2, Hidden: []int{2}, Status: ok, LogEvidence: 20, RelL2: 0.2},
+		{Seed: 3, Hidden: []int{4}, Status: "not-positive-definite", LogEvidence: math.NaN(), RelL2: 0.05},
+		{Seed: 4, Hidden: []int{4}, Status: ok, LogEvidence: 30, RelL2: 0.08},
+	}}
+	want := [][]string{{"2", "2 (2)", "20.0", "0.2", "15.0", "0.1"}, {"4", "2 (1)", "30.0", "0.08", "30.0", "0.05"}}
+	tb := scanTable(st)
+	var got [][]string
+	for _, r := range tb.Rows {
+		var row []string
+		for _, c := range r {
+			row = append(row, c.Text)
+		}
+		got = append(got, row)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -163,9 +164,13 @@ func rho(fits []FitRecord) float64 {
 
 // Tables returns the report's tables: the summary of every study, the
 // paper's Tables 1-3 rebuilt from our runs, the inverse problems, the
-// PINNacle suite (when its studies ran) and the settings.
+// scan per network size and the PINNacle suite (when they ran) and the
+// settings.
 func (r *Report) Tables() []Table {
 	ts := []Table{r.summaryTable(), r.table1(), r.table2(), r.samplingTable(), r.table3(), r.inverseTable()}
+	if st := r.Study("scan"); st != nil {
+		ts = append(ts, scanTable(st))
+	}
 	if slices.ContainsFunc(r.Studies, func(st *Study) bool { return isSuite(st.Name) }) {
 		ts = append(ts, r.pinnacleTable())
 	}
@@ -427,6 +432,35 @@ func (r *Report) table3() Table {
 	t.Note = "Fixed weights: the five fits of lowest error; Bayesian: the five of highest evidence (the paper's selection). " +
 		"L2 is our rel L2 on the 100 x 100 grid; MAD is the mean |u - u*| over that grid, averaged over the five (the paper's \"mean absolute deviation\" " +
 		"cannot be a spread of the five L2 values, as it is as large as them)."
+	return t
+}
+
+// scanTable is the scan's evidence and error per network size: the
+// numbers of its evidence-vs-hidden figure.
+func scanTable(st *Study) Table {
+	t := Table{ID: "scan", Caption: "Architecture scan (heat, one hidden layer): the evidence and the error per size",
+		Head: []string{"hidden", "fits (ok)", "best ln Z", "rel L2 of the best", "mean ln Z", "min rel L2"}}
+	bySize := map[int][]FitRecord{}
+	for _, f := range st.Fits {
+		if len(f.Hidden) == 1 {
+			bySize[f.Hidden[0]] = append(bySize[f.Hidden[0]], f)
+		}
+	}
+	for _, h := range slices.Sorted(maps.Keys(bySize)) {
+		fits := bySize[h]
+		bestZ, bestL2, meanZ, minL2 := math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		if rk := byEvidence(fits); len(rk) > 0 {
+			bestZ, bestL2, meanZ = rk[0].LogEvidence, rk[0].RelL2, 0
+			for _, f := range rk {
+				meanZ += f.LogEvidence / float64(len(rk))
+			}
+		}
+		if rk := byError(fits); len(rk) > 0 {
+			minL2 = rk[0].RelL2
+		}
+		t.Rows = append(t.Rows, []Cell{integer(h), txt(fmt.Sprintf("%d (%d)", len(fits), okCount(fits))), fixed(bestZ, 1), num(bestL2, 3), fixed(meanZ, 1), num(minL2, 3)})
+	}
+	t.Note = "best: the fit of highest ln Z of the size; mean ln Z over its fits with an evidence."
 	return t
 }
 

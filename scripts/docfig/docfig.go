@@ -285,3 +285,53 @@ func renderValue(header string, read func(string) (*report.Results, error)) (str
 	}
 	return rs[0][cols[0]].Text, nil
 }
+
+var (
+	tableSep = regexp.MustCompile(`^\|?[\s:|-]+\|?$`)
+	// figure is a number as runs print them: a decimal or an exponent
+	// (0.00331, 1.4e5), not a count or a version.
+	figure     = regexp.MustCompile(`\b\d+(\.\d+(e[-+]?\d+)?|e[-+]?\d+)\b`)
+	inlineCode = regexp.MustCompile("`[^`]*`")
+)
+
+// Unsourced is what a page quotes without a source: the lines (from 1) of
+// the table rows with a digit outside bpinn:table blocks (headers and code
+// aside), and the number of decimal figures in its prose outside
+// bpinn:value spans and code. Both are upper bounds, read by form: a row
+// of settings or a target (1.8e-2) counts as a figure of a run would.
+type Unsourced struct {
+	Rows  []int
+	Prose int
+}
+
+// FindUnsourced returns what page quotes without a source.
+func FindUnsourced(page string) Unsourced {
+	var u Unsourced
+	fence, block, body := false, false, false
+	prev := ""
+	for i, line := range strings.Split(page, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = !fence
+		case fence:
+		case strings.Contains(t, "<!-- bpinn:table "):
+			block = true
+		case strings.Contains(t, "<!-- /bpinn:table -->"):
+			block = false
+		case block:
+		case strings.HasPrefix(t, "|"):
+			if tableSep.MatchString(t) && strings.HasPrefix(prev, "|") {
+				body = true // the rows below the header
+			} else if body && strings.ContainsAny(t, "0123456789") {
+				u.Rows = append(u.Rows, i+1)
+			}
+		default:
+			body = false
+			t = inlineCode.ReplaceAllString(valueSpan.ReplaceAllString(t, ""), "")
+			u.Prose += len(figure.FindAllString(t, -1))
+		}
+		prev = t
+	}
+	return u
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +137,93 @@ func TestRenderWholeTable(t *testing.T) {
 	}
 	if want := r.Tables[0].Markdown(); !strings.Contains(out, "-->\n"+want+"\n<sub>From [quick.json](runs/quick.json)") {
 		t.Errorf("got\n%s\nwant the table's Markdown\n%s", out, want)
+	}
+}
+
+// unsourcedRows is, for each page that quotes runs, how many of its table
+// rows with figures are still outside bpinn:table blocks: 0 for a page
+// whose tables all come from runs. TestDocsUnsourced fails when a page has
+// more (a hand-made table on a converted page) or fewer (lower the entry,
+// so that the page cannot grow back).
+var unsourcedRows = map[string]int{
+	"README.md":                        0,
+	"docs/reproduction.md":             56,
+	"docs/results.md":                  22,
+	"docs/calibration.md":              36,
+	"docs/benchmarks.md":               39,
+	"docs/hmc.md":                      49,
+	"docs/inverse.md":                  55,
+	"docs/results/burgers-identify.md": 31,
+	"docs/results/burgers-wide.md":     30,
+	"docs/results/burgers.md":          35,
+	"docs/results/coverage.md":         128,
+	"docs/results/defaults.md":         25,
+	"docs/results/fixed-weights.md":    0,
+	"docs/results/heat.md":             26,
+	"docs/results/lid-driven.md":       103,
+	"docs/results/lotka-volterra.md":   20,
+	"docs/results/pinnacle.md":         18,
+	"docs/results/poisson-holes.md":    11,
+	"docs/results/recipe.md":           26,
+	"docs/results/regression.md":       6,
+	"docs/results/scale.md":            8,
+	"docs/results/scan.md":             18,
+	"docs/results/timing.md":           10,
+	"docs/results/wave.md":             4,
+}
+
+// TestDocsUnsourced counts, on each page that quotes runs, the table rows
+// and prose figures without a source; `go test -v -run TestDocsUnsourced`
+// prints them.
+func TestDocsUnsourced(t *testing.T) {
+	pages, err := Pages("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, prose := 0, 0
+	for _, page := range pages {
+		limit, ok := unsourcedRows[page]
+		if !ok {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("../..", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := FindUnsourced(string(b))
+		rows, prose = rows+len(u.Rows), prose+u.Prose
+		t.Logf("%-34s %3d table rows, %4d prose figures without a source", page, len(u.Rows), u.Prose)
+		switch {
+		case len(u.Rows) > limit:
+			t.Errorf("%s: %d table rows with figures outside bpinn:table blocks (lines %v), at most %d: quote the run's table (scripts/docfig)", page, len(u.Rows), u.Rows, limit)
+		case len(u.Rows) < limit:
+			t.Errorf("%s: %d table rows without a source, fewer than its entry in unsourcedRows (%d): lower it so they cannot come back", page, len(u.Rows), limit)
+		}
+	}
+	if len(unsourcedRows) != countPages(pages) {
+		t.Errorf("unsourcedRows names a page that is not one of the docs")
+	}
+	t.Logf("in all: %d table rows, %d prose figures without a source", rows, prose)
+}
+
+func countPages(pages []string) int {
+	n := 0
+	for _, p := range pages {
+		if _, ok := unsourcedRows[p]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+func TestFindUnsourced(t *testing.T) {
+	page := "Heat reaches 0.00331 (`--lr 1e-3`, 100 fits) and <!-- bpinn:value r.json s row=\"heat\" column=\"q95\" -->1.96<!-- /bpinn:value -->.\n" +
+		"\n| study | rel L2 |\n|---|---|\n| heat | 0.00331 |\n| wave | n/a |\n\n" +
+		"<!-- bpinn:table r.json s -->\n| study | rel L2 |\n|---|---|\n| heat | 0.00331 |\n<!-- /bpinn:table -->\n" +
+		"```\n| a | b |\n|---|---|\n| 1 | 2.5 |\n```\n" +
+		"| D=1 | 2 |\n|---|---|\n| 0.1 | 2.0e5 |\n"
+	u := FindUnsourced(page)
+	if want := []int{5, 20}; !slices.Equal(u.Rows, want) || u.Prose != 1 {
+		t.Errorf("rows %v, prose figures %d; want rows %v (the hand-made tables' rows with digits) and 1 prose figure (0.00331)", u.Rows, u.Prose, want)
 	}
 }
