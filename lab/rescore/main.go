@@ -8,8 +8,9 @@
 // false alarm), WARNED (missed, and the record says so for that field:
 // "band uncalibrated for FIELD: ..." or "the calibrated band of FIELD
 // ..."), or SILENT (missed without a word); -warnings prints each field's
-// band warnings under its line. docs/calibration.md's suite table is its
-// output:
+// band warnings under its line. A problem without an exact solution
+// (heat2d-lt) gets its fields' band warnings alone. docs/calibration.md's
+// suite table is its output:
 //
 //	go run ./lab/rescore out/full/poisson-nd.jsonl out/full/heat-nd.jsonl ...
 package main
@@ -63,8 +64,15 @@ func rescore(path string) error {
 		}
 		f.Warnings = nil // the fit's own are not the band's
 		n := record.NewResult(f, 100)
-		if n.Errors == nil {
-			return fmt.Errorf("seed %d: no errors on the grid (no exact solution)", r.Seed)
+		if n.Errors == nil { // no exact solution: the warnings alone
+			for _, k := range p.OutputNames() {
+				ws := slices.DeleteFunc(slices.Clone(n.Warnings), func(w string) bool { return !bandWarning(w, k, len(p.OutputNames())) })
+				fmt.Printf("%s seed %d %s: no exact solution to score against; %d warnings of its calibrated band\n", r.Problem, r.Seed, k, len(ws))
+				for _, w := range ws {
+					fmt.Printf("\t%s\n", w)
+				}
+			}
+			continue
 		}
 		outs := n.Errors.Outputs
 		if outs == nil {
