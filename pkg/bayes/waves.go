@@ -38,6 +38,7 @@ const (
 	waveStep       = 0.25 // the scan's step in periods across the span
 	waveMaxPoints  = 1000 // a term's points read, evenly through them
 	waveDegree     = 4    // the smooth fit's degree in the scanned input
+	waveModulation = 3    // the modulation's total degree in the others
 )
 
 // ProblemWaves returns the waves of net's mapped inputs that p's
@@ -121,22 +122,37 @@ func termWaves(z [][]float64, v []float64, i int) []float64 {
 	return out
 }
 
-// smoothBasis is, per point, 1 and the other inputs' values and squares
-// (those that vary): the modulation a wave along input i may have.
+// smoothBasis is, per point, the monomials of total degree at most
+// waveModulation in the other inputs (those that vary): the modulation a
+// wave along input i may have, a wall's values included (a product of the
+// other inputs, as sinh(3 pi x) sin(2 pi y) on wave2d-ms's walls).
 func smoothBasis(z [][]float64, i int) [][]float64 {
-	b := make([][]float64, len(z))
-	for r := range z {
-		b[r] = []float64{1}
-	}
+	var others []int
 	for j := range z[0] {
-		if j == i || !varies(z, j) {
-			continue
+		if j != i && varies(z, j) {
+			others = append(others, j)
 		}
-		for r, x := range z {
-			b[r] = append(b[r], x[j], x[j]*x[j])
-		}
+	}
+	b := make([][]float64, len(z))
+	for r, x := range z {
+		b[r] = monomials(x, others, waveModulation)
 	}
 	return b
+}
+
+// monomials are the products of x's inputs at idx of total degree at
+// most deg, 1 first.
+func monomials(x []float64, idx []int, deg int) []float64 {
+	out := []float64{1}
+	if deg == 0 || len(idx) == 0 {
+		return out
+	}
+	for k, j := range idx { // x_j times every monomial of degree < deg in x_j and the inputs after it
+		for _, m := range monomials(x, idx[k:], deg-1) {
+			out = append(out, x[j]*m)
+		}
+	}
+	return out
 }
 
 // varies reports whether input j takes more than one value over z.

@@ -76,6 +76,31 @@ func TestProblemWaves(t *testing.T) {
 	}
 }
 
+// TestProblemWavesOnWalls reads a wave of t from values on the walls
+// whose amplitude is a product of the other inputs (wave2d-ms's ref_sol
+// there, 5 periods of t here): the smooth modulation holds products of
+// the other inputs.
+func TestProblemWavesOnWalls(t *testing.T) {
+	t.Parallel()
+	p := &pde.Problem{Name: "walls", Inputs: []string{"x", "y", "t"}, Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 10},
+		Terms: []pde.Term{
+			pde.PDE("u_tt = u_xx + u_yy", 100),
+			pde.Dirichlet(pde.Boundary("t"), 500, func(x []float64) float64 {
+				return (math.Sin(math.Pi*x[0])*math.Sinh(math.Pi*x[1]) + math.Sinh(3*math.Pi*x[0])*math.Sin(2*math.Pi*x[1])) * math.Cos(math.Pi*x[2])
+			}),
+		}}
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := nn.New([]int{3, 8, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1)))
+	bayes.ScaleMaps(net, q)
+	w := bayes.ProblemWaves(net, q)
+	if len(w) != 1 || w[0].Input != 2 || math.Abs(w[0].Omega-5*math.Pi) > 0.005*5*math.Pi {
+		t.Errorf("waves %v, want one of t at 5 pi (t mapped from [0, 10] to [-1, 1])", w)
+	}
+}
+
 // TestWavesFit: an initial condition of six periods across x, kept for
 // all t. With the default settings the network reads the wave the
 // condition asks for and meets the field within 2000 Adam epochs (rel L2
