@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
@@ -292,13 +294,75 @@ func TestRestartConditionsFirst(t *testing.T) {
 	if len(bad.unmet()) == 0 || len(good.unmet()) > 0 {
 		t.Fatalf("unmet: held %v, fitted %v; the test needs the first unmet, the second met", bad.unmet(), good.unmet())
 	}
-	if keep := keepStart(bad, good); keep != good || !strings.Contains(strings.Join(keep.Warnings, "\n"), "kept: it meets every condition") {
+	if keep := keepStart(bad, good, bad.unmet(), ""); keep != good || !strings.Contains(strings.Join(keep.Warnings, "\n"), "kept: it meets every condition") {
 		t.Errorf("kept %p (first %p, refit %p), warnings %q: want the refit, named", keep, bad, good, keep.Warnings)
 	}
 	worse := *bad
 	worse.Laplace = nil // no evidence
-	if keep := keepStart(bad, &worse); keep != bad {
+	if keep := keepStart(bad, &worse, bad.unmet(), ""); keep != bad {
 		t.Errorf("a refit unmet without evidence replaced a first with evidence")
+	}
+}
+
+// Final rounds paused before a round and run again from where they stand
+// go on as if they had not paused: the same weights, hyperparameters and
+// evidence to the bit. A fit from balanced betas whose boundary is unmet
+// (its beta held) is paused after its first polish, refitted with the
+// conditions first (which cannot raise a held beta: unmet again) and
+// resumed: Train returns one of the two, saying when it was refitted.
+func TestFinalRoundsPause(t *testing.T) {
+	t.Parallel()
+	p := poisson1D()
+	s, err := Settings{Seed: 1, Schedule: poissonSchedule, BetaMode: pde.BetaSplit,
+		KnownNoise: map[string]float64{"boundary": 100}}.Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Hyper.Balance = true
+	cfg := resolvedConfig(t, p, s)
+	ctx, start := context.Background(), time.Now()
+	whole, err := trainFrom(ctx, cfg, start, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ended, err := begin(ctx, cfg, start, false)
+	if err != nil || ended {
+		t.Fatalf("begin: ended %v, %v", ended, err)
+	}
+	var r rounds
+	if !f.end(ctx, p, start, &r, func() bool { return f.Hyper.FinalRounds == 2 }) || r.next != 2 {
+		t.Fatalf("not paused before round 3: at %d of %d rounds", r.next, whole.Hyper.FinalRounds)
+	}
+	if f.end(ctx, p, start, &r, nil) {
+		t.Fatal("paused without a pause")
+	}
+	if whole.Hyper.FinalRounds <= 2 || f.Hyper.FinalRounds != whole.Hyper.FinalRounds ||
+		!slices.Equal(f.Model.Theta, whole.Model.Theta) || !slices.Equal(f.Beta, whole.Beta) ||
+		!slices.Equal(f.Alpha, whole.Alpha) || logEvidence(f) != logEvidence(whole) {
+		t.Errorf("paused and resumed: %d rounds, betas %v, ln Z %v; whole: %d rounds, betas %v, ln Z %v",
+			f.Hyper.FinalRounds, f.Beta, logEvidence(f), whole.Hyper.FinalRounds, whole.Beta, logEvidence(whole))
+	}
+	got, err := train(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := strings.Join(got.Warnings, "\n")
+	if !strings.Contains(warned, "left [boundary] unmet after its Adam epochs and first polish") {
+		t.Fatalf("warnings %q: want the refit after the first polish named", got.Warnings)
+	}
+	if strings.Contains(warned, "not kept") != slices.Equal(got.Model.Theta, whole.Model.Theta) {
+		t.Errorf("warnings %q: the first fit kept iff its weights are the whole fit's", got.Warnings)
+	}
+}
+
+// A refit that meets every condition, started before the first fit's
+// end, is kept and says after which round.
+func TestKeepEarly(t *testing.T) {
+	t.Parallel()
+	f := &Fit{Status: StatusOK}
+	if keep := keepEarly([]string{"initial"}, after(3), f); keep != f ||
+		!strings.Contains(strings.Join(f.Warnings, "\n"), "left [initial] unmet after final round 3;") {
+		t.Errorf("warnings %q", f.Warnings)
 	}
 }
 

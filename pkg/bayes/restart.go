@@ -43,13 +43,18 @@ func (f *Fit) raiseConditions() {
 	}
 }
 
-// keepStart is the fit Train returns of first, from balanced betas with a
-// condition unmet, and again, its restart with the conditions first:
-// again when it meets every condition, else the one of higher log
-// evidence; the fit kept says in its warnings what was done.
-func keepStart(first, again *Fit) *Fit {
+// keepStart is the fit Train returns of first, from balanced betas, and
+// again, its refit with the conditions first, started when first left the
+// conditions unmet unmet (when: after which round, "" for at its end):
+// first when it meets every condition by its end (possible only after a
+// refit started before its end), else again when it meets every
+// condition, else the one of higher log evidence; the fit kept says in its
+// warnings what was done.
+func keepStart(first, again *Fit, unmet []string, when string) *Fit {
 	keep, why := first, "its conditions were not met either and its log evidence is no higher"
 	switch {
+	case first.Status == StatusOK && len(first.unmet()) == 0:
+		why = "this fit met every condition by the end of its final rounds"
 	case again.Status != StatusOK:
 		why = fmt.Sprintf("it ended %s", again.Status)
 	case len(again.unmet()) == 0:
@@ -61,11 +66,34 @@ func keepStart(first, again *Fit) *Fit {
 	if keep == first {
 		verb = "not kept"
 	}
+	if when != "" {
+		when = " " + when
+	}
 	keep.Warnings = append(keep.Warnings, fmt.Sprintf(
-		"the fit from balanced betas left %v unmet (log evidence %.6g); refitted with the conditions' betas %dx the equations' at the start (log evidence %.6g), %s: %s",
-		first.unmet(), logEvidence(first), ConditionsFirst, logEvidence(again), verb, why))
+		"the fit from balanced betas left %v unmet%s (log evidence %.6g); refitted with the conditions' betas %dx the equations' at the start (log evidence %.6g), %s: %s",
+		unmet, when, logEvidence(first), ConditionsFirst, logEvidence(again), verb, why))
 	keep.Seconds = math.Max(first.Seconds, again.Seconds)
 	return keep
+}
+
+// keepEarly is again, the refit with the conditions first of a fit from
+// balanced betas that left the conditions unmet unmet before its end
+// (when: after which round), kept because it meets every condition: the
+// first fit's remaining final rounds were not run.
+func keepEarly(unmet []string, when string, again *Fit) *Fit {
+	again.Warnings = append(again.Warnings, fmt.Sprintf(
+		"the fit from balanced betas left %v unmet %s; refitted with the conditions' betas %dx the equations' at the start (log evidence %.6g), kept: it meets every condition (the first fit's remaining final rounds were not run)",
+		unmet, when, ConditionsFirst, logEvidence(again)))
+	return again
+}
+
+// after says when a watched fit paused: after its first polish (round 0)
+// or after its final round round.
+func after(round int) string {
+	if round == 0 {
+		return "after its Adam epochs and first polish"
+	}
+	return fmt.Sprintf("after final round %d", round)
 }
 
 // logEvidence is f's log evidence, -Inf without a valid Laplace

@@ -44,67 +44,115 @@ func TrainConfig(ctx context.Context, cfg Config) (*Fit, error) {
 	return train(ctx, cfg)
 }
 
-// train is Train of cfg, made by NewConfig.
+// train is Train of cfg, made by NewConfig. A fit from balanced betas
+// is watched from its first polish on: when a condition is unmet there or
+// after a final round that did not settle the hyperparameters, it is
+// refitted with the conditions first at once, and when the refit meets
+// every condition it is kept and the first fit's remaining rounds, most
+// of its cost, never run. Otherwise the first fit resumes its rounds
+// unwatched and keepStart chooses between the two, as for a fit that
+// leaves a condition unmet only at its end.
 func train(ctx context.Context, cfg Config) (*Fit, error) {
 	start := time.Now()
-	f, err := trainFrom(ctx, cfg, start, false)
-	if err != nil || !f.restarts() {
+	f, ended, err := begin(ctx, cfg, start, false)
+	if err != nil || ended {
 		return f, err
 	}
-	g, err := trainFrom(ctx, cfg, start, true)
-	if err != nil {
-		return nil, err
+	var (
+		again *Fit
+		unmet []string
+		when  string // after which round a watched fit paused
+		r     rounds
+	)
+	var pause func() bool // before a round: a condition is unmet
+	if f.Settings.Hyper.Balance {
+		pause = func() bool { return len(f.unmet()) > 0 }
 	}
-	return keepStart(f, g), nil
+	if f.end(ctx, cfg.problem, start, &r, pause) {
+		unmet, when = f.unmet(), after(r.next)
+		if again, err = trainFrom(ctx, cfg, start, true); err != nil {
+			return nil, err
+		}
+		if again.Status == StatusOK && len(again.unmet()) == 0 {
+			return keepEarly(unmet, when, again), nil
+		}
+		f.end(ctx, cfg.problem, start, &r, nil)
+	}
+	if again == nil && f.restarts() {
+		unmet = f.unmet()
+		if again, err = trainFrom(ctx, cfg, start, true); err != nil {
+			return nil, err
+		}
+	}
+	if again == nil {
+		return f, nil
+	}
+	return keepStart(f, again, unmet, when), nil
 }
 
 // trainFrom is Train's fit of cfg, its betas started balanced (with
 // Hyper.Balance) or, with conditionsFirst, with the conditions' raised
 // ConditionsFirst times over the equations'.
 func trainFrom(ctx context.Context, cfg Config, start time.Time, conditionsFirst bool) (*Fit, error) {
+	f, ended, err := begin(ctx, cfg, start, conditionsFirst)
+	if err != nil || ended {
+		return f, err
+	}
+	f.end(ctx, cfg.problem, start, &rounds{}, nil)
+	return f, nil
+}
+
+// begin builds trainFrom's fit and runs its Adam epochs and the polish
+// after them; ended says the fit ended there (diverged or cancelled).
+func begin(ctx context.Context, cfg Config, start time.Time, conditionsFirst bool) (f *Fit, ended bool, err error) {
 	p, s := cfg.problem, cfg.settings
-	f, err := newFit(cfg, par.ForFit(ctx, s.Threads))
+	f, err = newFit(cfg, par.ForFit(ctx, s.Threads))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if conditionsFirst {
 		f.raiseConditions()
 	}
-	ended, err := f.adam(ctx, p, start)
-	if err != nil {
-		return nil, err
-	}
-	if ended {
-		return f, nil
-	}
-	stage := func(name string) {
-		if s.Stage != nil {
-			s.Stage(name)
-		}
+	if ended, err = f.adam(ctx, p, start); err != nil || ended {
+		return f, ended, err
 	}
 	if s.Polish.On {
-		stage("polish")
+		f.stage("polish")
 		if f.polish(ctx); ctx.Err() != nil {
 			f.cancel(p, s.Epochs, start, ctx)
-			return f, nil
+			return f, true, nil
 		}
 	}
-	good, ended := f.finalRounds(ctx, p, start, stage)
-	if ended {
-		return f, nil
+	return f, false, nil
+}
+
+// end runs f's final rounds (after begin) from r and its final Laplace
+// approximation; it pauses instead (paused true, r where to resume) when
+// pause, if not nil, says so before a round.
+func (f *Fit) end(ctx context.Context, p *pde.Problem, start time.Time, r *rounds, pause func() bool) (paused bool) {
+	paused, ended := f.finalRounds(ctx, p, start, r, pause)
+	if paused || ended {
+		return paused
 	}
-	stage("Laplace")
+	f.stage("Laplace")
 	f.finish()
-	if f.Status == StatusNotPD && good != nil {
+	if f.Status == StatusNotPD && r.good != nil {
 		reason := f.Reason
-		f.restore(good)
+		f.restore(r.good)
 		f.finish()
 		f.Hyper.FinalBackoff = fmt.Sprintf("after round %d: %s; reported at round %d",
 			f.Hyper.FinalRounds+1, strings.TrimPrefix(reason, "at the end of training: "), f.Hyper.FinalRounds)
 	}
 	f.warn()
 	f.Seconds = time.Since(start).Seconds()
-	return f, nil
+	return false
+}
+
+// stage reports the stage f enters to its Settings.Stage, if any.
+func (f *Fit) stage(name string) {
+	if f.Settings.Stage != nil {
+		f.Settings.Stage(name)
+	}
 }
 
 // newFit builds the network of cfg (seeded by its Seed) and its model on
@@ -224,29 +272,40 @@ func (f *Fit) adam(ctx context.Context, p *pde.Problem, start time.Time) (ended 
 	return false, nil
 }
 
+// rounds is where the final rounds stand: the next round to run and the
+// state of the latest round at which A factorized (nil if none).
+type rounds struct {
+	next int
+	good *fitState
+}
+
 // finalRounds runs MacKay's rounds after the Adam epochs (and the polish),
-// each re-polished, until the hyperparameters settle. good is the state of
-// the latest round at which A factorized (nil if none); ended says that
-// the context ended the fit.
-func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, stage func(string)) (good *fitState, ended bool) {
+// each re-polished, from r.next until the hyperparameters settle; ended
+// says that the context ended the fit. It pauses before a round when
+// pause (if not nil) says so, r.next that round: run again from r, it goes
+// on as if it had not paused.
+func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, r *rounds, pause func() bool) (paused, ended bool) {
 	s := f.Settings
 	if !s.RunsFinalRounds() {
-		return nil, false
+		return false, false
 	}
 	done := ctx.Done()
-	for round := 0; round < s.Final.Rounds && f.Status == StatusOK; round++ {
+	for ; r.next < s.Final.Rounds && f.Status == StatusOK; r.next++ {
 		if cancelled(done) {
 			f.cancel(p, s.Epochs, start, ctx)
-			return good, true
+			return false, true
 		}
-		stage(fmt.Sprintf("final round %d of at most %d", round+1, s.Final.Rounds))
+		if pause != nil && pause() {
+			return true, false
+		}
+		f.stage(fmt.Sprintf("final round %d of at most %d", r.next+1, s.Final.Rounds))
 		before := f.state()
 		move, ok := f.finalHyperStep()
 		if !ok {
 			break
 		}
-		good = before
-		f.Hyper.FinalRounds, f.Hyper.FinalMove = round+1, move
+		r.good = before
+		f.Hyper.FinalRounds, f.Hyper.FinalMove = r.next+1, move
 		if s.Polish.On {
 			f.polish(ctx) // a context that ends there ends the fit below or at the next round
 		}
@@ -256,9 +315,9 @@ func (f *Fit) finalRounds(ctx context.Context, p *pde.Problem, start time.Time, 
 	}
 	if cancelled(done) { // in the last round's polish, or just after it
 		f.cancel(p, s.Epochs, start, ctx)
-		return good, true
+		return false, true
 	}
-	return good, false
+	return false, false
 }
 
 // cancelled reports whether done is closed, without waiting.
