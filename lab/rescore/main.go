@@ -66,11 +66,9 @@ func rescore(path string) error {
 		n := record.NewResult(f, 100)
 		if n.Errors == nil { // no exact solution: the warnings alone
 			for _, k := range p.OutputNames() {
-				ws := slices.DeleteFunc(slices.Clone(n.Warnings), func(w string) bool { return !bandWarning(w, k, len(p.OutputNames())) })
+				ws := bandWarnings(n.Warnings, k, len(p.OutputNames()))
 				fmt.Printf("%s seed %d %s: no exact solution to score against; %d warnings of its calibrated band\n", r.Problem, r.Seed, k, len(ws))
-				for _, w := range ws {
-					fmt.Printf("\t%s\n", w)
-				}
+				printWarnings(ws)
 			}
 			continue
 		}
@@ -81,14 +79,12 @@ func rescore(path string) error {
 		for _, k := range p.OutputNames() {
 			o := outs[k]
 			c, q := record.Val(o.Coverage2SCalibrated), record.Val(o.Q95Calibrated)
-			ws := slices.DeleteFunc(slices.Clone(n.Warnings), func(w string) bool { return !bandWarning(w, k, len(outs)) })
+			ws := bandWarnings(n.Warnings, k, len(outs))
 			fmt.Printf("%s seed %d %s: rel L2 %.3g, paper's band %.3f / %.3g, calibrated %.3f / %.3g: %s\n",
 				r.Problem, r.Seed, k, record.Val(o.RelL2), record.Val(o.Coverage2S), record.Val(o.Q95), c, q,
 				verdict(c >= 0.9 && c <= 0.99 && q >= 1.4 && q <= 2.6, len(ws) > 0))
 			if *showWarnings {
-				for _, w := range ws {
-					fmt.Printf("\t%s\n", w)
-				}
+				printWarnings(ws)
 			}
 		}
 	}
@@ -109,11 +105,20 @@ func verdict(meets, warned bool) string {
 	return "SILENT"
 }
 
-// bandWarning reports whether w is a warning of the calibrated band of
-// field k (of a problem of n fields).
-func bandWarning(w, k string, n int) bool {
-	if strings.Contains(w, "calibrated band of "+k+" ") || strings.Contains(w, "band uncalibrated for "+k+":") {
-		return true
+// bandWarnings is those of ws that warn of the calibrated band of field k
+// (of a problem of n fields).
+func bandWarnings(ws []string, k string, n int) []string {
+	return slices.DeleteFunc(slices.Clone(ws), func(w string) bool {
+		if strings.Contains(w, "calibrated band of "+k+" ") || strings.Contains(w, "band uncalibrated for "+k+":") {
+			return false
+		}
+		return n != 1 || !(strings.HasPrefix(w, "band uncalibrated") || strings.HasPrefix(w, "the calibrated band of"))
+	})
+}
+
+// printWarnings prints ws, one to a line, indented.
+func printWarnings(ws []string) {
+	for _, w := range ws {
+		fmt.Printf("\t%s\n", w)
 	}
-	return n == 1 && (strings.HasPrefix(w, "band uncalibrated") || strings.HasPrefix(w, "the calibrated band of"))
 }

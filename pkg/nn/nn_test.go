@@ -175,16 +175,9 @@ func TestXavierDeterministic(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	t.Parallel()
 	m := New([]int{2, 3, 1}, Sin, rand.New(rand.NewPCG(1, 1)))
-	var buf bytes.Buffer
-	if err := m.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), `"W": [`) {
-		t.Errorf("saved form lacks W rows: %s", buf.String())
-	}
-	got, err := Load(&buf)
-	if err != nil {
-		t.Fatal(err)
+	got, saved := roundTrip(t, m)
+	if !strings.Contains(saved, `"W": [`) {
+		t.Errorf("saved form lacks W rows: %s", saved)
 	}
 	if got.Activation != Sin || len(got.W) != len(m.W) {
 		t.Fatalf("loaded %+v", got)
@@ -194,15 +187,39 @@ func TestJSONRoundTrip(t *testing.T) {
 			t.Fatalf("weight %d: %g != %g", i, got.W[i], m.W[i])
 		}
 	}
-	bad := []struct{ in, want string }{
+	wantLoadErrors(t, []loadCase{
 		{`{"layers": []}`, "no layers"},
 		{`{"layers": [{"W": [[1,2],[3]], "b": [0,0]}]}`, "row 1"},
 		{`{"layers": [{"W": [[1,2]], "b": [0,0]}]}`, "layers[0].b"},
 		{`{"layers": [{"W": [[1,2]], "b": [0]}, {"W": [[1,2]], "b": [0]}]}`, "layers[1].W has 2 columns"},
 		{`{"activation": "relu", "layers": [{"W": [[1]], "b": [0]}]}`, "unknown activation"},
 		{`{"layers": [`, "network JSON"},
+	})
+}
+
+// roundTrip saves m and loads it back, returning the loaded net and the
+// saved text.
+func roundTrip(t *testing.T, m *MLP) (*MLP, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range bad {
+	saved := buf.String()
+	got, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, saved
+}
+
+// loadCase is a saved network Load must refuse, and a part of its error.
+type loadCase struct{ in, want string }
+
+// wantLoadErrors checks that Load refuses each case with its error.
+func wantLoadErrors(t *testing.T, cases []loadCase) {
+	t.Helper()
+	for _, c := range cases {
 		if _, err := Load(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Load(%s): error %v, want one containing %q", c.in, err, c.want)
 		}
@@ -218,14 +235,7 @@ func TestJSONMaps(t *testing.T) {
 	plain := m.Clone()
 	m.BoxMap([]float64{0, 10}, []float64{100, 12})
 	m.SetOutputMap([]float64{7}, []float64{300})
-	var buf bytes.Buffer
-	if err := m.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Load(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, _ := roundTrip(t, m)
 	x := []float64{30, 11.5}
 	if a, b := got.Eval(x, nil)[0], m.Eval(x, nil)[0]; a != b || a == plain.Eval(x, nil)[0] {
 		t.Errorf("loaded mapped net gives %v, saved %v, unmapped %v", a, b, plain.Eval(x, nil)[0])
@@ -238,20 +248,15 @@ func TestJSONMaps(t *testing.T) {
 	if o.Mapped() || o.Eval([]float64{3}, nil)[0] != 6.5 {
 		t.Errorf("an old record loads mapped %v, value %v at 3, want unmapped 6.5", o.Mapped(), o.Eval([]float64{3}, nil)[0])
 	}
-	var saved bytes.Buffer
-	if err := plain.Save(&saved); err != nil || strings.Contains(saved.String(), "shift") {
-		t.Errorf("an unmapped net saves maps (error %v): %s", err, saved.String())
+	if _, saved := roundTrip(t, plain); strings.Contains(saved, "shift") {
+		t.Errorf("an unmapped net saves maps: %s", saved)
 	}
 	const layer = `"layers": [{"W": [[2]], "b": [0.5]}]`
-	for _, c := range []struct{ in, want string }{
+	wantLoadErrors(t, []loadCase{
 		{`{` + layer + `, "in_shift": [1]}`, "in_scale 0"},
 		{`{` + layer + `, "out_shift": [1, 2], "out_scale": [1, 1]}`, "want 1 each"},
 		{`{` + layer + `, "in_shift": [1], "in_scale": [0]}`, "nonzero scale"},
-	} {
-		if _, err := Load(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Load(%s): error %v, want one containing %q", c.in, err, c.want)
-		}
-	}
+	})
 }
 
 func TestAdamMinimizesQuadratic(t *testing.T) {
@@ -420,21 +425,11 @@ func TestWaves(t *testing.T) {
 	if got := m.Eval(x, nil)[0]; math.Abs(got-u) > 1e-12 || got == plain {
 		t.Errorf("waved Eval %v, by hand %v (unwaved %v)", got, u, plain)
 	}
-	var buf bytes.Buffer
-	if err := m.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Load(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, _ := roundTrip(t, m)
 	if !slices.Equal(got.W, m.W) || !slices.Equal(got.Waves, m.Waves) || got.Eval(x, nil)[0] != m.Eval(x, nil)[0] {
 		t.Errorf("loaded waves %v, weights equal %v", got.Waves, slices.Equal(got.W, m.W))
 	}
-	bad := `{"layers": [{"W": [[1, 2, 3]], "b": [0]}], "waves": [{"input": 1, "omega": 3}]}`
-	if _, err := Load(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "input below 1") {
-		t.Errorf("a wave of a missing input: error %v", err)
-	}
+	wantLoadErrors(t, []loadCase{{`{"layers": [{"W": [[1, 2, 3]], "b": [0]}], "waves": [{"input": 1, "omega": 3}]}`, "input below 1"}})
 }
 
 // TestPolishContext: a polish whose context has ended stops at once with
