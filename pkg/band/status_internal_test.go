@@ -27,25 +27,10 @@ func TestUnmetConditionUncalibrated(t *testing.T) {
 			pde.Dirichlet(pde.Boundary(), 20, func(x []float64) float64 { return x[0] }),
 		},
 	}
-	q, err := p.Sample(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Hidden: []int{6}, Epochs: 400, Hyper: bayes.HyperSteps{Start: 200}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := FreshDrawOf(f.Model.Problem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Assess(f, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	warnings := assessedWarnings(t, p, bayes.Settings{Seed: 1, Hidden: []int{6}, Epochs: 400, Hyper: bayes.HyperSteps{Start: 200}})
 	want := `band uncalibrated for u: its condition "dirichlet_boundary" is unmet`
-	if !slices.ContainsFunc(a.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
-		t.Errorf("warnings %q: want one opening %q", a.Warnings, want)
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("warnings %q: want one opening %q", warnings, want)
 	}
 }
 
@@ -228,11 +213,23 @@ func TestConditionsOnlyUncalibrated(t *testing.T) {
 			pde.Dirichlet(pde.Boundary(), 60, 1).For("a").Named("boundary_a").InGroup("boundary_a"),
 		},
 	}
+	warnings := assessedWarnings(t, p, bayes.Settings{Seed: 1, Hidden: []int{10}, Epochs: 600, Hyper: bayes.HyperSteps{Start: 300}})
+	want := "band uncalibrated for a: only the value check reads its errors, at 60 fresh points of its conditions; inside the domain the equation fixes it from the measurements of u"
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.HasPrefix(w, want) }) ||
+		slices.ContainsFunc(warnings, func(w string) bool { return strings.HasPrefix(w, Uncalibrated+" for u: only the value check") }) {
+		t.Errorf("warnings %q: want one opening %q, and none of u, which is measured", warnings, want)
+	}
+}
+
+// assessedWarnings draws p (data seed 1), fits it with s and returns the
+// warnings of its bands assessed on a fresh draw; an error ends the test.
+func assessedWarnings(t *testing.T, p *pde.Problem, s bayes.Settings) []string {
+	t.Helper()
 	q, err := p.Sample(1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := bayes.Train(context.Background(), q, bayes.Settings{Seed: 1, Hidden: []int{10}, Epochs: 600, Hyper: bayes.HyperSteps{Start: 300}})
+	f, err := bayes.Train(context.Background(), q, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,11 +241,7 @@ func TestConditionsOnlyUncalibrated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "band uncalibrated for a: only the value check reads its errors, at 60 fresh points of its conditions; inside the domain the equation fixes it from the measurements of u"
-	if !slices.ContainsFunc(a.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) ||
-		slices.ContainsFunc(a.Warnings, func(w string) bool { return strings.HasPrefix(w, Uncalibrated+" for u: only the value check") }) {
-		t.Errorf("warnings %q: want one opening %q, and none of u, which is measured", a.Warnings, want)
-	}
+	return a.Warnings
 }
 
 // trainedFresh trains the paper's problem name with s (testfit.Train) and
