@@ -148,8 +148,7 @@ func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64
 func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]float64) ([][]float64, error) {
 	net := widened(f.Model.Net, f.Model.Problem, EstimateFeatures, rand.New(rand.NewPCG(seed, 0x5eed)))
 	nout := net.Sizes[len(net.Sizes)-1]
-	ncol := nout * (net.Sizes[len(net.Sizes)-2] + 1)
-	c0 := net.NumWeights() - ncol // the output layer's weights, then its bias
+	ncol := nout * (net.Sizes[len(net.Sizes)-2] + 1) // the output layer's weights, then its bias
 	var rows []float64
 	var rhs []float64
 	for _, q := range draws {
@@ -157,12 +156,11 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 		if err != nil {
 			return nil, err
 		}
-		res, jac := m.TermJacobians()
-		P := len(m.Theta)
+		res, jac := m.OutputJacobians()
 		for t, r := range res {
 			sb := math.Sqrt(f.Beta[m.TermGroup[t]])
 			for i, ri := range r {
-				for _, v := range jac[t][i*P+c0 : i*P+c0+ncol] {
+				for _, v := range jac[t][i*ncol : (i+1)*ncol] {
 					rows = append(rows, sb*v)
 				}
 				rhs = append(rhs, -sb*ri)

@@ -381,6 +381,30 @@ func (m *Model) TermJacobians() (res, jac [][]float64) {
 	return res, jac
 }
 
+// OutputJacobians returns each term's residual r_t and its Jacobian with
+// respect to the network's output layer alone (N_t x C, row-major, C =
+// out x (H+1): the layer's weights, then its biases, as they sit at the
+// end of Net.W): the columns of TermJacobians' that belong to that layer,
+// from a reverse pass that stops there. It is for a network without
+// unknowns, whose output layer ends Theta.
+func (m *Model) OutputJacobians() (res, jac [][]float64) {
+	L := m.Net.Layers()
+	if len(m.ps) != 2*L {
+		panic(fmt.Sprintf("bayes: OutputJacobians of a model with %d unknowns; the output layer does not end Theta", len(m.ps)-2*L))
+	}
+	layer := m.ps[2*L-2:]
+	for i, r := range m.res {
+		j := ad.NewJacobian(r, layer)
+		j.Prog.SetPool(m.pool)
+		m.feed(j.Prog)
+		dst := make([]float64, j.Rows()*layer.Size())
+		j.ComputeTo(dst)
+		jac = append(jac, dst)
+		res = append(res, slices.Clone(j.Prog.Value(m.res[i])))
+	}
+	return res, jac
+}
+
 // jacobians computes each term's residual Jacobian (N_i x P, row-major)
 // into m.jbuf at the current weights.
 func (m *Model) jacobians() {
