@@ -171,24 +171,18 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	if err != nil {
 		return nil, err
 	}
-	// u - (u + du), the error, is -du's output layer on the features
-	H := net.Sizes[len(net.Sizes)-2]
+	// u - (u + du), the error, is -du's output layer on the features:
+	// the widened net with du for its output layer and no output shift
+	copy(net.W[net.NumWeights()-ncol:], du)
+	if net.OutShift != nil {
+		net.OutShift = make([]float64, nout)
+	}
+	vals := net.EvalBatch(pts)
 	est := make([][]float64, nout)
 	for k := range est {
 		est[k] = make([]float64, len(pts))
-	}
-	h := make([]float64, H)
-	for i, x := range pts {
-		net.Features(x, h)
-		for k := range est {
-			s := du[nout*H+k]
-			for j, hj := range h {
-				s += du[k*H+j] * hj
-			}
-			if net.OutScale != nil {
-				s *= net.OutScale[k]
-			}
-			est[k][i] = -s
+		for i := range pts {
+			est[k][i] = -vals[i*nout+k]
 		}
 	}
 	return est, nil

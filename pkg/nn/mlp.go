@@ -359,6 +359,25 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 	return out
 }
 
+// EvalBatch returns the network's outputs at every point (len(points) x
+// out, row-major) through one compiled graph (Apply): Eval's values to a
+// few ulps (the vectorized activation rounds differently), at a fraction
+// of its cost on many points.
+func (m *MLP) EvalBatch(points [][]float64) []float64 {
+	if len(points) == 0 {
+		return nil
+	}
+	g := ad.NewGraph()
+	x := g.Input("x", len(points), m.Sizes[0])
+	ps := m.Params(g)
+	u := m.Apply(ps, x)
+	prog := g.Compile(u)
+	prog.Set(x, slices.Concat(points...))
+	ps.Bind(prog, m.W)
+	prog.Run()
+	return slices.Clone(prog.Value(u))
+}
+
 // Features returns the values of the network's last hidden layer at one
 // point (its activations; the inputs, mapped, for a network without a
 // hidden layer), written into out (nil allocates it): what the output
