@@ -360,23 +360,40 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 }
 
 // EvalBatch returns the network's outputs at every point (len(points) x
-// out, row-major) through one compiled graph (Apply): Eval's values to a
-// few ulps (the vectorized activation rounds differently), at a fraction
-// of its cost on many points.
+// out, row-major) through one compiled graph (Apply) run on evalChunk
+// points at a time: Eval's values to a few ulps (the vectorized
+// activation rounds differently), at a fraction of its cost on many
+// points.
 func (m *MLP) EvalBatch(points [][]float64) []float64 {
 	if len(points) == 0 {
 		return nil
 	}
+	rows := min(len(points), evalChunk)
 	g := ad.NewGraph()
-	x := g.Input("x", len(points), m.Sizes[0])
+	x := g.Input("x", rows, m.Sizes[0])
 	ps := m.Params(g)
 	u := m.Apply(ps, x)
 	prog := g.Compile(u)
-	prog.Set(x, slices.Concat(points...))
 	ps.Bind(prog, m.W)
-	prog.Run()
-	return slices.Clone(prog.Value(u))
+	nout := m.Sizes[m.Layers()]
+	out := make([]float64, 0, len(points)*nout)
+	in := make([]float64, 0, rows*m.Sizes[0])
+	for lo := 0; lo < len(points); lo += rows {
+		chunk := points[lo:min(lo+rows, len(points))]
+		in = in[:0]
+		for i := range rows { // the last chunk padded with its last point
+			in = append(in, chunk[min(i, len(chunk)-1)]...)
+		}
+		prog.Set(x, in)
+		prog.Run()
+		out = append(out, prog.Value(u)[:len(chunk)*nout]...)
+	}
+	return out
 }
+
+// evalChunk is the points EvalBatch evaluates at once: its buffers stay
+// in the cache.
+const evalChunk = 256
 
 // Features returns the values of the network's last hidden layer at one
 // point (its activations; the inputs, mapped, for a network without a

@@ -351,7 +351,7 @@ func TestEvalBatch(t *testing.T) {
 	m.SetOutputMap([]float64{1, -2}, []float64{3, 0.5})
 	m.SetWaves([]Wave{{Input: 1, Omega: 3}}, rng)
 	var pts [][]float64
-	for range 37 {
+	for range 2*evalChunk + 37 { // two chunks and a padded one
 		pts = append(pts, []float64{2 * rng.Float64(), 1 + 4*rng.Float64()})
 	}
 	got := m.EvalBatch(pts)
