@@ -1,16 +1,12 @@
 package band
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack"
-	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -187,105 +183,6 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	}
 	return est, nil
 }
-
-// leastSquares is the minimum-norm x of |A x - b| over the directions
-// whose singular value exceeds rcond times the largest, A's columns scaled
-// to unit norm first (a truncated SVD). It computes it as LAPACK's xGELSS
-// does, without forming the left singular vectors: A = Q B P^T
-// bidiagonalized, Q^T b, then B's SVD with its left rotations applied to
-// Q^T b and its right ones to P^T. A is overwritten.
-func leastSquares(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
-	n, c := A.Dims()
-	if n < c { // the estimate has more residuals than columns; anything else is a wider problem
-		return leastSquaresSVD(A, b, rcond)
-	}
-	scale := columnScale(A)
-	raw := A.RawMatrix()
-	a, lda := raw.Data, raw.Stride
-	impl := lapackgo.Implementation{}
-	d, e := make([]float64, c), make([]float64, c)
-	tauQ, tauP := make([]float64, c), make([]float64, c)
-	work := make([]float64, 1)
-	impl.Dgebrd(n, c, a, lda, d, e, tauQ, tauP, work, -1)
-	lwork := int(work[0])
-	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, a, lda, tauQ, nil, 1, work, -1)
-	impl.Dorgbr(lapack.GeneratePT, c, c, n, a, lda, tauP, work[:1], -1)
-	lwork = max(lwork, int(work[0]), 4*c)
-	work = make([]float64, max(lwork, 1))
-	impl.Dgebrd(n, c, a, lda, d, e, tauQ, tauP, work, len(work))
-	qb := slices.Clone(b)
-	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, a, lda, tauQ, qb, 1, work, len(work))
-	impl.Dorgbr(lapack.GeneratePT, c, c, n, a, lda, tauP, work, len(work)) // P^T in A's first c rows
-	if !impl.Dbdsqr(blas.Upper, c, c, 0, 1, d, e, a, lda, nil, 1, qb, 1, work) {
-		return nil, errSVD
-	}
-	x := make([]float64, c)
-	for k, s := range d {
-		if !(s > rcond*d[0]) {
-			break
-		}
-		uk := qb[k] / s
-		for j, v := range a[k*lda : k*lda+c] {
-			x[j] += uk * v
-		}
-	}
-	for j := range x {
-		x[j] /= scale[j]
-	}
-	return x, nil
-}
-
-// leastSquaresSVD is leastSquares by gonum's thin SVD, the left singular
-// vectors formed.
-func leastSquaresSVD(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
-	n, c := A.Dims()
-	scale := columnScale(A)
-	var svd mat.SVD
-	if !svd.Factorize(A, mat.SVDThin) {
-		return nil, errSVD
-	}
-	sv := svd.Values(nil)
-	var U, V mat.Dense
-	svd.UTo(&U)
-	svd.VTo(&V)
-	bv := mat.NewVecDense(n, b)
-	x := make([]float64, c)
-	for k, s := range sv {
-		if !(s > rcond*sv[0]) {
-			break
-		}
-		uk := mat.Dot(U.ColView(k), bv) / s
-		for j := range x {
-			x[j] += uk * V.At(j, k)
-		}
-	}
-	for j := range x {
-		x[j] /= scale[j]
-	}
-	return x, nil
-}
-
-// columnScale scales A's columns to unit norm (a zero column is left) and
-// returns the norms it divided by.
-func columnScale(A *mat.Dense) []float64 {
-	n, c := A.Dims()
-	scale := make([]float64, c)
-	for j := range scale {
-		if scale[j] = mat.Norm(A.ColView(j), 2); scale[j] == 0 {
-			scale[j] = 1
-		}
-	}
-	for i := 0; i < n; i++ {
-		row := A.RawRowView(i)
-		for j := range row {
-			row[j] /= scale[j]
-		}
-	}
-	return scale
-}
-
-// errSVD is leastSquares' error when gonum's SVD does not converge.
-var errSVD = errors.New("error estimate: the SVD did not converge")
 
 // widened is net with k more units in its last hidden layer, whose
 // incoming weights are random and outgoing weights zero: the same outputs,
