@@ -320,8 +320,8 @@ func TestFitStages(t *testing.T) {
 
 // OutputJacobians are TermJacobians' output-layer columns, bit for bit,
 // with the residuals alongside, on a net of two hidden layers and a mapped
-// one; a model with an unknown, whose output layer does not end Theta, is
-// refused.
+// one, without compiling the training program; a model with an unknown,
+// whose output layer does not end Theta, is refused.
 func TestOutputJacobians(t *testing.T) {
 	t.Parallel()
 	p := problems.Heat(problems.Options{})
@@ -336,6 +336,9 @@ func TestOutputJacobians(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, jac := m.OutputJacobians()
+		if m.train != nil {
+			t.Errorf("mapped %v: OutputJacobians compiled the training program", mapped)
+		}
 		wres, wjac := m.TermJacobians()
 		P, C := m.NumWeights(), 4+1
 		for k := range wjac {
