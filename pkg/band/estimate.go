@@ -145,8 +145,14 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	net := widened(f.Model.Net, f.Model.Problem, EstimateFeatures, rand.New(rand.NewPCG(seed, 0x5eed)))
 	nout := net.Sizes[len(net.Sizes)-1]
 	ncol := nout * (net.Sizes[len(net.Sizes)-2] + 1) // the output layer's weights, then its bias
-	var rows []float64
-	var rhs []float64
+	n := 0
+	for _, q := range draws {
+		for _, t := range q.Terms {
+			n += len(t.Points)
+		}
+	}
+	rows := make([]float64, 0, n*ncol)
+	rhs := make([]float64, 0, n)
 	for _, q := range draws {
 		m, err := f.ModelOnNet(q, net)
 		if err != nil {

@@ -329,12 +329,18 @@ func leastSquaresSVD(A *mat.Dense, b []float64, rcond float64) ([]float64, error
 }
 
 // columnScale scales A's columns to unit norm (a zero column is left) and
-// returns the norms it divided by.
+// returns the norms it divided by. It sums the squares row by row, as A is
+// stored.
 func columnScale(A *mat.Dense) []float64 {
 	n, c := A.Dims()
 	scale := make([]float64, c)
-	for j := range scale {
-		if scale[j] = mat.Norm(A.ColView(j), 2); scale[j] == 0 {
+	for i := 0; i < n; i++ {
+		for j, v := range A.RawRowView(i) {
+			scale[j] += v * v
+		}
+	}
+	for j, s := range scale {
+		if scale[j] = math.Sqrt(s); scale[j] == 0 {
 			scale[j] = 1
 		}
 	}
