@@ -442,23 +442,13 @@ func (m *MLP) waveValues(z, h []float64) {
 // waveNodes is waveValues in a graph: the batch z (N x inputs) and its
 // waves' columns beside it.
 func (m *MLP) waveNodes(z *ad.Node) *ad.Node {
-	width := m.InWidth(0)
-	var h *ad.Node
+	cols := make([]*ad.Node, 0, m.InWidth(0))
 	for i := 0; i < m.Sizes[0]; i++ {
-		h = addCol(h, ad.PadCol(ad.SliceCol(z, i), i, width))
+		cols = append(cols, ad.SliceCol(z, i))
 	}
-	for j, w := range m.Waves {
+	for _, w := range m.Waves {
 		a := ad.Scale(ad.SliceCol(z, w.Input), w.Omega)
-		h = addCol(h, ad.PadCol(ad.Sin(a), m.Sizes[0]+2*j, width))
-		h = addCol(h, ad.PadCol(ad.Cos(a), m.Sizes[0]+2*j+1, width))
+		cols = append(cols, ad.Sin(a), ad.Cos(a))
 	}
-	return h
-}
-
-// addCol is h + c, or c for a nil h.
-func addCol(h, c *ad.Node) *ad.Node {
-	if h == nil {
-		return c
-	}
-	return ad.Add(h, c)
+	return ad.Cols(cols...)
 }
