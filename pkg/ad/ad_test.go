@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/diff/fd"
@@ -261,6 +262,37 @@ func TestRow(t *testing.T) {
 					t.Errorf("Row(%v): row %d of x + Row is %v, want %v", v, r, got[r*len(v):(r+1)*len(v)], v)
 				}
 			}
+		}
+	}
+}
+
+// Cols puts its columns side by side, in order, and the gradient of a
+// sum over it reaches each column; one column is itself.
+func TestCols(t *testing.T) {
+	t.Parallel()
+	g := NewGraph()
+	a, b := g.Param("a", 3, 1), g.Param("b", 3, 1)
+	c := Cols(a, Scale(b, 2), a)
+	if s := c.Shape(); s.Rows != 3 || s.Cols != 3 {
+		t.Fatalf("shape %v, want 3x3", s)
+	}
+	if Cols(a) != a {
+		t.Error("one column is not itself")
+	}
+	loss := Sum(Mul(c, c))
+	grads := Grad(loss, a, b)
+	prog := g.Compile(append([]*Node{c}, grads...)...)
+	av, bv := []float64{1, 2, 3}, []float64{-1, 0.5, 4}
+	prog.Bind(a, av)
+	prog.Bind(b, bv)
+	prog.Run()
+	got := prog.Value(c)
+	for i := range 3 {
+		if row, want := got[3*i:3*i+3], []float64{av[i], 2 * bv[i], av[i]}; !slices.Equal(row, want) {
+			t.Errorf("row %d: %v, want %v", i, row, want)
+		}
+		if ga, gb := prog.Value(grads[0])[i], prog.Value(grads[1])[i]; ga != 4*av[i] || gb != 8*bv[i] {
+			t.Errorf("row %d: gradients %v, %v; want %v, %v", i, ga, gb, 4*av[i], 8*bv[i])
 		}
 	}
 }

@@ -131,23 +131,30 @@ func (g *Graph) Fill(rows, cols int, c float64) *Node {
 func (g *Graph) Scalar(c float64) *Node { return g.Fill(1, 1, c) }
 
 // Row is the constant row v (1 x len(v)), built from constants (Scalar,
-// PadCol, Add) so that no program has an input to set; a 1x1 constant for
+// then Cols) so that no program has an input to set; a 1x1 constant for
 // one value. It broadcasts over the rows of a batch, as a per-column shift
 // or scale does.
 func (g *Graph) Row(v []float64) *Node {
-	if len(v) == 1 {
-		return g.Scalar(v[0])
-	}
-	var row *Node
+	cs := make([]*Node, len(v))
 	for j, c := range v {
-		col := PadCol(g.Scalar(c), j, len(v))
-		if row == nil {
-			row = col
+		cs[j] = g.Scalar(c)
+	}
+	return Cols(cs...)
+}
+
+// Cols is the columns cs (each N x 1) side by side, N x len(cs): each
+// padded into its place (PadCol) and summed left to right.
+func Cols(cs ...*Node) *Node {
+	var out *Node
+	for j, c := range cs {
+		col := PadCol(c, j, len(cs))
+		if out == nil {
+			out = col
 		} else {
-			row = Add(row, col)
+			out = Add(out, col)
 		}
 	}
-	return row
+	return out
 }
 
 func checkShape(op string, rows, cols int) {

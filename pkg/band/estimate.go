@@ -1,16 +1,12 @@
 package band
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack"
-	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
@@ -148,21 +144,25 @@ func estimatedScales(f *bayes.Fit, d FreshDraw) (scales []float64, agree float64
 func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]float64) ([][]float64, error) {
 	net := widened(f.Model.Net, f.Model.Problem, EstimateFeatures, rand.New(rand.NewPCG(seed, 0x5eed)))
 	nout := net.Sizes[len(net.Sizes)-1]
-	ncol := nout * (net.Sizes[len(net.Sizes)-2] + 1)
-	c0 := net.NumWeights() - ncol // the output layer's weights, then its bias
-	var rows []float64
-	var rhs []float64
+	ncol := nout * (net.Sizes[len(net.Sizes)-2] + 1) // the output layer's weights, then its bias
+	n := 0
+	for _, q := range draws {
+		for _, t := range q.Terms {
+			n += len(t.Points)
+		}
+	}
+	rows := make([]float64, 0, n*ncol)
+	rhs := make([]float64, 0, n)
 	for _, q := range draws {
 		m, err := f.ModelOnNet(q, net)
 		if err != nil {
 			return nil, err
 		}
-		res, jac := m.TermJacobians()
-		P := len(m.Theta)
+		res, jac := m.OutputJacobians()
 		for t, r := range res {
 			sb := math.Sqrt(f.Beta[m.TermGroup[t]])
 			for i, ri := range r {
-				for _, v := range jac[t][i*P+c0 : i*P+c0+ncol] {
+				for _, v := range jac[t][i*ncol : (i+1)*ncol] {
 					rows = append(rows, sb*v)
 				}
 				rhs = append(rhs, -sb*ri)
@@ -173,127 +173,22 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	if err != nil {
 		return nil, err
 	}
-	// u - (u + du), the error, is -du's output layer on the features
-	H := net.Sizes[len(net.Sizes)-2]
+	// u - (u + du), the error, is -du's output layer on the features:
+	// the widened net with du for its output layer and no output shift
+	copy(net.W[net.NumWeights()-ncol:], du)
+	if net.OutShift != nil {
+		net.OutShift = make([]float64, nout)
+	}
+	vals := net.EvalBatch(pts)
 	est := make([][]float64, nout)
 	for k := range est {
 		est[k] = make([]float64, len(pts))
-	}
-	h := make([]float64, H)
-	for i, x := range pts {
-		net.Features(x, h)
-		for k := range est {
-			s := du[nout*H+k]
-			for j, hj := range h {
-				s += du[k*H+j] * hj
-			}
-			if net.OutScale != nil {
-				s *= net.OutScale[k]
-			}
-			est[k][i] = -s
+		for i := range pts {
+			est[k][i] = -vals[i*nout+k]
 		}
 	}
 	return est, nil
 }
-
-// leastSquares is the minimum-norm x of |A x - b| over the directions
-// whose singular value exceeds rcond times the largest, A's columns scaled
-// to unit norm first (a truncated SVD). It computes it as LAPACK's xGELSS
-// does, without forming the left singular vectors: A = Q B P^T
-// bidiagonalized, Q^T b, then B's SVD with its left rotations applied to
-// Q^T b and its right ones to P^T. A is overwritten.
-func leastSquares(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
-	n, c := A.Dims()
-	if n < c { // the estimate has more residuals than columns; anything else is a wider problem
-		return leastSquaresSVD(A, b, rcond)
-	}
-	scale := columnScale(A)
-	raw := A.RawMatrix()
-	a, lda := raw.Data, raw.Stride
-	impl := lapackgo.Implementation{}
-	d, e := make([]float64, c), make([]float64, c)
-	tauQ, tauP := make([]float64, c), make([]float64, c)
-	work := make([]float64, 1)
-	impl.Dgebrd(n, c, a, lda, d, e, tauQ, tauP, work, -1)
-	lwork := int(work[0])
-	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, a, lda, tauQ, nil, 1, work, -1)
-	impl.Dorgbr(lapack.GeneratePT, c, c, n, a, lda, tauP, work[:1], -1)
-	lwork = max(lwork, int(work[0]), 4*c)
-	work = make([]float64, max(lwork, 1))
-	impl.Dgebrd(n, c, a, lda, d, e, tauQ, tauP, work, len(work))
-	qb := slices.Clone(b)
-	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, a, lda, tauQ, qb, 1, work, len(work))
-	impl.Dorgbr(lapack.GeneratePT, c, c, n, a, lda, tauP, work, len(work)) // P^T in A's first c rows
-	if !impl.Dbdsqr(blas.Upper, c, c, 0, 1, d, e, a, lda, nil, 1, qb, 1, work) {
-		return nil, errSVD
-	}
-	x := make([]float64, c)
-	for k, s := range d {
-		if !(s > rcond*d[0]) {
-			break
-		}
-		uk := qb[k] / s
-		for j, v := range a[k*lda : k*lda+c] {
-			x[j] += uk * v
-		}
-	}
-	for j := range x {
-		x[j] /= scale[j]
-	}
-	return x, nil
-}
-
-// leastSquaresSVD is leastSquares by gonum's thin SVD, the left singular
-// vectors formed.
-func leastSquaresSVD(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
-	n, c := A.Dims()
-	scale := columnScale(A)
-	var svd mat.SVD
-	if !svd.Factorize(A, mat.SVDThin) {
-		return nil, errSVD
-	}
-	sv := svd.Values(nil)
-	var U, V mat.Dense
-	svd.UTo(&U)
-	svd.VTo(&V)
-	bv := mat.NewVecDense(n, b)
-	x := make([]float64, c)
-	for k, s := range sv {
-		if !(s > rcond*sv[0]) {
-			break
-		}
-		uk := mat.Dot(U.ColView(k), bv) / s
-		for j := range x {
-			x[j] += uk * V.At(j, k)
-		}
-	}
-	for j := range x {
-		x[j] /= scale[j]
-	}
-	return x, nil
-}
-
-// columnScale scales A's columns to unit norm (a zero column is left) and
-// returns the norms it divided by.
-func columnScale(A *mat.Dense) []float64 {
-	n, c := A.Dims()
-	scale := make([]float64, c)
-	for j := range scale {
-		if scale[j] = mat.Norm(A.ColView(j), 2); scale[j] == 0 {
-			scale[j] = 1
-		}
-	}
-	for i := 0; i < n; i++ {
-		row := A.RawRowView(i)
-		for j := range row {
-			row[j] /= scale[j]
-		}
-	}
-	return scale
-}
-
-// errSVD is leastSquares' error when gonum's SVD does not converge.
-var errSVD = errors.New("error estimate: the SVD did not converge")
 
 // widened is net with k more units in its last hidden layer, whose
 // incoming weights are random and outgoing weights zero: the same outputs,

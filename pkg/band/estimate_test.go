@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
@@ -189,4 +190,92 @@ func TestLeastSquaresAsSVD(t *testing.T) {
 	if r := math.Sqrt(dx / nx); !(r < 1e-6) || !(mat.Norm(&df, 2) < 1e-9*mat.Norm(fit(want), 2)) {
 		t.Errorf("relative difference of the solutions %g, of the fitted values %g; want both at rounding", r, mat.Norm(&df, 2)/mat.Norm(fit(want), 2))
 	}
+}
+
+// TestLeastSquaresDeflated: where a few directions fall below the cutoff
+// (1 to maxDeflated), the deflated bidiagonal solve takes them out
+// without B's singular vectors and gives solveSVD's truncated solution to
+// rounding; with none below it too, and with a zero column (its weight
+// zero); with more than maxDeflated it declines.
+func TestLeastSquaresDeflated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	n, c := 200, 60
+	for _, drops := range []int{0, 1, 3, maxDeflated, maxDeflated + 5} {
+		A, b := spectrumMatrix(rng, n, c, drops)
+		scaled := mat.DenseCopyOf(A)
+		columnScale(scaled)
+		bd := bidiagonalize(mat.DenseCopyOf(scaled), b)
+		got, ok := bd.solveDeflated(1e-8)
+		want, err := bidiagonalize(mat.DenseCopyOf(scaled), b).solveSVD(1e-8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if drops > maxDeflated {
+			if ok {
+				t.Errorf("%d directions below the cutoff: deflated, want solveSVD", drops)
+			}
+			continue
+		}
+		if !ok {
+			t.Fatalf("%d directions below the cutoff: not deflated", drops)
+		}
+		var dx, nx float64
+		for j := range got {
+			dx += (got[j] - want[j]) * (got[j] - want[j])
+			nx += want[j] * want[j]
+		}
+		if r := math.Sqrt(dx / nx); !(r < 1e-10) {
+			t.Errorf("%d below the cutoff: deflated and SVD solutions differ by %.3g (relative)", drops, r)
+		}
+	}
+	// a zero column: a direction of singular value zero, deflated too
+	A, b := spectrumMatrix(rng, n, c, 0)
+	for i := range n {
+		A.Set(i, 7, 0)
+	}
+	columnScale(A)
+	got, ok := bidiagonalize(mat.DenseCopyOf(A), b).solveDeflated(1e-8)
+	want, err := bidiagonalize(mat.DenseCopyOf(A), b).solveSVD(1e-8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top := floats.Norm(want, math.Inf(1)); !ok || !(math.Abs(got[7]) < 1e-10*top) || !(floats.Distance(got, want, 2) < 1e-10*floats.Norm(want, 2)) {
+		t.Errorf("a zero column: deflated %v, its weight %g (largest %g), |x - solveSVD's| %g; want 0 and equal, to rounding", ok, got[7], top, floats.Distance(got, want, 2))
+	}
+}
+
+// spectrumMatrix is an n x c matrix U diag(s) V^T of random orthonormal U
+// and V, its singular values spread from 1 to 1e-6 but for `below` of
+// them at 1e-10 to 1e-12 (under a cutoff of 1e-8), and a random b.
+func spectrumMatrix(rng *rand.Rand, n, c, below int) (*mat.Dense, []float64) {
+	orth := func(r int) *mat.Dense {
+		G := mat.NewDense(r, c, nil)
+		for i := range r {
+			for j := range c {
+				G.Set(i, j, rng.NormFloat64())
+			}
+		}
+		var qr mat.QR
+		qr.Factorize(G)
+		var Q mat.Dense
+		qr.QTo(&Q)
+		return mat.DenseCopyOf(Q.Slice(0, r, 0, c))
+	}
+	U, V := orth(n), orth(c)
+	for j := range c {
+		s := math.Pow(1e-6, float64(j)/float64(c-below-1))
+		if j >= c-below {
+			s = math.Pow(10, -10-2*rng.Float64())
+		}
+		for i := range n {
+			U.Set(i, j, U.At(i, j)*s)
+		}
+	}
+	var A mat.Dense
+	A.Mul(U, V.T())
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	return &A, b
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evidence-pinn/bpinn/pkg/nn"
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 	"github.com/evidence-pinn/bpinn/pkg/problems"
 )
 
@@ -315,6 +316,56 @@ func TestFitStages(t *testing.T) {
 	if !slices.Equal(events, want) {
 		t.Errorf("events\n%q\nwant\n%q", events, want)
 	}
+}
+
+// OutputJacobians are TermJacobians' output-layer columns, bit for bit,
+// with the residuals alongside, on a net of two hidden layers and a mapped
+// one, without compiling the training program; a model with an unknown,
+// whose output layer does not end Theta, is refused.
+func TestOutputJacobians(t *testing.T) {
+	t.Parallel()
+	p := problems.Heat(problems.Options{})
+	for _, mapped := range []bool{false, true} {
+		net := nn.New([]int{2, 5, 4, 1}, nn.Tanh, rand.New(rand.NewPCG(5, 6)))
+		if mapped {
+			net.BoxMap(p.Lo, p.Hi)
+			net.SetOutputMap([]float64{0.5}, []float64{3})
+		}
+		m, err := NewModel(p, net, nn.AlphaClasses, pde.BetaSplit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, jac := m.OutputJacobians()
+		if m.train != nil {
+			t.Errorf("mapped %v: OutputJacobians compiled the training program", mapped)
+		}
+		wres, wjac := m.TermJacobians()
+		P, C := m.NumWeights(), 4+1
+		for k := range wjac {
+			if !slices.Equal(res[k], wres[k]) {
+				t.Errorf("mapped %v, term %d: residuals differ from TermJacobians'", mapped, k)
+			}
+			for i := range wres[k] {
+				if got, want := jac[k][i*C:(i+1)*C], wjac[k][i*P+P-C:(i+1)*P]; !slices.Equal(got, want) {
+					t.Fatalf("mapped %v, term %d, row %d: %v, want %v", mapped, k, i, got, want)
+				}
+			}
+		}
+	}
+	inv, err := problems.New("heat-inverse", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(inv, nn.New([]int{2, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(5, 6))), nn.AlphaClasses, pde.BetaSplit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "unknowns") {
+			t.Errorf("a model with an unknown: %v, want a panic naming its unknowns", r)
+		}
+	}()
+	m.OutputJacobians()
 }
 
 // ModelOnNet is NewModel of the draw on the given network, with the fit's

@@ -106,14 +106,16 @@ func (m *Model) Threads() int {
 // (the same bits as on one).
 func (m *Model) setPool(pool *par.Pool) {
 	m.pool = pool
-	m.train.SetPool(pool)
+	if m.train != nil {
+		m.train.SetPool(pool)
+	}
 	for _, j := range m.jac {
 		j.Prog.SetPool(pool)
 	}
 }
 
-// NewModel compiles the model's training program. alphaMode is "single" or
-// "classes", betaMode "single" or "split".
+// NewModel builds the model of p on net, its programs compiled on first
+// use. alphaMode is "single" or "classes", betaMode "single" or "split".
 func NewModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, betaMode pde.BetaMode) (*Model, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -193,12 +195,22 @@ func newModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, names []strin
 		}
 	}
 	m.grads = ad.Grad(loss, m.ps...)
-	m.train = g.Compile(append(append([]*ad.Node{}, m.ed...), m.grads...)...)
-	m.feed(m.train)
-	for k, b := range m.betaIn {
-		m.train.Bind(b, m.betaBuf[k:k+1])
-	}
 	return m, nil
+}
+
+// trainProgram is the training program (E_D per beta group and the
+// gradient), compiled on first use: a model built for its Jacobians alone
+// (the error estimate's) never pays for it.
+func (m *Model) trainProgram() *ad.Program {
+	if m.train == nil {
+		m.train = m.g.Compile(append(append([]*ad.Node{}, m.ed...), m.grads...)...)
+		m.train.SetPool(m.pool)
+		m.feed(m.train)
+		for k, b := range m.betaIn {
+			m.train.Bind(b, m.betaBuf[k:k+1])
+		}
+	}
+	return m.train
 }
 
 // addUnknowns appends the problem's unknowns to the parameters: Theta grows
@@ -292,14 +304,14 @@ func (m *Model) W() []int {
 // sum_t beta_t E_D^t into grad (len P) at the current weights.
 func (m *Model) DataLoss(beta, ed, grad []float64) {
 	m.runED(beta, ed)
-	m.ps.Gather(m.train, m.grads, grad)
+	m.ps.Gather(m.trainProgram(), m.grads, grad)
 }
 
 // runED runs the training program at beta and writes E_D^t per beta
 // group into ed.
 func (m *Model) runED(beta, ed []float64) {
 	copy(m.betaBuf, beta)
-	m.train.Run()
+	m.trainProgram().Run()
 	for k, n := range m.ed {
 		ed[k] = m.train.Scalar(n)
 	}
@@ -376,6 +388,30 @@ func (m *Model) TermJacobians() (res, jac [][]float64) {
 	m.jacobians()
 	for i, j := range m.jac {
 		jac = append(jac, slices.Clone(m.jbuf[i]))
+		res = append(res, slices.Clone(j.Prog.Value(m.res[i])))
+	}
+	return res, jac
+}
+
+// OutputJacobians returns each term's residual r_t and its Jacobian with
+// respect to the network's output layer alone (N_t x C, row-major, C =
+// out x (H+1): the layer's weights, then its biases, as they sit at the
+// end of Net.W): the columns of TermJacobians' that belong to that layer,
+// from a reverse pass that stops there. It is for a network without
+// unknowns, whose output layer ends Theta.
+func (m *Model) OutputJacobians() (res, jac [][]float64) {
+	L := m.Net.Layers()
+	if len(m.ps) != 2*L {
+		panic(fmt.Sprintf("bayes: OutputJacobians of a model with %d unknowns; the output layer does not end Theta", len(m.ps)-2*L))
+	}
+	layer := m.ps[2*L-2:]
+	for i, r := range m.res {
+		j := ad.NewJacobian(r, layer)
+		j.Prog.SetPool(m.pool)
+		m.feed(j.Prog)
+		dst := make([]float64, j.Rows()*layer.Size())
+		j.ComputeTo(dst)
+		jac = append(jac, dst)
 		res = append(res, slices.Clone(j.Prog.Value(m.res[i])))
 	}
 	return res, jac
@@ -478,7 +514,9 @@ func sameKeys(a, b map[string][]float64) bool {
 // sizes) and feeds every compiled program with them.
 func (m *Model) setTerms(terms []pde.Term) {
 	copy(m.Problem.Terms, terms)
-	m.feed(m.train)
+	if m.train != nil {
+		m.feed(m.train)
+	}
 	for _, j := range m.jac {
 		m.feed(j.Prog)
 	}

@@ -359,6 +359,42 @@ func (m *MLP) Eval(x []float64, out []float64) []float64 {
 	return out
 }
 
+// EvalBatch returns the network's outputs at every point (len(points) x
+// out, row-major) through one compiled graph (Apply) run on evalChunk
+// points at a time: Eval's values to a few ulps (the vectorized
+// activation rounds differently), at a fraction of its cost on many
+// points.
+func (m *MLP) EvalBatch(points [][]float64) []float64 {
+	if len(points) == 0 {
+		return nil
+	}
+	rows := min(len(points), evalChunk)
+	g := ad.NewGraph()
+	x := g.Input("x", rows, m.Sizes[0])
+	ps := m.Params(g)
+	u := m.Apply(ps, x)
+	prog := g.Compile(u)
+	ps.Bind(prog, m.W)
+	nout := m.Sizes[m.Layers()]
+	out := make([]float64, 0, len(points)*nout)
+	in := make([]float64, 0, rows*m.Sizes[0])
+	for lo := 0; lo < len(points); lo += rows {
+		chunk := points[lo:min(lo+rows, len(points))]
+		in = in[:0]
+		for i := range rows { // the last chunk padded with its last point
+			in = append(in, chunk[min(i, len(chunk)-1)]...)
+		}
+		prog.Set(x, in)
+		prog.Run()
+		out = append(out, prog.Value(u)[:len(chunk)*nout]...)
+	}
+	return out
+}
+
+// evalChunk is the points EvalBatch evaluates at once: its buffers stay
+// in the cache.
+const evalChunk = 256
+
 // Features returns the values of the network's last hidden layer at one
 // point (its activations; the inputs, mapped, for a network without a
 // hidden layer), written into out (nil allocates it): what the output
@@ -406,23 +442,13 @@ func (m *MLP) waveValues(z, h []float64) {
 // waveNodes is waveValues in a graph: the batch z (N x inputs) and its
 // waves' columns beside it.
 func (m *MLP) waveNodes(z *ad.Node) *ad.Node {
-	width := m.InWidth(0)
-	var h *ad.Node
+	cols := make([]*ad.Node, 0, m.InWidth(0))
 	for i := 0; i < m.Sizes[0]; i++ {
-		h = addCol(h, ad.PadCol(ad.SliceCol(z, i), i, width))
+		cols = append(cols, ad.SliceCol(z, i))
 	}
-	for j, w := range m.Waves {
+	for _, w := range m.Waves {
 		a := ad.Scale(ad.SliceCol(z, w.Input), w.Omega)
-		h = addCol(h, ad.PadCol(ad.Sin(a), m.Sizes[0]+2*j, width))
-		h = addCol(h, ad.PadCol(ad.Cos(a), m.Sizes[0]+2*j+1, width))
+		cols = append(cols, ad.Sin(a), ad.Cos(a))
 	}
-	return h
-}
-
-// addCol is h + c, or c for a nil h.
-func addCol(h, c *ad.Node) *ad.Node {
-	if h == nil {
-		return c
-	}
-	return ad.Add(h, c)
+	return ad.Cols(cols...)
 }

@@ -347,6 +347,34 @@ func TestPolishGaussNewtonRosenbrock(t *testing.T) {
 // TestFeatures: Features is the last hidden layer's activations (checked
 // against a forward pass written out for two hidden layers), and Eval is
 // the output layer on them, output map included, bit for bit.
+// EvalBatch is Eval at every point to a few ulps, on a mapped network of
+// two outputs with waves; no points, nil.
+func TestEvalBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	m := New([]int{2, 7, 5, 2}, Tanh, rng)
+	m.BoxMap([]float64{0, 1}, []float64{2, 5})
+	m.SetOutputMap([]float64{1, -2}, []float64{3, 0.5})
+	m.SetWaves([]Wave{{Input: 1, Omega: 3}}, rng)
+	var pts [][]float64
+	for range 2*evalChunk + 37 { // two chunks and a padded one
+		pts = append(pts, []float64{2 * rng.Float64(), 1 + 4*rng.Float64()})
+	}
+	got := m.EvalBatch(pts)
+	if len(got) != 2*len(pts) {
+		t.Fatalf("%d values for %d points of 2 outputs", len(got), len(pts))
+	}
+	for i, x := range pts {
+		for k, want := range m.Eval(x, nil) {
+			if v := got[2*i+k]; math.Abs(v-want) > 1e-14*math.Max(1, math.Abs(want)) {
+				t.Errorf("point %d, output %d: %v, Eval %v", i, k, v, want)
+			}
+		}
+	}
+	if got := m.EvalBatch(nil); got != nil {
+		t.Errorf("no points: %v", got)
+	}
+}
+
 func TestFeatures(t *testing.T) {
 	m := New([]int{2, 3, 4, 2}, Tanh, rand.New(rand.NewPCG(3, 9)))
 	m.BoxMap([]float64{0, 1}, []float64{2, 5})
