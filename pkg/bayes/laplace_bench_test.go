@@ -27,7 +27,7 @@ func BenchmarkFinalLaplace(b *testing.B) {
 		P := widthWeights(h)
 		b.Run(fmt.Sprintf("P=%d", P), func(b *testing.B) {
 			f := wideFit(b, h, "")
-			kind, _ := curv.AutoLaplace(P, 2840, DenseLimit)
+			kind := curv.AutoLaplace(P, 2840, DenseLimit)
 			var l *curv.Laplace
 			reportCPU(b, func() {
 				var err error
