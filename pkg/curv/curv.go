@@ -25,7 +25,10 @@
 // come from NewLaplace up to bayes.DenseLimit weights. Above it,
 // NewDualLaplace gives the same Laplace for the Gauss-Newton A through the
 // N x N matrix of the Woodbury identity and the LQ factors of the
-// residual Jacobian (lqDual), exact while N < P; AutoLaplace chooses.
+// residual Jacobian (lqDual), exact while N < P; where it does not fit,
+// NewLowRankLaplace gives it from the leading Ritz pairs of the
+// prior-whitened Gauss-Newton matrix (Lanczos), approximate, in the same
+// LQ form; AutoLaplace chooses.
 //
 // # Structures
 //
