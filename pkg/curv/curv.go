@@ -162,7 +162,7 @@ type Options struct {
 	// only the Occam factors of the log evidence need (a hyperparameter
 	// step does not). LowRank and Stochastic estimate them by Hutchinson.
 	Squares bool
-	Rank    int     // LowRank: Lanczos steps; 0 means 64
+	Rank    int     // LowRank: Lanczos steps; 0 means 64 (NewLowRankLaplace: LaplaceRank)
 	Probes  int     // Stochastic (and the squares of LowRank): probe vectors; 0 means 16
 	Steps   int     // Stochastic: most conjugate-gradient steps per solve; 0 means 200
 	Tol     float64 // Stochastic: relative residual ending a solve; 0 means 1e-8
