@@ -3,8 +3,10 @@ package curv_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/evidence-pinn/bpinn/internal/par"
 	"github.com/evidence-pinn/bpinn/pkg/curv"
 )
 
@@ -37,6 +39,12 @@ func TestLowRankLaplace(t *testing.T) {
 		}
 		if got.Kind != curv.LowRank {
 			t.Errorf("%s: kind %q, want lowrank", c.name, got.Kind)
+		}
+		pool := par.New(2)
+		threaded, err := curv.NewLowRankLaplace(s, loss, curv.Options{Rank: c.rank}, pool)
+		pool.Close()
+		if err != nil || threaded.LogEvidence != got.LogEvidence || !slices.Equal(threaded.GammaBeta, got.GammaBeta) {
+			t.Errorf("%s: two threads give another Laplace (%v)", c.name, err)
 		}
 		if c.tol == 0 {
 			if d := want.LogDetA - got.LogDetA; d < -1e-9 || d > got.LogDetGap || got.LogDetGap <= 0 {
@@ -126,5 +134,16 @@ func compareLaplace(t *testing.T, name string, got, want *curv.Laplace, loss cur
 		if v := got.Variance(J[i*P : (i+1)*P]); relErr(v, wantV[i]) > tol {
 			t.Errorf("%s: Variance at point %d = %.12g, dense %.12g", name, i, v, wantV[i])
 		}
+	}
+}
+
+// TestLowRankLaplaceNotPD checks that a non-finite Jacobian is reported
+// as A not positive definite under LowRank, not as a result.
+func TestLowRankLaplaceNotPD(t *testing.T) {
+	s := randomSystem(5, 30, []int{40})
+	s.J[0][3] = math.Inf(1)
+	_, err := curv.NewLowRankLaplace(s, lossOf(6, s), curv.Options{}, nil)
+	if e, ok := err.(curv.NotPositiveDefinite); !ok || e.Kind != curv.LowRank {
+		t.Errorf("err = %v, want NotPositiveDefinite of lowrank", err)
 	}
 }
