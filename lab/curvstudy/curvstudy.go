@@ -10,8 +10,9 @@
 //	BPINN_CURV_TABLE=heat,burgers go test -count=1 -run TestCurvatureTable -v -timeout 60m ./lab/curvstudy
 //
 // and skips without it, as TestDualStudy (BPINN_DUAL_STUDY), the dual
-// final Laplace against the dense one; the package's other tests are
-// quick.
+// final Laplace against the dense one, and TestLowRankStudy
+// (BPINN_LOWRANK_STUDY), the low-rank one; the package's other tests
+// are quick.
 package curvstudy
 
 import (

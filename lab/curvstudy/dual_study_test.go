@@ -120,6 +120,11 @@ func ownSystem(f *bayes.Fit) *curv.System {
 // none moves by 1e-6), clamped as the final rounds clamp, and returns the
 // alphas then betas it ends at; f is left as it was.
 func settle(t *testing.T, f *bayes.Fit, kind curv.Kind) []float64 {
+	return settleWith(t, f, func(f *bayes.Fit) (*curv.Hyper, curv.Loss, error) { return evidence(f, kind) })
+}
+
+// settleWith is settle with the evidence from ev.
+func settleWith(t *testing.T, f *bayes.Fit, ev func(*bayes.Fit) (*curv.Hyper, curv.Loss, error)) []float64 {
 	alpha0, beta0 := slices.Clone(f.Alpha), slices.Clone(f.Beta)
 	defer func() { copy(f.Alpha, alpha0); copy(f.Beta, beta0) }()
 	for i := range f.Alpha {
@@ -129,9 +134,9 @@ func settle(t *testing.T, f *bayes.Fit, kind curv.Kind) []float64 {
 		f.Beta[i] *= 1.5
 	}
 	for range 10 {
-		hy, loss, err := evidence(f, kind)
+		hy, loss, err := ev(f)
 		if err != nil {
-			t.Fatalf("%s: %v", kind, err)
+			t.Fatal(err)
 		}
 		alpha, beta := hy.MacKay(loss)
 		next, prev := append(alpha, beta...), append(slices.Clone(f.Alpha), f.Beta...)

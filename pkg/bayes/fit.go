@@ -24,10 +24,9 @@ const (
 	StatusOccamInvalid Status = "occam-invalid"         // an Occam argument <= 0: log evidence undefined
 	StatusPolishFailed Status = "polish-failed"
 	StatusCancelled    Status = "cancelled" // the context ended the fit: the fit so far
-	// StatusNoLaplace: more than DenseLimit weights and no structure of
-	// the Laplace approximation that fits (curv.AutoLaplace: no fewer
-	// residuals than weights), an exact Hessian or unknown coefficients
-	// above the limit: no band, no log evidence.
+	// StatusNoLaplace: an exact Hessian or unknown coefficients above
+	// DenseLimit weights, which no structure of the Laplace approximation
+	// there handles (curv.AutoLaplace): no band, no log evidence.
 	StatusNoLaplace Status = "no-laplace"
 )
 

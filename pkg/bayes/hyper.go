@@ -21,7 +21,7 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	if why != "" {
 		kind = f.Settings.Curvature
 	}
-	hy, loss, err := f.evidence(kind, false)
+	hy, loss, err := f.roundEvidence(kind)
 	if err != nil {
 		return 0, false
 	}
@@ -48,6 +48,20 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 	copy(f.Alpha, next[:len(alpha)])
 	copy(f.Beta, next[len(alpha):])
 	return move, true
+}
+
+// roundEvidence is the evidence of a final round under kind: the final
+// Laplace's own under LowRank (curv.Compute's lowrank is another
+// approximation, that of the Adam phase's steps), else evidence's.
+func (f *Fit) roundEvidence(kind curv.Kind) (*curv.Hyper, curv.Loss, error) {
+	if kind != curv.LowRank {
+		return f.evidence(kind, false)
+	}
+	l, loss, err := f.laplace(kind, f.Beta)
+	if err != nil {
+		return nil, loss, err
+	}
+	return &l.Hyper, loss, nil
 }
 
 // Hessians evaluates the loss parts and data Hessians (Settings.Hessian)
@@ -174,7 +188,11 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 // hyperparameters with A under kind: the dense kind through curv.NewLaplace
 // (H_t from Settings.Hessian, Occam factors included), the others through
 // curv.Compute from the residual Jacobians (the Occam factors only with
-// squares). seed varies the stochastic structures between steps.
+// squares): the model's own up to DenseLimit weights, above it computed
+// in blocks of points into an array of the step's (system), so that the
+// model does not keep the Jacobian program of all its points (about 6 N
+// P floats: 10 GB at poisson-holes' 5 x 100 net). seed varies the
+// stochastic structures between steps.
 func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
 	if kind == curv.Dense {
 		c := f.Hessians()
@@ -185,7 +203,7 @@ func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, er
 		return &l.Hyper, c.Loss, nil
 	}
 	loss := f.loss()
-	tr, err := curv.Compute(f.system(true), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
+	tr, err := curv.Compute(f.system(f.Model.NumWeights() <= DenseLimit), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
 	if err != nil {
 		return nil, loss, err
 	}

@@ -23,11 +23,24 @@ var finalWidths = []int{20, 40, 69, 121, 222}
 //
 //	go test -run '^$' -bench 'FinalLaplace/P=9937$' -benchtime 1x ./pkg/bayes
 func BenchmarkFinalLaplace(b *testing.B) {
+	benchFinalLaplace(b, func(P int) curv.Kind { return curv.AutoLaplace(P, 2840, DenseLimit) })
+}
+
+// BenchmarkFinalLowRankLaplace is BenchmarkFinalLaplace in the LowRank
+// structure at every size (curv.LaplaceRank Lanczos steps):
+//
+//	go test -run '^$' -bench 'FinalLowRankLaplace/P=9937$' -benchtime 1x ./pkg/bayes
+func BenchmarkFinalLowRankLaplace(b *testing.B) {
+	benchFinalLaplace(b, func(int) curv.Kind { return curv.LowRank })
+}
+
+// benchFinalLaplace is BenchmarkFinalLaplace with the structure kindOf(P).
+func benchFinalLaplace(b *testing.B, kindOf func(P int) curv.Kind) {
 	for _, h := range finalWidths {
 		P := widthWeights(h)
 		b.Run(fmt.Sprintf("P=%d", P), func(b *testing.B) {
 			f := wideFit(b, h, "")
-			kind, _ := curv.AutoLaplace(P, 2840, DenseLimit)
+			kind := kindOf(P)
 			var l *curv.Laplace
 			reportCPU(b, func() {
 				var err error

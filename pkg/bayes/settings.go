@@ -89,9 +89,10 @@ type Settings struct {
 	// of residuals N (curv.Auto); or another curv.Kind. The final MacKay
 	// rounds, the reported evidence and the band use the final Laplace's
 	// structure whatever this one (curv.AutoLaplace: the dense A up to
-	// DenseLimit weights, above it the exact dual form while N < P); where
-	// none fits the final rounds use this structure and the fit reports no
-	// evidence and no band (status no-laplace).
+	// DenseLimit weights, above it the exact dual form while N < P, else
+	// the low-rank one); where none fits (the exact Hessian or unknowns
+	// above the limit) the final rounds use this structure and the fit
+	// reports no evidence and no band (status no-laplace).
 	Curvature curv.Kind
 	// Scale is ScaleBox (the network reads the domain's box as [-1, 1] and
 	// writes each field in the scale its conditions and data state, so that

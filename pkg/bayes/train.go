@@ -458,17 +458,16 @@ func (f *Fit) finish() {
 // laplaceKind is the structure of f's final Laplace approximation
 // (curv.AutoLaplace): dense up to DenseLimit weights, above it the exact
 // dual form of the Gauss-Newton A while there are fewer residuals than
-// weights; why says why there is none (then kind is "").
+// weights, else its low-rank form; why says why there is none (then kind
+// is "").
 func (f *Fit) laplaceKind() (kind curv.Kind, why string) {
 	m := f.Model
 	P, N := m.NumWeights(), 0
 	for _, n := range m.N {
 		N += n
 	}
-	kind, ok := curv.AutoLaplace(P, N, DenseLimit)
+	kind = curv.AutoLaplace(P, N, DenseLimit)
 	switch {
-	case !ok:
-		return "", fmt.Sprintf("%d weights > %d and %d residuals (no fewer than the weights, or more than %d): no Laplace approximation fits (no band, no log evidence)", P, DenseLimit, N, curv.DualMaxRows)
 	case kind == curv.Dense:
 		return kind, ""
 	case f.Settings.Hessian == Exact:
@@ -480,7 +479,8 @@ func (f *Fit) laplaceKind() (kind curv.Kind, why string) {
 }
 
 // laplace is the Laplace approximation at f's weights and alphas with the
-// betas beta under kind (Dense or Dual), and the loss parts there.
+// betas beta under kind (Dense, Dual or LowRank), and the loss parts
+// there.
 func (f *Fit) laplace(kind curv.Kind, beta []float64) (*curv.Laplace, curv.Loss, error) {
 	if kind == curv.Dense {
 		c := f.Hessians()
@@ -490,6 +490,10 @@ func (f *Fit) laplace(kind curv.Kind, beta []float64) (*curv.Laplace, curv.Loss,
 	loss := f.loss()
 	s := f.system(false)
 	s.Beta = beta
+	if kind == curv.LowRank {
+		l, err := curv.NewLowRankLaplace(s, loss, curv.Options{Seed: f.Settings.Seed}, f.Model.pool)
+		return l, loss, err
+	}
 	l, err := curv.NewDualLaplace(s, loss, f.Model.pool)
 	return l, loss, err
 }

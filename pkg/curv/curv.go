@@ -25,7 +25,10 @@
 // come from NewLaplace up to bayes.DenseLimit weights. Above it,
 // NewDualLaplace gives the same Laplace for the Gauss-Newton A through the
 // N x N matrix of the Woodbury identity and the LQ factors of the
-// residual Jacobian (lqDual), exact while N < P; AutoLaplace chooses.
+// residual Jacobian (lqDual), exact while N < P; where it does not fit,
+// NewLowRankLaplace gives it from the leading Ritz pairs of the
+// prior-whitened Gauss-Newton matrix (Lanczos), approximate, in the same
+// LQ form; AutoLaplace chooses.
 //
 // # Structures
 //
@@ -159,7 +162,7 @@ type Options struct {
 	// only the Occam factors of the log evidence need (a hyperparameter
 	// step does not). LowRank and Stochastic estimate them by Hutchinson.
 	Squares bool
-	Rank    int     // LowRank: Lanczos steps; 0 means 64
+	Rank    int     // LowRank: Lanczos steps; 0 means 64 (NewLowRankLaplace: LaplaceRank)
 	Probes  int     // Stochastic (and the squares of LowRank): probe vectors; 0 means 16
 	Steps   int     // Stochastic: most conjugate-gradient steps per solve; 0 means 200
 	Tol     float64 // Stochastic: relative residual ending a solve; 0 means 1e-8

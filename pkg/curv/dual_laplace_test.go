@@ -180,19 +180,18 @@ func TestAutoLaplace(t *testing.T) {
 	for _, c := range []struct {
 		P, N int
 		want curv.Kind
-		ok   bool
 	}{
-		{3023, 4000, curv.Dense, true},   // at the limit: dense whatever N
-		{40801, 5200, curv.Dual, true},   // poisson-holes' 5 x 100
-		{9937, 2840, curv.Dual, true},    // burgers-wide at h = 56
-		{5000, 8000, "", false},          // more residuals than weights
-		{200000, 20000, "", false},       // S would be 20000^2
-		{3201, 3200, curv.Dual, true},    // just above the limit
-		{3201, 3201, "", false},          // N = P: the dual is no cheaper
-		{3200, 100000, curv.Dense, true}, // the limit itself
+		{3023, 4000, curv.Dense},      // at the limit: dense whatever N
+		{40801, 5200, curv.Dual},      // poisson-holes' 5 x 100
+		{9937, 2840, curv.Dual},       // burgers-wide at h = 56
+		{5000, 8000, curv.LowRank},    // more residuals than weights
+		{200000, 20000, curv.LowRank}, // S would be 20000^2
+		{3201, 3200, curv.Dual},       // just above the limit
+		{3201, 3201, curv.LowRank},    // N = P: the dual is no cheaper
+		{3200, 100000, curv.Dense},    // the limit itself
 	} {
-		if got, ok := curv.AutoLaplace(c.P, c.N, 3200); got != c.want || ok != c.ok {
-			t.Errorf("AutoLaplace(%d weights, %d residuals) = %q, %v; want %q, %v", c.P, c.N, got, ok, c.want, c.ok)
+		if got := curv.AutoLaplace(c.P, c.N, 3200); got != c.want {
+			t.Errorf("AutoLaplace(%d weights, %d residuals) = %q; want %q", c.P, c.N, got, c.want)
 		}
 	}
 }

@@ -10,11 +10,15 @@ import (
 )
 
 // gnOp applies the Gauss-Newton matrix G = sum_t beta_t J_t^T J_t (plus
-// shift, a diagonal, when set) to vectors, counting Jacobian products.
+// shift, a diagonal, when set) to vectors, counting Jacobian products;
+// with scale (a diagonal S) it applies S G S instead, G whitened by the
+// prior when S = diag(alpha)^-1/2.
 type gnOp struct {
 	s     *System
 	shift []float64
+	scale []float64
 	buf   [][]float64 // per group, N_t
+	sv    []float64   // S v, with scale
 	n     *int
 }
 
@@ -36,8 +40,15 @@ func (o *gnOp) jv(t int, v []float64) []float64 {
 	return o.buf[t]
 }
 
-// apply writes (G + diag(shift)) v into dst.
+// apply writes (G + diag(shift)) v, or S G S v with scale, into dst.
 func (o *gnOp) apply(dst, v []float64) {
+	if o.scale != nil {
+		o.sv = o.sv[:0]
+		for k, x := range v {
+			o.sv = append(o.sv, o.scale[k]*x)
+		}
+		v = o.sv
+	}
 	for k := range dst {
 		dst[k] = 0
 		if o.shift != nil {
@@ -50,6 +61,9 @@ func (o *gnOp) apply(dst, v []float64) {
 			blas64.Implementation().Dgemv(blas.Trans, n, o.s.P, o.s.Beta[t], o.s.J[t], o.s.P, u, 1, 1, dst, 1)
 		}
 		*o.n++
+	}
+	for k, x := range o.scale {
+		dst[k] *= x
 	}
 }
 
@@ -94,12 +108,25 @@ func lowRank(s *System, o Options, tr *Traces) error {
 // reorthogonalizing fully: the basis q and the tridiagonal matrix (diag,
 // off). It stops early when G's Krylov space is exhausted.
 func lanczos(op *gnOp, P, k int, seed uint64) (q [][]float64, diag, off []float64) {
+	return lanczosFrom(op, randomStart(P, seed), k, 1e-12)
+}
+
+// randomStart is Lanczos' random start vector.
+func randomStart(P int, seed uint64) []float64 {
 	rng := rand.New(rand.NewPCG(seed, 0x1a2c05))
-	q = make([][]float64, 0, k)
 	v := make([]float64, P)
 	for i := range v {
 		v[i] = rng.NormFloat64()
 	}
+	return v
+}
+
+// lanczosFrom is lanczos from the start v (normalized here, then
+// overwritten), ending when the next basis vector's norm is at most tol
+// times the first Rayleigh quotient.
+func lanczosFrom(op *gnOp, v []float64, k int, tol float64) (q [][]float64, diag, off []float64) {
+	P := len(v)
+	q = make([][]float64, 0, k)
 	scale(v, 1/math.Sqrt(dot(v, v)))
 	w := make([]float64, P)
 	for j := 0; j < k; j++ {
@@ -112,7 +139,7 @@ func lanczos(op *gnOp, P, k int, seed uint64) (q [][]float64, diag, off []float6
 			}
 		}
 		b := math.Sqrt(dot(w, w))
-		if j == k-1 || b <= 1e-12*math.Abs(diag[0]) || b == 0 {
+		if j == k-1 || b <= tol*math.Abs(diag[0]) || b == 0 {
 			break // G's Krylov space is exhausted (rank G < k)
 		}
 		off = append(off, b)
@@ -127,23 +154,36 @@ func lanczos(op *gnOp, P, k int, seed uint64) (q [][]float64, diag, off []float6
 // Ritz pairs. It reports false when the tridiagonal matrix cannot be
 // factorized.
 func ritzRows(q [][]float64, diag, off []float64, P int) ([]float64, bool) {
+	r, theta, ok := ritzPairs(q, diag, off, P)
+	if !ok {
+		return nil, false
+	}
+	for i, th := range theta { // row i: sqrt(theta_i) * (Q s_i)
+		scale(r[i*P:i*P+P], math.Sqrt(math.Max(th, 0)))
+	}
+	return r, true
+}
+
+// ritzPairs are the Ritz values theta_i (ascending) and vectors Q s_i
+// (rows of u, m x P, orthonormal) of the Lanczos basis q and tridiagonal
+// (diag, off); false when the tridiagonal matrix cannot be factorized.
+func ritzPairs(q [][]float64, diag, off []float64, P int) (u, theta []float64, ok bool) {
 	m := len(diag)
 	var eig mat.EigenSym
 	if !eig.Factorize(tridiagonal(diag, off), true) {
-		return nil, false
+		return nil, nil, false
 	}
-	theta := eig.Values(nil)
+	theta = eig.Values(nil)
 	var vecs mat.Dense
 	eig.VectorsTo(&vecs)
-	r := make([]float64, m*P) // row i: sqrt(theta_i) * (Q s_i)
+	u = make([]float64, m*P)
 	for i := 0; i < m; i++ {
-		row := r[i*P : i*P+P]
+		row := u[i*P : i*P+P]
 		for j := 0; j < m; j++ {
 			axpy(vecs.At(j, i), q[j], row)
 		}
-		scale(row, math.Sqrt(math.Max(theta[i], 0)))
 	}
-	return r, true
+	return u, theta, true
 }
 
 // keptDiagonal is the diagonal D = alpha + diag(G) - diag(R^T R), at least

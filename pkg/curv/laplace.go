@@ -56,11 +56,14 @@ func BuildA(c *Hessians, alpha, beta []float64, a *mat.SymDense) {
 // which drops the constant -N/2 ln(2 pi) (N = sum N_t, in LogPConst).
 //
 // Kind is the structure A is held in: Dense (NewLaplace: Chol and AInv
-// set) or Dual (NewDualLaplace: the Gauss-Newton A through the N x N
+// set), Dual (NewDualLaplace: the Gauss-Newton A through the N x N
 // matrix of the Woodbury identity and the LQ factors of the residual
-// Jacobian, exact, with Chol and AInv empty). Every
-// other field, the evidence and the band (Sigmas, VariancesTo, Variance)
-// are the same quantities under either.
+// Jacobian, exact, with Chol and AInv empty) or LowRank
+// (NewLowRankLaplace: the Gauss-Newton A from the leading Ritz pairs of
+// the prior-whitened Gauss-Newton matrix, approximate, LogDetGap bounding
+// what its ln|A| misses; Chol and AInv empty). Every other field, the
+// evidence and the band (Sigmas, VariancesTo, Variance) are the same
+// quantities under each.
 type Laplace struct {
 	Kind        Kind
 	Alpha, Beta []float64
@@ -77,8 +80,12 @@ type Laplace struct {
 
 	Comb float64 // sum_l (ln M_l! + M_l ln 2), from Hessians.Comb
 
+	// LogDetGap bounds what LowRank's ln|A| misses of the Gauss-Newton
+	// A's: 0 <= ln|A| - LogDetA <= LogDetGap (0 under Dense and Dual).
+	LogDetGap float64
+
 	pool *par.Pool // the threads of VariancesTo (nil: one)
-	dual *lqDual   // Dual: A through the LQ factors of the residual Jacobian
+	dual *lqDual   // Dual and LowRank: A through LQ factors (lqDual)
 }
 
 // NewDualLaplace is the Laplace approximation of the Gauss-Newton A of s
@@ -121,16 +128,17 @@ const DualMaxRows = 12000
 // AutoLaplace chooses the structure of a fit's final Laplace approximation
 // for P weights and N residuals: Dense up to denseLimit weights (the
 // reference, unchanged), above it Dual while N < P and N <= DualMaxRows
-// (exact for the Gauss-Newton A, and cheaper than dense there); ok false
-// when neither fits (more residuals than weights above denseLimit).
-func AutoLaplace(P, N, denseLimit int) (k Kind, ok bool) {
+// (exact for the Gauss-Newton A, and cheaper than dense there), else
+// LowRank (NewLowRankLaplace: O(k N P) for k Lanczos steps, no P x P
+// and no N x N matrix).
+func AutoLaplace(P, N, denseLimit int) Kind {
 	switch {
 	case P <= denseLimit:
-		return Dense, true
+		return Dense
 	case N < P && N <= DualMaxRows:
-		return Dual, true
+		return Dual
 	}
-	return "", false
+	return LowRank
 }
 
 // NewLaplace factorizes A = sum_t beta_t H_t + diag(alpha) and computes

@@ -322,8 +322,8 @@ type Result struct {
 	GammaBeta      map[string]*float64 `json:"gamma_beta"`
 
 	// LaplaceStructure is the structure the evidence and the band were
-	// computed in (curv.Laplace.Kind: dense, or dual above
-	// bayes.DenseLimit); empty without a Laplace approximation.
+	// computed in (curv.Laplace.Kind: dense, or above bayes.DenseLimit
+	// dual or lowrank); empty without a Laplace approximation.
 	LaplaceStructure string `json:"laplace_structure,omitempty"`
 
 	// Unknowns are the inferred coefficients of an inverse problem by name

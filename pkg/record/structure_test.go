@@ -16,6 +16,7 @@ func TestLaplaceStructureRecorded(t *testing.T) {
 		want string
 	}{
 		{&curv.Laplace{Kind: curv.Dual}, `"laplace_structure":"dual"`},
+		{&curv.Laplace{Kind: curv.LowRank}, `"laplace_structure":"lowrank"`},
 		{&curv.Laplace{Kind: curv.Dense}, `"laplace_structure":"dense"`},
 		{nil, ""},
 	} {
