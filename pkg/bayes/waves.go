@@ -116,6 +116,9 @@ func termWaves(z [][]float64, v []float64, i int) []float64 {
 		}
 		c := best * span / (2 * math.Pi) // refined between the scan's neighbours
 		scan(c-waveStep, c+waveStep, waveStep/10)
+		if best*span/(2*math.Pi) < WaveMinPeriods { // refined below: a bump's wiggles, not an oscillation
+			break
+		}
 		out = append(out, best)
 		rest = residual(waveBasis(others, z, i, best), rest)
 	}
