@@ -88,8 +88,10 @@ func TestLowRankLaplaceHutchinson(t *testing.T) {
 }
 
 // compareLaplace checks got's ln|A|, gammas, Occam arguments (relative
-// to W_i/2 and N_t/2), ln Z and band against want's to tol.
-func compareLaplace(t *testing.T, name string, got, want *curv.Laplace, loss curv.Loss, P int, tol float64) {
+// to W_i/2 and N_t/2), ln Z and band against want's to tol. It returns
+// the band's random Jacobian rows (P columns each) and got's variances
+// there.
+func compareLaplace(t *testing.T, name string, got, want *curv.Laplace, loss curv.Loss, P int, tol float64) (J, gotV []float64) {
 	t.Helper()
 	half := func(n []int) []float64 {
 		h := make([]float64, len(n))
@@ -120,11 +122,12 @@ func compareLaplace(t *testing.T, name string, got, want *curv.Laplace, loss cur
 	}
 	n := 9
 	rng := rand.New(rand.NewPCG(8, 9))
-	J := make([]float64, n*P)
+	J = make([]float64, n*P)
 	for i := range J {
 		J[i] = rng.NormFloat64()
 	}
-	wantV, gotV := make([]float64, n), make([]float64, n)
+	wantV := make([]float64, n)
+	gotV = make([]float64, n)
 	want.VariancesTo(wantV, J, n)
 	got.VariancesTo(gotV, J, n)
 	for i := range n {
@@ -135,6 +138,7 @@ func compareLaplace(t *testing.T, name string, got, want *curv.Laplace, loss cur
 			t.Errorf("%s: Variance at point %d = %.12g, dense %.12g", name, i, v, wantV[i])
 		}
 	}
+	return J, gotV
 }
 
 // TestLowRankLaplaceNotPD checks that a non-finite Jacobian is reported
