@@ -64,12 +64,12 @@ func train(ctx context.Context, cfg Config) (*Fit, error) {
 		when  string // after which round a watched fit paused
 		r     rounds
 	)
-	var pause func() bool // before a round: a condition is unmet
+	var pause func() bool // before a round: a condition is unmet (named in unmet)
 	if f.Settings.Hyper.Balance {
-		pause = func() bool { return len(f.unmet()) > 0 }
+		pause = func() bool { unmet = f.unmet(); return len(unmet) > 0 }
 	}
 	if f.end(ctx, cfg.problem, start, &r, pause) {
-		unmet, when = f.unmet(), after(r.next)
+		when = after(r.next)
 		if again, err = trainFrom(ctx, cfg, start, true); err != nil {
 			return nil, err
 		}
