@@ -22,7 +22,9 @@ const ConditionUnmet = 0.25
 // compared with: Values, or where those are below a tenth of the
 // solution's rms over every point of the problem (a homogeneous condition,
 // u = 0) that rms, Solution. A flux's misfit is compared in its own
-// units with those.
+// units with those. Measurements have Noise too: the noise their values
+// show (MeasuredNoise), below which their misfit is no sign of being
+// ignored, however large against their values.
 type Condition struct {
 	Term     string
 	Misfit   float64
@@ -30,6 +32,7 @@ type Condition struct {
 	Solution float64 // rms of the term's output over the problem's points
 	Scale    float64
 	Ratio    float64 // Misfit / Scale; 0 when Scale is 0
+	Noise    float64 // measurements: MeasuredNoise of their values; 0 for the other conditions
 }
 
 // Conditions returns how well f meets each of its condition terms (terms
@@ -48,6 +51,7 @@ func (f *Fit) Conditions() ([]Condition, error) {
 	mean := *f // the outputs' means only: no Jacobian, no band
 	mean.Laplace = nil
 	solution := map[string]float64{}
+	lo, hi, _, _ := problemMaps(p)
 	var out []Condition
 	for k, t := range p.Terms {
 		values, ok := p.Values(t)
@@ -71,6 +75,7 @@ func (f *Fit) Conditions() ([]Condition, error) {
 				u[i] -= values[i]
 			}
 			c.Misfit = rms(u)
+			c.Noise = MeasuredNoise(t.Points, values, lo, hi)
 		}
 		c.Scale = c.Values
 		if c.Values < c.Solution/10 {
@@ -85,8 +90,10 @@ func (f *Fit) Conditions() ([]Condition, error) {
 }
 
 // Unmet reports whether the condition's misfit is above ConditionUnmet of
-// its scale.
-func (c Condition) Unmet() bool { return c.Ratio > ConditionUnmet }
+// its scale and, for measurements, above the noise their values show:
+// measurements of noise 0.1 on a field of rms 0.33 (PINNacle's HeatInv)
+// are met at a misfit of 0.1, a ratio of 0.3.
+func (c Condition) Unmet() bool { return c.Ratio > ConditionUnmet && c.Misfit > c.Noise }
 
 // Warning is the warning of an unmet condition, naming the term and what
 // its misfit is compared with.
@@ -95,8 +102,61 @@ func (c Condition) Warning() string {
 	if c.Scale != c.Values {
 		against = fmt.Sprintf("values of rms %.2g and a solution of rms %.2g", c.Values, c.Solution)
 	}
-	return fmt.Sprintf("condition %q unmet: rms misfit %.2g against %s (ratio %.2g, above %g); the fit may have settled on ignoring it",
-		c.Term, c.Misfit, against, c.Ratio, ConditionUnmet)
+	noise := ""
+	if c.Noise > 0 {
+		noise = fmt.Sprintf(", and above the noise of %.2g its values show", c.Noise)
+	}
+	return fmt.Sprintf("condition %q unmet: rms misfit %.2g against %s (ratio %.2g, above %g%s); the fit may have settled on ignoring it",
+		c.Term, c.Misfit, against, c.Ratio, ConditionUnmet, noise)
+}
+
+// noiseQueries is how many measurements MeasuredNoise compares with their
+// nearest neighbours at most (evenly spaced in their order): enough for a
+// noise estimate within a few percent, at a cost linear in their number.
+const noiseQueries = 1000
+
+// MeasuredNoise is the noise standard deviation that measured values show
+// by themselves, with no fit: the rms difference between a value and that
+// of its nearest measured neighbour, over sqrt 2, the distance taken with
+// the box [lo, hi] mapped to the unit cube (the whole space when lo is
+// nil). Where the neighbours are close against the field's variation it
+// estimates the noise; where they are far apart it reads more (the field's
+// own variation between them), never less on average. 0 for fewer than
+// two points.
+func MeasuredNoise(points [][]float64, values, lo, hi []float64) float64 {
+	n := len(points)
+	if n < 2 {
+		return 0
+	}
+	scale := make([]float64, len(points[0]))
+	for i := range scale {
+		scale[i] = 1
+		if lo != nil && hi[i] > lo[i] {
+			scale[i] = 1 / (hi[i] - lo[i])
+		}
+	}
+	q := min(n, noiseQueries)
+	sum := 0.0
+	for k := range q {
+		i := k * n / q
+		best, nearest := math.Inf(1), -1
+		for j, y := range points {
+			if j == i {
+				continue
+			}
+			d := 0.0
+			for a, x := range points[i] {
+				e := (x - y[a]) * scale[a]
+				d += e * e
+			}
+			if d < best {
+				best, nearest = d, j
+			}
+		}
+		diff := values[i] - values[nearest]
+		sum += diff * diff
+	}
+	return math.Sqrt(sum / (2 * float64(q)))
 }
 
 // unmetConditions returns f's conditions that are unmet.

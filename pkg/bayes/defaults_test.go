@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -392,6 +393,79 @@ func TestDerivedPolishBudget(t *testing.T) {
 		given := Settings{Seed: 1, Polish: PolishSettings{Iter: 50}, Final: FinalRounds{Rounds: 2}}
 		if g, err := given.Resolve(p); err != nil || g.Polish.Iter != 50 || g.Final.Rounds != 2 {
 			t.Errorf("%s: given polish 50 and 2 rounds resolved to %d, %d (%v)", c.name, g.Polish.Iter, g.Final.Rounds, err)
+		}
+	}
+}
+
+// MeasuredNoise reads the noise of dense measurements of a smooth field
+// from the values alone (within 10 %, on two boxes whose sides differ by
+// 100x), and finds a repeated point's pair exactly (a tie goes to the first
+// neighbour).
+func TestMeasuredNoise(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 0))
+	for _, c := range []struct {
+		lo, hi []float64
+		sigma  float64
+	}{{[]float64{0, 0}, []float64{1, 100}, 0.1}, {[]float64{-1, 0}, []float64{1, 1}, 0.3}} {
+		var pts [][]float64
+		var vals []float64
+		for range 2500 {
+			x := []float64{c.lo[0] + (c.hi[0]-c.lo[0])*rng.Float64(), c.lo[1] + (c.hi[1]-c.lo[1])*rng.Float64()}
+			u := math.Sin(math.Pi*(x[0]-c.lo[0])/(c.hi[0]-c.lo[0])) * math.Cos(math.Pi*(x[1]-c.lo[1])/(c.hi[1]-c.lo[1]))
+			pts = append(pts, x)
+			vals = append(vals, u+c.sigma*rng.NormFloat64())
+		}
+		if got := MeasuredNoise(pts, vals, c.lo, c.hi); math.Abs(got/c.sigma-1) > 0.1 {
+			t.Errorf("box %v-%v, noise %g: MeasuredNoise %g", c.lo, c.hi, c.sigma, got)
+		}
+	}
+	if got := MeasuredNoise([][]float64{{0}, {0}, {1}}, []float64{1, 3, 7}, nil, nil); got != math.Sqrt((4+4+36)/6.0) {
+		t.Errorf("a repeated point: MeasuredNoise %g, want sqrt((4 + 4 + 36)/6): the pair, then 1's first nearest", got)
+	}
+}
+
+// Measurements whose noise is large against their values (ratio 0.33,
+// above ConditionUnmet) are met by a fit that follows them to their noise,
+// and unmet, named, by one that ignores them (their beta held at 1e-4, the
+// equation forcing half their field).
+func TestConditionUnmetMeasurements(t *testing.T) {
+	t.Parallel()
+	const sigma = 0.25
+	for _, c := range []struct {
+		amp  float64 // the measured field: amp sin(pi x)
+		held bool
+		warn bool
+	}{{1, false, false}, {2, true, true}} {
+		rng := rand.New(rand.NewPCG(3, 0))
+		d := &pde.Data{}
+		for range 200 {
+			x := rng.Float64()
+			d.Points = append(d.Points, []float64{x})
+			d.U = append(d.U, c.amp*math.Sin(math.Pi*x)+sigma*rng.NormFloat64())
+		}
+		p := poisson1D()
+		p.Terms = append(p.Terms, pde.Measurements(d))
+		s := Settings{Seed: 1, Schedule: poissonSchedule, BetaMode: pde.BetaSplit}
+		if c.held {
+			s.KnownNoise = map[string]float64{"data": 100}
+		}
+		f, err := Train(context.Background(), p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := f.Conditions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := cs[len(cs)-1]
+		t.Logf("amplitude %g, held %v: %+v", c.amp, c.held, data)
+		if data.Term != "data" || data.Ratio <= ConditionUnmet {
+			t.Fatalf("%+v: want the data term at a ratio above %g", data, ConditionUnmet)
+		}
+		warned := strings.Contains(strings.Join(f.Warnings, "\n"), `condition "data" unmet`)
+		if warned != c.warn || data.Unmet() != c.warn {
+			t.Errorf("amplitude %g, held %v: warned %v, Unmet %v, want %v: %q", c.amp, c.held, warned, data.Unmet(), c.warn, f.Warnings)
 		}
 	}
 }
