@@ -24,7 +24,7 @@ import (
 
 func main() {
 	stop := startProfile(os.Getenv("BPINN_CPUPROFILE"), os.Stderr)
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := interruptible()
 	interrupt = ctx
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	cancel()
@@ -34,8 +34,24 @@ func main() {
 
 // interrupt ends with the first Ctrl-C or SIGTERM: a fit stops at its next
 // epoch as cancelled and is still recorded, an ensemble keeps the fits that
-// ended (a second Ctrl-C kills the process as usual).
+// ended (a second Ctrl-C kills the process as usual: interruptible).
 var interrupt = context.Background()
+
+// interruptible returns a context that ends with the first Ctrl-C or
+// SIGTERM (its cause names the signal), by which time the signals'
+// default behaviour is back: a second one kills the process, also while
+// the first one's fit writes its record (a band assessment of minutes on
+// a large problem). signal.NotifyContext alone would keep catching them.
+func interruptible() (context.Context, context.CancelFunc) {
+	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		<-sig.Done()
+		stop()
+		cancel(context.Cause(sig))
+	}()
+	return ctx, func() { stop(); cancel(nil) }
+}
 
 // startProfile writes a CPU profile of the whole command to path (the
 // environment variable BPINN_CPUPROFILE; docs/benchmarks.md) when it is set.
