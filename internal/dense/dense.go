@@ -1,5 +1,6 @@
 // Package dense holds the products of the evidence's dense steps (J^T J,
-// A^-1 H_t) written to give the bits of gonum's BLAS, which they replace
+// A^-1 H_t) and of the error estimate's bidiagonalization (its trailing
+// updates) written to give the bits of gonum's BLAS, which they replace
 // so that their rows can be spread over threads and run faster on one.
 package dense
 

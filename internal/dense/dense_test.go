@@ -117,3 +117,36 @@ func gaussNewtonThreads(t *testing.T, rng *rand.Rand, n, p int, zeros bool) {
 		}
 	}
 }
+
+// TestSubDotsGonum checks SubDots against gonum's Dgemm(NoTrans, Trans)
+// with alpha = -1 and beta = 1 bit for bit: inner lengths up to gonum's
+// block of 64, multiples of 4 (the assembly) and not, rows of y wider
+// than the dot, and values of wide magnitudes with zeros.
+func TestSubDotsGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	fill := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			if rng.IntN(7) > 0 {
+				v[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
+			}
+		}
+		return v
+	}
+	for _, k := range []int{1, 3, 4, 8, 13, 32, 64} {
+		for _, n := range []int{1, 4, 7, 70} {
+			m, stride := 5, k+3
+			a, y, c := fill(m*k), fill(n*stride), fill(m*n)
+			want := append([]float64(nil), c...)
+			blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, m, n, k, -1, a, k, y, stride, 1, want, n)
+			for i := range m {
+				SubDots(c[i*n:i*n+n], a[i*k:i*k+k], y, stride)
+			}
+			for i, v := range c {
+				if math.Float64bits(v) != math.Float64bits(want[i]) {
+					t.Fatalf("k %d, n %d: C[%d,%d] = %v, Dgemm %v", k, n, i/n, i%n, v, want[i])
+				}
+			}
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/lapack"
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/evidence-pinn/bpinn/internal/dense"
 )
 
 // maxDeflated is the most directions below the cutoff that leastSquares
@@ -46,7 +48,8 @@ func leastSquares(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
 	return x, nil
 }
 
-// bidiagonal is a tall A bidiagonalized by Dgebrd, A = Q B P^T, with Q^T b.
+// bidiagonal is a tall A bidiagonalized by gebrd (Dgebrd's bits), A = Q
+// B P^T, with Q^T b.
 type bidiagonal struct {
 	n, c       int
 	a          []float64 // Dgebrd's reflectors (A's storage)
@@ -75,11 +78,54 @@ func bidiagonalize(A *mat.Dense, b []float64) *bidiagonal {
 	impl.Dorgbr(lapack.GeneratePT, c, c, n, bd.a, bd.lda, bd.tauP, work, -1)
 	lwork = max(lwork, int(work[0]), 4*c)
 	bd.work = make([]float64, lwork)
-	impl.Dgebrd(n, c, bd.a, bd.lda, bd.d, bd.e, bd.tauQ, bd.tauP, bd.work, len(bd.work))
+	gebrd(n, c, bd.a, bd.lda, bd.d, bd.e, bd.tauQ, bd.tauP, bd.work)
 	bd.qb = slices.Clone(b)
 	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, bd.a, bd.lda, bd.tauQ, bd.qb, 1, bd.work, len(bd.work))
 	return bd
 }
+
+// gebrd is gonum's Dgebrd for an m x n matrix, m >= n, with work of the
+// length its query gives: the same blocks of nb columns (Dlabrd), each
+// followed by the trailing update A -= V Y^T + X U^T, and the unblocked
+// rest (Dgebd2). The update, two Dgemm in gonum, is done row by row by
+// internal/dense in the same sums (dense.SubDots, then dense.AddRows with
+// the coefficients -X), so the bits are Dgebrd's, in about three quarters
+// of its time on the estimate's matrices (BenchmarkGebrd).
+func gebrd(m, n int, a []float64, lda int, d, e, tauQ, tauP, work []float64) {
+	impl := lapackgo.Implementation{}
+	nb := impl.Ilaenv(1, "DGEBRD", " ", m, n, -1, -1)
+	nx := n
+	if 1 < nb && nb < n {
+		nx = max(nb, impl.Ilaenv(3, "DGEBRD", " ", m, n, -1, -1))
+	}
+	if m < n || nb > gemmBlock || len(work) < (m+n)*nb {
+		impl.Dgebrd(m, n, a, lda, d, e, tauQ, tauP, work, len(work))
+		return
+	}
+	neg := make([]float64, nb)
+	i := 0
+	for ; i < n-nx; i += nb {
+		x, y := work[:m*nb], work[m*nb:]
+		impl.Dlabrd(m-i, n-i, nb, a[i*lda+i:], lda, d[i:], e[i:], tauQ[i:], tauP[i:], x, nb, y, nb)
+		for r := i + nb; r < m; r++ {
+			row := a[r*lda+i+nb : r*lda+n]
+			dense.SubDots(row, a[r*lda+i:r*lda+i+nb], y[nb*nb:], nb)
+			for l, v := range x[(r-i)*nb : (r-i+1)*nb] {
+				neg[l] = -v
+			}
+			dense.AddRows(row, neg, a, i*lda+i+nb, lda)
+		}
+		for j := i; j < i+nb; j++ {
+			a[j*lda+j] = d[j]
+			a[j*lda+j+1] = e[j]
+		}
+	}
+	impl.Dgebd2(m-i, n-i, a[i*lda+i:], lda, d[i:], e[i:], tauQ[i:], tauP[i:], work)
+}
+
+// gemmBlock is gonum's Dgemm's block of the inner dimension: up to it a
+// product's sums run in one pass, as gebrd's update repeats them.
+const gemmBlock = 64
 
 // solveSVD is the truncated solution through B's SVD: its left rotations
 // applied to Q^T b, its right ones to P^T (xGELSS). It consumes bd.
