@@ -313,7 +313,7 @@ func moved(vs, prev [][]float64) float64 {
 // Gram-Schmidt, twice); false where one is dependent on the others.
 func orthonormalize(vs [][]float64) bool {
 	for j, v := range vs {
-		for range deflationSteps {
+		for range 2 {
 			for _, q := range vs[:j] {
 				floats.AddScaled(v, -floats.Dot(q, v), q)
 			}
