@@ -150,3 +150,42 @@ func TestSubDotsGonum(t *testing.T) {
 		}
 	}
 }
+
+// TestAddRowsEveryGonum checks AddRowsEvery against gonum's Dgemv(Trans)
+// (alpha 1, beta 0, x and y strided as Dlabrd passes them) bit for bit,
+// with zeros among the coefficients (added, not skipped) and an infinite
+// value in a row whose coefficient is zero (so 0 * Inf = NaN is added).
+func TestAddRowsEveryGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, mn := range [][2]int{{1, 1}, {3, 5}, {9, 4}, {70, 33}, {257, 70}} {
+		m, n := mn[0], mn[1]
+		lda, inc := n+2, 3
+		a := make([]float64, m*lda)
+		for i := range a {
+			a[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
+		}
+		x := make([]float64, m*inc)
+		for i := range x {
+			if rng.IntN(5) > 0 {
+				x[i] = rng.NormFloat64()
+			}
+		}
+		if m > 2 {
+			x[2*inc] = 0
+			a[2*lda+n-1] = math.Inf(1)
+		}
+		want := make([]float64, n*inc)
+		blas64.Implementation().Dgemv(blas.Trans, m, n, 1, a, lda, x, inc, 0, want, inc)
+		coef := make([]float64, m)
+		for l := range coef {
+			coef[l] = x[l*inc]
+		}
+		got := make([]float64, n)
+		AddRowsEvery(got, coef, a, 0, lda)
+		for j, v := range got {
+			if w := want[j*inc]; math.Float64bits(v) != math.Float64bits(w) {
+				t.Fatalf("%d x %d: y[%d] = %v, Dgemv %v", m, n, j, v, w)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack"
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
@@ -85,12 +86,13 @@ func bidiagonalize(A *mat.Dense, b []float64) *bidiagonal {
 }
 
 // gebrd is gonum's Dgebrd for an m x n matrix, m >= n, with work of the
-// length its query gives: the same blocks of nb columns (Dlabrd), each
-// followed by the trailing update A -= V Y^T + X U^T, and the unblocked
-// rest (Dgebd2). The update, two Dgemm in gonum, is done row by row by
-// internal/dense in the same sums (dense.SubDots, then dense.AddRows with
-// the coefficients -X), so the bits are Dgebrd's, in about three quarters
-// of its time on the estimate's matrices (BenchmarkGebrd).
+// length its query gives: the same blocks of nb columns (labrd, Dlabrd's
+// bits), each followed by the trailing update A -= V Y^T + X U^T, and the
+// unblocked rest (Dgebd2). The update, two Dgemm in gonum, is done row by
+// row by internal/dense in the same sums (dense.SubDots, then
+// dense.AddRows with the coefficients -X), so the bits are Dgebrd's, in
+// about two thirds of its CPU time on the estimate's matrices
+// (BenchmarkGebrd).
 func gebrd(m, n int, a []float64, lda int, d, e, tauQ, tauP, work []float64) {
 	impl := lapackgo.Implementation{}
 	nb := impl.Ilaenv(1, "DGEBRD", " ", m, n, -1, -1)
@@ -106,7 +108,7 @@ func gebrd(m, n int, a []float64, lda int, d, e, tauQ, tauP, work []float64) {
 	i := 0
 	for ; i < n-nx; i += nb {
 		x, y := work[:m*nb], work[m*nb:]
-		impl.Dlabrd(m-i, n-i, nb, a[i*lda+i:], lda, d[i:], e[i:], tauQ[i:], tauP[i:], x, nb, y, nb)
+		labrd(m-i, n-i, nb, a[i*lda+i:], lda, d[i:], e[i:], tauQ[i:], tauP[i:], x, nb, y, nb)
 		for r := i + nb; r < m; r++ {
 			row := a[r*lda+i+nb : r*lda+n]
 			dense.SubDots(row, a[r*lda+i:r*lda+i+nb], y[nb*nb:], nb)
@@ -121,6 +123,55 @@ func gebrd(m, n int, a []float64, lda int, d, e, tauQ, tauP, work []float64) {
 		}
 	}
 	impl.Dgebd2(m-i, n-i, a[i*lda+i:], lda, d[i:], e[i:], tauQ[i:], tauP[i:], work)
+}
+
+// labrd is gonum's Dlabrd for m >= n (the first nb columns and rows of
+// a reduced, with the X and Y of the trailing update) with its product of
+// the trailing matrix and each column's left reflector, a Dgemv(Trans)
+// over the whole rest of a, by dense.AddRowsEvery in the same sums (its
+// largest cost, run four rows at a time): the bits of Dlabrd.
+func labrd(m, n, nb int, a []float64, lda int, d, e, tauQ, tauP, x []float64, ldx int, y []float64, ldy int) {
+	impl := lapackgo.Implementation{}
+	bi := blas64.Implementation()
+	u, yt := make([]float64, m), make([]float64, n)
+	for i := 0; i < nb; i++ {
+		bi.Dgemv(blas.NoTrans, m-i, i, -1, a[i*lda:], lda, y[i*ldy:], 1, 1, a[i*lda+i:], lda)
+		bi.Dgemv(blas.NoTrans, m-i, i, -1, x[i*ldx:], ldx, a[i:], lda, 1, a[i*lda+i:], lda)
+		a[i*lda+i], tauQ[i] = impl.Dlarfg(m-i, a[i*lda+i], a[min(i+1, m-1)*lda+i:], lda)
+		d[i] = a[i*lda+i]
+		if i == n-1 {
+			continue
+		}
+		a[i*lda+i] = 1
+		// Y[i+1:, i] = A[i:, i+1:]^T A[i:, i], gonum's Dgemv(Trans, ..., 0, y[(i+1)*ldy+i:], ldy)
+		for r := range m - i {
+			u[r] = a[(i+r)*lda+i]
+		}
+		yi := yt[:n-i-1]
+		clear(yi)
+		dense.AddRowsEvery(yi, u[:m-i], a, i*lda+i+1, lda)
+		for j, v := range yi {
+			y[(i+1+j)*ldy+i] = v
+		}
+		bi.Dgemv(blas.Trans, m-i, i, 1, a[i*lda:], lda, a[i*lda+i:], lda, 0, y[i:], ldy)
+		bi.Dgemv(blas.NoTrans, n-i-1, i, -1, y[(i+1)*ldy:], ldy, y[i:], ldy, 1, y[(i+1)*ldy+i:], ldy)
+		bi.Dgemv(blas.Trans, m-i, i, 1, x[i*ldx:], ldx, a[i*lda+i:], lda, 0, y[i:], ldy)
+		bi.Dgemv(blas.Trans, i, n-i-1, -1, a[i+1:], lda, y[i:], ldy, 1, y[(i+1)*ldy+i:], ldy)
+		bi.Dscal(n-i-1, tauQ[i], y[(i+1)*ldy+i:], ldy)
+
+		bi.Dgemv(blas.NoTrans, n-i-1, i+1, -1, y[(i+1)*ldy:], ldy, a[i*lda:], 1, 1, a[i*lda+i+1:], 1)
+		bi.Dgemv(blas.Trans, i, n-i-1, -1, a[i+1:], lda, x[i*ldx:], 1, 1, a[i*lda+i+1:], 1)
+		a[i*lda+i+1], tauP[i] = impl.Dlarfg(n-i-1, a[i*lda+i+1], a[i*lda+min(i+2, n-1):], 1)
+		e[i] = a[i*lda+i+1]
+		a[i*lda+i+1] = 1
+
+		bi.Dgemv(blas.NoTrans, m-i-1, n-i-1, 1, a[(i+1)*lda+i+1:], lda, a[i*lda+i+1:], 1, 0, x[(i+1)*ldx+i:], ldx)
+		bi.Dgemv(blas.Trans, n-i-1, i+1, 1, y[(i+1)*ldy:], ldy, a[i*lda+i+1:], 1, 0, x[i:], ldx)
+		bi.Dgemv(blas.NoTrans, m-i-1, i+1, -1, a[(i+1)*lda:], lda, x[i:], ldx, 1, x[(i+1)*ldx+i:], ldx)
+		bi.Dgemv(blas.NoTrans, i, n-i-1, 1, a[i+1:], lda, a[i*lda+i+1:], 1, 0, x[i:], ldx)
+		bi.Dgemv(blas.NoTrans, m-i-1, i, -1, x[(i+1)*ldx:], ldx, x[i:], ldx, 1, x[(i+1)*ldx+i:], ldx)
+		bi.Dscal(m-i-1, tauP[i], x[(i+1)*ldx+i:], ldx)
+	}
 }
 
 // gemmBlock is gonum's Dgemm's block of the inner dimension: up to it a
