@@ -145,30 +145,28 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 	net := widened(f.Model.Net, f.Model.Problem, EstimateFeatures, rand.New(rand.NewPCG(seed, 0x5eed)))
 	nout := net.Sizes[len(net.Sizes)-1]
 	ncol := nout * (net.Sizes[len(net.Sizes)-2] + 1) // the output layer's weights, then its bias
-	// one model of all the draws' points (a residual reads its own point
-	// alone, pde.Problem.Validate), its rows taken back draw by draw
-	m, err := f.ModelOnNet(joinDraws(draws), net)
-	if err != nil {
-		return nil, err
-	}
-	res, jac := m.OutputJacobians()
 	n := 0
-	for _, r := range res {
-		n += len(r)
+	for _, q := range draws {
+		for _, t := range q.Terms {
+			n += len(t.Points)
+		}
 	}
 	rows := make([]float64, 0, n*ncol)
 	rhs := make([]float64, 0, n)
-	next := make([]int, len(res)) // each term's first point of the draw
 	for _, q := range draws {
-		for t, qt := range q.Terms {
+		m, err := f.ModelOnNet(q, net)
+		if err != nil {
+			return nil, err
+		}
+		res, jac := m.OutputJacobians()
+		for t, r := range res {
 			sb := math.Sqrt(f.Beta[m.TermGroup[t]])
-			for i := next[t]; i < next[t]+len(qt.Points); i++ {
+			for i, ri := range r {
 				for _, v := range jac[t][i*ncol : (i+1)*ncol] {
 					rows = append(rows, sb*v)
 				}
-				rhs = append(rhs, -sb*res[t][i])
+				rhs = append(rhs, -sb*ri)
 			}
-			next[t] += len(qt.Points)
 		}
 	}
 	du, err := leastSquares(mat.NewDense(len(rhs), ncol, rows), rhs, estimateRcond)
@@ -190,31 +188,6 @@ func errorEstimate(f *bayes.Fit, draws []*pde.Problem, seed uint64, pts [][]floa
 		}
 	}
 	return est, nil
-}
-
-// joinDraws is one problem of the draws' points: each term's points,
-// targets, fields and partners those of the draws in turn, all else the
-// first draw's.
-func joinDraws(draws []*pde.Problem) *pde.Problem {
-	p := *draws[0]
-	p.Terms = slices.Clone(p.Terms)
-	for i := range p.Terms {
-		t := &p.Terms[i]
-		t.Points, t.Target, t.Pairs, t.Fields = nil, nil, nil, nil
-		for _, q := range draws {
-			qt := q.Terms[i]
-			t.Points = append(t.Points, qt.Points...)
-			t.Target = append(t.Target, qt.Target...)
-			t.Pairs = append(t.Pairs, qt.Pairs...)
-			for name, v := range qt.Fields {
-				if t.Fields == nil {
-					t.Fields = map[string][]float64{}
-				}
-				t.Fields[name] = append(t.Fields[name], v...)
-			}
-		}
-	}
-	return &p
 }
 
 // widened is net with k more units in its last hidden layer, whose

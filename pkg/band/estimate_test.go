@@ -10,10 +10,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/evidence-pinn/bpinn/pkg/bayes"
 	"github.com/evidence-pinn/bpinn/pkg/nn"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
-	"github.com/evidence-pinn/bpinn/testsupport/testfit"
 )
 
 // TestWidenedSameOutputs: the widened network computes the same outputs,
@@ -280,48 +278,4 @@ func spectrumMatrix(rng *rand.Rand, n, c, below int) (*mat.Dense, []float64) {
 		b[i] = rng.NormFloat64()
 	}
 	return &A, b
-}
-
-// TestJoinDrawsSameRows: the model of the joined draws gives each draw's
-// residuals and output-layer Jacobian rows bit for bit, as the draw's own
-// model does (so errorEstimate's least squares is the same).
-func TestJoinDrawsSameRows(t *testing.T) {
-	f := testfit.Train(t, "heat", bayes.Settings{Seed: 1, Epochs: 60, Hyper: bayes.HyperSteps{Start: 40}})
-	p := f.Model.Problem
-	q, err := p.Fresh()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := q.Redraw(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	draws := []*pde.Problem{p, q, r}
-	net := widened(f.Model.Net, p, 20, rand.New(rand.NewPCG(1, 2)))
-	joined, err := f.ModelOnNet(joinDraws(draws), net)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jres, jjac := joined.OutputJacobians()
-	ncol := len(jjac[0]) / len(jres[0])
-	next := make([]int, len(jres))
-	for k, d := range draws {
-		m, err := f.ModelOnNet(d, net)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, jac := m.OutputJacobians()
-		for tt := range res {
-			lo := next[tt]
-			if !slices.Equal(res[tt], jres[tt][lo:lo+len(res[tt])]) || !slices.Equal(jac[tt], jjac[tt][lo*ncol:(lo+len(res[tt]))*ncol]) {
-				t.Errorf("draw %d term %d: the joined model's rows differ from the draw's own", k, tt)
-			}
-			next[tt] += len(res[tt])
-		}
-	}
-	for tt, n := range next {
-		if n != len(jres[tt]) {
-			t.Errorf("term %d: the joined model has %d rows, the draws %d", tt, len(jres[tt]), n)
-		}
-	}
 }
