@@ -1,5 +1,6 @@
 // Package dense holds the products of the evidence's dense steps (J^T J,
-// A^-1 H_t) written to give the bits of gonum's BLAS, which they replace
+// A^-1 H_t) and of the error estimate's bidiagonalization (its trailing
+// updates) written to give the bits of gonum's BLAS, which they replace
 // so that their rows can be spread over threads and run faster on one.
 package dense
 
@@ -14,7 +15,7 @@ import "github.com/evidence-pinn/bpinn/internal/par"
 // instruction where the processor has AVX.
 func AddRows(y, a, x []float64, off, stride int) {
 	if useAVX && len(y) > 0 {
-		addRowsAVX(y, a, x, off, stride)
+		addRowsAVX(y, a, x, off, stride, true)
 		return
 	}
 	m := len(y)
@@ -36,6 +37,24 @@ func AddRows(y, a, x []float64, off, stride int) {
 	addRowsEach(y, a, x, off, stride, ls[:k])
 }
 
+// AddRowsEvery is AddRows with every term added, zero coefficients too:
+// the sums of gonum's amd64 GemvT (y = A^T x from y = 0 on a row-major A:
+// x[l] times row l added in increasing l, each product rounded before its
+// addition), where AddRows has those of its Daxpy. Four terms at once
+// with AVX, one at a time in the same order without.
+func AddRowsEvery(y, a, x []float64, off, stride int) {
+	if useAVX && len(y) > 0 {
+		addRowsAVX(y, a, x, off, stride, false)
+		return
+	}
+	for l, al := range a {
+		xl := x[off+l*stride:][:len(y)]
+		for c := range y {
+			y[c] += float64(al * xl[c])
+		}
+	}
+}
+
 // addRowsEach adds the terms ls of AddRows one at a time.
 func addRowsEach(y, a, x []float64, off, stride int, ls []int) {
 	m := len(y)
@@ -52,15 +71,16 @@ func addRowsEach(y, a, x []float64, off, stride int, ls []int) {
 // (a multiple of 4; their offsets and coefficients live on the stack).
 const quadBatch = 256
 
-// addRowsAVX is AddRows by addRowsQuads: the terms gathered in batches,
-// every group of four in one call, the last len%4 terms one at a time.
-func addRowsAVX(y, a, x []float64, off, stride int) {
+// addRowsAVX is AddRows (skipping zero coefficients) or AddRowsEvery by
+// addRowsQuads: the terms gathered in batches, every group of four in one
+// call, the last len%4 terms one at a time.
+func addRowsAVX(y, a, x []float64, off, stride int, skipZeros bool) {
 	m := len(y)
 	var offs [quadBatch]int
 	var coef [quadBatch]float64
 	k := 0
 	for l, v := range a {
-		if v == 0 {
+		if v == 0 && skipZeros {
 			continue
 		}
 		_ = x[off+l*stride+m-1] // the row x_l lies in x

@@ -12,3 +12,6 @@ func addRowsQuads(y *float64, m int, x *float64, offs *int, coef *float64, nq in
 
 //go:noescape
 func addRowsQuads2(y0, y1 *float64, m int, x *float64, offs *int, c0, c1 *float64, nq int)
+
+//go:noescape
+func subDots4(c *float64, n int, v *float64, k int, y *float64, stride int)

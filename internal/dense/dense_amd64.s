@@ -183,3 +183,85 @@ q2next:
 q2done:
 	VZEROUPPER
 	RET
+
+// func subDots4(c *float64, n int, v *float64, k int, y *float64, stride int)
+//
+// For j < n (a multiple of 4), four rows at a time: c[j] -= the dot of
+// the k values of v (a multiple of 4) with row j of y (stride values
+// apart), each dot's four partial sums (terms 0, 1, 2, 3 mod 4) in the
+// lanes of one register (VMULPD, VADDPD), then added as (s0+s2) + (s1+s3):
+// the sums of gonum's amd64 DotUnitary.
+TEXT ·subDots4(SB), NOSPLIT, $0-48
+	MOVQ c+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ v+16(FP), SI
+	MOVQ k+24(FP), DX
+	MOVQ y+32(FP), R8
+	MOVQ stride+40(FP), R9
+	SHLQ $3, R9 // a row of y, in bytes
+
+group:
+	TESTQ CX, CX
+	JZ    done
+	MOVQ  R8, R10
+	LEAQ  (R10)(R9*1), R11
+	LEAQ  (R11)(R9*1), R12
+	LEAQ  (R12)(R9*1), R13
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ  AX, AX
+
+terms:
+	CMPQ    AX, DX
+	JGE     reduce
+	VMOVUPD (SI)(AX*8), Y4
+	VMULPD  (R10)(AX*8), Y4, Y5
+	VADDPD  Y5, Y0, Y0
+	VMULPD  (R11)(AX*8), Y4, Y6
+	VADDPD  Y6, Y1, Y1
+	VMULPD  (R12)(AX*8), Y4, Y7
+	VADDPD  Y7, Y2, Y2
+	VMULPD  (R13)(AX*8), Y4, Y8
+	VADDPD  Y8, Y3, Y3
+	ADDQ    $4, AX
+	JMP     terms
+
+reduce:
+	VEXTRACTF128 $1, Y0, X4
+	VADDPD       X4, X0, X0 // s0+s2, s1+s3
+	VUNPCKHPD    X0, X0, X4
+	VADDSD       X4, X0, X0
+	VMOVSD       0(DI), X5
+	VSUBSD       X0, X5, X5
+	VMOVSD       X5, 0(DI)
+	VEXTRACTF128 $1, Y1, X4
+	VADDPD       X4, X1, X1
+	VUNPCKHPD    X1, X1, X4
+	VADDSD       X4, X1, X1
+	VMOVSD       8(DI), X5
+	VSUBSD       X1, X5, X5
+	VMOVSD       X5, 8(DI)
+	VEXTRACTF128 $1, Y2, X4
+	VADDPD       X4, X2, X2
+	VUNPCKHPD    X2, X2, X4
+	VADDSD       X4, X2, X2
+	VMOVSD       16(DI), X5
+	VSUBSD       X2, X5, X5
+	VMOVSD       X5, 16(DI)
+	VEXTRACTF128 $1, Y3, X4
+	VADDPD       X4, X3, X3
+	VUNPCKHPD    X3, X3, X4
+	VADDSD       X4, X3, X3
+	VMOVSD       24(DI), X5
+	VSUBSD       X3, X5, X5
+	VMOVSD       X5, 24(DI)
+	ADDQ         $32, DI
+	LEAQ         (R8)(R9*4), R8
+	SUBQ         $4, CX
+	JMP          group
+
+done:
+	VZEROUPPER
+	RET

@@ -117,3 +117,75 @@ func gaussNewtonThreads(t *testing.T, rng *rand.Rand, n, p int, zeros bool) {
 		}
 	}
 }
+
+// TestSubDotsGonum checks SubDots against gonum's Dgemm(NoTrans, Trans)
+// with alpha = -1 and beta = 1 bit for bit: inner lengths up to gonum's
+// block of 64, multiples of 4 (the assembly) and not, rows of y wider
+// than the dot, and values of wide magnitudes with zeros.
+func TestSubDotsGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	fill := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			if rng.IntN(7) > 0 {
+				v[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
+			}
+		}
+		return v
+	}
+	for _, k := range []int{1, 3, 4, 8, 13, 32, 64} {
+		for _, n := range []int{1, 4, 7, 70} {
+			m, stride := 5, k+3
+			a, y, c := fill(m*k), fill(n*stride), fill(m*n)
+			want := append([]float64(nil), c...)
+			blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, m, n, k, -1, a, k, y, stride, 1, want, n)
+			for i := range m {
+				SubDots(c[i*n:i*n+n], a[i*k:i*k+k], y, stride)
+			}
+			for i, v := range c {
+				if math.Float64bits(v) != math.Float64bits(want[i]) {
+					t.Fatalf("k %d, n %d: C[%d,%d] = %v, Dgemm %v", k, n, i/n, i%n, v, want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestAddRowsEveryGonum checks AddRowsEvery against gonum's Dgemv(Trans)
+// (alpha 1, beta 0, x and y strided as Dlabrd passes them) bit for bit,
+// with zeros among the coefficients (added, not skipped) and an infinite
+// value in a row whose coefficient is zero (so 0 * Inf = NaN is added).
+func TestAddRowsEveryGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, mn := range [][2]int{{1, 1}, {3, 5}, {9, 4}, {70, 33}, {257, 70}} {
+		m, n := mn[0], mn[1]
+		lda, inc := n+2, 3
+		a := make([]float64, m*lda)
+		for i := range a {
+			a[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
+		}
+		x := make([]float64, m*inc)
+		for i := range x {
+			if rng.IntN(5) > 0 {
+				x[i] = rng.NormFloat64()
+			}
+		}
+		if m > 2 {
+			x[2*inc] = 0
+			a[2*lda+n-1] = math.Inf(1)
+		}
+		want := make([]float64, n*inc)
+		blas64.Implementation().Dgemv(blas.Trans, m, n, 1, a, lda, x, inc, 0, want, inc)
+		coef := make([]float64, m)
+		for l := range coef {
+			coef[l] = x[l*inc]
+		}
+		got := make([]float64, n)
+		AddRowsEvery(got, coef, a, 0, lda)
+		for j, v := range got {
+			if w := want[j*inc]; math.Float64bits(v) != math.Float64bits(w) {
+				t.Fatalf("%d x %d: y[%d] = %v, Dgemv %v", m, n, j, v, w)
+			}
+		}
+	}
+}

@@ -523,16 +523,29 @@ func rowOuterGo(y, a, b []float64, rows, ka, kb, c int) {
 // values of a row at once, each the loop's two products and their sum.
 func matMulT2(y, a, b []float64, n, m int) {
 	c := 0
-	if useAVX2 && n > 0 && m >= 4 && 2*m <= maxSmall {
+	if useAVX2 && n > 0 && m >= 4 && 2*m <= maxMid {
 		c = m &^ 3
-		var buf [maxSmall]float64
-		bt := transposeTo(buf[:2*m], b, m, 2)
-		mulT2(&y[0], &a[0], &bt[0], &bt[m], n, m, c)
+		mulT2Avx(y, a, b, n, m, c)
 		if c == m {
 			return
 		}
 	}
 	matMulT2Go(y, a, b, n, m, c)
+}
+
+// mulT2Avx writes the first c columns of matMulT2's product by the
+// assembly, b^T on the stack: a small buffer for the weights of a layer
+// up to 128 wide, a larger one (not zeroed for the small) above.
+func mulT2Avx(y, a, b []float64, n, m, c int) {
+	if 2*m <= maxSmall {
+		var buf [maxSmall]float64
+		bt := transposeTo(buf[:2*m], b, m, 2)
+		mulT2(&y[0], &a[0], &bt[0], &bt[m], n, m, c)
+		return
+	}
+	var buf [maxMid]float64
+	bt := transposeTo(buf[:2*m], b, m, 2)
+	mulT2(&y[0], &a[0], &bt[0], &bt[m], n, m, c)
 }
 
 // matMulT2Go writes the columns from c on of matMulT2's product.

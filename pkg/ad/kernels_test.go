@@ -389,6 +389,15 @@ func TestSumRowsOuter(t *testing.T) {
 		}
 		return v
 	}
+	for _, m := range []int{129, 306, 2048} { // the larger buffer of matMulT2
+		a2, b2 := vec(5*2), vec(m*2)
+		got2, want2 := vec(5*m), make([]float64, 5*m)
+		matMulT2(got2, a2, b2, 5, m)
+		matMulT2Go(want2, a2, b2, 5, m, 0)
+		if !slices.Equal(got2, want2) {
+			t.Fatalf("matMulT2 m=%d: %v, the loop %v", m, got2, want2)
+		}
+	}
 	for k := 1; k <= 37; k++ {
 		for rows := range 6 {
 			a, y0 := vec(rows*k), vec(k)

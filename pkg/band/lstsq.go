@@ -7,10 +7,13 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack"
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/evidence-pinn/bpinn/internal/dense"
 )
 
 // maxDeflated is the most directions below the cutoff that leastSquares
@@ -46,7 +49,8 @@ func leastSquares(A *mat.Dense, b []float64, rcond float64) ([]float64, error) {
 	return x, nil
 }
 
-// bidiagonal is a tall A bidiagonalized by Dgebrd, A = Q B P^T, with Q^T b.
+// bidiagonal is a tall A bidiagonalized by gebrd (Dgebrd's bits), A = Q
+// B P^T, with Q^T b.
 type bidiagonal struct {
 	n, c       int
 	a          []float64 // Dgebrd's reflectors (A's storage)
@@ -75,11 +79,104 @@ func bidiagonalize(A *mat.Dense, b []float64) *bidiagonal {
 	impl.Dorgbr(lapack.GeneratePT, c, c, n, bd.a, bd.lda, bd.tauP, work, -1)
 	lwork = max(lwork, int(work[0]), 4*c)
 	bd.work = make([]float64, lwork)
-	impl.Dgebrd(n, c, bd.a, bd.lda, bd.d, bd.e, bd.tauQ, bd.tauP, bd.work, len(bd.work))
+	gebrd(n, c, bd.a, bd.lda, bd.d, bd.e, bd.tauQ, bd.tauP, bd.work)
 	bd.qb = slices.Clone(b)
 	impl.Dormbr(lapack.ApplyQ, blas.Left, blas.Trans, n, 1, c, bd.a, bd.lda, bd.tauQ, bd.qb, 1, bd.work, len(bd.work))
 	return bd
 }
+
+// gebrd is gonum's Dgebrd for an m x n matrix, m >= n, with work of the
+// length its query gives: the same blocks of nb columns (labrd, Dlabrd's
+// bits), each followed by the trailing update A -= V Y^T + X U^T, and the
+// unblocked rest (Dgebd2). The update, two Dgemm in gonum, is done row by
+// row by internal/dense in the same sums (dense.SubDots, then
+// dense.AddRows with the coefficients -X), so the bits are Dgebrd's, in
+// about two thirds of its CPU time on the estimate's matrices
+// (BenchmarkGebrd).
+func gebrd(m, n int, a []float64, lda int, d, e, tauQ, tauP, work []float64) {
+	impl := lapackgo.Implementation{}
+	nb := impl.Ilaenv(1, "DGEBRD", " ", m, n, -1, -1)
+	nx := n
+	if 1 < nb && nb < n {
+		nx = max(nb, impl.Ilaenv(3, "DGEBRD", " ", m, n, -1, -1))
+	}
+	if m < n || nb > gemmBlock || len(work) < (m+n)*nb {
+		impl.Dgebrd(m, n, a, lda, d, e, tauQ, tauP, work, len(work))
+		return
+	}
+	neg := make([]float64, nb)
+	i := 0
+	for ; i < n-nx; i += nb {
+		x, y := work[:m*nb], work[m*nb:]
+		labrd(m-i, n-i, nb, a[i*lda+i:], lda, d[i:], e[i:], tauQ[i:], tauP[i:], x, nb, y, nb)
+		for r := i + nb; r < m; r++ {
+			row := a[r*lda+i+nb : r*lda+n]
+			dense.SubDots(row, a[r*lda+i:r*lda+i+nb], y[nb*nb:], nb)
+			for l, v := range x[(r-i)*nb : (r-i+1)*nb] {
+				neg[l] = -v
+			}
+			dense.AddRows(row, neg, a, i*lda+i+nb, lda)
+		}
+		for j := i; j < i+nb; j++ {
+			a[j*lda+j] = d[j]
+			a[j*lda+j+1] = e[j]
+		}
+	}
+	impl.Dgebd2(m-i, n-i, a[i*lda+i:], lda, d[i:], e[i:], tauQ[i:], tauP[i:], work)
+}
+
+// labrd is gonum's Dlabrd for m >= n (the first nb columns and rows of
+// a reduced, with the X and Y of the trailing update) with its product of
+// the trailing matrix and each column's left reflector, a Dgemv(Trans)
+// over the whole rest of a, by dense.AddRowsEvery in the same sums (its
+// largest cost, run four rows at a time): the bits of Dlabrd.
+func labrd(m, n, nb int, a []float64, lda int, d, e, tauQ, tauP, x []float64, ldx int, y []float64, ldy int) {
+	impl := lapackgo.Implementation{}
+	bi := blas64.Implementation()
+	u, yt := make([]float64, m), make([]float64, n)
+	for i := 0; i < nb; i++ {
+		bi.Dgemv(blas.NoTrans, m-i, i, -1, a[i*lda:], lda, y[i*ldy:], 1, 1, a[i*lda+i:], lda)
+		bi.Dgemv(blas.NoTrans, m-i, i, -1, x[i*ldx:], ldx, a[i:], lda, 1, a[i*lda+i:], lda)
+		a[i*lda+i], tauQ[i] = impl.Dlarfg(m-i, a[i*lda+i], a[min(i+1, m-1)*lda+i:], lda)
+		d[i] = a[i*lda+i]
+		if i == n-1 {
+			continue
+		}
+		a[i*lda+i] = 1
+		// Y[i+1:, i] = A[i:, i+1:]^T A[i:, i], gonum's Dgemv(Trans, ..., 0, y[(i+1)*ldy+i:], ldy)
+		for r := range m - i {
+			u[r] = a[(i+r)*lda+i]
+		}
+		yi := yt[:n-i-1]
+		clear(yi)
+		dense.AddRowsEvery(yi, u[:m-i], a, i*lda+i+1, lda)
+		for j, v := range yi {
+			y[(i+1+j)*ldy+i] = v
+		}
+		bi.Dgemv(blas.Trans, m-i, i, 1, a[i*lda:], lda, a[i*lda+i:], lda, 0, y[i:], ldy)
+		bi.Dgemv(blas.NoTrans, n-i-1, i, -1, y[(i+1)*ldy:], ldy, y[i:], ldy, 1, y[(i+1)*ldy+i:], ldy)
+		bi.Dgemv(blas.Trans, m-i, i, 1, x[i*ldx:], ldx, a[i*lda+i:], lda, 0, y[i:], ldy)
+		bi.Dgemv(blas.Trans, i, n-i-1, -1, a[i+1:], lda, y[i:], ldy, 1, y[(i+1)*ldy+i:], ldy)
+		bi.Dscal(n-i-1, tauQ[i], y[(i+1)*ldy+i:], ldy)
+
+		bi.Dgemv(blas.NoTrans, n-i-1, i+1, -1, y[(i+1)*ldy:], ldy, a[i*lda:], 1, 1, a[i*lda+i+1:], 1)
+		bi.Dgemv(blas.Trans, i, n-i-1, -1, a[i+1:], lda, x[i*ldx:], 1, 1, a[i*lda+i+1:], 1)
+		a[i*lda+i+1], tauP[i] = impl.Dlarfg(n-i-1, a[i*lda+i+1], a[i*lda+min(i+2, n-1):], 1)
+		e[i] = a[i*lda+i+1]
+		a[i*lda+i+1] = 1
+
+		bi.Dgemv(blas.NoTrans, m-i-1, n-i-1, 1, a[(i+1)*lda+i+1:], lda, a[i*lda+i+1:], 1, 0, x[(i+1)*ldx+i:], ldx)
+		bi.Dgemv(blas.Trans, n-i-1, i+1, 1, y[(i+1)*ldy:], ldy, a[i*lda+i+1:], 1, 0, x[i:], ldx)
+		bi.Dgemv(blas.NoTrans, m-i-1, i+1, -1, a[(i+1)*lda:], lda, x[i:], ldx, 1, x[(i+1)*ldx+i:], ldx)
+		bi.Dgemv(blas.NoTrans, i, n-i-1, 1, a[i+1:], lda, a[i*lda+i+1:], 1, 0, x[i:], ldx)
+		bi.Dgemv(blas.NoTrans, m-i-1, i, -1, x[(i+1)*ldx:], ldx, x[i:], ldx, 1, x[(i+1)*ldx+i:], ldx)
+		bi.Dscal(m-i-1, tauP[i], x[(i+1)*ldx+i:], ldx)
+	}
+}
+
+// gemmBlock is gonum's Dgemm's block of the inner dimension: up to it a
+// product's sums run in one pass, as gebrd's update repeats them.
+const gemmBlock = 64
 
 // solveSVD is the truncated solution through B's SVD: its left rotations
 // applied to Q^T b, its right ones to P^T (xGELSS). It consumes bd.
@@ -267,7 +364,7 @@ func moved(vs, prev [][]float64) float64 {
 // Gram-Schmidt, twice); false where one is dependent on the others.
 func orthonormalize(vs [][]float64) bool {
 	for j, v := range vs {
-		for range deflationSteps {
+		for range 2 {
 			for _, q := range vs[:j] {
 				floats.AddScaled(v, -floats.Dot(q, v), q)
 			}
