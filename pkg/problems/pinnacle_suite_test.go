@@ -43,6 +43,21 @@ var (
 	}
 )
 
+// Wave1D's ref_sol, sin(pi x) cos(2 pi t) + 0.5 sin(4 pi x) cos(8 pi t),
+// and HeatInv's u = exp(-t) sin(pi x) sin(pi y), a = 2 + sin(pi x) sin(pi
+// y).
+var (
+	pinnacleWave1D = func(in []*ad.Node) []*ad.Node {
+		m1 := ad.Mul(ad.Sin(ad.Scale(in[0], math.Pi)), ad.Cos(ad.Scale(in[1], 2*math.Pi)))
+		m2 := ad.Mul(ad.Sin(ad.Scale(in[0], 4*math.Pi)), ad.Cos(ad.Scale(in[1], 8*math.Pi)))
+		return []*ad.Node{ad.Add(m1, ad.Scale(m2, 0.5))}
+	}
+	pinnacleHeatInv = func(in []*ad.Node) []*ad.Node {
+		s := ad.Mul(ad.Sin(ad.Scale(in[0], math.Pi)), ad.Sin(ad.Scale(in[1], math.Pi)))
+		return []*ad.Node{ad.Mul(ad.Exp(ad.Neg(in[2])), s), ad.AddConst(s, 2)}
+	}
+)
+
 // PoissonND's ref_sol, the sum of sin(pi/2 xi), and HeatND's, exp(|x|^2/2
 // + t), over x1..x5.
 var (
@@ -150,6 +165,8 @@ func TestSuiteDefinitions(t *testing.T) {
 		{"poisson-inv", pinnacleInv, []string{"pde", "data", "boundary_a"}},
 		{"poisson-nd", pinnaclePoissonND, []string{"pde", "boundary"}},
 		{"heat-nd", pinnacleHeatND, []string{"pde", "boundary", "initial"}},
+		{"wave1d", pinnacleWave1D, []string{"pde", "rate", "initial", "boundary"}},
+		{"heat2d-inv", pinnacleHeatInv, []string{"pde", "data", "boundary_a"}},
 	} {
 		p, err := New(c.name, Options{})
 		if err != nil {
@@ -159,30 +176,30 @@ func TestSuiteDefinitions(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkTerms(t, p, c.terms)
-		if p.Name == "poisson-inv" {
+		if d := p.Terms[1]; d.Measured {
 			// The data are u_ref with noise 0.1: checked, then taken away.
-			if s := rms(noiseOfData(p.Terms[1])); math.Abs(s-0.1) > 0.01 {
-				t.Errorf("poisson-inv: measurement noise rms %.4f, want 0.1", s)
+			if s := rms(noiseOfData(p, d)); math.Abs(s-0.1) > 0.01 {
+				t.Errorf("%s: measurement noise rms %.4f, want 0.1", p.Name, s)
 			}
-			p.Terms[1].Target = poissonInvData0(p.Terms[1])
+			p.Terms[1].Target = exactData(p, d)
 		}
 		termsNearZero(t, p, c.build, 1e-10)
 		checkExact(t, p, c.build)
 	}
 }
 
-// poissonInvData0 is PoissonInv's measurements without noise.
-func poissonInvData0(data pde.Term) []float64 {
+// exactData is p's measurements data without noise: its exact u.
+func exactData(p *pde.Problem, data pde.Term) []float64 {
 	y := make([]float64, len(data.Points))
 	for i, x := range data.Points {
-		y[i] = math.Sin(math.Pi*x[0]) * math.Sin(math.Pi*x[1])
+		y[i] = p.ExactValues(x)[0]
 	}
 	return y
 }
 
 // noiseOfData is the measurements' departure from u_ref.
-func noiseOfData(data pde.Term) []float64 {
-	clean := poissonInvData0(data)
+func noiseOfData(p *pde.Problem, data pde.Term) []float64 {
+	clean := exactData(p, data)
 	d := make([]float64, len(clean))
 	for i := range d {
 		d[i] = data.Target[i] - clean[i]
