@@ -491,15 +491,22 @@ func (f *Fit) laplace(kind curv.Kind, beta []float64) (*curv.Laplace, curv.Loss,
 	loss := f.loss()
 	s := f.system(false)
 	s.Beta = beta
-	if kind == curv.LowRank {
-		l, err := curv.NewLowRankLaplace(s, loss, f.lowRankOptions(), f.Model.pool)
-		return l, loss, err
+	if kind == curv.Dual {
+		if l := curv.CloseLowRankLaplace(s, loss, f.lowRankOptions(), true, f.Model.pool); l != nil {
+			return l, loss, nil
+		}
 	}
-	if l := curv.CloseLowRankLaplace(s, loss, f.lowRankOptions(), true, f.Model.pool); l != nil {
-		return l, loss, nil
-	}
-	l, err := curv.NewDualLaplace(s, loss, f.Model.pool)
+	l, err := f.laplaceOf(s, loss, kind)
 	return l, loss, err
+}
+
+// laplaceOf is the Laplace approximation of s in kind, Dual or LowRank,
+// as named (laplace chooses).
+func (f *Fit) laplaceOf(s *curv.System, loss curv.Loss, kind curv.Kind) (*curv.Laplace, error) {
+	if kind == curv.LowRank {
+		return curv.NewLowRankLaplace(s, loss, f.lowRankOptions(), f.Model.pool)
+	}
+	return curv.NewDualLaplace(s, loss, f.Model.pool)
 }
 
 // laplaceRank is the Lanczos steps of the low-rank Laplace above
