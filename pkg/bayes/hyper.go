@@ -52,16 +52,25 @@ func (f *Fit) finalHyperStep() (move float64, ok bool) {
 
 // roundEvidence is the evidence of a final round under kind: the final
 // Laplace's own under LowRank (curv.Compute's lowrank is another
-// approximation, that of the Adam phase's steps), else evidence's.
+// approximation, that of the Adam phase's steps), and under Dual that
+// same low-rank Laplace where it is much cheaper than the dual traces
+// and close (curv.CloseLowRankLaplace), else evidence's.
 func (f *Fit) roundEvidence(kind curv.Kind) (*curv.Hyper, curv.Loss, error) {
-	if kind != curv.LowRank {
-		return f.evidence(kind, false)
+	switch kind {
+	case curv.LowRank:
+		l, loss, err := f.laplace(kind, f.Beta)
+		if err != nil {
+			return nil, loss, err
+		}
+		return &l.Hyper, loss, nil
+	case curv.Dual: // above DenseLimit: evidence's system too
+		loss, s := f.loss(), f.system(false)
+		if l := curv.CloseLowRankLaplace(s, loss, f.lowRankOptions(), false, f.Model.pool); l != nil {
+			return &l.Hyper, loss, nil
+		}
+		return f.evidenceOf(s, loss, kind, false)
 	}
-	l, loss, err := f.laplace(kind, f.Beta)
-	if err != nil {
-		return nil, loss, err
-	}
-	return &l.Hyper, loss, nil
+	return f.evidence(kind, false)
 }
 
 // Hessians evaluates the loss parts and data Hessians (Settings.Hessian)
@@ -203,7 +212,13 @@ func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, er
 		return &l.Hyper, c.Loss, nil
 	}
 	loss := f.loss()
-	tr, err := curv.Compute(f.system(f.Model.NumWeights() <= DenseLimit), curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
+	return f.evidenceOf(f.system(f.Model.NumWeights() <= DenseLimit), loss, kind, squares)
+}
+
+// evidenceOf is evidence's E_hyp and the rest at the system s, with the
+// loss parts loss there, under kind (not Dense).
+func (f *Fit) evidenceOf(s *curv.System, loss curv.Loss, kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
+	tr, err := curv.Compute(s, curv.Options{Kind: kind, Squares: squares, Seed: uint64(f.Hyper.Steps + f.Hyper.FinalRounds + 1)})
 	if err != nil {
 		return nil, loss, err
 	}

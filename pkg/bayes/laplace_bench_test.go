@@ -12,6 +12,8 @@ import (
 // finalWidths are 2-h-h-h-1 nets of 921, 3441, 9937, 30009 and 99901
 // weights on burgers-wide's 2840 residuals (921: the dense structure,
 // AutoLaplace's choice there; the others dual).
+// The benchmarks time each structure as named (Fit.laplaceOf), not
+// the choice between dual and low rank that a fit makes.
 var finalWidths = []int{20, 40, 69, 121, 222}
 
 // BenchmarkFinalLaplace times a fit's final Laplace approximation in the
@@ -34,6 +36,25 @@ func BenchmarkFinalLowRankLaplace(b *testing.B) {
 	benchFinalLaplace(b, func(int) curv.Kind { return curv.LowRank })
 }
 
+// BenchmarkDualRound times the evidence of a final round in the dual
+// structure (curv.Compute's Woodbury traces, the residual Jacobians
+// included) at BenchmarkFinalLaplace's sizes above the dense limit: the
+// cost curv.LowRankCheaper weighs the low rank against in a round.
+//
+//	go test -run '^$' -bench 'DualRound/P=9937$' -benchtime 1x ./pkg/bayes
+func BenchmarkDualRound(b *testing.B) {
+	for _, h := range finalWidths[1:] {
+		b.Run(fmt.Sprintf("P=%d", widthWeights(h)), func(b *testing.B) {
+			f := wideFit(b, h, "")
+			reportCPU(b, func() {
+				if _, _, err := f.evidence(curv.Dual, false); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
 // benchFinalLaplace is BenchmarkFinalLaplace with the structure kindOf(P).
 func benchFinalLaplace(b *testing.B, kindOf func(P int) curv.Kind) {
 	for _, h := range finalWidths {
@@ -44,7 +65,12 @@ func benchFinalLaplace(b *testing.B, kindOf func(P int) curv.Kind) {
 			var l *curv.Laplace
 			reportCPU(b, func() {
 				var err error
-				if l, _, err = f.laplace(kind, f.Beta); err != nil {
+				if kind == curv.Dense {
+					l, _, err = f.laplace(kind, f.Beta)
+				} else {
+					l, err = f.laplaceOf(f.system(false), f.loss(), kind)
+				}
+				if err != nil {
 					b.Fatal(err)
 				}
 			})

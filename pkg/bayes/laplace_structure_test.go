@@ -101,6 +101,56 @@ func TestFitAboveDenseLimit(t *testing.T) {
 	}
 }
 
+// Where the dual applies above DenseLimit, a fit's Laplace and final
+// rounds take the low-rank form only when it is much cheaper and close
+// (curv.CloseLowRankLaplace), else the dual one unchanged: at a fresh
+// heat net of 3281 weights and 100 residuals, 8 Lanczos steps leave a
+// gap of 0.4 nats (the dual, the same bits as without the attempt, in
+// the Laplace and in a round), 12 steps 0.009 (the low rank in both,
+// ln Z within the gap of the dual's, E_hyp within half of it below) and
+// 16 steps 8e-5 (the low rank for the Laplace; a round's dual traces are
+// cheaper than 16 steps there). Not parallel: it sets laplaceRank.
+func TestLowRankWhereDualApplies(t *testing.T) {
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	if f.Status != StatusOK || f.Laplace == nil || f.Laplace.Kind != curv.Dual {
+		t.Fatalf("status %s (%s), Laplace %v; want ok and dual", f.Status, f.Reason, f.Laplace != nil)
+	}
+	dual, round := f.Laplace, roundOf(t, f)
+	defer func(k int) { laplaceRank = k }(laplaceRank)
+	for _, c := range []struct {
+		rank         int
+		laplace, hyp curv.Kind
+	}{{8, curv.Dual, curv.Dual}, {12, curv.LowRank, curv.LowRank}, {16, curv.LowRank, curv.Dual}} {
+		laplaceRank = c.rank
+		l, _, err := f.laplace(curv.Dual, f.Beta)
+		switch {
+		case err != nil || l.Kind != c.laplace:
+			t.Errorf("%d steps: Laplace %v (%v), want %s", c.rank, l != nil && err == nil, err, c.laplace)
+		case l.Kind == curv.Dual && (l.LogEvidence != dual.LogEvidence || l.LogDetA != dual.LogDetA):
+			t.Errorf("%d steps: the dual Laplace after the attempt differs: ln Z %v, %v", c.rank, l.LogEvidence, dual.LogEvidence)
+		case l.Kind == curv.LowRank && (math.Abs(l.LogEvidence-dual.LogEvidence) > l.LogDetGap || l.LogDetGap > curv.LowRankMaxGap):
+			t.Errorf("%d steps: low-rank ln Z %v (gap %v), dual %v", c.rank, l.LogEvidence, l.LogDetGap, dual.LogEvidence)
+		}
+		got := roundOf(t, f)
+		if c.hyp == curv.Dual && !slices.Equal(got, round) {
+			t.Errorf("%d steps: a round's evidence %v, want the dual traces' %v", c.rank, got, round)
+		}
+		if d := round[0] - got[0]; c.hyp == curv.LowRank && (err != nil || d < -1e-9*math.Abs(round[0]) || d > l.LogDetGap/2+1e-9*math.Abs(round[0]) || d == 0) {
+			t.Errorf("%d steps: a round's E_hyp %v, the dual's %v: want the low rank's, within half its gap below", c.rank, got[0], round[0])
+		}
+	}
+}
+
+// roundOf is a final round's E_hyp and gammas at f under Dual.
+func roundOf(t *testing.T, f *Fit) []float64 {
+	t.Helper()
+	hy, _, err := f.roundEvidence(curv.Dual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]float64{hy.EHyp, hy.Gamma}, hy.GammaBeta...)
+}
+
 // Above DenseLimit a fit that no structure fits ends no-laplace, its
 // reason saying why: the exact Hessian (heat at 3281 weights).
 func TestNoLaplaceReasons(t *testing.T) {

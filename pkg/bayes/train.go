@@ -458,8 +458,9 @@ func (f *Fit) finish() {
 // laplaceKind is the structure of f's final Laplace approximation
 // (curv.AutoLaplace): dense up to DenseLimit weights, above it the exact
 // dual form of the Gauss-Newton A while there are fewer residuals than
-// weights, else its low-rank form; why says why there is none (then kind
-// is "").
+// weights (where laplace takes the low-rank form instead when it is much
+// cheaper and close: curv.CloseLowRankLaplace), else its low-rank form;
+// why says why there is none (then kind is "").
 func (f *Fit) laplaceKind() (kind curv.Kind, why string) {
 	m := f.Model
 	P, N := m.NumWeights(), 0
@@ -490,10 +491,30 @@ func (f *Fit) laplace(kind curv.Kind, beta []float64) (*curv.Laplace, curv.Loss,
 	loss := f.loss()
 	s := f.system(false)
 	s.Beta = beta
-	if kind == curv.LowRank {
-		l, err := curv.NewLowRankLaplace(s, loss, curv.Options{Seed: f.Settings.Seed}, f.Model.pool)
-		return l, loss, err
+	if kind == curv.Dual {
+		if l := curv.CloseLowRankLaplace(s, loss, f.lowRankOptions(), true, f.Model.pool); l != nil {
+			return l, loss, nil
+		}
 	}
-	l, err := curv.NewDualLaplace(s, loss, f.Model.pool)
+	l, err := f.laplaceOf(s, loss, kind)
 	return l, loss, err
+}
+
+// laplaceOf is the Laplace approximation of s in kind, Dual or LowRank,
+// as named (laplace chooses).
+func (f *Fit) laplaceOf(s *curv.System, loss curv.Loss, kind curv.Kind) (*curv.Laplace, error) {
+	if kind == curv.LowRank {
+		return curv.NewLowRankLaplace(s, loss, f.lowRankOptions(), f.Model.pool)
+	}
+	return curv.NewDualLaplace(s, loss, f.Model.pool)
+}
+
+// laplaceRank is the Lanczos steps of the low-rank Laplace above
+// DenseLimit (0: curv.LaplaceRank); a variable so that a test can take
+// the low-rank attempt where the dual applies at a small net.
+var laplaceRank = 0
+
+// lowRankOptions are the options of f's low-rank Laplace.
+func (f *Fit) lowRankOptions() curv.Options {
+	return curv.Options{Rank: laplaceRank, Seed: f.Settings.Seed}
 }

@@ -123,6 +123,79 @@ func NewLowRankLaplace(s *System, loss Loss, o Options, pool *par.Pool) (*Laplac
 	return l, nil
 }
 
+// LowRankMaxGap is the most LogDetGap, in nats, at which
+// CloseLowRankLaplace keeps the LowRank Laplace where the Dual one
+// applies: its ln|A| is then within 0.1 nats of the exact one (ln Z
+// within 0.05 from that term), and where it was measured against the
+// dense Laplace the hyperparameters MacKay's rounds settle on moved by
+// about a tenth of the gap, relative (1.3 nats: 9 %; 5e-4: 6e-5;
+// docs/curvature.md).
+const LowRankMaxGap = 0.1
+
+// lowRankShare is the most the LowRank structure may cost, as a share of
+// the Dual one it would replace, for CloseLowRankLaplace to try it: a
+// gap above LowRankMaxGap, which sends the caller back to Dual, then
+// adds at most half to the Dual's cost.
+const lowRankShare = 0.5
+
+// LowRankCheaper reports whether the LowRank Laplace with k Lanczos steps
+// (0: LaplaceRank) of P weights and N < P residuals costs at most half of
+// what the Dual structure does there: NewDualLaplace with laplace (the
+// final Laplace and the band), else the Dual traces of Compute (a final
+// round). The costs are lowRankSeconds and dualSeconds.
+func LowRankCheaper(P, N, k int, laplace bool) bool {
+	if k == 0 {
+		k = LaplaceRank
+	}
+	if N >= P || N <= k { // N <= k: Lanczos would take N steps, at the dual's cost
+		return false
+	}
+	return lowRankSeconds(P, N, k) <= lowRankShare*dualSeconds(P, N, laplace)
+}
+
+// lowRankSeconds is NewLowRankLaplace's CPU time on one core, 1.73e-9
+// k (N + k) P seconds: k Lanczos steps of a product with J and one with
+// J^T and their reorthogonalization, the Ritz vectors, gamma from the
+// band's N rows. The constant is bayes.BenchmarkFinalLowRankLaplace's
+// at 9937 weights and 2840 residuals (29.5 s; at 3441 weights 12.4 s,
+// 10.2 s by this).
+func lowRankSeconds(P, N, k int) float64 {
+	p, n, kk := float64(P), float64(N), float64(k)
+	return 1.73e-9 * kk * (n + kk) * p
+}
+
+// dualSeconds is the Dual structure's CPU time on one core: with laplace
+// NewDualLaplace's, 1.21e-9 N^2 P + 1.08e-9 N^3 seconds (the LQ
+// factorization, Q, the alpha traces through T Q; the N x N
+// factorizations), else Compute's Dual traces, 5.7e-10 N^2 P + 3.6e-10
+// N^3 (S = I + K K^T, V = L^-1 K; the Cholesky factor and inverse of S).
+// The constants fit bayes.BenchmarkFinalLaplace and the Dual traces of
+// a final round at 3441 and 9937 weights and 2840 residuals (58.4 s and
+// 122 s; 24.0 s and 53.8 s).
+func dualSeconds(P, N int, laplace bool) float64 {
+	p, n := float64(P), float64(N)
+	if laplace {
+		return 1.21e-9*n*n*p + 1.08e-9*n*n*n
+	}
+	return 5.7e-10*n*n*p + 3.6e-10*n*n*n
+}
+
+// CloseLowRankLaplace is NewLowRankLaplace's Laplace of s where the Dual
+// structure applies (fewer residuals than weights), LowRankCheaper says
+// it costs at most half of the Dual one (laplace as there) and its
+// LogDetGap is at most LowRankMaxGap; otherwise nil, and the caller goes
+// on with the Dual structure: s.J is only read here.
+func CloseLowRankLaplace(s *System, loss Loss, o Options, laplace bool, pool *par.Pool) *Laplace {
+	if !LowRankCheaper(s.P, s.N(), o.Rank, laplace) {
+		return nil
+	}
+	l, err := NewLowRankLaplace(s, loss, o, pool)
+	if err != nil || !(l.LogDetGap <= LowRankMaxGap) {
+		return nil
+	}
+	return l
+}
+
 // colSquaresWhitened is diag(G~) = sum_t beta_t diag(J_t^T J_t) / alpha_k.
 func colSquaresWhitened(s *System, invSqrtD []float64) []float64 {
 	d := make([]float64, s.P)

@@ -151,3 +151,104 @@ func TestLowRankLaplaceNotPD(t *testing.T) {
 		t.Errorf("err = %v, want NotPositiveDefinite of lowrank", err)
 	}
 }
+
+// lowRankSystem is a system whose Jacobians have rank r: J_t = B_t C,
+// C r x P shared by the groups, so that Lanczos exhausts G~ in r steps.
+func lowRankSystem(seed uint64, P, r int, rows []int) *curv.System {
+	s := randomSystem(seed, P, rows)
+	rng := rand.New(rand.NewPCG(seed, 13))
+	c := make([]float64, r*P)
+	for i := range c {
+		c[i] = rng.NormFloat64()
+	}
+	for t, n := range rows {
+		for i := range n {
+			b := make([]float64, r)
+			for k := range b {
+				b[k] = rng.NormFloat64()
+			}
+			row := s.J[t][i*P : (i+1)*P]
+			clear(row)
+			for k, x := range b {
+				for col := range P {
+					row[col] += x * c[k*P+col]
+				}
+			}
+		}
+	}
+	return s
+}
+
+// TestCloseLowRankLaplace checks the choice between the low-rank and the
+// dual Laplace where the dual applies, on both sides of each of its two
+// boundaries (8 Lanczos steps): the cost (rank-4 Jacobians, which the low
+// rank holds exactly, with 90 residuals and with 9: too few for Lanczos
+// to be the cheaper) and the gap (full-rank Jacobians with 90 residuals:
+// 8 steps miss most of ln|A|). Where it declines, s is as it was: the
+// dual Laplace from it is the same bits as from a fresh copy.
+func TestCloseLowRankLaplace(t *testing.T) {
+	const P, k = 200, 8
+	for _, c := range []struct {
+		name    string
+		s       func() *curv.System
+		lowRank bool
+	}{
+		{"rank 4, 90 residuals", func() *curv.System { return lowRankSystem(5, P, 4, []int{50, 40}) }, true},
+		{"rank 4, 9 residuals", func() *curv.System { return lowRankSystem(5, P, 4, []int{5, 4}) }, false},
+		{"full rank, 90 residuals", func() *curv.System { return randomSystem(5, P, []int{50, 40}) }, false},
+	} {
+		for _, laplace := range []bool{true, false} {
+			s := c.s()
+			loss := lossOf(6, s)
+			got := curv.CloseLowRankLaplace(s, loss, curv.Options{Rank: k}, laplace, nil)
+			if (got != nil) != c.lowRank {
+				t.Errorf("%s (laplace %v): low rank %v, want %v", c.name, laplace, got != nil, c.lowRank)
+				continue
+			}
+			if got != nil {
+				if got.Kind != curv.LowRank || got.LogDetGap > curv.LowRankMaxGap {
+					t.Errorf("%s: kind %q, gap %v", c.name, got.Kind, got.LogDetGap)
+				}
+				want, err := curv.NewLaplace(hessiansOf(s, loss), s.Alpha, s.Beta)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareLaplace(t, c.name, got, want, loss, P, 1e-7)
+				continue
+			}
+			dual, err := curv.NewDualLaplace(s, loss, nil)
+			fresh := c.s()
+			want, err2 := curv.NewDualLaplace(fresh, lossOf(6, fresh), nil)
+			if err != nil || err2 != nil || dual.LogEvidence != want.LogEvidence || dual.LogDetA != want.LogDetA {
+				t.Errorf("%s: the dual Laplace after the declined low rank differs from a fresh one (%v, %v)", c.name, err, err2)
+			}
+		}
+	}
+}
+
+// TestLowRankCheaper checks the cost side of the choice at the sizes of
+// docs/curvature.md: the low rank (512 steps) is tried at poisson-holes'
+// 5 x 100 net and at burgers-wide's residuals with 3441 weights (12 s of
+// CPU against the dual's 58 s there), not with heat's 100 residuals, nor
+// where the dual does not apply.
+func TestLowRankCheaper(t *testing.T) {
+	for _, c := range []struct {
+		P, N, k int
+		laplace bool
+		want    bool
+	}{
+		{40801, 5200, 0, true, true},  // poisson-holes' 5 x 100
+		{40801, 5200, 0, false, true}, // its final rounds
+		{3441, 2840, 0, true, true},   // burgers-wide 40-40-40
+		{3281, 100, 0, true, false},   // heat 60-50: N < k
+		{40801, 600, 0, true, false},  // few residuals: the dual is cheap
+		{40801, 600, 0, false, false}, //
+		{5000, 8000, 0, true, false},  // N > P: no dual to replace
+		{200, 90, 8, true, true},      // TestCloseLowRankLaplace's sizes
+		{200, 9, 8, true, false},      //
+	} {
+		if got := curv.LowRankCheaper(c.P, c.N, c.k, c.laplace); got != c.want {
+			t.Errorf("LowRankCheaper(%d weights, %d residuals, %d steps, laplace %v) = %v; want %v", c.P, c.N, c.k, c.laplace, got, c.want)
+		}
+	}
+}

@@ -325,6 +325,9 @@ type Result struct {
 	// computed in (curv.Laplace.Kind: dense, or above bayes.DenseLimit
 	// dual or lowrank); empty without a Laplace approximation.
 	LaplaceStructure string `json:"laplace_structure,omitempty"`
+	// LogDetGap bounds what the lowrank structure's ln|A| misses of the
+	// Gauss-Newton A's (curv.Laplace.LogDetGap); nil under the others.
+	LogDetGap *float64 `json:"log_det_gap,omitempty"`
 
 	// Unknowns are the inferred coefficients of an inverse problem by name
 	// (absent for a forward problem).
@@ -481,6 +484,9 @@ func (r *Result) setLaplace(l *curv.Laplace) {
 	alphaNames, betaNames := r.AlphaNames, r.BetaNames
 	r.EHyp, r.LogP, r.LogDetA = Num(l.EHyp), Num(l.LogP), Num(l.LogDetA)
 	r.LaplaceStructure = string(l.Kind)
+	if l.Kind == curv.LowRank {
+		r.LogDetGap = Num(l.LogDetGap)
+	}
 	r.Comb, r.Gamma = Num(l.Comb), Num(l.Gamma)
 	r.GammaAlpha, r.GammaBeta = numMap(alphaNames, l.GammaAlpha), numMap(betaNames, l.GammaBeta)
 	r.OccamArgAlpha, r.OccamArgBeta = numMap(alphaNames, l.OccamArgAlpha), numMap(betaNames, l.OccamArgBeta)

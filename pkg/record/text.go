@@ -61,7 +61,11 @@ func (r *Result) writeText(w io.Writer) {
 	fmt.Fprintf(w, "  log evidence = %s  (log p = %s, gamma = %s; the paper's convention: the constant -N/2 ln 2pi = %s is left out)\n",
 		Fmt(r.LogEvidence, "%.6g"), Fmt(r.LogP, "%.6g"), Fmt(r.Gamma, "%.4g"), Fmt(r.LogPConst, "%.6g"))
 	if r.LaplaceStructure != "" && r.LaplaceStructure != "dense" { // the dense A needs no word
-		fmt.Fprintf(w, "  Laplace approximation: A in the %s structure (docs/curvature.md)\n", r.LaplaceStructure)
+		gap := ""
+		if r.LogDetGap != nil {
+			gap = fmt.Sprintf(", ln|A| within %.3g nats of the Gauss-Newton A's", *r.LogDetGap)
+		}
+		fmt.Fprintf(w, "  Laplace approximation: A in the %s structure%s (docs/curvature.md)\n", r.LaplaceStructure, gap)
 	}
 	h := r.Hyper
 	fmt.Fprintf(w, "  hyper steps %d (not PD %d, rejected %d, Occam-invalid %d)\n", h.Steps, h.NotPD, h.Rejected, h.OccamBad)
