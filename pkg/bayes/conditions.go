@@ -51,7 +51,6 @@ func (f *Fit) Conditions() ([]Condition, error) {
 	mean := *f // the outputs' means only: no Jacobian, no band
 	mean.Laplace = nil
 	solution := map[string]float64{}
-	lo, hi, _, _ := problemMaps(p)
 	var out []Condition
 	for k, t := range p.Terms {
 		values, ok := p.Values(t)
@@ -75,7 +74,7 @@ func (f *Fit) Conditions() ([]Condition, error) {
 				u[i] -= values[i]
 			}
 			c.Misfit = rms(u)
-			c.Noise = MeasuredNoise(t.Points, values, lo, hi)
+			c.Noise = m.measuredNoise(k, values)
 		}
 		c.Scale = c.Values
 		if c.Values < c.Solution/10 {
@@ -108,6 +107,23 @@ func (c Condition) Warning() string {
 	}
 	return fmt.Sprintf("condition %q unmet: rms misfit %.2g against %s (ratio %.2g, above %g%s); the fit may have settled on ignoring it",
 		c.Term, c.Misfit, against, c.Ratio, ConditionUnmet, noise)
+}
+
+// measuredNoise is MeasuredNoise of term k's values, a measured term of
+// m's problem, computed on first use: a term's measurements are the same
+// at every check of the conditions (a redraw keeps them).
+func (m *Model) measuredNoise(k int, values []float64) float64 {
+	if m.noise == nil {
+		m.noise = make([]float64, len(m.Problem.Terms))
+		for i := range m.noise {
+			m.noise[i] = math.NaN()
+		}
+	}
+	if math.IsNaN(m.noise[k]) {
+		lo, hi := problemBox(m.Problem)
+		m.noise[k] = MeasuredNoise(m.Problem.Terms[k].Points, values, lo, hi)
+	}
+	return m.noise[k]
 }
 
 // noiseQueries is how many measurements MeasuredNoise compares with their

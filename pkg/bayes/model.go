@@ -76,6 +76,9 @@ type Model struct {
 	jbuf [][]float64
 	// gnTmp is one term's J^T J, kept between hyperparameter steps.
 	gnTmp []float64
+	// noise is each measured term's MeasuredNoise, NaN until first used
+	// (measuredNoise).
+	noise []float64
 
 	pool *par.Pool // the threads of the row work; nil: the calling goroutine
 	// alphaMode is the mode of Alphas, which a sibling shares.

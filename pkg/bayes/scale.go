@@ -68,19 +68,25 @@ func AutoMaps(net *nn.MLP, p *pde.Problem) {
 // them: a factor of 10 either way.
 const Unit = 10
 
-// problemMaps returns the box of p (nil when it has none) and each field's shift
+// problemMaps returns the box of p (problemBox) and each field's shift
 // and scale.
 func problemMaps(p *pde.Problem) (lo, hi, shift, scale []float64) {
-	lo, hi = p.Lo, p.Hi
-	if lo == nil && p.Domain != nil {
-		lo, hi = p.Domain.Bounds()
-	}
+	lo, hi = problemBox(p)
 	vals := p.OutputValues()
 	shift, scale = make([]float64, len(vals)), make([]float64, len(vals))
 	for k, v := range vals {
 		shift[k], scale[k] = spread(v)
 	}
 	return lo, hi, shift, scale
+}
+
+// problemBox returns the box of p: Lo and Hi, else its domain's bounds
+// (nil when it has neither).
+func problemBox(p *pde.Problem) (lo, hi []float64) {
+	if p.Lo == nil && p.Domain != nil {
+		return p.Domain.Bounds()
+	}
+	return p.Lo, p.Hi
 }
 
 // spread returns the mean of v and its standard deviation, or the mean's
