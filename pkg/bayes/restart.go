@@ -11,12 +11,15 @@ import (
 // the evidence releases them from the first hyperparameter step on.
 const ConditionsFirst = 100
 
-// restarts reports whether Train fits f's problem again with its
-// conditions first: f ended ok from balanced betas (a derived schedule,
-// Hyper.Balance) with a condition unmet (Condition.Unmet). A schedule's
-// fit, whose betas start at Beta0, is never restarted.
-func (f *Fit) restarts() bool {
-	return f.Status == StatusOK && f.Settings.Hyper.Balance && len(f.unmet()) > 0
+// restarts is the unmet conditions (Condition.Unmet) for which Train fits
+// f's problem again with its conditions first, f having ended ok from
+// balanced betas (a derived schedule, Hyper.Balance); none otherwise. A
+// schedule's fit, whose betas start at Beta0, is never restarted.
+func (f *Fit) restarts() []string {
+	if f.Status != StatusOK || !f.Settings.Hyper.Balance {
+		return nil
+	}
+	return f.unmet()
 }
 
 // unmet is the names of f's unmet conditions (none when they cannot be

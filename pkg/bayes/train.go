@@ -77,9 +77,7 @@ func train(ctx context.Context, cfg Config) (*Fit, error) {
 			return keepEarly(unmet, when, again), nil
 		}
 		f.end(ctx, cfg.problem, start, &r, nil)
-	}
-	if again == nil && f.restarts() {
-		unmet = f.unmet()
+	} else if unmet = f.restarts(); len(unmet) > 0 {
 		if again, err = trainFrom(ctx, cfg, start, true); err != nil {
 			return nil, err
 		}
