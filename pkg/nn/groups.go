@@ -36,7 +36,9 @@ func (g Group) Len() int {
 	return n
 }
 
-// Groups returns the alpha groups of m for the mode.
+// Groups returns the alpha groups of m for the mode, a mode parsed at the
+// edge (ParseAlphaMode); one outside AlphaModes is refused with
+// ParseAlphaMode's error, without parsing it again.
 func (m *MLP) Groups(mode AlphaMode) ([]Group, error) {
 	cs := m.Classes()
 	switch mode {
@@ -49,8 +51,7 @@ func (m *MLP) Groups(mode AlphaMode) ([]Group, error) {
 		}
 		return gs, nil
 	}
-	_, err := ParseAlphaMode(string(mode))
-	return nil, err
+	return nil, fmt.Errorf("unknown alpha mode %q: use %s", mode, choice.OrList(AlphaModes))
 }
 
 // GroupIndex returns, for each weight, the index of its group.

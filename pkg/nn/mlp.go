@@ -303,14 +303,7 @@ func (m *MLP) Apply(ps ad.Params, x *ad.Node) *ad.Node {
 		panic(fmt.Sprintf("nn: Apply: %d parameters for %d layers", len(ps), m.Layers()))
 	}
 	act, g := m.Activation.op(), x.Graph()
-	h := x
-	if m.InShift != nil {
-		inv := inverses(m.InScale)
-		h = ad.Mul(ad.Sub(h, g.Row(m.InShift)), g.Row(inv))
-	}
-	if m.Waves != nil {
-		h = m.waveNodes(h)
-	}
+	h := m.inputNodes(x)
 	for l := 0; l < m.Layers(); l++ {
 		h = ad.Add(ad.MatMulT(h, ps[2*l]), ps[2*l+1])
 		if l < m.Layers()-1 {
@@ -439,9 +432,18 @@ func (m *MLP) waveValues(z, h []float64) {
 	}
 }
 
-// waveNodes is waveValues in a graph: the batch z (N x inputs) and its
-// waves' columns beside it.
-func (m *MLP) waveNodes(z *ad.Node) *ad.Node {
+// inputNodes is what the first layer reads of the batch x (N x inputs),
+// as Features reads it of one point: x mapped (MapInput), then its waves'
+// columns beside it (waveValues).
+func (m *MLP) inputNodes(x *ad.Node) *ad.Node {
+	z := x
+	if m.InShift != nil {
+		inv, g := inverses(m.InScale), x.Graph()
+		z = ad.Mul(ad.Sub(z, g.Row(m.InShift)), g.Row(inv))
+	}
+	if m.Waves == nil {
+		return z
+	}
 	cols := make([]*ad.Node, 0, m.InWidth(0))
 	for i := 0; i < m.Sizes[0]; i++ {
 		cols = append(cols, ad.SliceCol(z, i))

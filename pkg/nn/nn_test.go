@@ -143,8 +143,9 @@ func TestClassesAndGroups(t *testing.T) {
 	if idx[0] != 0 || idx[6] != 1 || idx[12] != 2 || idx[18] != 3 {
 		t.Errorf("group index %v", idx)
 	}
-	if _, err := m.Groups("bogus"); err == nil {
-		t.Error("unknown alpha mode accepted")
+	_, want := ParseAlphaMode("bogus")
+	if _, err := m.Groups("bogus"); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("Groups of an unknown alpha mode: %v, want ParseAlphaMode's %v", err, want)
 	}
 }
 
