@@ -12,7 +12,7 @@ import (
 // (Problem.Outputs; "" is the first): its mean and Laplace sigma at
 // points, from the same A as every other output's.
 func (f *Fit) PredictOutput(name string, points [][]float64) (mean, sigma []float64, err error) {
-	q, err := f.outputQuantity(name)
+	q, k, err := f.outputQuantity(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -20,14 +20,14 @@ func (f *Fit) PredictOutput(name string, points [][]float64) (mean, sigma []floa
 	if err != nil || sigma == nil {
 		return mean, sigma, err
 	}
-	f.WidenOutput(name, points, sigma)
+	f.widenOutputAt(k, points, sigma)
 	return mean, sigma, nil
 }
 
 // JacobianOutputBlocks is JacobianBlocks for the named output ("" is the
 // first): its values and Jacobian block by block.
 func (f *Fit) JacobianOutputBlocks(name string, points [][]float64, fn func(lo int, mean, J []float64) error) error {
-	q, err := f.outputQuantity(name)
+	q, _, err := f.outputQuantity(name)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,13 @@ func (f *Fit) JacobianOutputBlocks(name string, points [][]float64, fn func(lo i
 // WidenOutput is Widen for the named output's sigma at points: the
 // widening of that output where f has one per output (WithOutputBand).
 func (f *Fit) WidenOutput(name string, points [][]float64, sigma []float64) {
-	if k := f.Model.Problem.OutputIndex(name); k > 0 && f.widenOutput != nil {
+	f.widenOutputAt(f.Model.Problem.OutputIndex(name), points, sigma)
+}
+
+// widenOutputAt is WidenOutput for output k (Problem.OutputNames; -1, a
+// name the problem lacks, widens as Widen does).
+func (f *Fit) widenOutputAt(k int, points [][]float64, sigma []float64) {
+	if k > 0 && f.widenOutput != nil {
 		f.widenOutput(k, points, sigma)
 		return
 	}
@@ -64,24 +70,25 @@ func (f *Fit) PredictOutputs(points [][]float64) (mean, sigma [][]float64, err e
 
 // JacobianOutput is Jacobian for the named output ("" is the first).
 func (f *Fit) JacobianOutput(name string, points [][]float64) (mean, J []float64, err error) {
-	q, err := f.outputQuantity(name)
+	q, _, err := f.outputQuantity(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	return f.meanJacobian(points, q)
 }
 
-// outputQuantity is the quantity of the named output; the first is output
-// (v.U), so a one-output fit predicts through the graph it always did.
-func (f *Fit) outputQuantity(name string) (pde.Residual, error) {
+// outputQuantity is the quantity of the named output and its index k
+// (Problem.OutputNames); the first is output (v.U), so a one-output fit
+// predicts through the graph it always did.
+func (f *Fit) outputQuantity(name string) (q pde.Residual, k int, err error) {
 	p := f.Model.Problem
-	k := p.OutputIndex(name)
+	k = p.OutputIndex(name)
 	switch {
 	case k < 0:
-		return nil, fmt.Errorf("problem %q has no output %q; its outputs are %s", p.Name, name, strings.Join(p.OutputNames(), ", "))
+		return nil, k, fmt.Errorf("problem %q has no output %q; its outputs are %s", p.Name, name, strings.Join(p.OutputNames(), ", "))
 	case k == 0:
-		return output, nil
+		return output, k, nil
 	}
 	name = p.OutputNames()[k]
-	return func(v *pde.Vars) *ad.Node { return v.Out(name) }, nil
+	return func(v *pde.Vars) *ad.Node { return v.Out(name) }, k, nil
 }
