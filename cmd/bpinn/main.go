@@ -26,16 +26,11 @@ func main() {
 	stop := startProfile(os.Getenv("BPINN_CPUPROFILE"), os.Stderr)
 	ctx, cancel := interruptible()
 	interrupt = ctx
-	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	code := runWith(os.Args[1:], nil, os.Stdout, os.Stderr)
 	cancel()
 	stop()
 	os.Exit(code)
 }
-
-// interrupt ends with the first Ctrl-C or SIGTERM: a fit stops at its next
-// epoch as cancelled and is still recorded, an ensemble keeps the fits that
-// ended (a second Ctrl-C kills the process as usual: interruptible).
-var interrupt = context.Background()
 
 // interruptible returns a context that ends with the first Ctrl-C or
 // SIGTERM (its cause names the signal), by which time the signals'
@@ -70,40 +65,29 @@ func startProfile(path string, stderr io.Writer) (stop func()) {
 	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
-// Exit codes.
-const (
-	exitOK    = 0
-	exitFail  = 1 // I/O and other runtime failures
-	exitUsage = 2 // bad input
-)
-
-type env = cliflag.Env
-
-// bpinn is the program: its commands, each with its summary, usage line,
+// program is bpinn: its commands, each with its summary, usage line,
 // text, --help footer and setup.
-func bpinn() cliflag.Program {
+func program() cliflag.Program {
 	return cliflag.Program{Name: "bpinn", Title: "Evidence-driven Bayesian PINNs (Graczyk & Witkowski).", Commands: map[string]cliflag.Command{
-		"fit":       cmd("train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problems.Schedules, setupFit),
-		"ensemble":  cmd("train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problems.Schedules, setupEnsemble),
-		"merge":     cmd("merge ensemble JSONL shards into one ranked summary", "merge [--out FILE.jsonl] FILES...", mergeText, nil, setupMerge),
-		"status":    cmd("count the fits of ensemble shards: missing seeds, one configuration", "status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, nil, setupStatus),
-		"exact":     cmd("print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, problems.InputOrders, setupExact),
-		"predict":   cmd("print a recorded fit's outputs and bands at points read from stdin", "predict [--seed SEED] RECORD < points.txt", predictText, nil, setupPredict),
-		"version":   cmd("print the release, module and Go versions", "version", versionText, nil, setupVersion),
-		"coverage":  cmd("fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problems.Schedules, setupCoverage),
-		"hmc":       cmd("compare the Laplace band with Hamiltonian Monte Carlo (regression)", "hmc PROBLEM [flags]", hmcText, func() string { return hmcFooter }, setupHMC),
-		"reproduce": cmd("run every study of the paper and write report.html", "reproduce [--quick] [--out DIR] [flags]", reproduceText, reproduceFooter, setupReproduce),
+		"fit":       newCommand("train one network; --json writes its full result", "fit PROBLEM [flags]", fitText, problems.Schedules, setupFit),
+		"ensemble":  newCommand("train N seeds on all cores, rank by evidence; --out appends JSONL", "ensemble PROBLEM [--n N] [--out FILE.jsonl] [flags]", ensembleText, problems.Schedules, setupEnsemble),
+		"merge":     newCommand("merge ensemble JSONL shards into one ranked summary", "merge [--out FILE.jsonl] FILES...", mergeText, nil, setupMerge),
+		"status":    newCommand("count the fits of ensemble shards: missing seeds, one configuration", "status [--n N] [--seed-base SEED] [--shards N] FILES...", statusText, nil, setupStatus),
+		"exact":     newCommand("print the exact/reference solution at points read from stdin", "exact PROBLEM < points.txt", exactText, problems.InputOrders, setupExact),
+		"predict":   newCommand("print a recorded fit's outputs and bands at points read from stdin", "predict [--seed SEED] RECORD < points.txt", predictText, nil, setupPredict),
+		"version":   newCommand("print the release, module and Go versions", "version", versionText, nil, setupVersion),
+		"coverage":  newCommand("fit an inverse problem on N draws of its data: the coverage of the unknowns' 95% intervals", "coverage PROBLEM [--draws N] [flags]", coverageText, problems.Schedules, setupCoverage),
+		"hmc":       newCommand("compare the Laplace band with Hamiltonian Monte Carlo (regression)", "hmc PROBLEM [flags]", hmcText, func() string { return hmcFooter }, setupHMC),
+		"reproduce": newCommand("run every study of the paper and write report.html", "reproduce [--quick] [--out DIR] [flags]", reproduceText, reproduceFooter, setupReproduce),
 	}}
 }
 
-func run(args []string, stdout, stderr io.Writer) int { return runWith(args, nil, stdout, stderr) }
-
-// cmd is the command of the summary, usage line, text, footer and setup.
-func cmd(summary, usage, text string, footer func() string, setup func(*flag.FlagSet) func([]string, env) error) cliflag.Command {
+// newCommand is the command of the summary, usage line, text, footer and setup.
+func newCommand(summary, usage, text string, footer func() string, setup func(*flag.FlagSet) func([]string, env) error) cliflag.Command {
 	return cliflag.Command{Summary: summary, Usage: usage, Text: text, Footer: footer, Setup: setup}
 }
 
 // runWith runs the command of args[0] reading stdin (os.Stdin when nil).
 func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return bpinn().Run(args, stdin, stdout, stderr)
+	return program().Run(args, stdin, stdout, stderr)
 }

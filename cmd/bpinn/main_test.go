@@ -25,7 +25,7 @@ var quick = []string{"--epochs", "300", "--hyper-start", "100"}
 func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = runWith(args, nil, &o, &e)
 	return code, o.String(), e.String()
 }
 
