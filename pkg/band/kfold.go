@@ -118,7 +118,7 @@ func kfoldChecks(f *bayes.Fit, l *curv.Laplace, beta []float64, skip func(k int)
 	P := len(m.Theta)
 	rng := rand.New(rand.NewPCG(f.Settings.Seed, 0x6b666f6c64))
 	for t, tm := range p.Terms {
-		k := p.OutputIndex(tm.Output)
+		k := m.TermOutput[t]
 		b := beta[m.TermGroup[t]]
 		n := len(res[t])
 		if !tm.Measured || skip(k) || n < KFoldMin || !(b > 0) {

@@ -133,7 +133,7 @@ func measurementFactors(g *bayes.Fit, meas []newMeasurement) []float64 {
 			continue
 		}
 		n := neighbourNoise(t.pts, t.r, train.Lo, train.Hi)
-		o := &outs[train.OutputIndex(train.Terms[k].Output)]
+		o := &outs[g.Model.TermOutput[k]]
 		o.pts, o.r, o.s = append(o.pts, t.pts...), append(o.r, t.r...), append(o.s, t.s...)
 		for range t.r {
 			o.n = append(o.n, n)

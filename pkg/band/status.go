@@ -51,7 +51,7 @@ func (c checked) calibratedBy(k int) bool {
 }
 
 // conditionsOnly reports whether the value check alone read output k of
-// p, a problem with measurements of other outputs (measures): where the
+// m's problem, one with measurements of other outputs (measures): where the
 // equation ties k to measured fields, the measurements' noise moves k
 // inside the domain, which neither its conditions (read only where they
 // hold) nor a residual (the error estimate, which does not apply with
@@ -59,15 +59,16 @@ func (c checked) calibratedBy(k int) bool {
 // and fixed inside by u's noisy measurements: calibrated at its sides, its
 // band covers the whole grid at q95 1.1-1.4 or, as coded, half of it at
 // q95 4.7.
-func (c checked) conditionsOnly(p *pde.Problem, k int) bool {
-	return !c.estimated && !c.measured[k] && !measures(p, k) && hasMeasurements(p) && c.value[k] >= ValueMin
+func (c checked) conditionsOnly(m *bayes.Model, k int) bool {
+	return !c.estimated && !c.measured[k] && !measures(m, k) && hasMeasurements(m.Problem) && c.value[k] >= ValueMin
 }
 
-// measuredOutputs is the names of p's outputs some Measured term measures.
-func measuredOutputs(p *pde.Problem) []string {
+// measuredOutputs is the names of m's problem's outputs some Measured
+// term measures.
+func measuredOutputs(m *bayes.Model) []string {
 	var out []string
-	for k, name := range p.OutputNames() {
-		if measures(p, k) {
+	for k, name := range m.Problem.OutputNames() {
+		if measures(m, k) {
 			out = append(out, name)
 		}
 	}
@@ -92,16 +93,16 @@ func uncalibratedWarnings(f *bayes.Fit, c checked, agree float64, meas []newMeas
 			continue
 		}
 		if c.calibratedBy(k) {
-			if c.conditionsOnly(p, k) {
+			if c.conditionsOnly(f.Model, k) {
 				out = append(out, fmt.Sprintf("%s for %s: only the value check reads its errors, at %d fresh points of its conditions; inside the domain the equation fixes it from the measurements of %s, whose noise moves it in ways no condition or residual shows",
-					Uncalibrated, name, c.value[k], strings.Join(measuredOutputs(p), ", ")))
+					Uncalibrated, name, c.value[k], strings.Join(measuredOutputs(f.Model), ", ")))
 			}
 			continue
 		}
 		why := []string{estimateNote(p, agree),
 			fmt.Sprintf("%d fresh points of conditions on its value (the value check reads %d or more)", c.value[k], ValueMin)}
-		if measures(p, k) {
-			why = append(why, fmt.Sprintf("%d new measurements of it (the measurement check reads %d or more; data given once, WithData, give none)", newMeasured(p, k, meas), MeasuredMin))
+		if measures(f.Model, k) {
+			why = append(why, fmt.Sprintf("%d new measurements of it (the measurement check reads %d or more; data given once, WithData, give none)", newMeasured(f.Model, k, meas), MeasuredMin))
 			why = append(why, kfoldNote(c.kfold[k], c.scale[k]))
 		}
 		out = append(out, fmt.Sprintf("%s for %s: no check reads enough of its errors (%s); its calibrated band may be too narrow or too wide",
@@ -123,18 +124,18 @@ func unmetByOutput(f *bayes.Fit) map[int][]bayes.Condition {
 	if err != nil {
 		return nil
 	}
-	p := f.Model.Problem
+	m := f.Model
 	var out map[int][]bayes.Condition
 	for _, c := range cs {
 		if !c.Unmet() {
 			continue
 		}
-		for _, t := range p.Terms {
+		for i, t := range m.Problem.Terms {
 			if t.Name == c.Term && !t.Measured {
 				if out == nil {
 					out = map[int][]bayes.Condition{}
 				}
-				k := max(p.OutputIndex(t.Output), 0)
+				k := max(m.TermOutput[i], 0)
 				out[k] = append(out[k], c)
 				break
 			}
@@ -165,21 +166,23 @@ func estimateNote(p *pde.Problem, agree float64) string {
 	return "no error estimate (no redraws, no hidden layer, no box, or beyond its budget)"
 }
 
-// measures reports whether a Measured term of p measures output k.
-func measures(p *pde.Problem, k int) bool {
-	for _, t := range p.Terms {
-		if t.Measured && p.OutputIndex(t.Output) == k {
+// measures reports whether a Measured term of m's problem measures
+// output k.
+func measures(m *bayes.Model, k int) bool {
+	for i, t := range m.Problem.Terms {
+		if t.Measured && m.TermOutput[i] == k {
 			return true
 		}
 	}
 	return false
 }
 
-// newMeasured counts the new measurements of output k in meas.
-func newMeasured(p *pde.Problem, k int, meas []newMeasurement) int {
+// newMeasured counts the new measurements of output k in meas (of m's
+// terms).
+func newMeasured(m *bayes.Model, k int, meas []newMeasurement) int {
 	n := 0
 	for _, e := range meas {
-		if p.OutputIndex(p.Terms[e.term].Output) == k {
+		if m.TermOutput[e.term] == k {
 			n += len(e.points)
 		}
 	}

@@ -117,7 +117,7 @@ func valueZ(g *bayes.Fit, fresh *bayes.Model, res [][]float64) [][]float64 {
 		if !ok {
 			continue
 		}
-		o := p.OutputIndex(tm.Output)
+		o := fresh.TermOutput[k]
 		for i, r := range res[k] {
 			if q := math.Abs(r) / s[i]; !math.IsNaN(q) && !math.IsInf(q, 0) { // sigma 0: no scale to compare with
 				z[o] = append(z[o], q)

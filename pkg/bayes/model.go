@@ -56,7 +56,10 @@ type Model struct {
 	AlphaOf   []int      // parameter -> alpha group; -1 for a flat-prior unknown
 	BetaNames []string   // beta groups
 	TermGroup []int      // term -> beta group
-	N         []int      // N_t: residuals per beta group
+	// TermOutput is each term's output (Term.Output's index in
+	// Problem.OutputNames; "" is the first), looked up once.
+	TermOutput []int
+	N          []int // N_t: residuals per beta group
 
 	g       *ad.Graph
 	ps      ad.Params
@@ -176,6 +179,7 @@ func newModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, names []strin
 		m.x = append(m.x, x)
 		m.target = append(m.target, target)
 		m.res = append(m.res, r)
+		m.TermOutput = append(m.TermOutput, p.OutputIndex(t.Output))
 		k := termGroup[i]
 		m.N[k] += n
 		ed := ad.Scale(ad.Sum(ad.Square(r)), 0.5)

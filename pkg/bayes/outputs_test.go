@@ -25,6 +25,15 @@ func TestTwoOutputs(t *testing.T) {
 	if got := f.Model.Net.Sizes; got[len(got)-1] != 2 {
 		t.Fatalf("network %v: want 2 outputs", got)
 	}
+	p := f.Model.Problem
+	if got := f.Model.TermOutput; len(got) != len(p.Terms) || !slices.Contains(got, 1) {
+		t.Fatalf("TermOutput %v for %d terms: want each term's output, v's among them", got, len(p.Terms))
+	}
+	for i, tm := range p.Terms {
+		if got, want := f.Model.TermOutput[i], p.OutputIndex(tm.Output); got != want {
+			t.Errorf("term %q on output %q: TermOutput %d, want %d", tm.Name, tm.Output, got, want)
+		}
+	}
 	e, err := f.GridErrors(50)
 	if err != nil {
 		t.Fatal(err)
