@@ -3,6 +3,8 @@ package bayes
 import (
 	"fmt"
 	"math"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // ConditionUnmet is the ratio of a condition's rms misfit to its scale
@@ -21,7 +23,8 @@ const ConditionUnmet = 0.25
 // stated noise); Values the rms of its targets; Scale what Misfit is
 // compared with: Values, or where those are below a tenth of the
 // solution's rms over every point of the problem (a homogeneous condition,
-// u = 0) that rms, Solution. A flux's misfit is compared in its own
+// u = 0) that rms, Solution (Ratio 0 where the solution is 0 to the
+// network's precision, zeroField). A flux's misfit is compared in its own
 // units with those. Measurements have Noise too: the noise their values
 // show (MeasuredNoise), below which their misfit is no sign of being
 // ignored, however large against their values.
@@ -80,12 +83,27 @@ func (f *Fit) Conditions() ([]Condition, error) {
 		if c.Values < c.Solution/10 {
 			c.Scale = c.Solution
 		}
-		if c.Scale > 0 {
+		if c.Scale > 0 && !(c.Scale == c.Solution && c.Solution <= zeroField*m.outScale(t.Output)) {
 			c.Ratio = c.Misfit / c.Scale
 		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// zeroField is the rms, against the network's output scale, below which
+// a field is 0 to the network's precision: a homogeneous condition
+// (u = 0) is met there, whatever the ratio of its misfit to the field.
+const zeroField = 1e-9
+
+// outScale is the scale the network writes the named output in (1
+// unmapped).
+func (m *Model) outScale(output string) float64 {
+	k := max(m.Problem.OutputIndex(output), 0)
+	if m.Net.OutScale == nil {
+		return 1
+	}
+	return m.Net.OutScale[k]
 }
 
 // Unmet reports whether the condition's misfit is above ConditionUnmet of
@@ -175,6 +193,82 @@ func MeasuredNoise(points [][]float64, values, lo, hi []float64) float64 {
 	return math.Sqrt(sum / (2 * float64(q)))
 }
 
+// EquationUnmet is the ratio of a term's rms residual at a fit to its rms
+// residual at u = 0 (Equation.Ratio) above which the fit is said to
+// ignore it: a fit that does nothing for an equation with a source leaves
+// the source whole (ratio 1), while fits that meet their equation leave
+// a small share of it (below 0.01 on the PINNacle suite's sourced
+// equations).
+const EquationUnmet = 0.5
+
+// Equation is how well a fit meets a term without values whose residual
+// at u = 0 is not 0: an equation with a source (u_xx + u_yy + u = f), a
+// flux written as a residual. Residual is the rms of its residual at the
+// fit, Source at u = 0 (every field 0, through the problem's transforms),
+// Ratio the one over the other. An equation without a source (u = 0
+// solves it) is the conditions' to judge.
+type Equation struct {
+	Term             string
+	Residual, Source float64
+	Ratio            float64
+}
+
+// Unmet reports whether the equation's residual is above EquationUnmet
+// of its source.
+func (e Equation) Unmet() bool { return e.Ratio > EquationUnmet }
+
+// Warning is the warning of an unmet equation, naming the term.
+func (e Equation) Warning() string {
+	return fmt.Sprintf("equation %q unmet: rms residual %.2g against %.2g at u = 0 (ratio %.2g, above %g); the fit may have settled on ignoring it",
+		e.Term, e.Residual, e.Source, e.Ratio, EquationUnmet)
+}
+
+// Equations returns how well f meets each term without values whose
+// residual at u = 0 is not 0, in the problem's term order, from f's
+// weights alone. A term whose residual reads an unknown coefficient is
+// not among them: its residual at u = 0 depends on the unknown.
+func (f *Fit) Equations() []Equation {
+	m := f.Model
+	var res [][]float64
+	var out []Equation
+	for k, t := range m.Problem.Terms {
+		if _, ok := m.Problem.Values(t); ok {
+			continue
+		}
+		src := m.equationSource(k)
+		if !(src > 0) {
+			continue
+		}
+		if res == nil {
+			res = m.Residuals()
+		}
+		r := rms(res[k])
+		out = append(out, Equation{Term: t.Name, Residual: r, Source: src, Ratio: r / src})
+	}
+	return out
+}
+
+// equationSource is the rms residual of term k of m's problem at u = 0
+// (pde.Problem.TrialResidual with every field 0), computed on first use;
+// 0 where it cannot be built (an unknown read) or is not finite.
+func (m *Model) equationSource(k int) float64 {
+	if m.source == nil {
+		m.source = make([]float64, len(m.Problem.Terms))
+		for i := range m.source {
+			m.source[i] = math.NaN()
+		}
+	}
+	if math.IsNaN(m.source[k]) {
+		q := *m.Problem
+		q.Terms = []pde.Term{q.Terms[k]}
+		m.source[k] = 0
+		if r, ok := trialResidual(&q, 0, nil); ok {
+			m.source[k] = rms(r)
+		}
+	}
+	return m.source[k]
+}
+
 // unmetConditions returns f's conditions that are unmet.
 func (f *Fit) unmetConditions() ([]Condition, error) {
 	cs, err := f.Conditions()
@@ -190,15 +284,21 @@ func (f *Fit) unmetConditions() ([]Condition, error) {
 	return unmet, nil
 }
 
-// conditionWarnings is a warning for each unmet condition of f.
+// conditionWarnings is a warning for each unmet condition and equation
+// of f.
 func (f *Fit) conditionWarnings() []string {
+	var w []string
 	cs, err := f.unmetConditions()
 	if err != nil {
-		return []string{fmt.Sprintf("the conditions could not be checked: %v", err)}
+		w = append(w, fmt.Sprintf("the conditions could not be checked: %v", err))
 	}
-	var w []string
 	for _, c := range cs {
 		w = append(w, c.Warning())
+	}
+	for _, e := range f.Equations() {
+		if e.Unmet() {
+			w = append(w, e.Warning())
+		}
 	}
 	return w
 }

@@ -150,6 +150,52 @@ func TestConditionUnmetWarning(t *testing.T) {
 	}
 }
 
+// A fit made to ignore its equation with a source (u_xx + pi^2 sin(pi x) =
+// 0, its beta held at 1e-6) is never a silent ok: a warning names the
+// equation, its residual against the source's; the same problem fitted
+// as the evidence sets it has none, and an equation without a source is
+// not among the equations checked.
+func TestEquationUnmetWarning(t *testing.T) {
+	t.Parallel()
+	p := poisson1D()
+	s := Settings{Seed: 1, Schedule: poissonSchedule}
+	good, err := Train(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.BetaMode, s.KnownNoise = pde.BetaSplit, map[string]float64{"pde": 1000}
+	bad, err := Train(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    *Fit
+		warn bool
+	}{{good, false}, {bad, true}} {
+		es := c.f.Equations()
+		t.Logf("status %s, equations %+v, warnings %q", c.f.Status, es, c.f.Warnings)
+		if len(es) != 1 || es[0].Term != "pde" || math.Abs(es[0].Source-math.Pi*math.Pi/math.Sqrt2) > 0.1 {
+			t.Fatalf("equations %+v, want pde with a source of rms about pi^2/sqrt 2", es)
+		}
+		warned := strings.Contains(strings.Join(c.f.Warnings, "\n"), `equation "pde" unmet`)
+		if warned != c.warn || es[0].Unmet() != c.warn {
+			t.Errorf("warned %v, unmet %v, want %v: %q", warned, es[0].Unmet(), c.warn, c.f.Warnings)
+		}
+	}
+	q := &pde.Problem{Name: "line", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{pde.PDE("u_xx = 0", 16), pde.Dirichlet(pde.Faces("x"), 4, "1 + x")}}
+	if q, err = q.Sample(1); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(context.Background(), q, Settings{Seed: 1, Schedule: poissonSchedule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es := f.Equations(); len(es) != 0 {
+		t.Errorf("u_xx = 0: equations %+v, want none (no source)", es)
+	}
+}
+
 // The paper's problems fitted with their schedules, seed 1 (a few seconds
 // each), meet their conditions: no condition warning (ratios measured: at
 // most 0.011 on the conditions, 0.11 on Burgers' initial data).
@@ -278,10 +324,16 @@ func TestRestartConditionsFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := append([]float64(nil), f.Beta...)
-	f.raiseConditions()
+	if first := f.raiseFirst([]string{"boundary"}); first != conditionsFirst {
+		t.Errorf("raised %q for an unmet condition, want the conditions", first)
+	}
 	t.Logf("groups %v: betas %v, raised %v", f.Model.BetaNames, before, f.Beta)
 	if f.Beta[0] != before[0] || f.Beta[1] != before[1]*ConditionsFirst {
 		t.Errorf("raised betas %v from %v: want the equation's kept, the boundary's x%d", f.Beta, before, ConditionsFirst)
+	}
+	copy(f.Beta, before)
+	if first := f.raiseFirst([]string{"boundary", "pde"}); first != equationsFirst || f.Beta[0] != before[0]*ConditionsFirst || f.Beta[1] != before[1] {
+		t.Errorf("an unmet equation and condition: raised %q, betas %v from %v; want the equation's x%d, the boundary's kept", first, f.Beta, before, ConditionsFirst)
 	}
 	good, err := Train(context.Background(), p, Settings{Seed: 1, Schedule: poissonSchedule})
 	if err != nil {
@@ -322,11 +374,11 @@ func TestFinalRoundsPause(t *testing.T) {
 	s.Hyper.Balance = true
 	cfg := resolvedConfig(t, p, s)
 	ctx, start := context.Background(), time.Now()
-	whole, err := trainFrom(ctx, cfg, start, false)
+	whole, err := trainFrom(ctx, cfg, start, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, ended, err := begin(ctx, cfg, start, false)
+	f, ended, err := begin(ctx, cfg, start, nil)
 	if err != nil || ended {
 		t.Fatalf("begin: ended %v, %v", ended, err)
 	}

@@ -84,6 +84,7 @@ type Fit struct {
 	// settling. Empty when there is nothing to say.
 	Warnings []string
 	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
+	raised   string    // a restart's: which betas began raised (raiseFirst)
 	fresh    *Model    // RoundBetasHeldOut: the model on the fresh points of the rounds' misfits
 	// widening widens every sigma Predict gives (a band of pkg/band,
 	// through WithBand); nil for a fit as trained.

@@ -82,6 +82,9 @@ type Model struct {
 	// noise is each measured term's MeasuredNoise, NaN until first used
 	// (measuredNoise).
 	noise []float64
+	// source is each term's rms residual at u = 0 (equationSource), NaN
+	// until first used.
+	source []float64
 
 	pool *par.Pool // the threads of the row work; nil: the calling goroutine
 	// alphaMode is the mode of Alphas, which a sibling shares.

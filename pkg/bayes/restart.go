@@ -3,12 +3,15 @@ package bayes
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ConditionsFirst is how many times the equations' betas the conditions'
 // start at in the restart of a fit that left a condition unmet
 // (Fit.restarts): the Adam epochs train toward the conditions first, and
-// the evidence releases them from the first hyperparameter step on.
+// the evidence releases them from the first hyperparameter step on. A fit
+// that left only equations unmet (Equation.Unmet: their source read as
+// noise) is restarted with those equations' betas raised as many times.
 const ConditionsFirst = 100
 
 // restarts is the unmet conditions (Condition.Unmet) for which Train fits
@@ -23,27 +26,66 @@ func (f *Fit) restarts() []string {
 }
 
 // unmet is the names of f's unmet conditions (none when they cannot be
-// checked).
+// checked), then of its unmet equations.
 func (f *Fit) unmet() []string {
 	cs, _ := f.unmetConditions()
 	var names []string
 	for _, c := range cs {
 		names = append(names, c.Term)
 	}
+	for _, e := range f.Equations() {
+		if e.Unmet() {
+			names = append(names, e.Term)
+		}
+	}
 	return names
 }
 
-// raiseConditions multiplies the starting betas of the inferred groups
-// that hold a condition with values (pde.Problem.Values) by
-// ConditionsFirst.
-func (f *Fit) raiseConditions() {
+// raiseFirst multiplies by ConditionsFirst the starting betas of the
+// inferred groups that hold a condition with values
+// (pde.Problem.Values), or, when the terms unmet names hold an equation,
+// those of the unmet equations; it returns which it raised. An equation
+// left unmet comes first: a fit that reads its source as noise settles
+// near u = 0, where a homogeneous condition's misfit is as large as the
+// field and so reads unmet too (PINNacle's Helmholtz2D after its first
+// polish), and raising the conditions would keep it there.
+func (f *Fit) raiseFirst(unmet []string) string {
 	m := f.Model
+	first := conditionsFirst
+	if slices.ContainsFunc(unmet, func(name string) bool { return !m.isCondition(name) }) {
+		first = equationsFirst
+	}
 	for k, t := range m.Problem.Terms {
 		g := m.TermGroup[k]
-		if _, ok := m.Problem.Values(t); ok && !t.Measured && f.Inferred(g) {
-			f.Beta[g] = math.Min(f.Beta[g]*ConditionsFirst, MaxHyper)
+		_, ok := m.Problem.Values(t)
+		if first == conditionsFirst && ok && !t.Measured || first == equationsFirst && !ok && slices.Contains(unmet, t.Name) {
+			if f.Inferred(g) {
+				f.Beta[g] = math.Min(f.Beta[g]*ConditionsFirst, MaxHyper)
+			}
 		}
 	}
+	return first
+}
+
+// What a restart raised (raiseFirst), as its warnings say it.
+const (
+	conditionsFirst = "the conditions' betas %dx the equations'"
+	equationsFirst  = "the unmet equations' betas %dx the conditions'"
+)
+
+// raisedText says which betas a restart raised.
+func (f *Fit) raisedText() string { return fmt.Sprintf(f.raised, ConditionsFirst) }
+
+// isCondition reports whether the named term of m's problem has values
+// (a condition or measurements).
+func (m *Model) isCondition(name string) bool {
+	for _, t := range m.Problem.Terms {
+		if t.Name == name {
+			_, ok := m.Problem.Values(t)
+			return ok
+		}
+	}
+	return false
 }
 
 // keepStart is the fit Train returns of first, from balanced betas, and
@@ -73,8 +115,8 @@ func keepStart(first, again *Fit, unmet []string, when string) *Fit {
 		when = " " + when
 	}
 	keep.Warnings = append(keep.Warnings, fmt.Sprintf(
-		"the fit from balanced betas left %v unmet%s (log evidence %.6g); refitted with the conditions' betas %dx the equations' at the start (log evidence %.6g), %s: %s",
-		unmet, when, logEvidence(first), ConditionsFirst, logEvidence(again), verb, why))
+		"the fit from balanced betas left %v unmet%s (log evidence %.6g); refitted with %s at the start (log evidence %.6g), %s: %s",
+		unmet, when, logEvidence(first), again.raisedText(), logEvidence(again), verb, why))
 	keep.Seconds = math.Max(first.Seconds, again.Seconds)
 	return keep
 }
@@ -85,8 +127,8 @@ func keepStart(first, again *Fit, unmet []string, when string) *Fit {
 // first fit's remaining final rounds were not run.
 func keepEarly(unmet []string, when string, again *Fit) *Fit {
 	again.Warnings = append(again.Warnings, fmt.Sprintf(
-		"the fit from balanced betas left %v unmet %s; refitted with the conditions' betas %dx the equations' at the start (log evidence %.6g), kept: it meets every condition (the first fit's remaining final rounds were not run)",
-		unmet, when, ConditionsFirst, logEvidence(again)))
+		"the fit from balanced betas left %v unmet %s; refitted with %s at the start (log evidence %.6g), kept: it meets every condition (the first fit's remaining final rounds were not run)",
+		unmet, when, again.raisedText(), logEvidence(again)))
 	return again
 }
 

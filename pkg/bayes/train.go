@@ -54,7 +54,7 @@ func TrainConfig(ctx context.Context, cfg Config) (*Fit, error) {
 // leaves a condition unmet only at its end.
 func train(ctx context.Context, cfg Config) (*Fit, error) {
 	start := time.Now()
-	f, ended, err := begin(ctx, cfg, start, false)
+	f, ended, err := begin(ctx, cfg, start, nil)
 	if err != nil || ended {
 		return f, err
 	}
@@ -70,7 +70,7 @@ func train(ctx context.Context, cfg Config) (*Fit, error) {
 	}
 	if f.end(ctx, cfg.problem, start, &r, pause) {
 		when = after(r.next)
-		if again, err = trainFrom(ctx, cfg, start, true); err != nil {
+		if again, err = trainFrom(ctx, cfg, start, unmet); err != nil {
 			return nil, err
 		}
 		if again.Status == StatusOK && len(again.unmet()) == 0 {
@@ -78,7 +78,7 @@ func train(ctx context.Context, cfg Config) (*Fit, error) {
 		}
 		f.end(ctx, cfg.problem, start, &r, nil)
 	} else if unmet = f.restarts(); len(unmet) > 0 {
-		if again, err = trainFrom(ctx, cfg, start, true); err != nil {
+		if again, err = trainFrom(ctx, cfg, start, unmet); err != nil {
 			return nil, err
 		}
 	}
@@ -89,10 +89,10 @@ func train(ctx context.Context, cfg Config) (*Fit, error) {
 }
 
 // trainFrom is Train's fit of cfg, its betas started balanced (with
-// Hyper.Balance) or, with conditionsFirst, with the conditions' raised
-// ConditionsFirst times over the equations'.
-func trainFrom(ctx context.Context, cfg Config, start time.Time, conditionsFirst bool) (*Fit, error) {
-	f, ended, err := begin(ctx, cfg, start, conditionsFirst)
+// Hyper.Balance) or, after a fit that left the terms unmet unmet, with
+// theirs raised (raiseFirst).
+func trainFrom(ctx context.Context, cfg Config, start time.Time, unmet []string) (*Fit, error) {
+	f, ended, err := begin(ctx, cfg, start, unmet)
 	if err != nil || ended {
 		return f, err
 	}
@@ -102,14 +102,14 @@ func trainFrom(ctx context.Context, cfg Config, start time.Time, conditionsFirst
 
 // begin builds trainFrom's fit and runs its Adam epochs and the polish
 // after them; ended says the fit ended there (diverged or cancelled).
-func begin(ctx context.Context, cfg Config, start time.Time, conditionsFirst bool) (f *Fit, ended bool, err error) {
+func begin(ctx context.Context, cfg Config, start time.Time, unmet []string) (f *Fit, ended bool, err error) {
 	p, s := cfg.problem, cfg.settings
 	f, err = newFit(cfg, par.ForFit(ctx, s.Threads))
 	if err != nil {
 		return nil, false, err
 	}
-	if conditionsFirst {
-		f.raiseConditions()
+	if unmet != nil {
+		f.raised = f.raiseFirst(unmet)
 	}
 	if ended, err = f.adam(ctx, p, start); err != nil || ended {
 		return f, ended, err

@@ -43,9 +43,12 @@ const (
 
 // ProblemWaves returns the waves of net's mapped inputs that p's
 // conditions on values and its measurements ask for (see WaveMinPeriods,
-// WaveShare); nil when none oscillates. p must be drawn.
+// WaveShare), then those its equations carry from their oscillations
+// into other inputs (equationWaves); nil when none oscillates. p must be
+// drawn.
 func ProblemWaves(net *nn.MLP, p *pde.Problem) []nn.Wave {
 	var waves []nn.Wave
+	var seeds []seed
 	for _, t := range p.Terms {
 		k := p.OutputIndex(t.Output)
 		if k < 0 || !t.GivesValues() || len(t.Points) < 8*waveDegree {
@@ -62,10 +65,17 @@ func ProblemWaves(net *nn.MLP, p *pde.Problem) []nn.Wave {
 			z[r], vals[r] = net.MapInput(t.Points[at]), v[at]
 		}
 		for i := range net.Sizes[0] {
-			for _, omega := range termWaves(z, vals, i) {
+			for _, omega := range termWaves(z, vals, i, conditionWaves) {
 				waves = addWave(waves, nn.Wave{Input: i, Omega: omega})
+				seeds = addSeed(seeds, seed{nn.Wave{Input: i, Omega: omega}, k})
+			}
+			for _, omega := range termWaves(z, vals, i, seedWaves) {
+				seeds = addSeed(seeds, seed{nn.Wave{Input: i, Omega: omega}, k})
 			}
 		}
+	}
+	for _, w := range equationWaves(net, p, seeds) {
+		waves = addWave(waves, w)
 	}
 	return waves
 }
@@ -85,9 +95,28 @@ func addWave(waves []nn.Wave, w nn.Wave) []nn.Wave {
 	return append(waves, w)
 }
 
+// waveScan is what termWaves looks for: oscillations of from to to
+// periods across the values' span that explain at least share of what
+// their smooth fit leaves. Joint reads each frequency's share with the
+// smooth fit refitted beside it: below a few periods a polynomial takes
+// part of a wave and what it leaves oscillates faster.
+type waveScan struct {
+	from, to, share float64
+	joint           bool
+}
+
+var (
+	// conditionWaves are the oscillations that get a wave of their own.
+	conditionWaves = waveScan{from: WaveMinPeriods, to: waveMaxPeriods, share: WaveShare}
+	// seedWaves are those too slow for one that the equations may carry
+	// into another input (equationWaves): a share that a bump's wiggles
+	// (0.89 for 1/(1 + 100 (x - 0.5)^2)) do not reach.
+	seedWaves = waveScan{from: DispersionSeedPeriods, to: WaveMinPeriods, share: DispersionSeedShare, joint: true}
+)
+
 // termWaves returns the frequencies (in z's units) with which the values
-// v at points z oscillate along input i, strongest first.
-func termWaves(z [][]float64, v []float64, i int) []float64 {
+// v at points z oscillate along input i as ws says, strongest first.
+func termWaves(z [][]float64, v []float64, i int, ws waveScan) []float64 {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, x := range z {
 		lo, hi = min(lo, x[i]), max(hi, x[i])
@@ -96,27 +125,32 @@ func termWaves(z [][]float64, v []float64, i int) []float64 {
 	if !(span > 1e-9) {
 		return nil
 	}
-	top := min(waveMaxPeriods, float64(len(z))/8) // periods the points resolve
+	top := min(ws.to, float64(len(z))/8) // periods the points resolve
 	others := smoothBasis(z, i)
-	rest := residual(withPowers(others, z, i, lo, span), v)
+	smooth := withPowers(others, z, i, lo, span)
+	rest := residual(smooth, v)
 	var out []float64
 	for len(out) < WaveMax {
 		best, share := 0.0, 0.0
 		scan := func(from, to, step float64) {
 			for c := from; c <= to; c += step {
 				omega := 2 * math.Pi * c / span
-				if s := explained(waveBasis(others, z, i, omega), rest); s > share {
+				basis := waveBasis(others, z, i, omega)
+				if ws.joint {
+					basis = besides(smooth, basis)
+				}
+				if s := explained(basis, rest); s > share {
 					best, share = omega, s
 				}
 			}
 		}
-		scan(WaveMinPeriods, top, waveStep)
-		if share < WaveShare {
+		scan(ws.from, top, waveStep)
+		if share < ws.share {
 			break
 		}
 		c := best * span / (2 * math.Pi) // refined between the scan's neighbours
 		scan(c-waveStep, c+waveStep, waveStep/10)
-		if best*span/(2*math.Pi) < WaveMinPeriods { // refined below: a bump's wiggles, not an oscillation
+		if best*span/(2*math.Pi) < ws.from { // refined below: a bump's wiggles, not an oscillation
 			break
 		}
 		out = append(out, best)
@@ -191,6 +225,15 @@ func withPowers(basis, z [][]float64, i int, lo, span float64) [][]float64 {
 			}
 			p *= s
 		}
+	}
+	return out
+}
+
+// besides is, per point, a's columns then b's.
+func besides(a, b [][]float64) [][]float64 {
+	out := make([][]float64, len(a))
+	for r := range a {
+		out[r] = slices.Concat(a[r], b[r])
 	}
 	return out
 }

@@ -151,3 +151,49 @@ func TestWavesFit(t *testing.T) {
 		t.Errorf("rel L2 with waves %.3g (want <= 0.05), without %.3g (want >= 0.3)", rel[""], rel[bayes.ScaleNone])
 	}
 }
+
+// TestEquationWaves reads the frequency along t that an equation carries
+// from initial values of two periods across x (sin(4 pi x), too few for a
+// wave of their own): u_tt = 4 u_xx and u_t + 2 u_x = 0 turn 4 pi in x
+// into 8 pi in t, 4 pi in the mapped t (from [0, 1] to [-1, 1]); heat, a
+// nonlinear equation, a coefficient that varies, a bump and a condition
+// of one period ask for none.
+func TestEquationWaves(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		equation, initial string
+		omega             float64 // 0: no wave
+	}{
+		{"u_tt = 4*u_xx", "sin(4*pi*x)", 4 * math.Pi},
+		{"u_tt = 4*u_xx", "sin(pi*x) + 0.5*sin(4*pi*x)", 4 * math.Pi},
+		{"u_t + 2*u_x = 0", "sin(4*pi*x)", 4 * math.Pi},
+		{"u_t = 0.1*u_xx", "sin(4*pi*x)", 0},
+		{"u_t + u*u_x = 0.01*u_xx", "sin(4*pi*x)", 0},
+		{"u_tt = (1 + x)*u_xx", "sin(4*pi*x)", 0},
+		{"u_tt = 4*u_xx", "1/(1 + 100*(x - 0.5)^2)", 0},
+		{"u_tt = 4*u_xx", "sin(2*pi*x)", 0},
+	} {
+		p := &pde.Problem{Name: "carried", Inputs: []string{"x", "t"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
+			Terms: []pde.Term{
+				pde.PDE(c.equation, 300),
+				pde.InitialValue("t", 200, c.initial),
+				pde.Dirichlet(pde.Boundary("t"), 100, 0),
+			}}
+		q, err := p.Sample(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := nn.New([]int{2, 8, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1)))
+		bayes.ScaleMaps(net, q)
+		w := bayes.ProblemWaves(net, q)
+		if c.omega == 0 {
+			if w != nil {
+				t.Errorf("%s from %s: waves %v, want none", c.equation, c.initial, w)
+			}
+			continue
+		}
+		if len(w) != 1 || w[0].Input != 1 || math.Abs(w[0].Omega-c.omega) > 0.01*c.omega {
+			t.Errorf("%s from %s: waves %v, want one of t at omega %.4g", c.equation, c.initial, w, c.omega)
+		}
+	}
+}

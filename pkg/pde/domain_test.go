@@ -126,56 +126,14 @@ func TestPoissonHoles(t *testing.T) {
 }
 
 // evalTerm evaluates term i of p for the function u that build makes from
-// the input columns, as pkg/bayes builds a model: the term's targets,
-// fields (the normals among them) and pairs fed as inputs.
+// the input columns (TrialResidual, one output).
 func evalTerm(t *testing.T, p *Problem, i int, build func(in []*ad.Node) *ad.Node) []float64 {
 	t.Helper()
-	tm := p.Terms[i]
-	g := ad.NewGraph()
-	n, dim := len(tm.Points), p.Dim()
-	feed := map[*ad.Node][]float64{}
-	input := func(name string, cols int, rows [][]float64) *ad.Node {
-		x := g.Input(name, n, cols)
-		var flat []float64
-		for _, r := range rows {
-			flat = append(flat, r...)
-		}
-		feed[x] = flat
-		return x
-	}
-	net := func(x *ad.Node) *ad.Node {
-		cols := make([]*ad.Node, dim)
-		for k := range cols {
-			cols[k] = ad.SliceCol(x, k)
-		}
-		return build(cols)
-	}
-	x := input("x", dim, tm.Points)
-	in := ResidualInputs{U: net(x), X: x, Fields: map[string]*ad.Node{}}
-	if tm.Target != nil {
-		in.Target = g.Input("target", n, 1)
-		feed[in.Target] = tm.Target
-	}
-	for name, f := range tm.Fields {
-		in.Fields[name] = g.Input("field_"+name, n, 1)
-		feed[in.Fields[name]] = f
-	}
-	if tm.Pairs != nil {
-		in.PairX = input("pair", dim, tm.Pairs)
-		in.PairU = net(in.PairX)
-	}
-	r, err := p.BuildResidual(i, in)
+	r, err := p.TrialResidual(i, func(cols []*ad.Node) []*ad.Node { return []*ad.Node{build(cols)} })
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := g.Compile(r)
-	for node, v := range feed {
-		if prog.Uses(node) {
-			prog.Set(node, v)
-		}
-	}
-	prog.Run()
-	return slices.Clone(prog.Value(r))
+	return r
 }
 
 func maxAbs(v []float64) float64 {

@@ -387,7 +387,7 @@ func TestSchedules(t *testing.T) {
 		"burgers-identify-clean": identify,
 		// The PINNacle suite: no schedule of its own (the trainer's defaults).
 		"heat2d-ms": {}, "heat2d-lt": {}, "wave2d-ms": {}, "poisson-nd": {}, "heat-nd": {}, "poisson-inv": {}, "poisson-inv-as-coded": {}, "burgers1d": {},
-		"wave1d": {}, "heat2d-inv": {},
+		"wave1d": {}, "heat2d-inv": {}, "helmholtz2d": {},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("problems %v, want defaults for %d", Names(), len(want))

@@ -205,6 +205,27 @@ func Wave1D(o Options) *pde.Problem {
 	})
 }
 
+// helmholtzExact is Helmholtz2D's ref_sol (A = (4, 4), scale 1): sin(4 pi
+// x) sin(4 pi y).
+func helmholtzExact(x []float64) float64 {
+	return math.Sin(4*math.Pi*x[0]) * math.Sin(4*math.Pi*x[1])
+}
+
+// Helmholtz2D is PINNacle's Helmholtz2D (helmholtz.py, k = 1, A = (4, 4),
+// scale 1): u_xx + u_yy + u = sin(4 pi x) sin(4 pi y) (1 - 32 pi^2) on
+// [0,1]^2, u = 0 on the boundary. Beyond the seven, as Wave1D: a
+// source that only the equation states, the walls homogeneous.
+func Helmholtz2D(o Options) *pde.Problem {
+	return suiteSample(o, &pde.Problem{
+		Name: "helmholtz2d", Inputs: []string{"x", "y"}, Lo: []float64{0, 0}, Hi: []float64{1, 1},
+		Terms: []pde.Term{
+			pde.PDE("u_xx + u_yy + u = sin(4*pi*x)*sin(4*pi*y)*(1 - 32*pi^2)", suiteInteriorPoints),
+			pde.Dirichlet(pde.Boundary(), suiteBoundaryPoints, 0).Named("boundary"),
+		},
+		Exact: helmholtzExact,
+	})
+}
+
 // HeatInv's fields and source: u = exp(-t) sin(pi x) sin(pi y), a = 2 +
 // sin(pi x) sin(pi y), and f from u_t = div(a grad u) + f.
 func heatInvU(x []float64) float64 {
@@ -383,7 +404,8 @@ func suiteSample(o Options, p *pde.Problem) *pde.Problem {
 // SuiteTestPoints returns the points at which PINNacle scores the suite
 // problem of the name (L2RE over all fields at them):
 //   - an analytic reference (heat2d-ms, wave2d-ms, poisson-inv,
-//     poisson-inv-as-coded, wave1d, heat2d-inv): TesterCallback's
+//     poisson-inv-as-coded, wave1d, heat2d-inv, helmholtz2d):
+//     TesterCallback's
 //     geom.uniform_points(n, boundary=False), n = 2500 for 2 inputs and
 //     20000 otherwise, by DeepXDE's rule (deepxdeUniform);
 //   - poisson-nd: the same rule in 5-D, 8^5 points k/9;
@@ -405,7 +427,7 @@ func SuiteTestPoints(name string) ([][]float64, error) {
 		return deepxdeUniform([]float64{0, 0}, []float64{1, 1}, 0, 5, 20000), nil
 	case "wave2d-ms":
 		return deepxdeUniform([]float64{0, 0}, []float64{1, 1}, 0, 100, 20000), nil
-	case "poisson-inv", "poisson-inv-as-coded", "wave1d":
+	case "poisson-inv", "poisson-inv-as-coded", "wave1d", "helmholtz2d":
 		return deepxdeCube([]float64{0, 0}, []float64{1, 1}, 2500), nil
 	case "heat2d-inv":
 		return deepxdeUniform([]float64{-1, -1}, []float64{1, 1}, 0, 1, 20000), nil
@@ -428,7 +450,7 @@ func SuiteTestPoints(name string) ([][]float64, error) {
 	case "heat2d-lt":
 		return nil, fmt.Errorf("heat2d-lt: PINNacle scores it at its reference's nodes: read heat_longtime.dat with refsol.ReadTimeDatFile and take its Rows")
 	}
-	return nil, fmt.Errorf("%q is not a PINNacle suite problem with test points: use heat2d-ms, heat2d-lt, wave2d-ms, poisson-nd, heat-nd, poisson-inv, poisson-inv-as-coded, burgers1d, wave1d or heat2d-inv", name)
+	return nil, fmt.Errorf("%q is not a PINNacle suite problem with test points: use heat2d-ms, heat2d-lt, wave2d-ms, poisson-nd, heat-nd, poisson-inv, poisson-inv-as-coded, burgers1d, wave1d, heat2d-inv or helmholtz2d", name)
 }
 
 // heatNDTestPoints are HeatND's test points as PINNacle's rule makes them:

@@ -52,6 +52,10 @@ var (
 		m2 := ad.Mul(ad.Sin(ad.Scale(in[0], 4*math.Pi)), ad.Cos(ad.Scale(in[1], 8*math.Pi)))
 		return []*ad.Node{ad.Add(m1, ad.Scale(m2, 0.5))}
 	}
+	// Helmholtz2D's ref_sol, sin(4 pi x) sin(4 pi y).
+	pinnacleHelmholtz = func(in []*ad.Node) []*ad.Node {
+		return []*ad.Node{ad.Mul(ad.Sin(ad.Scale(in[0], 4*math.Pi)), ad.Sin(ad.Scale(in[1], 4*math.Pi)))}
+	}
 	pinnacleHeatInv = func(in []*ad.Node) []*ad.Node {
 		s := ad.Mul(ad.Sin(ad.Scale(in[0], math.Pi)), ad.Sin(ad.Scale(in[1], math.Pi)))
 		return []*ad.Node{ad.Mul(ad.Exp(ad.Neg(in[2])), s), ad.AddConst(s, 2)}
@@ -167,6 +171,7 @@ func TestSuiteDefinitions(t *testing.T) {
 		{"heat-nd", pinnacleHeatND, []string{"pde", "boundary", "initial"}},
 		{"wave1d", pinnacleWave1D, []string{"pde", "rate", "initial", "boundary"}},
 		{"heat2d-inv", pinnacleHeatInv, []string{"pde", "data", "boundary_a"}},
+		{"helmholtz2d", pinnacleHelmholtz, []string{"pde", "boundary"}},
 	} {
 		p, err := New(c.name, Options{})
 		if err != nil {

@@ -203,10 +203,11 @@ var entries = []Entry{
 	{Name: "poisson-inv", New: PoissonInv},
 	{Name: "poisson-inv-as-coded", New: PoissonInvAsCoded},
 	{Name: "burgers1d", New: Burgers1D},
-	// Two more of PINNacle's problems, beyond the seven the defaults were
-	// measured on while they were made.
+	// Three more of PINNacle's problems, beyond the seven the defaults
+	// were measured on while they were made.
 	{Name: "wave1d", New: Wave1D},
 	{Name: "heat2d-inv", New: HeatInv},
+	{Name: "helmholtz2d", New: Helmholtz2D},
 }
 
 // Entries lists the paper's problems, in the CLI's order.
