@@ -200,8 +200,9 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 // squares): the model's own up to DenseLimit weights, above it computed
 // in blocks of points into an array of the step's (system), so that the
 // model does not keep the Jacobian program of all its points (about 6 N
-// P floats: 10 GB at poisson-holes' 5 x 100 net). seed varies the
-// stochastic structures between steps.
+// P floats: 10 GB at poisson-holes' 5 x 100 net), and for Diag their
+// column squares alone, summed block by block (diagSystem: no N x P
+// array). seed varies the stochastic structures between steps.
 func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
 	if kind == curv.Dense {
 		c := f.Hessians()
@@ -212,6 +213,9 @@ func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, er
 		return &l.Hyper, c.Loss, nil
 	}
 	loss := f.loss()
+	if kind == curv.Diag && f.Model.NumWeights() > DenseLimit {
+		return f.evidenceOf(f.diagSystem(), loss, kind, squares)
+	}
 	return f.evidenceOf(f.system(f.Model.NumWeights() <= DenseLimit), loss, kind, squares)
 }
 
@@ -224,6 +228,18 @@ func (f *Fit) evidenceOf(s *curv.System, loss curv.Loss, kind curv.Kind, squares
 	}
 	hy := curv.Evidence(tr, f.Alpha, f.Beta, loss)
 	return &hy, loss, nil
+}
+
+// diagSystem is system for the Diag structure above DenseLimit: the
+// column squares of the residual Jacobians in place of them
+// (Model.columnSquares), the bits of system(false)'s.
+func (f *Fit) diagSystem() *curv.System {
+	m := f.Model
+	h, err := m.columnSquares(jacobianBlock(m.NumWeights()))
+	if err != nil {
+		return f.system(false) // the same rows from all points at once
+	}
+	return &curv.System{P: m.NumWeights(), ColSquares: h, Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
 }
 
 // system is A at the current weights and hyperparameters for pkg/curv;

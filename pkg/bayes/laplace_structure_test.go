@@ -250,18 +250,8 @@ func TestLowRankLaplaceOfFit(t *testing.T) {
 // 2000 points in blocks of 512, in groups of several terms.
 func TestStackedJacobians(t *testing.T) {
 	t.Parallel()
-	p, err := problems.New("burgers-wide", problems.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{5, 5}}).Resolve(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := NewModel(p, nn.New([]int{2, 5, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2))), s.AlphaMode, s.BetaMode)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := smallBurgersWide(t)
+	p := m.Problem
 	if longest := slices.MaxFunc(p.Terms, func(a, b pde.Term) int { return len(a.Points) - len(b.Points) }); len(longest.Points) <= 512 {
 		t.Fatalf("longest term %d points: the test wants more than 512", len(longest.Points))
 	}
@@ -280,5 +270,80 @@ func TestStackedJacobians(t *testing.T) {
 		if g > 0 && &got[g-1][:len(got[g-1])+1][len(got[g-1])] != &got[g][0] {
 			t.Errorf("group %s: not the next part of one array", m.BetaNames[g])
 		}
+	}
+}
+
+// smallBurgersWide is a model of burgers-wide's 2840 points, in several
+// terms and beta groups, on a 2-5-5-1 net.
+func smallBurgersWide(t *testing.T) *Model {
+	t.Helper()
+	p, err := problems.New("burgers-wide", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{5, 5}}).Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(p, nn.New([]int{2, 5, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2))), s.AlphaMode, s.BetaMode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The column squares summed a block of points at a time (blocks of 512
+// and of 7, which split every term unevenly) are those of the whole
+// Jacobian of each beta group, to the bit.
+func TestColumnSquares(t *testing.T) {
+	t.Parallel()
+	m := smallBurgersWide(t)
+	P := m.NumWeights()
+	whole := m.GroupJacobians()
+	for _, block := range []int{512, 7} {
+		got, err := m.columnSquares(block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(whole) {
+			t.Fatalf("blocks of %d: %d groups, want %d", block, len(got), len(whole))
+		}
+		for g, j := range whole {
+			want := make([]float64, P)
+			for i := 0; i < len(j); i += P {
+				for k, v := range j[i : i+P] {
+					want[k] += v * v
+				}
+			}
+			if !slices.Equal(got[g], want) {
+				t.Errorf("blocks of %d, group %s: column squares differ from the whole Jacobian's", block, m.BetaNames[g])
+			}
+		}
+	}
+}
+
+// Above DenseLimit a diag step takes the column squares alone
+// (diagSystem: no Jacobian array) and gives the evidence of the
+// Jacobians' system to the bit.
+func TestDiagStepWithoutJacobian(t *testing.T) {
+	t.Parallel()
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	if f.Model.NumWeights() <= DenseLimit {
+		t.Fatalf("%d weights: the test wants more than %d", f.Model.NumWeights(), DenseLimit)
+	}
+	if s := f.diagSystem(); s.J != nil || len(s.ColSquares) != len(f.Beta) {
+		t.Fatalf("diag system: %d Jacobians, %d column squares; want none and %d", len(s.J), len(s.ColSquares), len(f.Beta))
+	}
+	got, _, err := f.evidence(curv.Diag, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := f.evidenceOf(f.system(false), f.loss(), curv.Diag, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.EHyp != want.EHyp || got.LogEvidence != want.LogEvidence || !slices.Equal(got.GammaBeta, want.GammaBeta) || !slices.Equal(got.GammaAlpha, want.GammaAlpha) {
+		t.Errorf("diag from column squares: E_hyp %v, ln Z %v, gamma_beta %v; from the Jacobians %v, %v, %v",
+			got.EHyp, got.LogEvidence, got.GammaBeta, want.EHyp, want.LogEvidence, want.GammaBeta)
 	}
 }
