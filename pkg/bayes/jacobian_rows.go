@@ -57,39 +57,53 @@ func (m *Model) columnSquares(block int) ([][]float64, error) {
 }
 
 // jacobianBlocks calls each with the rows of the residual Jacobian at m's
-// weights, block points of a term at a time (row-major, P wide), beta
-// group by beta group, in the order of GroupJacobians' rows. Each block
-// is computed on a model of its points alone (a sibling of m at its
-// weights, in the term's beta group), so that the memory of the Jacobian
-// programs is that of a block.
+// weights, block points of a term at a time (row-major, P wide; valid
+// until the next call), beta group by beta group, in the order of
+// GroupJacobians' rows. Each block is computed on a model of its points
+// alone (a sibling of m at its weights, in the term's beta group), so
+// that the memory of the Jacobian programs is that of a block; a term's
+// whole blocks share one such model, fed each block's points in turn
+// (its program compiled once, not once a block), and its last, shorter
+// block has its own.
 func (m *Model) jacobianBlocks(block int, each func(g int, rows []float64)) error {
 	for g, name := range m.BetaNames {
 		for i, t := range m.Problem.Terms {
 			if m.TermGroup[i] != g {
 				continue
 			}
+			var whole *Model // the model of a whole block of term i
 			for r := 0; r < len(t.Points); r += block {
-				j, err := m.termRowsJacobian(i, r, min(r+block, len(t.Points)), name)
-				if err != nil {
-					return err
+				rows := termRows(t, r, min(r+block, len(t.Points)))
+				b := whole
+				if b != nil && len(rows.Points) == block {
+					b.Problem.Terms[0] = rows
+					b.feed(b.jac[0].Prog)
+				} else {
+					var err error
+					if b, err = m.termModel(i, rows, name); err != nil {
+						return err
+					}
+					if len(rows.Points) == block {
+						whole = b
+					}
 				}
-				each(g, j)
+				each(g, b.GroupJacobians()[0])
 			}
 		}
 	}
 	return nil
 }
 
-// termRowsJacobian is the Jacobian of points [lo, hi) of term i (in beta
-// group name) at m's weights, from a sibling model of those points alone.
-func (m *Model) termRowsJacobian(i, lo, hi int, name string) ([]float64, error) {
+// termModel is a sibling of m at its weights whose only term is rows, of
+// term i, in beta group name.
+func (m *Model) termModel(i int, rows pde.Term, name string) (*Model, error) {
 	q := *m.Problem
-	q.Terms = []pde.Term{termRows(m.Problem.Terms[i], lo, hi)}
+	q.Terms = []pde.Term{rows}
 	b, err := m.sibling(&q, []string{name}, []int{0})
 	if err != nil {
 		return nil, fmt.Errorf("the Jacobian of term %q: %w", m.Problem.Terms[i].Name, err)
 	}
-	return b.GroupJacobians()[0], nil
+	return b, nil
 }
 
 // termRows is t with its points [lo, hi) alone (and their partners,
