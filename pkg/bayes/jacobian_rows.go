@@ -76,8 +76,7 @@ func (m *Model) jacobianBlocks(block int, each func(g int, rows []float64)) erro
 				rows := termRows(t, r, min(r+block, len(t.Points)))
 				b := whole
 				if b != nil && len(rows.Points) == block {
-					b.Problem.Terms[0] = rows
-					b.feed(b.jac[0].Prog)
+					b.setTerms([]pde.Term{rows})
 				} else {
 					var err error
 					if b, err = m.termModel(i, rows, name); err != nil {

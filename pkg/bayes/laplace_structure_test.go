@@ -347,3 +347,24 @@ func TestDiagStepWithoutJacobian(t *testing.T) {
 			got.EHyp, got.LogEvidence, got.GammaBeta, want.EHyp, want.LogEvidence, want.GammaBeta)
 	}
 }
+
+// A released training program is compiled again on next use and gives
+// the same E_D and gradient, to the bit.
+func TestReleaseTrainSameBits(t *testing.T) {
+	t.Parallel()
+	m := smallBurgersWide(t)
+	beta := fillN(len(m.BetaNames), 1.5)
+	run := func() []float64 {
+		ed, grad := make([]float64, len(beta)), make([]float64, m.NumWeights())
+		m.DataLoss(beta, ed, grad)
+		return append(ed, grad...)
+	}
+	before := run()
+	m.releaseTrain()
+	if m.train != nil {
+		t.Fatal("the training program is still held")
+	}
+	if after := run(); !slices.Equal(after, before) {
+		t.Errorf("after the release E_D %v, before %v", after[:len(beta)], before[:len(beta)])
+	}
+}
