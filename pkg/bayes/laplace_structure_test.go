@@ -368,3 +368,32 @@ func TestReleaseTrainSameBits(t *testing.T) {
 		t.Errorf("after the release E_D %v, before %v", after[:len(beta)], before[:len(beta)])
 	}
 }
+
+// LaplaceAt at the fit's own betas is the fit's Laplace, which it would
+// compute again to the bit (ln Z and the band); at other betas a new one.
+func TestLaplaceAtOwnBetas(t *testing.T) {
+	t.Parallel()
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	if f.Laplace == nil {
+		t.Fatalf("status %s (%s): no Laplace", f.Status, f.Reason)
+	}
+	own, err := f.LaplaceAt(slices.Clone(f.Beta))
+	if err != nil || own != f.Laplace {
+		t.Fatalf("LaplaceAt(own betas): %v (%v), want the fit's Laplace", own != nil, err)
+	}
+	again, _, err := f.laplace(f.Laplace.Kind, f.Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, J, err := f.Jacobian([][]float64{{0.1, 0.2}, {0.5, 0.5}, {0.9, 0.7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.LogEvidence != own.LogEvidence || !slices.Equal(again.Sigmas(J, 3), own.Sigmas(J, 3)) {
+		t.Errorf("computed again: ln Z %v, sigma %v; the fit's %v, %v", again.LogEvidence, again.Sigmas(J, 3), own.LogEvidence, own.Sigmas(J, 3))
+	}
+	other, err := f.LaplaceAt(fillN(len(f.Beta), 2*f.Beta[0]))
+	if err != nil || other == f.Laplace || other.LogEvidence == own.LogEvidence {
+		t.Errorf("LaplaceAt(other betas): the fit's Laplace or its ln Z (%v)", err)
+	}
+}
