@@ -246,14 +246,14 @@ func (f *Fit) diagSystem() *curv.System {
 // with shared, J is the model's own (GroupJacobians), else a new array
 // computed in blocks of points (stackedJacobians: the final dual
 // Laplace's, which it overwrites), the training programs of the model and
-// of the held-out rounds' fresh points released first (releaseTrain).
+// of the held-out rounds' fresh points released first (ReleaseTrain).
 func (f *Fit) system(shared bool) *curv.System {
 	m := f.Model
 	var J [][]float64
 	if !shared {
-		m.releaseTrain() // the Jacobian array is larger than it: hold one at a time
+		m.ReleaseTrain() // the Jacobian array is larger than it: hold one at a time
 		if f.fresh != nil {
-			f.fresh.releaseTrain()
+			f.fresh.ReleaseTrain()
 		}
 		var err error
 		if J, err = m.stackedJacobians(jacobianBlock(m.NumWeights())); err != nil {

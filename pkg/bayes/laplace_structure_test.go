@@ -360,7 +360,7 @@ func TestReleaseTrainSameBits(t *testing.T) {
 		return append(ed, grad...)
 	}
 	before := run()
-	m.releaseTrain()
+	m.ReleaseTrain()
 	if m.train != nil {
 		t.Fatal("the training program is still held")
 	}

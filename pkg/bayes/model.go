@@ -216,12 +216,13 @@ func (m *Model) trainProgram() *ad.Program {
 	return m.train
 }
 
-// releaseTrain drops the training program, compiled again (the same
-// bits) when next used: above DenseLimit it is the largest thing a model
-// holds (its buffers for every point: 0.35 GB at poisson-holes' 3 x 100
-// net), which a step that builds the N x P residual Jacobian need not
-// keep beside it.
-func (m *Model) releaseTrain() { m.train = nil }
+// ReleaseTrain drops the training program, compiled again (the same
+// bits) when next used: it is the largest thing a model holds (its
+// buffers for every point: 0.63 GB at poisson-holes' 5 x 100 net), which
+// a step that builds the N x P residual Jacobian need not keep beside it,
+// nor a holder of a model that runs it no more (pkg/band's check of the
+// fresh points).
+func (m *Model) ReleaseTrain() { m.train = nil }
 
 // addUnknowns appends the problem's unknowns to the parameters: Theta grows
 // by one value per unknown (Init, or ln Init for a Positive one), Net.W
