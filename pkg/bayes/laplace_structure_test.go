@@ -397,3 +397,19 @@ func TestLaplaceAtOwnBetas(t *testing.T) {
 		t.Errorf("LaplaceAt(other betas): the fit's Laplace or its ln Z (%v)", err)
 	}
 }
+
+// Above DenseLimit the system of the N x P residual Jacobian is built
+// without the model's training program beside it, and a diag step's
+// column squares keep it (no Jacobian array to make room for).
+func TestSystemReleasesTrain(t *testing.T) {
+	t.Parallel()
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	f.loss()
+	f.diagSystem()
+	if f.Model.train == nil {
+		t.Error("a diag system released the training program")
+	}
+	if s := f.system(false); s.J == nil || f.Model.train != nil {
+		t.Errorf("the Jacobians' system: %d Jacobians, training program held %v; want them and none", len(s.J), f.Model.train != nil)
+	}
+}
