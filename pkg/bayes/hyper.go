@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
@@ -65,6 +66,7 @@ func (f *Fit) roundEvidence(kind curv.Kind) (*curv.Hyper, curv.Loss, error) {
 		return &l.Hyper, loss, nil
 	case curv.Dual: // above DenseLimit: evidence's system too
 		loss, s := f.loss(), f.system(false)
+		defer dropJacobians(s)
 		if l := curv.CloseLowRankLaplace(s, loss, f.lowRankOptions(), false, f.Model.pool); l != nil {
 			return &l.Hyper, loss, nil
 		}
@@ -216,8 +218,27 @@ func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, er
 	if kind == curv.Diag && f.Model.NumWeights() > DenseLimit {
 		return f.evidenceOf(f.diagSystem(), loss, kind, squares)
 	}
-	return f.evidenceOf(f.system(f.Model.NumWeights() <= DenseLimit), loss, kind, squares)
+	shared := f.Model.NumWeights() <= DenseLimit
+	s := f.system(shared)
+	if !shared {
+		defer dropJacobians(s)
+	}
+	return f.evidenceOf(s, loss, kind, squares)
 }
+
+// dropJacobians drops s's residual Jacobians, a step's own N x P array
+// above DenseLimit (1.6 GB at poisson-holes' 5 x 100 net), and runs the
+// collector (collect): dead, the array would stay in the heap until the
+// collector's next cycle, which the heap's goal (twice the live data,
+// the array included) puts a training program's compilation away (it
+// took the process from 3.0 to 3.9 GB after a final round).
+func dropJacobians(s *curv.System) {
+	s.J = nil
+	collect()
+}
+
+// collect is runtime.GC (a test counts its calls).
+var collect = runtime.GC
 
 // evidenceOf is evidence's E_hyp and the rest at the system s, with the
 // loss parts loss there, under kind (not Dense).

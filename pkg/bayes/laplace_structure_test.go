@@ -413,3 +413,28 @@ func TestSystemReleasesTrain(t *testing.T) {
 		t.Errorf("the Jacobians' system: %d Jacobians, training program held %v; want them and none", len(s.J), f.Model.train != nil)
 	}
 }
+
+// Above DenseLimit every step that builds the N x P residual Jacobian
+// (the Laplace, a final round, a step under a structure that reads the
+// Jacobians) runs the collector once it is done with it; a diag step,
+// which builds none, does not. Not parallel: it replaces collect.
+func TestJacobiansCollected(t *testing.T) {
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	n := 0
+	defer func(c func()) { collect = c }(collect)
+	collect = func() { n++ }
+	steps := []func() error{
+		func() error { _, _, err := f.laplace(curv.Dual, f.Beta); return err },
+		func() error { _, _, err := f.roundEvidence(curv.Dual); return err },
+		func() error { _, _, err := f.evidence(curv.Layers, false); return err },
+		func() error { _, _, err := f.evidence(curv.Diag, false); return err },
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+		if want := min(i+1, 3); n != want {
+			t.Errorf("after step %d: %d collections, want %d", i, n, want)
+		}
+	}
+}
