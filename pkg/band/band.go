@@ -189,6 +189,7 @@ func NewCheck(f *bayes.Fit, fresh FreshDraw) (*Check, error) {
 		return nil, err
 	}
 	c := &Check{Fit: f, Draw: fresh, Model: m2, Residuals: m2.Residuals(), Train: f.Model.GroupRMS(f.Beta), Fresh: m2.GroupRMS(f.Beta)}
+	m2.ReleaseTrain() // kept for its points: its program would sit beside a band's Laplace
 	c.estimated, c.agree, _ = estimatedScales(f, fresh)
 	c.meas = newMeasurements(f, m2, c.Residuals, fresh.extra)
 	return c, nil

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/bayes"
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/score"
 )
 
@@ -108,14 +109,25 @@ func outputBands(f *bayes.Fit, others []namedFit, name string, pts [][]float64, 
 			b.methods, b.others = append(b.methods, o.method), append(b.others, make([]float64, len(pts)))
 		}
 	}
-	// the same Jacobian for every band, block by block (bayes.JacobianBlockValues)
+	// the same Jacobian for every band, block by block
+	// (bayes.JacobianBlockValues), and each A's sigmas once a block: bands
+	// of the same A (the fit's own, a calibrated band that only scales it)
+	// share them
 	err := f.JacobianOutputBlocks(name, pts, func(lo int, mean, J []float64) error {
 		copy(b.mean[lo:], mean)
-		if J != nil {
-			copy(b.sigma[lo:], f.Laplace.Sigmas(J, len(mean)))
-			for i, o := range others {
-				copy(b.others[i][lo:], o.fit.Laplace.Sigmas(J, len(mean)))
+		if J == nil {
+			return nil
+		}
+		done := map[*curv.Laplace][]float64{}
+		sigmas := func(l *curv.Laplace) []float64 {
+			if _, ok := done[l]; !ok {
+				done[l] = l.Sigmas(J, len(mean))
 			}
+			return done[l]
+		}
+		copy(b.sigma[lo:], sigmas(f.Laplace))
+		for i, o := range others {
+			copy(b.others[i][lo:], sigmas(o.fit.Laplace))
 		}
 		return nil
 	})

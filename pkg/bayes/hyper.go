@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/evidence-pinn/bpinn/pkg/curv"
@@ -65,6 +66,7 @@ func (f *Fit) roundEvidence(kind curv.Kind) (*curv.Hyper, curv.Loss, error) {
 		return &l.Hyper, loss, nil
 	case curv.Dual: // above DenseLimit: evidence's system too
 		loss, s := f.loss(), f.system(false)
+		defer dropJacobians(s)
 		if l := curv.CloseLowRankLaplace(s, loss, f.lowRankOptions(), false, f.Model.pool); l != nil {
 			return &l.Hyper, loss, nil
 		}
@@ -200,8 +202,9 @@ func (h *hyperStepper) step(f *Fit, tied bool) (float64, bool) {
 // squares): the model's own up to DenseLimit weights, above it computed
 // in blocks of points into an array of the step's (system), so that the
 // model does not keep the Jacobian program of all its points (about 6 N
-// P floats: 10 GB at poisson-holes' 5 x 100 net). seed varies the
-// stochastic structures between steps.
+// P floats: 10 GB at poisson-holes' 5 x 100 net), and for Diag their
+// column squares alone, summed block by block (diagSystem: no N x P
+// array). seed varies the stochastic structures between steps.
 func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, error) {
 	if kind == curv.Dense {
 		c := f.Hessians()
@@ -212,8 +215,30 @@ func (f *Fit) evidence(kind curv.Kind, squares bool) (*curv.Hyper, curv.Loss, er
 		return &l.Hyper, c.Loss, nil
 	}
 	loss := f.loss()
-	return f.evidenceOf(f.system(f.Model.NumWeights() <= DenseLimit), loss, kind, squares)
+	if kind == curv.Diag && f.Model.NumWeights() > DenseLimit {
+		return f.evidenceOf(f.diagSystem(), loss, kind, squares)
+	}
+	shared := f.Model.NumWeights() <= DenseLimit
+	s := f.system(shared)
+	if !shared {
+		defer dropJacobians(s)
+	}
+	return f.evidenceOf(s, loss, kind, squares)
 }
+
+// dropJacobians drops s's residual Jacobians, a step's own N x P array
+// above DenseLimit (1.6 GB at poisson-holes' 5 x 100 net), and runs the
+// collector (collect): dead, the array would stay in the heap until the
+// collector's next cycle, which the heap's goal (twice the live data,
+// the array included) puts a training program's compilation away (it
+// took the process from 3.0 to 3.9 GB after a final round).
+func dropJacobians(s *curv.System) {
+	s.J = nil
+	collect()
+}
+
+// collect is runtime.GC (a test counts its calls).
+var collect = runtime.GC
 
 // evidenceOf is evidence's E_hyp and the rest at the system s, with the
 // loss parts loss there, under kind (not Dense).
@@ -226,14 +251,31 @@ func (f *Fit) evidenceOf(s *curv.System, loss curv.Loss, kind curv.Kind, squares
 	return &hy, loss, nil
 }
 
+// diagSystem is system for the Diag structure above DenseLimit: the
+// column squares of the residual Jacobians in place of them
+// (Model.columnSquares), the bits of system(false)'s.
+func (f *Fit) diagSystem() *curv.System {
+	m := f.Model
+	h, err := m.columnSquares(jacobianBlock(m.NumWeights()))
+	if err != nil {
+		return f.system(false) // the same rows from all points at once
+	}
+	return &curv.System{P: m.NumWeights(), ColSquares: h, Beta: f.Beta, Alpha: f.Alpha, AlphaOf: m.AlphaOf, Layers: m.Layers()}
+}
+
 // system is A at the current weights and hyperparameters for pkg/curv;
 // with shared, J is the model's own (GroupJacobians), else a new array
 // computed in blocks of points (stackedJacobians: the final dual
-// Laplace's, which it overwrites).
+// Laplace's, which it overwrites), the training programs of the model and
+// of the held-out rounds' fresh points released first (ReleaseTrain).
 func (f *Fit) system(shared bool) *curv.System {
 	m := f.Model
 	var J [][]float64
 	if !shared {
+		m.ReleaseTrain() // the Jacobian array is larger than it: hold one at a time
+		if f.fresh != nil {
+			f.fresh.ReleaseTrain()
+		}
 		var err error
 		if J, err = m.stackedJacobians(jacobianBlock(m.NumWeights())); err != nil {
 			J = nil // the same rows from all points at once, below

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/evidence-pinn/bpinn/pkg/curv"
 	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
@@ -20,44 +21,88 @@ func jacobianBlock(P int) int { return max(16, jacobianBlockFloats/P) }
 
 // stackedJacobians returns each beta group's residual Jacobian at m's
 // weights (N_t x P row-major, as GroupJacobians) as consecutive parts of
-// one new N x P array, each term computed block points at a time
-// on a model of those points alone (a sibling of m at its weights, in
-// the term's beta group), so that the memory of the Jacobian
-// programs is that of a block. The array is the caller's: the dual
-// Laplace (curv.NewDualLaplace) overwrites it.
+// one new N x P array (jacobianBlocks), so that the memory of the
+// Jacobian programs is that of a block. The array is the caller's: the
+// dual Laplace (curv.NewDualLaplace) overwrites it.
 func (m *Model) stackedJacobians(block int) ([][]float64, error) {
 	P := m.NumWeights()
 	all := make([]float64, 0, sumInts(m.N)*P)
-	parts := make([][]float64, len(m.BetaNames))
-	for g, name := range m.BetaNames {
-		lo := len(all)
-		for i, t := range m.Problem.Terms {
-			if m.TermGroup[i] != g {
-				continue
-			}
-			for r := 0; r < len(t.Points); r += block {
-				j, err := m.termRowsJacobian(i, r, min(r+block, len(t.Points)), name)
-				if err != nil {
-					return nil, err
-				}
-				all = append(all, j...)
-			}
-		}
-		parts[g] = all[lo:] // uncapped: the next group follows in the same array
+	if err := m.jacobianBlocks(block, func(_ int, j []float64) { all = append(all, j...) }); err != nil {
+		return nil, err
+	}
+	parts := make([][]float64, len(m.N))
+	off := 0
+	for g, n := range m.N {
+		parts[g] = all[off*P : (off+n)*P] // uncapped: the next group follows in the same array
+		off += n
 	}
 	return parts, nil
 }
 
-// termRowsJacobian is the Jacobian of points [lo, hi) of term i (in beta
-// group name) at m's weights, from a sibling model of those points alone.
-func (m *Model) termRowsJacobian(i, lo, hi int, name string) ([]float64, error) {
+// columnSquares returns diag(J_t^T J_t) of each beta group's residual
+// Jacobian at m's weights (what the Diag structure needs,
+// curv.System.ColSquares), summed a block of points at a time
+// (jacobianBlocks) without the N x P array: the bits of the column
+// squares of stackedJacobians' rows.
+func (m *Model) columnSquares(block int) ([][]float64, error) {
+	h := make([][]float64, len(m.BetaNames))
+	for g := range h {
+		h[g] = make([]float64, m.NumWeights())
+	}
+	err := m.jacobianBlocks(block, func(g int, j []float64) { curv.AddColSquares(h[g], j) })
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// jacobianBlocks calls each with the rows of the residual Jacobian at m's
+// weights, block points of a term at a time (row-major, P wide; valid
+// until the next call), beta group by beta group, in the order of
+// GroupJacobians' rows. Each block is computed on a model of its points
+// alone (a sibling of m at its weights, in the term's beta group), so
+// that the memory of the Jacobian programs is that of a block; a term's
+// whole blocks share one such model, fed each block's points in turn
+// (its program compiled once, not once a block), and its last, shorter
+// block has its own.
+func (m *Model) jacobianBlocks(block int, each func(g int, rows []float64)) error {
+	for g, name := range m.BetaNames {
+		for i, t := range m.Problem.Terms {
+			if m.TermGroup[i] != g {
+				continue
+			}
+			var whole *Model // the model of a whole block of term i
+			for r := 0; r < len(t.Points); r += block {
+				rows := termRows(t, r, min(r+block, len(t.Points)))
+				b := whole
+				if b != nil && len(rows.Points) == block {
+					b.setTerms([]pde.Term{rows})
+				} else {
+					var err error
+					if b, err = m.termModel(i, rows, name); err != nil {
+						return err
+					}
+					if len(rows.Points) == block {
+						whole = b
+					}
+				}
+				each(g, b.GroupJacobians()[0])
+			}
+		}
+	}
+	return nil
+}
+
+// termModel is a sibling of m at its weights whose only term is rows, of
+// term i, in beta group name.
+func (m *Model) termModel(i int, rows pde.Term, name string) (*Model, error) {
 	q := *m.Problem
-	q.Terms = []pde.Term{termRows(m.Problem.Terms[i], lo, hi)}
+	q.Terms = []pde.Term{rows}
 	b, err := m.sibling(&q, []string{name}, []int{0})
 	if err != nil {
 		return nil, fmt.Errorf("the Jacobian of term %q: %w", m.Problem.Terms[i].Name, err)
 	}
-	return b.GroupJacobians()[0], nil
+	return b, nil
 }
 
 // termRows is t with its points [lo, hi) alone (and their partners,

@@ -250,18 +250,8 @@ func TestLowRankLaplaceOfFit(t *testing.T) {
 // 2000 points in blocks of 512, in groups of several terms.
 func TestStackedJacobians(t *testing.T) {
 	t.Parallel()
-	p, err := problems.New("burgers-wide", problems.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{5, 5}}).Resolve(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := NewModel(p, nn.New([]int{2, 5, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2))), s.AlphaMode, s.BetaMode)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := smallBurgersWide(t)
+	p := m.Problem
 	if longest := slices.MaxFunc(p.Terms, func(a, b pde.Term) int { return len(a.Points) - len(b.Points) }); len(longest.Points) <= 512 {
 		t.Fatalf("longest term %d points: the test wants more than 512", len(longest.Points))
 	}
@@ -279,6 +269,172 @@ func TestStackedJacobians(t *testing.T) {
 		}
 		if g > 0 && &got[g-1][:len(got[g-1])+1][len(got[g-1])] != &got[g][0] {
 			t.Errorf("group %s: not the next part of one array", m.BetaNames[g])
+		}
+	}
+}
+
+// smallBurgersWide is a model of burgers-wide's 2840 points, in several
+// terms and beta groups, on a 2-5-5-1 net.
+func smallBurgersWide(t *testing.T) *Model {
+	t.Helper()
+	p, err := problems.New("burgers-wide", problems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scheduled(p, Settings{Seed: 1, Hidden: []int{5, 5}}).Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(p, nn.New([]int{2, 5, 5, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 2))), s.AlphaMode, s.BetaMode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The column squares summed a block of points at a time (blocks of 512
+// and of 7, which split every term unevenly) are those of the whole
+// Jacobian of each beta group, to the bit.
+func TestColumnSquares(t *testing.T) {
+	t.Parallel()
+	m := smallBurgersWide(t)
+	P := m.NumWeights()
+	whole := m.GroupJacobians()
+	for _, block := range []int{512, 7} {
+		got, err := m.columnSquares(block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(whole) {
+			t.Fatalf("blocks of %d: %d groups, want %d", block, len(got), len(whole))
+		}
+		for g, j := range whole {
+			want := make([]float64, P)
+			for i := 0; i < len(j); i += P {
+				for k, v := range j[i : i+P] {
+					want[k] += v * v
+				}
+			}
+			if !slices.Equal(got[g], want) {
+				t.Errorf("blocks of %d, group %s: column squares differ from the whole Jacobian's", block, m.BetaNames[g])
+			}
+		}
+	}
+}
+
+// Above DenseLimit a diag step takes the column squares alone
+// (diagSystem: no Jacobian array) and gives the evidence of the
+// Jacobians' system to the bit.
+func TestDiagStepWithoutJacobian(t *testing.T) {
+	t.Parallel()
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	if f.Model.NumWeights() <= DenseLimit {
+		t.Fatalf("%d weights: the test wants more than %d", f.Model.NumWeights(), DenseLimit)
+	}
+	if s := f.diagSystem(); s.J != nil || len(s.ColSquares) != len(f.Beta) {
+		t.Fatalf("diag system: %d Jacobians, %d column squares; want none and %d", len(s.J), len(s.ColSquares), len(f.Beta))
+	}
+	got, _, err := f.evidence(curv.Diag, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := f.evidenceOf(f.system(false), f.loss(), curv.Diag, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.EHyp != want.EHyp || got.LogEvidence != want.LogEvidence || !slices.Equal(got.GammaBeta, want.GammaBeta) || !slices.Equal(got.GammaAlpha, want.GammaAlpha) {
+		t.Errorf("diag from column squares: E_hyp %v, ln Z %v, gamma_beta %v; from the Jacobians %v, %v, %v",
+			got.EHyp, got.LogEvidence, got.GammaBeta, want.EHyp, want.LogEvidence, want.GammaBeta)
+	}
+}
+
+// A released training program is compiled again on next use and gives
+// the same E_D and gradient, to the bit.
+func TestReleaseTrainSameBits(t *testing.T) {
+	t.Parallel()
+	m := smallBurgersWide(t)
+	beta := fillN(len(m.BetaNames), 1.5)
+	run := func() []float64 {
+		ed, grad := make([]float64, len(beta)), make([]float64, m.NumWeights())
+		m.DataLoss(beta, ed, grad)
+		return append(ed, grad...)
+	}
+	before := run()
+	m.ReleaseTrain()
+	if m.train != nil {
+		t.Fatal("the training program is still held")
+	}
+	if after := run(); !slices.Equal(after, before) {
+		t.Errorf("after the release E_D %v, before %v", after[:len(beta)], before[:len(beta)])
+	}
+}
+
+// LaplaceAt at the fit's own betas is the fit's Laplace, which it would
+// compute again to the bit (ln Z and the band); at other betas a new one.
+func TestLaplaceAtOwnBetas(t *testing.T) {
+	t.Parallel()
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	if f.Laplace == nil {
+		t.Fatalf("status %s (%s): no Laplace", f.Status, f.Reason)
+	}
+	own, err := f.LaplaceAt(slices.Clone(f.Beta))
+	if err != nil || own != f.Laplace {
+		t.Fatalf("LaplaceAt(own betas): %v (%v), want the fit's Laplace", own != nil, err)
+	}
+	again, _, err := f.laplace(f.Laplace.Kind, f.Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, J, err := f.Jacobian([][]float64{{0.1, 0.2}, {0.5, 0.5}, {0.9, 0.7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.LogEvidence != own.LogEvidence || !slices.Equal(again.Sigmas(J, 3), own.Sigmas(J, 3)) {
+		t.Errorf("computed again: ln Z %v, sigma %v; the fit's %v, %v", again.LogEvidence, again.Sigmas(J, 3), own.LogEvidence, own.Sigmas(J, 3))
+	}
+	other, err := f.LaplaceAt(fillN(len(f.Beta), 2*f.Beta[0]))
+	if err != nil || other == f.Laplace || other.LogEvidence == own.LogEvidence {
+		t.Errorf("LaplaceAt(other betas): the fit's Laplace or its ln Z (%v)", err)
+	}
+}
+
+// Above DenseLimit the system of the N x P residual Jacobian is built
+// without the model's training program beside it, and a diag step's
+// column squares keep it (no Jacobian array to make room for).
+func TestSystemReleasesTrain(t *testing.T) {
+	t.Parallel()
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	f.loss()
+	f.diagSystem()
+	if f.Model.train == nil {
+		t.Error("a diag system released the training program")
+	}
+	if s := f.system(false); s.J == nil || f.Model.train != nil {
+		t.Errorf("the Jacobians' system: %d Jacobians, training program held %v; want them and none", len(s.J), f.Model.train != nil)
+	}
+}
+
+// Above DenseLimit every step that builds the N x P residual Jacobian
+// (the Laplace, a final round, a step under a structure that reads the
+// Jacobians) runs the collector once it is done with it; a diag step,
+// which builds none, does not. Not parallel: it replaces collect.
+func TestJacobiansCollected(t *testing.T) {
+	f := initialFitAt(t, "heat", Settings{Seed: 1, Hidden: []int{60, 50}})
+	n := 0
+	defer func(c func()) { collect = c }(collect)
+	collect = func() { n++ }
+	steps := []func() error{
+		func() error { _, _, err := f.laplace(curv.Dual, f.Beta); return err },
+		func() error { _, _, err := f.roundEvidence(curv.Dual); return err },
+		func() error { _, _, err := f.evidence(curv.Layers, false); return err },
+		func() error { _, _, err := f.evidence(curv.Diag, false); return err },
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+		if want := min(i+1, 3); n != want {
+			t.Errorf("after step %d: %d collections, want %d", i, n, want)
 		}
 	}
 }

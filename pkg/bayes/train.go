@@ -488,6 +488,7 @@ func (f *Fit) laplace(kind curv.Kind, beta []float64) (*curv.Laplace, curv.Loss,
 	}
 	loss := f.loss()
 	s := f.system(false)
+	defer dropJacobians(s)
 	s.Beta = beta
 	if kind == curv.Dual {
 		if l := curv.CloseLowRankLaplace(s, loss, f.lowRankOptions(), true, f.Model.pool); l != nil {

@@ -4,7 +4,9 @@ import "math"
 
 // blockDiag adds the traces of the block-diagonal part of A: every range
 // of blocks dense and exact (denseTraces), every other weight its own 1 x 1 block
-// alpha_k + sum_t beta_t (H_t)_kk. With no blocks it is the diagonal of A.
+// alpha_k + sum_t beta_t (H_t)_kk. With no blocks it is the diagonal of A,
+// which needs of the J_t only their column squares (System.ColSquares
+// where J is nil).
 func blockDiag(s *System, blocks [][2]int, tr *Traces) error {
 	P := s.P
 	inBlock := make([]bool, P)
@@ -16,9 +18,12 @@ func blockDiag(s *System, blocks [][2]int, tr *Traces) error {
 			inBlock[k] = true
 		}
 	}
-	h := make([][]float64, len(s.J))
-	for t, j := range s.J {
-		h[t] = colSquares(j, P)
+	h := s.ColSquares
+	if s.J != nil {
+		h = make([][]float64, len(s.J))
+		for t, j := range s.J {
+			h[t] = colSquares(j, P)
+		}
 	}
 	d := s.alphaDiag() // becomes diag(A) outside the blocks
 	for k := 0; k < P; k++ {
@@ -39,7 +44,7 @@ func blockDiag(s *System, blocks [][2]int, tr *Traces) error {
 		if tr.TrSqAlpha != nil {
 			tr.TrSqAlpha[g] += 1 / (a * a)
 		}
-		for t := range s.J {
+		for t := range h {
 			m := h[t][k] / a
 			tr.TrBeta[t] += m
 			if tr.TrSqBeta != nil {

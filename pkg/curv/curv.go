@@ -62,6 +62,8 @@
 //
 // The Jacobians are held explicitly (N x P, row-major); the matrix-free
 // structures use them only through products J v and J^T u, never forming A.
+// Diag needs of them only their column squares, which System.ColSquares
+// may give instead, summed a block of rows at a time (AddColSquares).
 package curv
 
 import (
@@ -98,11 +100,16 @@ func ParseKind(s string) (Kind, error) {
 
 // System is A = sum_t Beta[t] J[t]^T J[t] + diag(Alpha[AlphaOf[k]]).
 type System struct {
-	P       int
-	J       [][]float64 // per beta group, N_t x P row-major
-	Beta    []float64
-	Alpha   []float64 // per alpha group
-	AlphaOf []int     // weight -> alpha group
+	P int
+	J [][]float64 // per beta group, N_t x P row-major
+	// ColSquares, when J is nil, stand for it in the Diag structure, which
+	// needs only diag(J_t^T J_t) per beta group (the column sums of
+	// squares, P each; AddColSquares sums them a block of rows at a time,
+	// without the N x P array). Every other structure needs J.
+	ColSquares [][]float64
+	Beta       []float64
+	Alpha      []float64 // per alpha group
+	AlphaOf    []int     // weight -> alpha group
 	// Layers are the contiguous weight ranges [lo, hi) of the network's
 	// layers in order, the output layer last (LastLayer and Layers use
 	// them).
@@ -121,9 +128,13 @@ func (s *System) N() int {
 	return n
 }
 
+// check validates s for a structure that reads the Jacobians.
 func (s *System) check() error {
-	if s.P <= 0 || len(s.AlphaOf) != s.P {
-		return fmt.Errorf("curv: %d weights, %d alpha-group indices", s.P, len(s.AlphaOf))
+	if s.J == nil && s.ColSquares != nil {
+		return fmt.Errorf("curv: System.ColSquares serve the diag structure alone: this one needs the Jacobians (System.J)")
+	}
+	if err := s.checkPriors(); err != nil {
+		return err
 	}
 	if len(s.J) != len(s.Beta) {
 		return fmt.Errorf("curv: %d Jacobians for %d betas", len(s.J), len(s.Beta))
@@ -132,6 +143,34 @@ func (s *System) check() error {
 		if len(j)%s.P != 0 {
 			return fmt.Errorf("curv: Jacobian %d has %d values, not a multiple of P = %d", t, len(j), s.P)
 		}
+	}
+	return nil
+}
+
+// checkDiag validates s for the Diag structure: ColSquares in place of
+// J when J is nil.
+func (s *System) checkDiag() error {
+	if s.J != nil || s.ColSquares == nil {
+		return s.check()
+	}
+	if err := s.checkPriors(); err != nil {
+		return err
+	}
+	if len(s.ColSquares) != len(s.Beta) {
+		return fmt.Errorf("curv: %d column-square vectors for %d betas", len(s.ColSquares), len(s.Beta))
+	}
+	for t, h := range s.ColSquares {
+		if len(h) != s.P {
+			return fmt.Errorf("curv: column squares %d have %d values, not P = %d", t, len(h), s.P)
+		}
+	}
+	return nil
+}
+
+// checkPriors validates P, the alpha groups and every hyperparameter.
+func (s *System) checkPriors() error {
+	if s.P <= 0 || len(s.AlphaOf) != s.P {
+		return fmt.Errorf("curv: %d weights, %d alpha-group indices", s.P, len(s.AlphaOf))
 	}
 	for _, g := range s.AlphaOf {
 		if g < 0 || g >= len(s.Alpha) {
@@ -243,10 +282,14 @@ func (e NotPositiveDefinite) Error() string {
 
 // Compute returns A's traces under o's structure.
 func Compute(s *System, o Options) (*Traces, error) {
-	if err := s.check(); err != nil {
+	o = o.resolve()
+	check := s.check
+	if o.Kind == Diag {
+		check = s.checkDiag
+	}
+	if err := check(); err != nil {
 		return nil, err
 	}
-	o = o.resolve()
 	tr := &Traces{TrAlpha: make([]float64, len(s.Alpha)), TrBeta: make([]float64, len(s.Beta))}
 	if o.Squares {
 		tr.TrSqAlpha = make([]float64, len(s.Alpha))

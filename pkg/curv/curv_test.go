@@ -3,6 +3,7 @@ package curv_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -171,6 +172,58 @@ func TestBlockStructures(t *testing.T) {
 	layers := compute(t, s, curv.Options{Kind: curv.Layers})
 	if !(exact.LogDet < layers.LogDet && layers.LogDet <= last.LogDet+1e-9 && last.LogDet < d.LogDet) {
 		t.Errorf("Fischer: ln|A| %.6g, layers %.6g, last layer %.6g, diag %.6g: want increasing", exact.LogDet, layers.LogDet, last.LogDet, d.LogDet)
+	}
+}
+
+// The diag structure from the column squares alone, summed in uneven
+// blocks of rows (AddColSquares), is the one from the Jacobians to the
+// bit, traces, squares and solve; the squares are the diagonal of the
+// dense J_t^T J_t; every other structure refuses them.
+func TestDiagFromColumnSquares(t *testing.T) {
+	t.Parallel()
+	s := randomSystem(4, 30, []int{23, 17, 5})
+	cs := *s
+	cs.J = nil
+	for tt, j := range s.J {
+		h := make([]float64, s.P)
+		for lo := 0; lo < s.Rows(tt); lo += 4 {
+			curv.AddColSquares(h, j[lo*s.P:min(lo+4, s.Rows(tt))*s.P])
+		}
+		jm := mat.NewDense(s.Rows(tt), s.P, j)
+		var jtj mat.Dense
+		jtj.Mul(jm.T(), jm)
+		for k, v := range h {
+			if relErr(v, jtj.At(k, k)) > 1e-13 {
+				t.Fatalf("group %d, weight %d: column squares %v, diag(J^T J) %v", tt, k, v, jtj.At(k, k))
+			}
+		}
+		cs.ColSquares = append(cs.ColSquares, h)
+	}
+	got := compute(t, &cs, curv.Options{Kind: curv.Diag, Squares: true})
+	want := compute(t, s, curv.Options{Kind: curv.Diag, Squares: true})
+	if got.LogDet != want.LogDet || !slices.Equal(got.TrAlpha, want.TrAlpha) || !slices.Equal(got.TrBeta, want.TrBeta) ||
+		!slices.Equal(got.TrSqAlpha, want.TrSqAlpha) || !slices.Equal(got.TrSqBeta, want.TrSqBeta) {
+		t.Errorf("diag from column squares: ln|A| %v, tr beta %v; from J %v, %v", got.LogDet, got.TrBeta, want.LogDet, want.TrBeta)
+	}
+	b := make([]float64, s.P)
+	for k := range b {
+		b[k] = float64(k%5) - 2
+	}
+	x, y := make([]float64, s.P), make([]float64, s.P)
+	got.Solve(x, b)
+	want.Solve(y, b)
+	if !slices.Equal(x, y) {
+		t.Errorf("diag solve from column squares %v, from J %v", x[:3], y[:3])
+	}
+	for _, k := range curv.Kinds() {
+		if _, err := curv.Compute(&cs, curv.Options{Kind: k}); (err == nil) != (k == curv.Diag) {
+			t.Errorf("%s from column squares alone: error %v", k, err)
+		}
+	}
+	short := cs
+	short.ColSquares = [][]float64{cs.ColSquares[0], cs.ColSquares[1], cs.ColSquares[2][1:]}
+	if _, err := curv.Compute(&short, curv.Options{Kind: curv.Diag}); err == nil {
+		t.Error("column squares of P-1 values: no error")
 	}
 }
 

@@ -99,11 +99,19 @@ func finite(x []float64) bool {
 // row-major n x P matrix j.
 func colSquares(j []float64, P int) []float64 {
 	h := make([]float64, P)
-	for i := 0; i+P <= len(j); i += P {
-		row := j[i : i+P]
-		for k, v := range row {
+	AddColSquares(h, j)
+	return h
+}
+
+// AddColSquares adds to h the column sums of squares of rows, a row-major
+// block of rows len(h) wide: diag(J^T J) summed a block of J's rows at a
+// time. Blocks added in the order of the rows give the bits of the whole
+// J's sums.
+func AddColSquares(h, rows []float64) {
+	P := len(h)
+	for i := 0; i+P <= len(rows); i += P {
+		for k, v := range rows[i : i+P] {
 			h[k] += v * v
 		}
 	}
-	return h
 }

@@ -436,3 +436,36 @@ func BenchmarkVariancesGrid(b *testing.B) {
 		})
 	}
 }
+
+// Under Dual the blocked variances are the bits of one block over every
+// point, for block sizes that do and do not divide n: the work space a
+// worker reuses from block to block (a larger last block's values left
+// in it) changes nothing.
+func TestDualVariancesToBlocks(t *testing.T) {
+	const P, N, n = 40, 12, 23
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := &System{P: P, Beta: []float64{3}, Alpha: []float64{0.5}, AlphaOf: make([]int, P), J: [][]float64{make([]float64, N*P)}}
+	for i := range s.J[0] {
+		s.J[0][i] = rng.NormFloat64()
+	}
+	l, err := NewDualLaplace(s, Loss{EW: []float64{1}, ED: []float64{1}, W: []int{P}, N: []int{N}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	J := make([]float64, n*P)
+	for i := range J {
+		J[i] = rng.NormFloat64()
+	}
+	defer func(k int) { varianceBlock = k }(varianceBlock)
+	varianceBlock = n
+	want := make([]float64, n)
+	l.VariancesTo(want, J, n)
+	for _, k := range []int{1, 4, 5, 64} {
+		varianceBlock = k
+		got := make([]float64, n)
+		l.VariancesTo(got, J, n)
+		if !slices.Equal(got, want) {
+			t.Errorf("block %d: %v, want %v", k, got, want)
+		}
+	}
+}

@@ -89,7 +89,7 @@ var varianceBlock = 512
 func (l *Laplace) Variance(g []float64) float64 {
 	if l.dual != nil {
 		v := []float64{0}
-		l.dual.variancesTo(v, g, 1)
+		l.dual.variancesTo(v, g, 1, &varianceScratch{})
 		return v[0]
 	}
 	v := mat.NewVecDense(len(g), append([]float64(nil), g...))
@@ -114,9 +114,10 @@ func (l *Laplace) P() int {
 func (l *Laplace) dualVariancesTo(dst, J []float64, n int) {
 	P, k, t := l.dual.p, min(n, varianceBlock), l.pool.Threads()
 	l.pool.Run(func(w int) {
+		var s varianceScratch
 		for c0 := w * k; c0 < n; c0 += t * k {
 			m := min(k, n-c0)
-			l.dual.variancesTo(dst[c0:c0+m], J[c0*P:(c0+m)*P], m)
+			l.dual.variancesTo(dst[c0:c0+m], J[c0*P:(c0+m)*P], m, &s)
 		}
 	})
 }
