@@ -3,8 +3,6 @@ package bayes
 import (
 	"fmt"
 	"math"
-
-	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // ConditionUnmet is the ratio of a condition's rms misfit to its scale
@@ -43,10 +41,12 @@ type Condition struct {
 // order, from f's weights alone: the exact solution is never read. The
 // equation's residual terms, and conditions written as residuals of their
 // own (no values), are not among them.
-func (f *Fit) Conditions() ([]Condition, error) {
+func (f *Fit) Conditions() ([]Condition, error) { return f.conditions(f.Model.Residuals()) }
+
+// conditions is Conditions from the model's residuals res.
+func (f *Fit) conditions(res [][]float64) ([]Condition, error) {
 	m := f.Model
 	p := m.Problem
-	res := m.Residuals()
 	var all [][]float64
 	for _, t := range p.Terms {
 		all = append(all, t.Points...)
@@ -227,9 +227,12 @@ func (e Equation) Warning() string {
 // residual at u = 0 is not 0, in the problem's term order, from f's
 // weights alone. A term whose residual reads an unknown coefficient is
 // not among them: its residual at u = 0 depends on the unknown.
-func (f *Fit) Equations() []Equation {
+func (f *Fit) Equations() []Equation { return f.equations(nil) }
+
+// equations is Equations from the model's residuals res (nil: computed
+// when a term has a source).
+func (f *Fit) equations(res [][]float64) []Equation {
 	m := f.Model
-	var res [][]float64
 	var out []Equation
 	for k, t := range m.Problem.Terms {
 		if _, ok := m.Problem.Values(t); ok {
@@ -259,46 +262,48 @@ func (m *Model) equationSource(k int) float64 {
 		}
 	}
 	if math.IsNaN(m.source[k]) {
-		q := *m.Problem
-		q.Terms = []pde.Term{q.Terms[k]}
 		m.source[k] = 0
-		if r, ok := trialResidual(&q, 0, nil); ok {
+		if r, ok := trialResidual(m.Problem, m.Problem.Terms[k], 0, nil); ok {
 			m.source[k] = rms(r)
 		}
 	}
 	return m.source[k]
 }
 
-// unmetConditions returns f's conditions that are unmet.
-func (f *Fit) unmetConditions() ([]Condition, error) {
-	cs, err := f.Conditions()
-	if err != nil {
-		return nil, err
-	}
-	var unmet []Condition
+// unmetTerms returns f's unmet conditions (none, and the error, when
+// they cannot be checked) and its unmet equations, from one pass of the
+// model's residuals.
+func (f *Fit) unmetTerms() ([]Condition, []Equation, error) {
+	res := f.Model.Residuals()
+	cs, err := f.conditions(res)
+	var conditions []Condition
 	for _, c := range cs {
 		if c.Unmet() {
-			unmet = append(unmet, c)
+			conditions = append(conditions, c)
 		}
 	}
-	return unmet, nil
+	var equations []Equation
+	for _, e := range f.equations(res) {
+		if e.Unmet() {
+			equations = append(equations, e)
+		}
+	}
+	return conditions, equations, err
 }
 
 // conditionWarnings is a warning for each unmet condition and equation
 // of f.
 func (f *Fit) conditionWarnings() []string {
 	var w []string
-	cs, err := f.unmetConditions()
+	cs, es, err := f.unmetTerms()
 	if err != nil {
 		w = append(w, fmt.Sprintf("the conditions could not be checked: %v", err))
 	}
 	for _, c := range cs {
 		w = append(w, c.Warning())
 	}
-	for _, e := range f.Equations() {
-		if e.Unmet() {
-			w = append(w, e.Warning())
-		}
+	for _, e := range es {
+		w = append(w, e.Warning())
 	}
 	return w
 }

@@ -75,10 +75,8 @@ func equationWaves(net *nn.MLP, p *pde.Problem, seeds []seed) []nn.Wave {
 		if t.GivesValues() || t.Target != nil || t.Pairs != nil || len(t.Fields) > 0 || len(t.Points) == 0 {
 			continue
 		}
-		q := *p
 		t.Points = t.Points[:min(len(t.Points), dispersionPoints)]
-		q.Terms = []pde.Term{t}
-		zero, ok := trialResidual(&q, 0, nil)
+		zero, ok := trialResidual(p, t, 0, nil)
 		if !ok {
 			continue // the term reads what a trial field has not (an unknown)
 		}
@@ -91,7 +89,7 @@ func equationWaves(net *nn.MLP, p *pde.Problem, seeds []seed) []nn.Wave {
 				}
 				for _, sign := range []float64{1, -1} {
 					residual := func(omega float64) float64 {
-						r, ok := trialResidual(&q, s.k, func(c []*ad.Node) *ad.Node {
+						r, ok := trialResidual(p, t, s.k, func(c []*ad.Node) *ad.Node {
 							return ad.Scale(ad.Sin(ad.Add(ad.Scale(c[s.wave.Input], k), ad.Scale(c[j], sign*omega))), amp)
 						})
 						if !ok {
@@ -152,10 +150,13 @@ func dispersion(residual func(omega float64) float64, span float64) (float64, bo
 	return at(c), true
 }
 
-// trialResidual is the residual of q's only term for the field that wave
-// makes of the input columns in output k, the others 0 (wave nil: 0
-// everywhere); ok false when it cannot be built or is not finite.
-func trialResidual(q *pde.Problem, k int, wave func(cols []*ad.Node) *ad.Node) ([]float64, bool) {
+// trialResidual is the residual of term t of p (at t's points) for the
+// field that wave makes of the input columns in output k, the others 0
+// (wave nil: 0 everywhere); ok false when it cannot be built or is not
+// finite.
+func trialResidual(p *pde.Problem, t pde.Term, k int, wave func(cols []*ad.Node) *ad.Node) ([]float64, bool) {
+	q := *p
+	q.Terms = []pde.Term{t}
 	r, err := q.TrialResidual(0, func(cols []*ad.Node) []*ad.Node {
 		g, n := cols[0].Graph(), cols[0].Shape().Rows
 		out := make([]*ad.Node, len(q.OutputNames()))

@@ -28,15 +28,13 @@ func (f *Fit) restarts() []string {
 // unmet is the names of f's unmet conditions (none when they cannot be
 // checked), then of its unmet equations.
 func (f *Fit) unmet() []string {
-	cs, _ := f.unmetConditions()
+	cs, es, _ := f.unmetTerms()
 	var names []string
 	for _, c := range cs {
 		names = append(names, c.Term)
 	}
-	for _, e := range f.Equations() {
-		if e.Unmet() {
-			names = append(names, e.Term)
-		}
+	for _, e := range es {
+		names = append(names, e.Term)
 	}
 	return names
 }
