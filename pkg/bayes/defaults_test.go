@@ -114,23 +114,30 @@ func TestBalancedBetas(t *testing.T) {
 	}
 }
 
-// A fit made to ignore its boundary (its beta held at 1e-4) is never a
-// silent ok: a warning names the condition; the same problem fitted as
-// the evidence sets it has none.
-func TestConditionUnmetWarning(t *testing.T) {
-	t.Parallel()
+// poissonHeld fits poisson1D as the evidence sets it (good) and with the
+// beta of the group held at 1/std^2 in split betas (bad), so that the
+// fit can ignore that group.
+func poissonHeld(t *testing.T, group string, std float64) (good, bad *Fit) {
+	t.Helper()
 	p := poisson1D()
 	s := Settings{Seed: 1, Schedule: poissonSchedule}
 	good, err := Train(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.BetaMode, s.KnownNoise = pde.BetaSplit, map[string]float64{"boundary": 100}
-	s.Fixed = FixedWeights{}
-	bad, err := Train(context.Background(), p, s)
-	if err != nil {
+	s.BetaMode, s.KnownNoise = pde.BetaSplit, map[string]float64{group: std}
+	if bad, err = Train(context.Background(), p, s); err != nil {
 		t.Fatal(err)
 	}
+	return good, bad
+}
+
+// A fit made to ignore its boundary (its beta held at 1e-4) is never a
+// silent ok: a warning names the condition; the same problem fitted as
+// the evidence sets it has none.
+func TestConditionUnmetWarning(t *testing.T) {
+	t.Parallel()
+	good, bad := poissonHeld(t, "boundary", 100)
 	for _, c := range []struct {
 		f    *Fit
 		warn bool
@@ -157,17 +164,7 @@ func TestConditionUnmetWarning(t *testing.T) {
 // not among the equations checked.
 func TestEquationUnmetWarning(t *testing.T) {
 	t.Parallel()
-	p := poisson1D()
-	s := Settings{Seed: 1, Schedule: poissonSchedule}
-	good, err := Train(context.Background(), p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.BetaMode, s.KnownNoise = pde.BetaSplit, map[string]float64{"pde": 1000}
-	bad, err := Train(context.Background(), p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good, bad := poissonHeld(t, "pde", 1000)
 	for _, c := range []struct {
 		f    *Fit
 		warn bool
@@ -184,7 +181,8 @@ func TestEquationUnmetWarning(t *testing.T) {
 	}
 	q := &pde.Problem{Name: "line", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
 		Terms: []pde.Term{pde.PDE("u_xx = 0", 16), pde.Dirichlet(pde.Faces("x"), 4, "1 + x")}}
-	if q, err = q.Sample(1); err != nil {
+	q, err := q.Sample(1)
+	if err != nil {
 		t.Fatal(err)
 	}
 	f, err := Train(context.Background(), q, Settings{Seed: 1, Schedule: poissonSchedule})

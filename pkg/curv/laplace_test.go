@@ -399,6 +399,20 @@ func randomBand(tb testing.TB, rng *rand.Rand, P, n int) (*Laplace, []float64) {
 func TestVariancesToBlocks(t *testing.T) {
 	const P, n = 7, 23
 	l, J := randomBand(t, rand.New(rand.NewPCG(3, 4)), P, n)
+	want := blocksAsOne(t, l, J, n)
+	for i := range n {
+		g := J[i*P : (i+1)*P]
+		if v := l.Variance(g); !scalar.EqualWithinAbsOrRel(v, want[i], 1e-12, 1e-10) {
+			t.Errorf("point %d: VariancesTo %g, Variance %g", i, want[i], v)
+		}
+	}
+}
+
+// blocksAsOne checks that l's variances of the n rows of J in blocks of
+// sizes that do and do not divide n are the bits of one block over every
+// row, and returns those.
+func blocksAsOne(t *testing.T, l *Laplace, J []float64, n int) []float64 {
+	t.Helper()
 	defer func(k int) { varianceBlock = k }(varianceBlock)
 	varianceBlock = n
 	want := make([]float64, n)
@@ -411,12 +425,7 @@ func TestVariancesToBlocks(t *testing.T) {
 			t.Errorf("block %d: %v, want %v", k, got, want)
 		}
 	}
-	for i := range n {
-		g := J[i*P : (i+1)*P]
-		if v := l.Variance(g); !scalar.EqualWithinAbsOrRel(v, want[i], 1e-12, 1e-10) {
-			t.Errorf("point %d: VariancesTo %g, Variance %g", i, want[i], v)
-		}
-	}
+	return want
 }
 
 // BenchmarkVariancesGrid times the band of the 100 x 100 grid at
@@ -456,16 +465,5 @@ func TestDualVariancesToBlocks(t *testing.T) {
 	for i := range J {
 		J[i] = rng.NormFloat64()
 	}
-	defer func(k int) { varianceBlock = k }(varianceBlock)
-	varianceBlock = n
-	want := make([]float64, n)
-	l.VariancesTo(want, J, n)
-	for _, k := range []int{1, 4, 5, 64} {
-		varianceBlock = k
-		got := make([]float64, n)
-		l.VariancesTo(got, J, n)
-		if !slices.Equal(got, want) {
-			t.Errorf("block %d: %v, want %v", k, got, want)
-		}
-	}
+	blocksAsOne(t, l, J, n)
 }

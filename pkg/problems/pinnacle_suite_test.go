@@ -83,52 +83,14 @@ var (
 
 // suiteResidual is term k of p evaluated for the fields that build makes
 // from the input columns (one node per output), with the term's targets
-// and fields, the way pkg/bayes builds a model.
+// and fields, the way pkg/bayes builds a model (pde.Problem.TrialResidual).
 func suiteResidual(t *testing.T, p *pde.Problem, k int, build func(in []*ad.Node) []*ad.Node) []float64 {
 	t.Helper()
-	tm := p.Terms[k]
-	g := ad.NewGraph()
-	n, dim := len(tm.Points), p.Dim()
-	x := g.Input("x", n, dim)
-	cols := make([]*ad.Node, dim)
-	for i := range cols {
-		cols[i] = ad.SliceCol(x, i)
-	}
-	outs := build(cols)
-	u := ad.PadCol(outs[0], 0, len(outs))
-	for j := 1; j < len(outs); j++ {
-		u = ad.Add(u, ad.PadCol(outs[j], j, len(outs)))
-	}
-	in := pde.ResidualInputs{U: u, X: x, Fields: map[string]*ad.Node{}}
-	if tm.Target != nil {
-		in.Target = g.Input("target", n, 1)
-	}
-	for name := range tm.Fields {
-		in.Fields[name] = g.Input(name, n, 1)
-	}
-	r, err := p.BuildResidual(k, in)
+	r, err := p.TrialResidual(k, build)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := g.Compile(r)
-	flat := make([]float64, 0, n*dim)
-	for _, pt := range tm.Points {
-		flat = append(flat, pt...)
-	}
-	set := func(node *ad.Node, v []float64) {
-		if prog.Uses(node) {
-			prog.Set(node, v)
-		}
-	}
-	set(x, flat)
-	if in.Target != nil {
-		set(in.Target, tm.Target)
-	}
-	for name, node := range in.Fields {
-		set(node, tm.Fields[name])
-	}
-	prog.Run()
-	return append([]float64(nil), prog.Value(r)...)
+	return r
 }
 
 // rms is the root mean square of v.
