@@ -167,11 +167,19 @@ func newModel(p *pde.Problem, net *nn.MLP, alphaMode nn.AlphaMode, names []strin
 		for name := range t.Fields {
 			fields[name] = g.Input("field_"+t.Name+"_"+name, n, 1)
 		}
-		in := pde.ResidualInputs{U: net.Apply(netPs, x), X: x, Target: target, Fields: fields, Unknowns: unknowns}
+		at := []*ad.Node{x}
 		var pair *ad.Node
 		if t.Pairs != nil { // a periodic condition: the net at the partners too
 			pair = g.Input("pair_"+t.Name, n, p.Dim())
-			in.PairX, in.PairU = pair, net.Apply(netPs, pair)
+			at = append(at, pair)
+		}
+		us := make([]*ad.Node, len(at))
+		for j, a := range at {
+			us[j] = net.Apply(netPs, a)
+		}
+		in := pde.ResidualInputs{U: us[0], X: x, Target: target, Fields: fields, Unknowns: unknowns}
+		if pair != nil {
+			in.PairX, in.PairU = pair, us[1]
 		}
 		r, err := p.BuildResidual(i, in)
 		if err != nil {

@@ -12,11 +12,16 @@ import (
 // (Problem.Outputs; "" is the first): its mean and Laplace sigma at
 // points, from the same A as every other output's.
 func (f *Fit) PredictOutput(name string, points [][]float64) (mean, sigma []float64, err error) {
-	q, k, err := f.outputQuantity(name)
+	k, err := f.outputIndex(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	mean, sigma, err = f.predictBlocks(points, q)
+	return f.predictOutputAt(k, points)
+}
+
+// predictOutputAt is PredictOutput for output k (Problem.OutputNames).
+func (f *Fit) predictOutputAt(k int, points [][]float64) (mean, sigma []float64, err error) {
+	mean, sigma, err = f.predictBlocks(points, f.outputQuantityAt(k))
 	if err != nil || sigma == nil {
 		return mean, sigma, err
 	}
@@ -27,11 +32,11 @@ func (f *Fit) PredictOutput(name string, points [][]float64) (mean, sigma []floa
 // JacobianOutputBlocks is JacobianBlocks for the named output ("" is the
 // first): its values and Jacobian block by block.
 func (f *Fit) JacobianOutputBlocks(name string, points [][]float64, fn func(lo int, mean, J []float64) error) error {
-	q, _, err := f.outputQuantity(name)
+	k, err := f.outputIndex(name)
 	if err != nil {
 		return err
 	}
-	return f.JacobianBlocks(points, q, fn)
+	return f.JacobianBlocks(points, f.outputQuantityAt(k), fn)
 }
 
 // WidenOutput is Widen for the named output's sigma at points: the
@@ -54,11 +59,11 @@ func (f *Fit) widenOutputAt(k int, points [][]float64, sigma []float64) {
 // Problem.OutputNames: mean[k] and sigma[k] are output k's (sigma nil
 // without a Laplace approximation).
 func (f *Fit) PredictOutputs(points [][]float64) (mean, sigma [][]float64, err error) {
-	names := f.Model.Problem.OutputNames()
-	mean = make([][]float64, len(names))
-	sigma = make([][]float64, len(names))
-	for k, name := range names {
-		if mean[k], sigma[k], err = f.PredictOutput(name, points); err != nil {
+	n := len(f.Model.Problem.OutputNames())
+	mean = make([][]float64, n)
+	sigma = make([][]float64, n)
+	for k := range n {
+		if mean[k], sigma[k], err = f.predictOutputAt(k, points); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -70,25 +75,30 @@ func (f *Fit) PredictOutputs(points [][]float64) (mean, sigma [][]float64, err e
 
 // JacobianOutput is Jacobian for the named output ("" is the first).
 func (f *Fit) JacobianOutput(name string, points [][]float64) (mean, J []float64, err error) {
-	q, _, err := f.outputQuantity(name)
+	k, err := f.outputIndex(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	return f.meanJacobian(points, q)
+	return f.meanJacobian(points, f.outputQuantityAt(k))
 }
 
-// outputQuantity is the quantity of the named output and its index k
-// (Problem.OutputNames); the first is output (v.U), so a one-output fit
-// predicts through the graph it always did.
-func (f *Fit) outputQuantity(name string) (q pde.Residual, k int, err error) {
+// outputIndex is the index of the named output (Problem.OutputNames), or
+// an error that lists the outputs.
+func (f *Fit) outputIndex(name string) (int, error) {
 	p := f.Model.Problem
-	k = p.OutputIndex(name)
-	switch {
-	case k < 0:
-		return nil, k, fmt.Errorf("problem %q has no output %q; its outputs are %s", p.Name, name, strings.Join(p.OutputNames(), ", "))
-	case k == 0:
-		return output, k, nil
+	k := p.OutputIndex(name)
+	if k < 0 {
+		return k, fmt.Errorf("problem %q has no output %q; its outputs are %s", p.Name, name, strings.Join(p.OutputNames(), ", "))
 	}
-	name = p.OutputNames()[k]
-	return func(v *pde.Vars) *ad.Node { return v.Out(name) }, k, nil
+	return k, nil
+}
+
+// outputQuantityAt is the quantity of output k; the first is output
+// (v.U), so a one-output fit predicts through the graph it always did.
+func (f *Fit) outputQuantityAt(k int) pde.Residual {
+	if k == 0 {
+		return output
+	}
+	name := f.Model.Problem.OutputNames()[k]
+	return func(v *pde.Vars) *ad.Node { return v.Out(name) }
 }
