@@ -190,7 +190,50 @@ func TestEquationUnmetWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	if es := f.Equations(); len(es) != 0 {
-		t.Errorf("u_xx = 0: equations %+v, want none (no source)", es)
+		t.Errorf("u_xx = 0: equations %+v, want none (no source, one addend)", es)
+	}
+}
+
+// A fit made to ignore an equation without a source written as text (u_xx
+// + 4 u = 0, u = sin 2x at the ends; its beta held at 1e-6, the ends' at
+// 1e6) is never a silent ok: it meets its conditions, its addends do not
+// cancel, and a warning names the equation; the same problem fitted as the
+// evidence sets it has none. An equation without a source is warned of,
+// never the cause of a refit.
+func TestEquationUncancelledWarning(t *testing.T) {
+	t.Parallel()
+	p := &pde.Problem{Name: "oscillator", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{pde.PDE("u_xx + 4*u = 0", 16), pde.Dirichlet(pde.Faces("x"), 2, "sin(2*x)")}}
+	p, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Seed: 1, Schedule: poissonSchedule}
+	good, err := Train(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.BetaMode, s.KnownNoise = pde.BetaSplit, map[string]float64{"pde": 1000, "boundary": 1e-3}
+	bad, err := Train(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    *Fit
+		warn bool
+	}{{good, false}, {bad, true}} {
+		es := c.f.Equations()
+		t.Logf("status %s, equations %+v, warnings %q", c.f.Status, es, c.f.Warnings)
+		if c.f.Status != StatusOK || len(es) != 1 || es[0].Term != "pde" || es[0].Source != 0 || !(es[0].Scale > 0) {
+			t.Fatalf("status %s, equations %+v, want pde checked by its addends", c.f.Status, es)
+		}
+		warned := strings.Contains(strings.Join(c.f.Warnings, "\n"), `equation "pde" unmet`)
+		if warned != c.warn || es[0].Unmet() != c.warn {
+			t.Errorf("warned %v, unmet %v, want %v: %q", warned, es[0].Unmet(), c.warn, c.f.Warnings)
+		}
+		if unmet := c.f.unmet(); len(unmet) != 0 {
+			t.Errorf("unmet for a refit %v, want none", unmet)
+		}
 	}
 }
 

@@ -26,9 +26,12 @@ func (f *Fit) restarts() []string {
 }
 
 // unmet is the names of f's unmet conditions (none when they cannot be
-// checked), then of its unmet equations.
+// checked), then of its unmet equations with a source. An equation
+// without one whose addends do not cancel is warned of, not refitted:
+// raising its beta pulls toward u = 0, which solves it, so the
+// conditions judge it.
 func (f *Fit) unmet() []string {
-	cs, es, _ := f.unmetTerms()
+	cs, es, _ := f.unmetTerms(false)
 	var names []string
 	for _, c := range cs {
 		names = append(names, c.Term)

@@ -45,13 +45,36 @@ func Equation(text string) (Residual, error) {
 	if err != nil {
 		return nil, err
 	}
+	return residualOf(q), nil
+}
+
+// residualOf is the Residual of a parsed equation: its lhs - rhs.
+func residualOf(q *eqtext.Equation) Residual {
 	return func(v *Vars) *ad.Node {
 		r, err := q.Residual(env{v})
 		if err != nil {
 			return v.fail("%v", err)
 		}
 		return r
-	}, nil
+	}
+}
+
+// Addends returns the addends of the term's equation when PDE made it from
+// text (and its Residual was not replaced since): the operands of the
+// top-level sums and differences of each side, the right side's negated,
+// each a Residual; they sum to the term's residual. u_tt - 4*u_xx = 0 has
+// u_tt and -(4*u_xx). Nil for a residual written in Go, which has no
+// terms to read. A fit whose equation's residual is as large as its
+// addends has not made them cancel (bayes.Fit.Equations).
+func (t Term) Addends() []Residual {
+	if t.equation == nil {
+		return nil
+	}
+	var out []Residual
+	for _, a := range t.equation.Addends() {
+		out = append(out, residualOf(a))
+	}
+	return out
 }
 
 // Eq is Equation for a Term literal, Residual: pde.Eq("u_xx = -f"): a

@@ -50,6 +50,8 @@ type Term struct {
 	// value is a one-line condition's value given as text, which Validate
 	// evaluates at the points: it must be finite there.
 	value *eqtext.Equation
+	// equation is the parsed text of a term PDE made (Addends).
+	equation *eqtext.Equation
 	// setsValue marks a condition on the output's own value (Dirichlet,
 	// InitialValue): its values are the output's (OutputValues).
 	setsValue bool

@@ -525,8 +525,19 @@ func TestWarningLegend(t *testing.T) {
 		}
 	}
 	more := map[string]string{ // other sentences of the same codes
-		"cal-unchecked": "the calibrated band of u is unchecked where its equation is violated most: the beta_pde residuals are x8.8 larger at fresh points (above 2) and the pde residuals peak locally at x9.6 their rms (above 2); the band there is widened by the square root of that, and no check reads its errors there (at its conditions 95 % lie within 1 sigma)",
-		"uncalibrated":  "band uncalibrated for a: only the value check reads its errors, at 500 fresh points of its conditions; inside the domain the equation fixes it from the measurements of u, whose noise moves it in ways no condition or residual shows",
+		"cal-unchecked":     "the calibrated band of u is unchecked where its equation is violated most: the beta_pde residuals are x8.8 larger at fresh points (above 2) and the pde residuals peak locally at x9.6 their rms (above 2); the band there is widened by the square root of that, and no check reads its errors there (at its conditions 95 % lie within 1 sigma)",
+		"uncalibrated":      "band uncalibrated for a: only the value check reads its errors, at 500 fresh points of its conditions; inside the domain the equation fixes it from the measurements of u, whose noise moves it in ways no condition or residual shows",
+		"overconf-estimate": "the 2-sigma band is likely overconfident: the error estimated from the residuals at fresh points puts 95 % of the errors within 4.4 sigma (above 3); use the calibrated band",
+		"unmet":             `condition "initial" unmet: rms misfit 0.23 against values of rms 0.71 (ratio 0.33, above 0.25); the fit may have settled on ignoring it`,
+		"refit":             "the fit from balanced betas left [initial] unmet after its Adam epochs and first polish; refitted with the conditions' betas 100x the equations' at the start (log evidence 1234), kept: it meets every condition (the first fit's remaining final rounds were not run)",
+	}
+	for _, s := range []string{ // the equations' unmet warnings (pkg/bayes Equation.Warning)
+		(bayes.Equation{Term: "pde", Residual: 7, Source: 7, Ratio: 1}).Warning(),
+		(bayes.Equation{Term: "pde", Residual: 24, Scale: 63, Ratio: 0.38}).Warning(),
+	} {
+		if got := warningCode(s); got != "unmet" {
+			t.Errorf("warningCode(%q) = %q, want unmet", s, got)
+		}
 	}
 	for want, s := range more {
 		if got := warningCode(s); got != want {

@@ -30,6 +30,12 @@ var warningKinds = []struct{ code, phrase, meaning string }{
 		"the paper's band is likely too wide: at fresh points of the conditions on u, its q95 of |u - target|/σ is below band.ValueNarrow, no residual ratio warns and every β group's fresh rms is within band.OverconfidentRatio times what its β states; use the calibrated band, which narrows"},
 	{"overconf-value", "conditions on u itself",
 		"the paper's band is likely overconfident: at fresh points of the conditions on u itself, where the residual u - target is the error, its q95 of |u - target|/σ exceeds band.ValueOverconfident; use the calibrated band"},
+	{"overconf-estimate", "overconfident: the error estimated",
+		"the paper's band is likely overconfident: the error estimated from the residuals at fresh points (band's error estimate) puts 95 % of the errors beyond band.ValueOverconfident σ; use the calibrated band"},
+	{"unmet", " unmet: ",
+		"a condition or an equation is unmet at the end: the fit may have settled on ignoring it (bayes.ConditionUnmet, EquationUnmet, EquationUncancelled); the record names the term and its ratio"},
+	{"refit", "refitted with",
+		"the fit from balanced betas left a condition or an equation unmet and was refitted with it first; the record says which fit was kept and why"},
 }
 
 // otherWarning is the code of a warning none of warningKinds recognizes.

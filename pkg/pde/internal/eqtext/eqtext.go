@@ -406,3 +406,59 @@ func negate(e *Expr, cols []int) *Expr {
 	}
 	return e
 }
+
+// Addends returns the residual LHS - RHS as a sum of addends, each an
+// Equation without a right side: the operands of each side's top-level
+// sums and differences, through parentheses and negations, and through a
+// product with a sum (a*(b + c) is a*b + a*c; (b + c)/a is b/a + c/a);
+// the right side's negated; a written 0 is none. u_tt - (u_xx + 2*u_yy) =
+// 0 has the three addends u_tt, -u_xx and -(2*u_yy); 0.01*(u_xx + u_yy)
+// has 0.01*u_xx and 0.01*u_yy; a function call is one addend.
+func (q *Equation) Addends() []*Equation {
+	var out []*Equation
+	var add func(e *Expr, wrap func(*Expr) *Expr)
+	add = func(e *Expr, wrap func(*Expr) *Expr) {
+		op := func(o byte, args ...*Expr) func(*Expr) *Expr {
+			return func(x *Expr) *Expr {
+				a := make([]*Expr, len(args))
+				for i, y := range args {
+					if a[i] = y; y == nil {
+						a[i] = x
+					}
+				}
+				return wrap(&Expr{Op: o, Col: e.Col, Args: a})
+			}
+		}
+		switch {
+		case e.Op == '+':
+			add(e.Args[0], wrap)
+			add(e.Args[1], wrap)
+		case e.Op == '-':
+			add(e.Args[0], wrap)
+			add(e.Args[1], op('m', nil))
+		case e.Op == 'm':
+			add(e.Args[0], op('m', nil))
+		case e.Op == '*' && isSum(e.Args[1]):
+			add(e.Args[1], op('*', e.Args[0], nil))
+		case (e.Op == '*' || e.Op == '/') && isSum(e.Args[0]):
+			add(e.Args[0], op(e.Op, nil, e.Args[1]))
+		case e.Op == 'n' && e.Num == 0:
+		default:
+			out = append(out, &Equation{Text: q.Text, LHS: wrap(e)})
+		}
+	}
+	add(q.LHS, func(e *Expr) *Expr { return e })
+	if q.RHS != nil {
+		add(q.RHS, func(e *Expr) *Expr { return &Expr{Op: 'm', Col: e.Col, Args: []*Expr{e}} })
+	}
+	return out
+}
+
+// isSum reports whether e is a sum or a difference, or the negation of
+// one.
+func isSum(e *Expr) bool {
+	for e.Op == 'm' {
+		e = e.Args[0]
+	}
+	return e.Op == '+' || e.Op == '-'
+}
