@@ -3,8 +3,9 @@
 hidden sizes, written by `bpinn ensemble --out` (docs/curvature.md, the
 burgers-wide width scan). Usage: scripts/width-scan.py w10.jsonl w20.jsonl ...
 
-Prints one Markdown row per fit (net, weights, seed, ln Z, rel L2, the
-paper's and the calibrated 2-sigma coverage), one row per net (its
+Prints one Markdown row per fit (net, weights, seed, the final Laplace's
+structure, ln Z, rel L2, the paper's and the calibrated 2-sigma coverage,
+CPU seconds), one row per net (its
 best-by-evidence and lowest-error fits), the net the evidence picks (the
 highest ln Z of all fits) against the net of the lowest error, and
 Spearman's rho between ln Z and rel L2 over the fits with both (average
@@ -56,13 +57,13 @@ def fmt(x, f):
 
 
 fits = [r for p in sys.argv[1:] for r in load(p)]
-print("| net | weights | seed | ln Z | rel L2 | coverage (2σ) | calibrated coverage | status |")
-print("|---|---|---|---|---|---|---|---|")
+print("| net | weights | seed | Laplace | ln Z | rel L2 | coverage (2σ) | calibrated coverage | s | status |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for r in fits:
     e = r.get("errors") or {}
-    print(f"| {net(r)} | {weights(r)} | {r['seed']} | {fmt(r.get('log_evidence'), '.1f')} | "
+    print(f"| {net(r)} | {weights(r)} | {r['seed']} | {r.get('laplace_structure') or '-'} | {fmt(r.get('log_evidence'), '.1f')} | "
           f"{fmt(e.get('rel_l2'), '.4f')} | {fmt(e.get('coverage_2sigma'), '.3f')} | "
-          f"{fmt(e.get('coverage_2sigma_calibrated'), '.3f')} | {r['status']} |")
+          f"{fmt(e.get('coverage_2sigma_calibrated'), '.3f')} | {fmt(r.get('seconds'), '.0f')} | {r['status']} |")
 
 ranked = [r for r in fits if r.get("log_evidence") is not None and (r.get("errors") or {}).get("rel_l2") is not None]
 print()

@@ -174,21 +174,9 @@ func TestEquationUnmetWarning(t *testing.T) {
 		if len(es) != 1 || es[0].Term != "pde" || math.Abs(es[0].Source-math.Pi*math.Pi/math.Sqrt2) > 0.1 {
 			t.Fatalf("equations %+v, want pde with a source of rms about pi^2/sqrt 2", es)
 		}
-		warned := strings.Contains(strings.Join(c.f.Warnings, "\n"), `equation "pde" unmet`)
-		if warned != c.warn || es[0].Unmet() != c.warn {
-			t.Errorf("warned %v, unmet %v, want %v: %q", warned, es[0].Unmet(), c.warn, c.f.Warnings)
-		}
+		wantEquationWarned(t, c.f, es[0], c.warn)
 	}
-	q := &pde.Problem{Name: "line", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
-		Terms: []pde.Term{pde.PDE("u_xx = 0", 16), pde.Dirichlet(pde.Faces("x"), 4, "1 + x")}}
-	q, err := q.Sample(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Train(context.Background(), q, Settings{Seed: 1, Schedule: poissonSchedule})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := trainLine(t, "u_xx = 0", 4, "1 + x", Settings{Seed: 1, Schedule: poissonSchedule})
 	if es := f.Equations(); len(es) != 0 {
 		t.Errorf("u_xx = 0: equations %+v, want none (no source, one addend)", es)
 	}
@@ -202,22 +190,10 @@ func TestEquationUnmetWarning(t *testing.T) {
 // never the cause of a refit.
 func TestEquationUncancelledWarning(t *testing.T) {
 	t.Parallel()
-	p := &pde.Problem{Name: "oscillator", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
-		Terms: []pde.Term{pde.PDE("u_xx + 4*u = 0", 16), pde.Dirichlet(pde.Faces("x"), 2, "sin(2*x)")}}
-	p, err := p.Sample(1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := Settings{Seed: 1, Schedule: poissonSchedule}
-	good, err := Train(context.Background(), p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good := trainLine(t, "u_xx + 4*u = 0", 2, "sin(2*x)", s)
 	s.BetaMode, s.KnownNoise = pde.BetaSplit, map[string]float64{"pde": 1000, "boundary": 1e-3}
-	bad, err := Train(context.Background(), p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bad := trainLine(t, "u_xx + 4*u = 0", 2, "sin(2*x)", s)
 	for _, c := range []struct {
 		f    *Fit
 		warn bool
@@ -227,13 +203,37 @@ func TestEquationUncancelledWarning(t *testing.T) {
 		if c.f.Status != StatusOK || len(es) != 1 || es[0].Term != "pde" || es[0].Source != 0 || !(es[0].Scale > 0) {
 			t.Fatalf("status %s, equations %+v, want pde checked by its addends", c.f.Status, es)
 		}
-		warned := strings.Contains(strings.Join(c.f.Warnings, "\n"), `equation "pde" unmet`)
-		if warned != c.warn || es[0].Unmet() != c.warn {
-			t.Errorf("warned %v, unmet %v, want %v: %q", warned, es[0].Unmet(), c.warn, c.f.Warnings)
-		}
+		wantEquationWarned(t, c.f, es[0], c.warn)
 		if unmet := c.f.unmet(); len(unmet) != 0 {
 			t.Errorf("unmet for a refit %v, want none", unmet)
 		}
+	}
+}
+
+// trainLine fits the equation on [0, 1] (16 points) with u = value at
+// boundary points of each end.
+func trainLine(t *testing.T, equation string, boundary int, value string, s Settings) *Fit {
+	t.Helper()
+	p := &pde.Problem{Name: "line", Inputs: []string{"x"}, Lo: []float64{0}, Hi: []float64{1},
+		Terms: []pde.Term{pde.PDE(equation, 16), pde.Dirichlet(pde.Faces("x"), boundary, value)}}
+	p, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Train(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// wantEquationWarned checks that f's equation e is unmet, and warned of by
+// name, exactly when want.
+func wantEquationWarned(t *testing.T, f *Fit, e Equation, want bool) {
+	t.Helper()
+	warned := strings.Contains(strings.Join(f.Warnings, "\n"), `equation "pde" unmet`)
+	if warned != want || e.Unmet() != want {
+		t.Errorf("warned %v, unmet %v, want %v: %q", warned, e.Unmet(), want, f.Warnings)
 	}
 }
 
