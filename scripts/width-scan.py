@@ -5,13 +5,14 @@ burgers-wide width scan). Usage: scripts/width-scan.py w10.jsonl w20.jsonl ...
 
 Prints one Markdown row per fit (net, weights, seed, the final Laplace's
 structure, ln Z, rel L2, the paper's and the calibrated 2-sigma coverage,
-CPU seconds), one row per net (its
-best-by-evidence and lowest-error fits), the net the evidence picks (the
-highest ln Z of all fits) against the net of the lowest error, and
-Spearman's rho between ln Z and rel L2 over the fits with both (average
-ranks for ties; strongly negative means the evidence selects the lower
-error). Fits without a log evidence (more weights than the dense Laplace
-allows, or failed) are listed and left out of the ranking."""
+the record's seconds), one row per net (its best-by-evidence and
+lowest-error fits), the net the evidence picks (the highest ln Z of all
+fits) against the net of the lowest error, and Spearman's rho between ln
+Z and rel L2 over the fits with both (average ranks for ties; strongly
+negative means the evidence selects the lower error), and over the fits
+on each side of the dense limit (a dense Laplace, another structure).
+Fits without a log evidence (failed) are listed and left out of the
+ranking."""
 import json
 import sys
 
@@ -88,3 +89,9 @@ if ranked:
           f"lowest error among them: {net(low)} seed {low['seed']} (rel L2 {low['errors']['rel_l2']:.4f})")
     rho = spearman([r["log_evidence"] for r in ranked], [r["errors"]["rel_l2"] for r in ranked])
     print(f"spearman rho(ln Z, rel L2) = {rho:.3f} over {len(ranked)} fits with evidence")
+    for label, keep in (("a dense", lambda r: r.get("laplace_structure") == "dense"),
+                        ("another structure's", lambda r: r.get("laplace_structure") not in (None, "dense"))):
+        part = [r for r in ranked if keep(r)]
+        if 3 <= len(part) < len(ranked):
+            rho = spearman([r["log_evidence"] for r in part], [r["errors"]["rel_l2"] for r in part])
+            print(f"spearman rho(ln Z, rel L2) = {rho:.3f} over the {len(part)} fits with {label} Laplace")
