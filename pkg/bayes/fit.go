@@ -3,6 +3,7 @@ package bayes
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/evidence-pinn/bpinn/internal/choice"
@@ -161,12 +162,16 @@ func (f *Fit) jacobianBlocks(points [][]float64, q pde.Residual, rows int, fn fu
 	if err := f.checkPoints(points); err != nil {
 		return err
 	}
+	var b *blockProgram // compiled for a full block, run on each; the last, shorter, compiles its own
 	for lo := 0; lo < len(points); lo += rows {
 		hi := min(lo+rows, len(points))
-		mean, J, err := f.checkedMeanJacobian(points[lo:hi], q) // checked above, with each point's index among all
-		if err != nil {
-			return err
+		if b == nil || b.n != hi-lo {
+			var err error
+			if b, err = f.newBlockProgram(hi-lo, q); err != nil {
+				return err
+			}
 		}
+		mean, J := b.run(points[lo:hi]) // checked above, with each point's index among all
 		if err := fn(lo, mean, J); err != nil {
 			return err
 		}
@@ -231,17 +236,34 @@ func (f *Fit) meanJacobian(points [][]float64, q pde.Residual) (mean, J []float6
 
 // checkedMeanJacobian is meanJacobian at points already checked.
 func (f *Fit) checkedMeanJacobian(points [][]float64, q pde.Residual) (mean, J []float64, err error) {
+	if len(points) == 0 {
+		return []float64{}, nil, nil
+	}
+	b, err := f.newBlockProgram(len(points), q)
+	if err != nil {
+		return nil, nil, err
+	}
+	mean, J = b.run(points)
+	return mean, J, nil
+}
+
+// blockProgram is the compiled program of a quantity's values, and its
+// Jacobian when the fit has a Laplace approximation, at n points: built
+// once, run on every block of n points (jacobianBlocks), where a program
+// compiled for each block took most of a large net's band's allocations.
+type blockProgram struct {
+	n     int
+	x, u  *ad.Node
+	prog  *ad.Program // the values alone (no Laplace approximation)
+	jac   *ad.Jacobian
+	P     int
+	inDim int
+}
+
+// newBlockProgram compiles q at n points of f's model (n > 0).
+func (f *Fit) newBlockProgram(n int, q pde.Residual) (*blockProgram, error) {
 	m := f.Model
 	p := m.Problem
-	n := len(points)
-	mean = make([]float64, n)
-	if n == 0 {
-		return mean, nil, nil
-	}
-	flat := make([]float64, 0, n*p.Dim())
-	for _, x := range points {
-		flat = append(flat, x...)
-	}
 	g := ad.NewGraph()
 	x := g.Input("x", n, p.Dim())
 	netPs := m.Net.Params(g)
@@ -257,28 +279,41 @@ func (f *Fit) checkedMeanJacobian(points [][]float64, q pde.Residual) (mean, J [
 		Terms: []pde.Term{{Name: "prediction", Residual: q}}}
 	u, err := qp.BuildResidual(0, pde.ResidualInputs{U: m.Net.Apply(netPs, x), X: x, Unknowns: unknowns})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	b := &blockProgram{n: n, x: x, u: u, P: m.NumWeights(), inDim: p.Dim()}
 	if f.Laplace == nil {
-		prog := g.Compile(u)
-		if prog.Uses(x) { // a quantity of the unknowns alone reads no point
-			prog.Set(x, flat)
-		}
-		ps.Bind(prog, m.Theta)
+		b.prog = g.Compile(u)
+		ps.Bind(b.prog, m.Theta)
+		return b, nil
+	}
+	b.jac = ad.NewJacobian(u, ps)
+	b.jac.Prog.SetPool(m.pool)
+	ps.Bind(b.jac.Prog, m.Theta)
+	return b, nil
+}
+
+// run returns the quantity at points (b.n of them) and, with a Laplace
+// approximation, its Jacobian there (n x P, row-major, a new array).
+func (b *blockProgram) run(points [][]float64) (mean, J []float64) {
+	flat := make([]float64, 0, b.n*b.inDim)
+	for _, x := range points {
+		flat = append(flat, x...)
+	}
+	prog := b.prog
+	if b.jac != nil {
+		prog = b.jac.Prog
+	}
+	if prog.Uses(b.x) { // a quantity of the unknowns alone reads no point
+		prog.Set(b.x, flat)
+	}
+	if b.jac == nil {
 		prog.Run()
-		copy(mean, prog.Value(u))
-		return mean, nil, nil
+		return slices.Clone(prog.Value(b.u)), nil
 	}
-	jac := ad.NewJacobian(u, ps)
-	jac.Prog.SetPool(m.pool)
-	if jac.Prog.Uses(x) {
-		jac.Prog.Set(x, flat)
-	}
-	ps.Bind(jac.Prog, m.Theta)
-	J = make([]float64, n*m.NumWeights())
-	jac.ComputeTo(J)
-	copy(mean, jac.Prog.Value(u))
-	return mean, J, nil
+	J = make([]float64, b.n*b.P)
+	b.jac.ComputeTo(J)
+	return slices.Clone(prog.Value(b.u)), J
 }
 
 // GridErrors evaluates the fit on the problem's n x n grid against its
