@@ -165,17 +165,12 @@ func TestConditionUnmetWarning(t *testing.T) {
 func TestEquationUnmetWarning(t *testing.T) {
 	t.Parallel()
 	good, bad := poissonHeld(t, "pde", 1000)
-	for _, c := range []struct {
-		f    *Fit
-		warn bool
-	}{{good, false}, {bad, true}} {
-		es := c.f.Equations()
-		t.Logf("status %s, equations %+v, warnings %q", c.f.Status, es, c.f.Warnings)
+	equationCases(t, good, bad, func(f *Fit, es []Equation, warn bool) {
 		if len(es) != 1 || es[0].Term != "pde" || math.Abs(es[0].Source-math.Pi*math.Pi/math.Sqrt2) > 0.1 {
 			t.Fatalf("equations %+v, want pde with a source of rms about pi^2/sqrt 2", es)
 		}
-		wantEquationWarned(t, c.f, es[0], c.warn)
-	}
+		wantEquationWarned(t, f, es[0], warn)
+	})
 	f := trainLine(t, "u_xx = 0", 4, "1 + x", Settings{Seed: 1, Schedule: poissonSchedule})
 	if es := f.Equations(); len(es) != 0 {
 		t.Errorf("u_xx = 0: equations %+v, want none (no source, one addend)", es)
@@ -194,20 +189,15 @@ func TestEquationUncancelledWarning(t *testing.T) {
 	good := trainLine(t, "u_xx + 4*u = 0", 2, "sin(2*x)", s)
 	s.BetaMode, s.KnownNoise = pde.BetaSplit, map[string]float64{"pde": 1000, "boundary": 1e-3}
 	bad := trainLine(t, "u_xx + 4*u = 0", 2, "sin(2*x)", s)
-	for _, c := range []struct {
-		f    *Fit
-		warn bool
-	}{{good, false}, {bad, true}} {
-		es := c.f.Equations()
-		t.Logf("status %s, equations %+v, warnings %q", c.f.Status, es, c.f.Warnings)
-		if c.f.Status != StatusOK || len(es) != 1 || es[0].Term != "pde" || es[0].Source != 0 || !(es[0].Scale > 0) {
-			t.Fatalf("status %s, equations %+v, want pde checked by its addends", c.f.Status, es)
+	equationCases(t, good, bad, func(f *Fit, es []Equation, warn bool) {
+		if f.Status != StatusOK || len(es) != 1 || es[0].Term != "pde" || es[0].Source != 0 || !(es[0].Scale > 0) {
+			t.Fatalf("status %s, equations %+v, want pde checked by its addends", f.Status, es)
 		}
-		wantEquationWarned(t, c.f, es[0], c.warn)
-		if unmet := c.f.unmet(); len(unmet) != 0 {
+		wantEquationWarned(t, f, es[0], warn)
+		if unmet := f.unmet(); len(unmet) != 0 {
 			t.Errorf("unmet for a refit %v, want none", unmet)
 		}
-	}
+	})
 }
 
 // trainLine fits the equation on [0, 1] (16 points) with u = value at
@@ -225,6 +215,20 @@ func trainLine(t *testing.T, equation string, boundary int, value string, s Sett
 		t.Fatal(err)
 	}
 	return f
+}
+
+// equationCases runs check on good, a fit not to be warned of an
+// equation, and bad, one to be, each with its Equations.
+func equationCases(t *testing.T, good, bad *Fit, check func(f *Fit, es []Equation, warn bool)) {
+	t.Helper()
+	for _, c := range []struct {
+		f    *Fit
+		warn bool
+	}{{good, false}, {bad, true}} {
+		es := c.f.Equations()
+		t.Logf("status %s, equations %+v, warnings %q", c.f.Status, es, c.f.Warnings)
+		check(c.f, es, c.warn)
+	}
 }
 
 // wantEquationWarned checks that f's equation e is unmet, and warned of by
