@@ -37,8 +37,8 @@ import (
 // PDE is the equation (text, see Equation) at n points of the interior:
 // Name and Group "pde".
 func PDE(equation string, n int) Term {
-	q, _ := eqtext.Parse(equation) // a syntax error is Eq's to report
-	return Term{Name: "pde", Group: "pde", Residual: Eq(equation), Draw: &Draw{Region: Interior(), N: n}, derivedName: "pde", equation: q}
+	r, q := eq(equation)
+	return Term{Name: "pde", Group: "pde", Residual: r, Draw: &Draw{Region: Interior(), N: n}, derivedName: "pde", equation: q}
 }
 
 // Dirichlet is u = value at n points of the region.

@@ -81,11 +81,18 @@ func (t Term) Addends() []Residual {
 // syntax error is reported by Validate (and BuildResidual) with the term's
 // name, like a name the problem does not have.
 func Eq(text string) Residual {
-	r, err := Equation(text)
-	if err != nil {
-		return func(v *Vars) *ad.Node { return v.fail("%v", err) }
-	}
+	r, _ := eq(text)
 	return r
+}
+
+// eq is Eq and the parsed equation (nil for a syntax error, which the
+// Residual reports).
+func eq(text string) (Residual, *eqtext.Equation) {
+	q, err := eqtext.Parse(text)
+	if err != nil {
+		return func(v *Vars) *ad.Node { return v.fail("%v", err) }, nil
+	}
+	return residualOf(q), q
 }
 
 // env is what the names of an equation read from a Vars (eqtext.Env): the
