@@ -16,7 +16,12 @@ func Parse[T ~string](what, s string, choices []T) (T, error) {
 			return c, nil
 		}
 	}
-	return "", fmt.Errorf("unknown %s %q: use %s", what, s, OrList(choices))
+	return "", Unknown(what, s, choices)
+}
+
+// Unknown is Parse's error for s, a name none of the choices has.
+func Unknown[T ~string](what, s string, choices []T) error {
+	return fmt.Errorf("unknown %s %q: use %s", what, s, OrList(choices))
 }
 
 // OrList is "a, b or c".

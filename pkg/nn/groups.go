@@ -51,7 +51,7 @@ func (m *MLP) Groups(mode AlphaMode) ([]Group, error) {
 		}
 		return gs, nil
 	}
-	return nil, fmt.Errorf("unknown alpha mode %q: use %s", mode, choice.OrList(AlphaModes))
+	return nil, choice.Unknown("alpha mode", string(mode), AlphaModes)
 }
 
 // GroupIndex returns, for each weight, the index of its group.
