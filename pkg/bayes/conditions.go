@@ -55,23 +55,24 @@ func (f *Fit) conditions(res [][]float64) ([]Condition, error) {
 	}
 	mean := *f // the outputs' means only: no Jacobian, no band
 	mean.Laplace = nil
-	solution := map[string]float64{}
+	solution := map[int]float64{} // per output
 	var out []Condition
 	for k, t := range p.Terms {
 		values, ok := p.Values(t)
 		if !ok || len(t.Points) == 0 {
 			continue
 		}
-		if _, ok := solution[t.Output]; !ok {
-			u, _, err := mean.PredictOutput(t.Output, all)
+		o := m.TermOutput[k]
+		if _, ok := solution[o]; !ok {
+			u, _, err := mean.predictOutputAt(o, all)
 			if err != nil {
 				return nil, err
 			}
-			solution[t.Output] = rms(u)
+			solution[o] = rms(u)
 		}
-		c := Condition{Term: t.Name, Misfit: rms(res[k]), Values: rms(values), Solution: solution[t.Output]}
+		c := Condition{Term: t.Name, Misfit: rms(res[k]), Values: rms(values), Solution: solution[o]}
 		if t.Measured {
-			u, _, err := mean.PredictOutput(t.Output, t.Points)
+			u, _, err := mean.predictOutputAt(o, t.Points)
 			if err != nil {
 				return nil, err
 			}
@@ -85,7 +86,7 @@ func (f *Fit) conditions(res [][]float64) ([]Condition, error) {
 		if c.Values < c.Solution/10 {
 			c.Scale = c.Solution
 		}
-		if c.Scale > 0 && !(c.Scale == c.Solution && c.Solution <= zeroField*m.outScale(t.Output)) {
+		if c.Scale > 0 && !(c.Scale == c.Solution && c.Solution <= zeroField*m.outScale(o)) {
 			c.Ratio = c.Misfit / c.Scale
 		}
 		out = append(out, c)
@@ -98,10 +99,8 @@ func (f *Fit) conditions(res [][]float64) ([]Condition, error) {
 // (u = 0) is met there, whatever the ratio of its misfit to the field.
 const zeroField = 1e-9
 
-// outScale is the scale the network writes the named output in (1
-// unmapped).
-func (m *Model) outScale(output string) float64 {
-	k := max(m.Problem.OutputIndex(output), 0)
+// outScale is the scale the network writes output k in (1 unmapped).
+func (m *Model) outScale(k int) float64 {
 	if m.Net.OutScale == nil {
 		return 1
 	}

@@ -85,7 +85,7 @@ type Fit struct {
 	// settling. Empty when there is nothing to say.
 	Warnings []string
 	known    []float64 // per beta group: the held beta (KnownNoise), NaN when inferred
-	raised   string    // a restart's: which betas began raised (raiseFirst)
+	raised   string    // a restart's: which betas began raised, as its warnings say it (raiseFirst)
 	fresh    *Model    // RoundBetasHeldOut: the model on the fresh points of the rounds' misfits
 	// widening widens every sigma Predict gives (a band of pkg/band,
 	// through WithBand); nil for a fit as trained.
@@ -254,8 +254,8 @@ func (f *Fit) checkedMeanJacobian(points [][]float64, q pde.Residual) (mean, J [
 type blockProgram struct {
 	n     int
 	x, u  *ad.Node
-	prog  *ad.Program // the values alone (no Laplace approximation)
-	jac   *ad.Jacobian
+	prog  *ad.Program  // the values (and the Jacobian's, jac.Prog)
+	jac   *ad.Jacobian // nil without a Laplace approximation
 	P     int
 	inDim int
 }
@@ -288,8 +288,9 @@ func (f *Fit) newBlockProgram(n int, q pde.Residual) (*blockProgram, error) {
 		return b, nil
 	}
 	b.jac = ad.NewJacobian(u, ps)
-	b.jac.Prog.SetPool(m.pool)
-	ps.Bind(b.jac.Prog, m.Theta)
+	b.prog = b.jac.Prog
+	b.prog.SetPool(m.pool)
+	ps.Bind(b.prog, m.Theta)
 	return b, nil
 }
 
@@ -300,20 +301,16 @@ func (b *blockProgram) run(points [][]float64) (mean, J []float64) {
 	for _, x := range points {
 		flat = append(flat, x...)
 	}
-	prog := b.prog
-	if b.jac != nil {
-		prog = b.jac.Prog
-	}
-	if prog.Uses(b.x) { // a quantity of the unknowns alone reads no point
-		prog.Set(b.x, flat)
+	if b.prog.Uses(b.x) { // a quantity of the unknowns alone reads no point
+		b.prog.Set(b.x, flat)
 	}
 	if b.jac == nil {
-		prog.Run()
-		return slices.Clone(prog.Value(b.u)), nil
+		b.prog.Run()
+		return slices.Clone(b.prog.Value(b.u)), nil
 	}
 	J = make([]float64, b.n*b.P)
 	b.jac.ComputeTo(J)
-	return slices.Clone(prog.Value(b.u)), J
+	return slices.Clone(b.prog.Value(b.u)), J
 }
 
 // GridErrors evaluates the fit on the problem's n x n grid against its

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/evidence-pinn/bpinn/pkg/pde"
 )
 
 // ConditionsFirst is how many times the equations' betas the conditions'
@@ -45,49 +47,39 @@ func (f *Fit) unmet() []string {
 // raiseFirst multiplies by ConditionsFirst the starting betas of the
 // inferred groups that hold a condition with values
 // (pde.Problem.Values), or, when the terms unmet names hold an equation,
-// those of the unmet equations; it returns which it raised. An equation
-// left unmet comes first: a fit that reads its source as noise settles
-// near u = 0, where a homogeneous condition's misfit is as large as the
-// field and so reads unmet too (PINNacle's Helmholtz2D after its first
-// polish), and raising the conditions would keep it there.
+// those of the unmet equations; it returns which it raised, as the
+// restart's warnings say it. An equation left unmet comes first: a fit
+// that reads its source as noise settles near u = 0, where a homogeneous
+// condition's misfit is as large as the field and so reads unmet too
+// (PINNacle's Helmholtz2D after its first polish), and raising the
+// conditions would keep it there.
 func (f *Fit) raiseFirst(unmet []string) string {
 	m := f.Model
-	first := conditionsFirst
-	if slices.ContainsFunc(unmet, func(name string) bool { return !m.isCondition(name) }) {
-		first = equationsFirst
+	unmetEquation := func(t pde.Term) bool {
+		_, ok := m.Problem.Values(t)
+		return !ok && slices.Contains(unmet, t.Name)
 	}
+	equations := slices.ContainsFunc(m.Problem.Terms, unmetEquation)
 	for k, t := range m.Problem.Terms {
 		g := m.TermGroup[k]
 		_, ok := m.Problem.Values(t)
-		if first == conditionsFirst && ok && !t.Measured || first == equationsFirst && !ok && slices.Contains(unmet, t.Name) {
+		if !equations && ok && !t.Measured || equations && unmetEquation(t) {
 			if f.Inferred(g) {
 				f.Beta[g] = math.Min(f.Beta[g]*ConditionsFirst, MaxHyper)
 			}
 		}
 	}
-	return first
+	if equations {
+		return equationsFirst
+	}
+	return conditionsFirst
 }
 
 // What a restart raised (raiseFirst), as its warnings say it.
-const (
-	conditionsFirst = "the conditions' betas %dx the equations'"
-	equationsFirst  = "the unmet equations' betas %dx the conditions'"
+var (
+	conditionsFirst = fmt.Sprintf("the conditions' betas %dx the equations'", ConditionsFirst)
+	equationsFirst  = fmt.Sprintf("the unmet equations' betas %dx the conditions'", ConditionsFirst)
 )
-
-// raisedText says which betas a restart raised.
-func (f *Fit) raisedText() string { return fmt.Sprintf(f.raised, ConditionsFirst) }
-
-// isCondition reports whether the named term of m's problem has values
-// (a condition or measurements).
-func (m *Model) isCondition(name string) bool {
-	for _, t := range m.Problem.Terms {
-		if t.Name == name {
-			_, ok := m.Problem.Values(t)
-			return ok
-		}
-	}
-	return false
-}
 
 // keepStart is the fit Train returns of first, from balanced betas, and
 // again, its refit with the conditions first, started when first left the
@@ -117,7 +109,7 @@ func keepStart(first, again *Fit, unmet []string, when string) *Fit {
 	}
 	keep.Warnings = append(keep.Warnings, fmt.Sprintf(
 		"the fit from balanced betas left %v unmet%s (log evidence %.6g); refitted with %s at the start (log evidence %.6g), %s: %s",
-		unmet, when, logEvidence(first), again.raisedText(), logEvidence(again), verb, why))
+		unmet, when, logEvidence(first), again.raised, logEvidence(again), verb, why))
 	keep.Seconds = math.Max(first.Seconds, again.Seconds)
 	return keep
 }
@@ -129,7 +121,7 @@ func keepStart(first, again *Fit, unmet []string, when string) *Fit {
 func keepEarly(unmet []string, when string, again *Fit) *Fit {
 	again.Warnings = append(again.Warnings, fmt.Sprintf(
 		"the fit from balanced betas left %v unmet %s; refitted with %s at the start (log evidence %.6g), kept: it meets every condition (the first fit's remaining final rounds were not run)",
-		unmet, when, again.raisedText(), logEvidence(again)))
+		unmet, when, again.raised, logEvidence(again)))
 	return again
 }
 
