@@ -30,6 +30,19 @@ func advected(t *testing.T, initial string, exact func(x []float64) float64) *pd
 	return q
 }
 
+// mappedWaves is ProblemWaves of p, drawn with seed 1, for a 8-unit
+// network of its inputs and one output with ScaleMaps' maps.
+func mappedWaves(t *testing.T, p *pde.Problem) []nn.Wave {
+	t.Helper()
+	q, err := p.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := nn.New([]int{q.Dim(), 8, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1)))
+	bayes.ScaleMaps(net, q)
+	return bayes.ProblemWaves(net, q)
+}
+
 // TestProblemWaves reads the frequency of an initial condition with ten
 // periods across x (sin(20 pi x) sin(pi y), heat2d-ms's) and of one with
 // six, in the mapped inputs of the network (x from [0, 1] to [-1, 1], so
@@ -39,17 +52,12 @@ func advected(t *testing.T, initial string, exact func(x []float64) float64) *pd
 func TestProblemWaves(t *testing.T) {
 	t.Parallel()
 	square := func(initial string) *pde.Problem {
-		p := &pde.Problem{Name: "ms", Inputs: []string{"x", "y", "t"}, Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 5},
+		return &pde.Problem{Name: "ms", Inputs: []string{"x", "y", "t"}, Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 5},
 			Terms: []pde.Term{
 				pde.PDE("u_t = u_yy", 100),
 				pde.InitialValue("t", 500, initial),
 				pde.Dirichlet(pde.Boundary("t"), 300, 0),
 			}}
-		q, err := p.Sample(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q
 	}
 	for _, c := range []struct {
 		initial string
@@ -63,10 +71,7 @@ func TestProblemWaves(t *testing.T) {
 		{"x^2 + exp(y)", 0, 0},
 		{"1/(1 + 100*(x - 0.5)^2)", 0, 0},
 	} {
-		p := square(c.initial)
-		net := nn.New([]int{3, 8, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1)))
-		bayes.ScaleMaps(net, p)
-		w := bayes.ProblemWaves(net, p)
+		w := mappedWaves(t, square(c.initial))
 		if c.omega == 0 {
 			if w != nil {
 				t.Errorf("%s: waves %v, want none", c.initial, w)
@@ -110,13 +115,7 @@ func TestProblemWavesOnWalls(t *testing.T) {
 				return (math.Sin(math.Pi*x[0])*math.Sinh(math.Pi*x[1]) + math.Sinh(3*math.Pi*x[0])*math.Sin(2*math.Pi*x[1])) * math.Cos(math.Pi*x[2])
 			}),
 		}}
-	q, err := p.Sample(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	net := nn.New([]int{3, 8, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1)))
-	bayes.ScaleMaps(net, q)
-	w := bayes.ProblemWaves(net, q)
+	w := mappedWaves(t, p)
 	if len(w) != 1 || w[0].Input != 2 || math.Abs(w[0].Omega-5*math.Pi) > 0.005*5*math.Pi {
 		t.Errorf("waves %v, want one of t at 5 pi (t mapped from [0, 10] to [-1, 1])", w)
 	}
@@ -179,13 +178,7 @@ func TestEquationWaves(t *testing.T) {
 				pde.InitialValue("t", 200, c.initial),
 				pde.Dirichlet(pde.Boundary("t"), 100, 0),
 			}}
-		q, err := p.Sample(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		net := nn.New([]int{2, 8, 1}, nn.Tanh, rand.New(rand.NewPCG(1, 1)))
-		bayes.ScaleMaps(net, q)
-		w := bayes.ProblemWaves(net, q)
+		w := mappedWaves(t, p)
 		if c.omega == 0 {
 			if w != nil {
 				t.Errorf("%s from %s: waves %v, want none", c.equation, c.initial, w)
