@@ -15,13 +15,15 @@ import (
 	"time"
 )
 
-// The ensemble of TestSlurmArray: heat with its paper schedule (about 0.2 s
-// a fit on one core), 3 shards of 6 seeds. A task runs its 6 fits one after
-// another (--cpus-per-task=1), so a task killed after its first fit is
-// killed mid-run with time to spare.
+// The ensemble of TestSlurmArray: heat with its defaults (0.3 to 0.6 s a
+// fit on one core, two tasks on the two cores), 3 shards of 16 seeds. A
+// task runs its 16 fits one after another (--cpus-per-task=1), so a task
+// killed after its first fit is killed mid-run with time to spare: the
+// test's scancel lands seconds after that fit (3.6 s after the task
+// started, measured), when 6 fits a task could all be written.
 const (
 	arrayShards   = 3
-	arrayPerShard = 6
+	arrayPerShard = 16
 	arrayN        = arrayShards * arrayPerShard
 	killedTask    = 1
 )
